@@ -1,0 +1,3 @@
+"""acpgen: a code generator for the Agent Client Protocol (ACP) v1."""
+
+__version__ = "0.1.0"

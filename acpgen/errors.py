@@ -1,0 +1,29 @@
+"""Errors that reach the user as one line naming the file and the problem."""
+
+from __future__ import annotations
+
+# Exit codes are part of the CLI contract (README "Exit codes").
+EXIT_DRIFT = 1
+EXIT_BAD_INPUT = 2
+
+
+class AcpgenError(Exception):
+    """Bad input or a refused operation.
+
+    ``where`` is the file (and optionally line or entry) the problem is in; the CLI prints
+    ``acpgen: error: <where>: <message>`` on one line and exits with ``exit_code``.
+    """
+
+    def __init__(self, where: str, message: str, exit_code: int = EXIT_BAD_INPUT) -> None:
+        self.where = where
+        self.message = " ".join(message.split())  # one line, always
+        self.exit_code = exit_code
+        super().__init__(f"{where}: {self.message}")
+
+
+class InputDriftError(AcpgenError):
+    """One or more pinned inputs do not match the lock (one line per file)."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        super().__init__("schema/acp.lock", "; ".join(lines))

@@ -1,0 +1,131 @@
+"""The lock file ``schema/acp.lock``: which input bytes the project is pinned to."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from acpgen.errors import AcpgenError
+
+LOCK_RELPATH = Path("schema") / "acp.lock"
+INPUT_NAMES = ("schema", "meta", "roster")
+ENV_INPUTS = "ACPGEN_INPUTS"
+DEFAULT_INPUTS = "../shared/acp"
+
+
+@dataclass(frozen=True)
+class PinnedFile:
+    """One pinned input: where it is below the inputs directory, and its exact bytes."""
+
+    name: str
+    path: str
+    sha256: str
+    size: int
+    upstream: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Lock:
+    project_root: Path
+    inputs: str
+    files: dict[str, PinnedFile]
+    package: str = "acp_v1"
+    out: str = "generated"
+    tests_dir: str = "tests"  # relative to ``out``: the whole output is one atomic tree
+
+    @property
+    def path(self) -> Path:
+        return self.project_root / LOCK_RELPATH
+
+    def with_files(self, files: dict[str, PinnedFile]) -> Lock:
+        return replace(self, files=files)
+
+
+def find_project_root(start: Path) -> Path:
+    """The nearest directory at or above ``start`` that has ``schema/acp.lock``."""
+    start = start.resolve()
+    for candidate in (start, *start.parents):
+        if (candidate / LOCK_RELPATH).is_file():
+            return candidate
+    raise AcpgenError(str(start), f"no {LOCK_RELPATH} here or in any parent directory")
+
+
+def load_lock(project_root: Path) -> Lock:
+    path = project_root / LOCK_RELPATH
+    where = str(LOCK_RELPATH)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise AcpgenError(where, "lock file not found") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise AcpgenError(where, f"not valid TOML: {exc}") from None
+    files: dict[str, PinnedFile] = {}
+    raw_files = data.get("files", {})
+    for name in INPUT_NAMES:
+        entry = raw_files.get(name)
+        if not isinstance(entry, dict):
+            raise AcpgenError(where, f"missing [files.{name}] table")
+        try:
+            files[name] = PinnedFile(
+                name=name,
+                path=str(entry["path"]),
+                sha256=str(entry["sha256"]).lower(),
+                size=int(entry["size"]),
+                upstream={k: str(v) for k, v in entry.get("upstream", {}).items()},
+            )
+        except (KeyError, ValueError, TypeError) as exc:
+            raise AcpgenError(where, f"[files.{name}] is incomplete or malformed: {exc}") from None
+    gen = data.get("generate", {})
+    return Lock(
+        project_root=project_root,
+        inputs=str(data.get("inputs", DEFAULT_INPUTS)),
+        files=files,
+        package=str(gen.get("package", "acp_v1")),
+        out=str(gen.get("out", "generated")),
+        tests_dir=str(gen.get("tests_dir", "tests")),
+    )
+
+
+def resolve_inputs_dir(lock: Lock, option: str | None) -> Path:
+    """``--inputs`` beats ``$ACPGEN_INPUTS`` beats the lock's ``inputs`` (relative to the project)."""
+    chosen = option or os.environ.get(ENV_INPUTS) or lock.inputs
+    path = Path(chosen)
+    if not path.is_absolute():
+        base = Path.cwd() if (option or os.environ.get(ENV_INPUTS)) else lock.project_root
+        path = base / path
+    if not path.is_dir():
+        raise AcpgenError(chosen, "inputs directory does not exist")
+    return path.resolve()
+
+
+def dump_lock(lock: Lock) -> str:
+    doc: dict[str, Any] = {
+        "inputs": lock.inputs,
+        "generate": {"package": lock.package, "out": lock.out, "tests_dir": lock.tests_dir},
+        "files": {
+            name: {
+                "path": f.path,
+                "sha256": f.sha256,
+                "size": f.size,
+                "upstream": dict(sorted(f.upstream.items())),
+            }
+            for name, f in sorted(lock.files.items())
+        },
+    }
+    header = (
+        "# acpgen lock: the exact input bytes this project is generated from.\n"
+        "# Do not edit by hand; `acpgen lock --update` is the only way to accept new bytes.\n\n"
+    )
+    return header + tomli_w.dumps(doc)
+
+
+def write_lock(lock: Lock) -> None:
+    text = dump_lock(lock)
+    tmp = lock.path.with_suffix(".lock.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, lock.path)

@@ -1,0 +1,80 @@
+"""Load and verify everything a command needs: lock, pinned inputs, roster, IR.
+
+Every command goes through :func:`load_project`, so no command can run on drifted inputs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
+
+from acpgen.errors import AcpgenError
+from acpgen.inputs import RawInputs, parse_json, read_pinned
+from acpgen.ir import SchemaIR
+from acpgen.ir_build import build_ir
+from acpgen.lock import Lock, load_lock, resolve_inputs_dir
+from acpgen.roster import Roster, parse_roster
+
+
+@dataclass(frozen=True)
+class Project:
+    lock: Lock
+    inputs: RawInputs
+    schema: dict[str, Any]
+    meta: dict[str, Any]
+    roster: Roster
+    ir: SchemaIR
+
+    @property
+    def root(self) -> Path:
+        return self.lock.project_root
+
+
+def check_metaschema(schema: Any, where: str) -> None:
+    if not isinstance(schema, dict):
+        raise AcpgenError(where, "top level is not a JSON object")
+    declared = schema.get("$schema")
+    if declared not in (None, "https://json-schema.org/draft/2020-12/schema"):
+        raise AcpgenError(where, f"$schema is {declared!r}, expected draft 2020-12")
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as exc:
+        pointer = "/" + "/".join(str(p) for p in exc.absolute_path)
+        raise AcpgenError(where, f"not a valid JSON Schema 2020-12 at {pointer}: {exc.message}") from None
+
+
+def load_inputs(lock: Lock, raw: RawInputs) -> tuple[dict[str, Any], dict[str, Any], Roster, SchemaIR]:
+    """Parse and cross-check verified bytes. Shared by verify, generate and diff."""
+    schema_where = lock.files["schema"].path
+    meta_where = lock.files["meta"].path
+    roster_where = lock.files["roster"].path
+    schema = parse_json(schema_where, raw.data["schema"])
+    check_metaschema(schema, schema_where)
+    meta = parse_json(meta_where, raw.data["meta"])
+    if not isinstance(meta, dict):
+        raise AcpgenError(meta_where, "top level is not a JSON object")
+    try:
+        roster_text = raw.text("roster")
+    except UnicodeDecodeError as exc:
+        raise AcpgenError(roster_where, f"not UTF-8 at byte {exc.start}") from None
+    roster = parse_roster(roster_text, roster_where)
+    if roster.schema_sha256 != lock.files["schema"].sha256:
+        raise AcpgenError(
+            roster_where,
+            f"header pins schema sha256 {roster.schema_sha256}, the lock pins "
+            f"{lock.files['schema'].sha256}",
+        )
+    ir = build_ir(schema, meta, schema_where, meta_where)
+    return schema, meta, roster, ir
+
+
+def load_project(project_root: Path, inputs_option: str | None = None) -> Project:
+    lock = load_lock(project_root)
+    directory = resolve_inputs_dir(lock, inputs_option)
+    raw = read_pinned(lock, directory)
+    schema, meta, roster, ir = load_inputs(lock, raw)
+    return Project(lock=lock, inputs=raw, schema=schema, meta=meta, roster=roster, ir=ir)

@@ -1,0 +1,56 @@
+"""The jinja2 environment every emitter renders through."""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from acpgen.errors import AcpgenError
+
+
+def templates_dir() -> Path:
+    """``templates/`` at the project root (source checkout), or inside an installed wheel."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "_templates", here.parent / "templates"):
+        if candidate.is_dir():
+            return candidate
+    raise AcpgenError(str(here), "templates directory not found (broken installation)")
+
+
+def _pyrepr(value: Any) -> str:
+    """A Python literal for a JSON value; sorted keys so output never depends on dict order."""
+    if isinstance(value, dict):
+        items = ", ".join(f"{_pyrepr(k)}: {_pyrepr(v)}" for k, v in sorted(value.items()))
+        return "{" + items + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_pyrepr(v) for v in value) + "]"
+    return repr(value)
+
+
+@functools.lru_cache(maxsize=4)
+def environment(directory: str | None = None) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(directory or str(templates_dir())),
+        undefined=jinja2.StrictUndefined,  # a typo in a template is an error, not empty output
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        autoescape=False,
+    )
+    env.filters["pyrepr"] = _pyrepr
+    env.filters["tojson_sorted"] = lambda v: json.dumps(v, sort_keys=True)
+    return env
+
+
+def render(template: str, directory: str | None = None, **context: Any) -> str:
+    try:
+        return environment(directory).get_template(template).render(**context)
+    except jinja2.TemplateError as exc:
+        name = getattr(exc, "filename", None) or template
+        line = getattr(exc, "lineno", None)
+        where = f"templates/{template}" + (f":{line}" if line else "")
+        raise AcpgenError(where if name else template, f"template failed to render: {exc}") from None

@@ -1,0 +1,110 @@
+"""`acpgen verify` and the lock: the pinned bytes, drift, and where inputs come from."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from conftest import run_acpgen, tree_digest
+from repin import make_project
+
+from acpgen.lock import load_lock
+
+SCHEMA = "schema/v1/schema.json"
+
+
+def test_verify_passes_on_the_pinned_inputs(project_root: Path, inputs_dir: Path) -> None:
+    result = run_acpgen("verify", "--inputs", str(inputs_dir))
+    assert result.returncode == 0, result.stderr
+    assert "3 inputs match" in result.stdout
+    assert "170 defs, 25 methods, 240 requirements" in result.stdout
+
+
+def test_lock_records_path_hash_size_and_upstream(project_root: Path, inputs_dir: Path) -> None:
+    lock = load_lock(project_root)
+    for name, pinned in lock.files.items():
+        blob = (inputs_dir / pinned.path).read_bytes()
+        assert pinned.sha256 == hashlib.sha256(blob).hexdigest(), name
+        assert pinned.size == len(blob), name
+        assert pinned.upstream["commit"] == "2797d33125c14e5bcfc815952930130c43e5bc4c"
+    assert lock.files["roster"].upstream["revision"] == "acp-v1-2797d331-r2"
+    assert lock.files["schema"].upstream["repository"] == "agentclientprotocol/agent-client-protocol"
+
+
+def test_one_flipped_byte_is_refused_with_both_hashes(
+    project_root: Path, inputs_copy: Path
+) -> None:
+    schema = inputs_copy / SCHEMA
+    data = bytearray(schema.read_bytes())
+    data[1000] ^= 0x01
+    schema.write_bytes(bytes(data))
+    expected = load_lock(project_root).files["schema"].sha256
+    actual = hashlib.sha256(bytes(data)).hexdigest()
+    before_project = tree_digest(project_root / "schema") | tree_digest(project_root / "generated")
+    before_inputs = tree_digest(inputs_copy)
+
+    result = run_acpgen("verify", "--inputs", str(inputs_copy))
+
+    assert result.returncode == 2
+    drift_lines = [ln for ln in result.stderr.splitlines() if "input drift" in ln]
+    assert len(drift_lines) == 1, result.stderr  # one line per drifted file, only the schema
+    assert SCHEMA in drift_lines[0] and expected in drift_lines[0] and actual in drift_lines[0]
+    assert tree_digest(project_root / "schema") | tree_digest(project_root / "generated") == before_project
+    assert tree_digest(inputs_copy) == before_inputs
+
+
+def test_every_command_refuses_drifted_inputs(project_root: Path, inputs_copy: Path) -> None:
+    meta = inputs_copy / "schema/v1/meta.json"
+    meta.write_bytes(meta.read_bytes() + b"\n")
+    for command in (["roster"], ["inspect", "--methods"], ["check"]):
+        result = run_acpgen(*command, "--inputs", str(inputs_copy))
+        assert result.returncode == 2, command
+        assert "schema/v1/meta.json" in result.stderr
+
+
+def test_missing_inputs_directory_is_one_line_exit_2(tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere"
+    result = run_acpgen("verify", "--inputs", str(missing))
+    assert result.returncode == 2
+    assert result.stderr.strip().count("\n") == 0
+    assert str(missing) in result.stderr and "does not exist" in result.stderr
+
+
+def test_inputs_option_beats_env_beats_lock(project_root: Path, inputs_dir: Path, tmp_path: Path) -> None:
+    missing = str(tmp_path / "from-env")
+    via_env = run_acpgen("verify", env={"ACPGEN_INPUTS": missing})
+    assert via_env.returncode == 2 and "from-env" in via_env.stderr
+    both = run_acpgen("verify", "--inputs", str(inputs_dir), env={"ACPGEN_INPUTS": missing})
+    assert both.returncode == 0, both.stderr
+    # The lock's default (../shared/acp, relative to the project root) is used otherwise,
+    # whatever the current directory is.
+    from_elsewhere = run_acpgen("verify", "--project", str(project_root), cwd=tmp_path)
+    assert from_elsewhere.returncode == 0, from_elsewhere.stderr
+
+
+def test_lock_update_accepts_new_consistent_bytes(project_root: Path, inputs_copy: Path, tmp_path: Path) -> None:
+    proj = make_project(project_root, tmp_path / "proj", inputs_copy)
+    meta = inputs_copy / "schema/v1/meta.json"
+    meta.write_bytes(meta.read_bytes().replace(b'"version": 1', b'"version":  1'))
+    refused = run_acpgen("verify", "--project", str(proj))
+    assert refused.returncode == 2 and "meta.json" in refused.stderr
+
+    updated = run_acpgen("lock", "--update", "--project", str(proj))
+    assert updated.returncode == 0, updated.stderr
+    assert "schema/v1/meta.json" in updated.stdout
+    assert load_lock(proj).files["meta"].sha256 == hashlib.sha256(meta.read_bytes()).hexdigest()
+    assert run_acpgen("verify", "--project", str(proj)).returncode == 0
+
+
+def test_lock_update_refuses_inconsistent_bytes_and_keeps_the_lock(
+    project_root: Path, inputs_copy: Path, tmp_path: Path
+) -> None:
+    proj = make_project(project_root, tmp_path / "proj", inputs_copy)
+    lock_before = (proj / "schema/acp.lock").read_bytes()
+    schema = inputs_copy / SCHEMA
+    schema.write_bytes(schema.read_bytes().replace(b'"title"', b'"title" ', 1))
+    # The roster header still pins the old schema hash: the new set is not consistent.
+    result = run_acpgen("lock", "--update", "--project", str(proj))
+    assert result.returncode == 2
+    assert "roster/requirements.md" in result.stderr and "pins schema sha256" in result.stderr
+    assert (proj / "schema/acp.lock").read_bytes() == lock_before

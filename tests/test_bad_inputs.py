@@ -75,7 +75,13 @@ def _annotated_type_without_method(inputs: Path) -> None:
     _edit_json(inputs / META, lambda meta: meta["clientMethods"].pop("terminal_kill"))
 
 
+def _not_a_json_schema(inputs: Path) -> None:
+    _edit_json(inputs / SCHEMA, lambda schema: schema["$defs"]["SessionId"].__setitem__("type", 12))
+
+
 CASES = {
+    "invalid-json-schema": (_not_a_json_schema, SCHEMA,
+                            r"not a valid JSON Schema 2020-12 at /\$defs/SessionId/type"),
     # name: (break the inputs, file named in the error, words the message must contain)
     "truncated-schema": (_truncate_schema, SCHEMA, r"malformed JSON at line \d+ column \d+"),
     "unknown-keyword": (_unknown_keyword, ROSTER + r":\d+", r"unknown keyword 'OUGHT'"),

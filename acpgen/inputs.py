@@ -55,8 +55,10 @@ def _compare(pinned: PinnedFile, blob: bytes) -> list[str]:
     if actual == pinned.sha256 and len(blob) == pinned.size:
         return []
     return [
-        f"{pinned.path}: expected sha256 {pinned.sha256} ({pinned.size} bytes), "
-        f"actual sha256 {actual} ({len(blob)} bytes)"
+        (
+            f"{pinned.path}: expected sha256 {pinned.sha256} ({pinned.size} bytes), "
+            f"actual sha256 {actual} ({len(blob)} bytes)"
+        )
     ]
 
 

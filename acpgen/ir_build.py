@@ -7,7 +7,7 @@ Anything that cannot be classified is an error naming the def, never a silent fa
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from acpgen.errors import AcpgenError
 from acpgen.ir import (
@@ -326,7 +326,9 @@ def _methods(
                         f"def {d.name} has x-side {d.x_side!r} but meta.json lists "
                         f"{wire!r} under {group}",
                     )
-            kind = "request" if params[0] in request_refs else "notification"
+            kind: Literal["request", "notification"] = (
+                "request" if params[0] in request_refs else "notification"
+            )
             if (kind == "request") != (len(results) == 1):
                 raise AcpgenError(
                     schema_where,

@@ -55,6 +55,7 @@ def run_acpgen(*args: str, cwd: Path | None = None, env: dict[str, str] | None =
         capture_output=True,
         text=True,
         timeout=timeout,
+        check=False,
     )
 
 

@@ -51,7 +51,7 @@ def _duplicate_id(inputs: Path) -> None:
 def _missing_row(inputs: Path) -> None:
     def drop_row_5(text: str) -> str:
         return re.sub(r"\| 5 \| ACP-V1-INIT-VERSION-AGREEMENT \|\n.*?\n(?=\| 6 \|)", "", text,
-                      count=1, flags=re.S)
+                      count=1, flags=re.DOTALL)
 
     _edit(inputs / ROSTER, drop_row_5)
 

@@ -1,8 +1,19 @@
 """``acpgen check``: regenerate in memory and compare byte for byte with the committed tree.
 
-Like Kubernetes' verify-codegen, but the diagnosis says *why* the tree differs: a different
-tool version than MANIFEST.json records (generator drift), files edited or added by hand,
-or plain staleness (the generator or templates changed since the last ``generate``).
+Like Kubernetes' verify-codegen, but the diagnosis says *why* the tree differs, using the
+committed ``MANIFEST.json`` as the witness of the last real ``generate``:
+
+* generator drift: the installed acpgen or a tool that shapes the bytes (black,
+  datamodel-code-generator, jinja2, pydantic) is not the version MANIFEST.json records;
+* hand edits: a committed file no longer has the SHA-256 MANIFEST.json records for it;
+* files added (or deleted) by hand: on disk but not in MANIFEST.json (or the reverse);
+* lock changed: MANIFEST.json records other input hashes than ``schema/acp.lock`` (the lock
+  was updated without regenerating);
+* stale output: none of the above, so the generator or its templates changed since the
+  last ``generate``.
+
+Input drift (the input bytes differ from the lock) never gets here: loading the project
+refuses it with exit 2, as ``acpgen verify`` does; :func:`error_json` renders that case.
 """
 
 from __future__ import annotations
@@ -14,11 +25,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import acpgen
+from acpgen.errors import AcpgenError, InputDriftError
 from acpgen.generate import MANIFEST_NAME, build_tree, options_for, output_dir, tool_versions
 from acpgen.project import Project
 from acpgen.writer import read_tree
 
-MAX_DIFF_LINES = 200
+MAX_DIFF_LINES = 200  # whole diff: enough to see the problem, short enough to read in CI logs
+MAX_FILE_DIFF_LINES = 60  # per file, so that one rewritten file cannot hide all the others
+GENERATOR = "acpgen"
 
 
 @dataclass
@@ -29,7 +44,10 @@ class CheckReport:
     missing: list[str] = field(default_factory=list)  # produced, not on disk
     hand_edited: list[str] = field(default_factory=list)
     hand_added: list[str] = field(default_factory=list)
+    hand_deleted: list[str] = field(default_factory=list)
     tool_drift: dict[str, dict[str, str | None]] = field(default_factory=dict)
+    lock_changed: dict[str, dict[str, str | None]] = field(default_factory=dict)
+    manifest_problem: str | None = None
     diff: list[str] = field(default_factory=list)
     diff_truncated: bool = False
 
@@ -37,19 +55,56 @@ class CheckReport:
     def clean(self) -> bool:
         return not (self.changed or self.added or self.missing)
 
+    @property
+    def causes(self) -> list[dict[str, Any]]:
+        """Why the tree differs, most fundamental first; empty when clean."""
+        if self.clean:
+            return []
+        found: list[dict[str, Any]] = []
+        if self.manifest_problem:
+            found.append({"kind": "no_manifest", "detail": self.manifest_problem})
+        if self.tool_drift:
+            found.append({"kind": "generator_drift", "tools": self.tool_drift})
+        if self.lock_changed:
+            found.append({"kind": "lock_changed", "inputs": self.lock_changed})
+        for kind, paths in (("hand_edited", self.hand_edited), ("hand_added", self.hand_added),
+                            ("hand_deleted", self.hand_deleted)):
+            if paths:
+                found.append({"kind": kind, "files": paths})
+        if not found:
+            found.append({"kind": "stale_output",
+                          "detail": "the generator or its templates changed since the last generate"})
+        return found
+
     def to_json(self) -> dict[str, Any]:
         return {
             "status": "clean" if self.clean else "drift",
+            "exit_code": 0 if self.clean else 1,
             "out": self.out,
             "changed": self.changed,
             "added": self.added,
             "missing": self.missing,
+            "causes": self.causes,
             "hand_edited": self.hand_edited,
             "hand_added": self.hand_added,
+            "hand_deleted": self.hand_deleted,
             "generator_drift": self.tool_drift,
+            "lock_changed": self.lock_changed,
             "diff": "".join(self.diff),
             "diff_truncated": self.diff_truncated,
         }
+
+
+def error_json(exc: AcpgenError) -> dict[str, Any]:
+    """The ``--json`` report when the check cannot run: input drift or bad input (exit 2)."""
+    doc: dict[str, Any] = {
+        "status": "input_drift" if isinstance(exc, InputDriftError) else "error",
+        "exit_code": exc.exit_code,
+        "error": str(exc),
+    }
+    if isinstance(exc, InputDriftError):
+        doc["input_drift"] = list(exc.lines)
+    return doc
 
 
 def check(project: Project, out: str | None = None, package: str | None = None) -> CheckReport:
@@ -60,19 +115,38 @@ def check(project: Project, out: str | None = None, package: str | None = None) 
     report.changed = sorted(p for p in expected if p in actual and actual[p] != expected[p])
     report.missing = sorted(p for p in expected if p not in actual)
     report.added = sorted(p for p in actual if p not in expected)
-    _diagnose(report, actual)
-    _diff(report, expected, actual)
+    if not report.clean:  # the diagnosis is only worth its cost when there is something to explain
+        _diagnose(report, project, actual)
+        _diff(report, expected, actual)
     return report
 
 
-def _diagnose(report: CheckReport, actual: dict[str, bytes]) -> None:
-    """Compare the committed tree with its own MANIFEST.json to tell hand edits apart."""
+def _recorded_manifest(report: CheckReport, actual: dict[str, bytes]) -> dict[str, Any]:
+    if MANIFEST_NAME not in actual:
+        report.manifest_problem = f"{report.out}/{MANIFEST_NAME} is missing (never generated, or deleted)"
+        return {}
     try:
-        recorded = json.loads(actual.get(MANIFEST_NAME, b"{}"))
+        doc = json.loads(actual[MANIFEST_NAME])
     except ValueError:
-        recorded = {}
-    hashes = recorded.get("files", {}) if isinstance(recorded, dict) else {}
-    for rel, data in actual.items():
+        doc = None
+    if not isinstance(doc, dict):
+        report.manifest_problem = f"{report.out}/{MANIFEST_NAME} is not a JSON object (edited by hand?)"
+        return {}
+    return doc
+
+
+def _section(doc: dict[str, Any], key: str) -> dict[str, Any]:
+    value = doc.get(key)
+    return value if isinstance(value, dict) else {}
+
+
+def _diagnose(report: CheckReport, project: Project, actual: dict[str, bytes]) -> None:
+    """Compare the committed tree with its own MANIFEST.json to tell the causes apart."""
+    recorded = _recorded_manifest(report, actual)
+    if not recorded:
+        return
+    hashes = _section(recorded, "files")
+    for rel, data in sorted(actual.items()):
         if rel == MANIFEST_NAME:
             continue
         if rel not in hashes:
@@ -80,19 +154,40 @@ def _diagnose(report: CheckReport, actual: dict[str, bytes]) -> None:
                 report.hand_added.append(rel)
         elif hashlib.sha256(data).hexdigest() != hashes[rel]:
             report.hand_edited.append(rel)
-    tools = recorded.get("tools", {}) if isinstance(recorded, dict) else {}
-    for name, now in tool_versions().items():
-        if tools.get(name) != now and tools:
-            report.tool_drift[name] = {"recorded": tools.get(name), "installed": now}
+    report.hand_deleted = sorted(rel for rel in hashes if rel not in actual)
+
+    tools = _section(recorded, "tools")
+    installed = {GENERATOR: acpgen.__version__, **tool_versions()}
+    recorded_versions = {GENERATOR: _section(recorded, "generator").get("version"), **tools}
+    for name, now in installed.items():
+        if recorded_versions.get(name) != now:
+            report.tool_drift[name] = {"recorded": recorded_versions.get(name), "installed": now}
+
+    inputs = _section(recorded, "inputs")
+    for name, pinned in sorted(project.lock.files.items()):
+        entry = inputs.get(name)
+        was = entry.get("sha256") if isinstance(entry, dict) else None
+        if was != pinned.sha256:
+            report.lock_changed[name] = {"recorded": was, "locked": pinned.sha256}
+
+
+def _diff_order(rel: str) -> tuple[bool, str]:
+    return (rel == MANIFEST_NAME, rel)  # the manifest's diff is a consequence: show it last
 
 
 def _diff(report: CheckReport, expected: dict[str, bytes], actual: dict[str, bytes]) -> None:
     lines: list[str] = []
-    for rel in sorted(set(report.changed) | set(report.missing) | set(report.added)):
+    truncated = False
+    for rel in sorted(set(report.changed) | set(report.missing) | set(report.added), key=_diff_order):
         old = actual.get(rel, b"").decode("utf-8", "replace").splitlines(keepends=True)
         new = expected.get(rel, b"").decode("utf-8", "replace").splitlines(keepends=True)
-        lines.extend(
-            difflib.unified_diff(old, new, f"{report.out}/{rel} (committed)", f"{report.out}/{rel} (generated)")
-        )
-    report.diff_truncated = len(lines) > MAX_DIFF_LINES
+        chunk = list(difflib.unified_diff(
+            old, new, f"{report.out}/{rel} (committed)", f"{report.out}/{rel} (generated)", n=2
+        ))
+        if len(chunk) > MAX_FILE_DIFF_LINES:
+            omitted = len(chunk) - MAX_FILE_DIFF_LINES
+            chunk = chunk[:MAX_FILE_DIFF_LINES] + [f"... ({omitted} more diff lines for {rel})\n"]
+            truncated = True
+        lines.extend(chunk)
+    report.diff_truncated = truncated or len(lines) > MAX_DIFF_LINES
     report.diff = [ln if ln.endswith("\n") else ln + "\n" for ln in lines[:MAX_DIFF_LINES]]

@@ -1,8 +1,34 @@
-"""Plain-text rendering of a :class:`acpgen.check.CheckReport`."""
+"""Plain-text rendering of a :class:`acpgen.check.CheckReport` (``--json`` has the same facts)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from acpgen.check import CheckReport
+
+
+def _versions(tools: dict[str, dict[str, Any]], now_key: str) -> str:
+    return ", ".join(f"{n} {v['recorded']} -> {v[now_key]}" for n, v in sorted(tools.items()))
+
+
+def _cause_line(cause: dict[str, Any]) -> str:
+    kind = cause["kind"]
+    if kind == "no_manifest":
+        return f"cause: no usable manifest: {cause['detail']}"
+    if kind == "generator_drift":
+        return ("cause: generator drift: installed versions differ from those MANIFEST.json records "
+                f"({_versions(cause['tools'], 'installed')}); install the pinned versions "
+                "(pip install -e .) before regenerating")
+    if kind == "lock_changed":
+        return ("cause: inputs re-locked: schema/acp.lock pins other input hashes than MANIFEST.json "
+                f"records ({', '.join(sorted(cause['inputs']))}); the lock was updated without regenerating")
+    if kind == "hand_edited":
+        return "cause: hand edits: these files no longer match MANIFEST.json: " + ", ".join(cause["files"])
+    if kind == "hand_added":
+        return "cause: files added by hand (not in MANIFEST.json): " + ", ".join(cause["files"])
+    if kind == "hand_deleted":
+        return "cause: files deleted by hand (in MANIFEST.json, not on disk): " + ", ".join(cause["files"])
+    return f"cause: stale output: {cause['detail']}"
 
 
 def render_text(report: CheckReport) -> str:
@@ -12,19 +38,13 @@ def render_text(report: CheckReport) -> str:
     for label, paths in (("changed", report.changed), ("added (not generated)", report.added),
                          ("missing", report.missing)):
         lines.extend(f"  {label}: {p}" for p in paths)
-    if report.tool_drift:
-        tools = ", ".join(f"{n} {v['recorded']} -> {v['installed']}" for n, v in report.tool_drift.items())
-        lines.append(f"cause: generator drift: tool versions differ from MANIFEST.json ({tools}); "
-                     "install the pinned versions (pip install -e .)")
-    if report.hand_edited:
-        lines.append("cause: hand edits: these files no longer match MANIFEST.json: "
-                     + ", ".join(report.hand_edited))
-    if report.hand_added:
-        lines.append("cause: files added by hand: " + ", ".join(report.hand_added))
-    if not (report.tool_drift or report.hand_edited or report.hand_added):
-        lines.append("cause: stale output: the generator or its templates changed since the last "
-                     "`acpgen generate`")
-    lines.append("fix: run `acpgen generate` and commit the result")
+    lines.extend(_cause_line(cause) for cause in report.causes)
+    kinds = {cause["kind"] for cause in report.causes}
+    if kinds & {"hand_edited", "hand_added"}:
+        lines.append("fix: move hand-written code out of the generated tree (or change the templates), "
+                     "then run `acpgen generate` and commit the result")
+    else:
+        lines.append("fix: run `acpgen generate` and commit the result")
     lines.append("")
     lines.extend(line.rstrip("\n") for line in report.diff)
     if report.diff_truncated:

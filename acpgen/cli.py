@@ -199,15 +199,19 @@ def inspect(
 @main.command()
 @click.option("--out", metavar="DIR", help="Output directory (default: `out` in schema/acp.lock).")
 @click.option("--package", metavar="NAME", help="Package name (default: `package` in schema/acp.lock).")
+@click.option("--quiet", "-q", is_flag=True, help="Print nothing on success.")
 @project_options
 @handle_errors
-def generate(out: str | None, package: str | None, project_dir: Path | None, inputs: str | None) -> None:
+def generate(
+    out: str | None, package: str | None, quiet: bool, project_dir: Path | None, inputs: str | None
+) -> None:
     """Generate the bindings, atomically replacing the output directory."""
-    from acpgen.generate import generate as run
+    from acpgen.generate import generate_report, summary
 
     project = open_project(project_dir, inputs)
-    files = run(project, out, package)
-    click.echo(f"generated {len(files)} files into {out or project.lock.out}/")
+    files, result = generate_report(project, out, package)
+    if not quiet:
+        click.echo(summary(files, result, out or project.lock.out))
 
 
 @main.command()
@@ -219,10 +223,16 @@ def generate(out: str | None, package: str | None, project_dir: Path | None, inp
 def check(out: str | None, package: str | None, as_json: bool, project_dir: Path | None, inputs: str | None) -> None:
     """Prove the committed output is exactly what the pinned inputs produce (exit 1 if not)."""
     from acpgen.check import check as run
+    from acpgen.check import error_json
     from acpgen.check_report import render_text
 
-    project = open_project(project_dir, inputs)
-    report = run(project, out, package)
+    try:
+        project = open_project(project_dir, inputs)
+        report = run(project, out, package)
+    except AcpgenError as exc:
+        if as_json:  # machines get a report for input drift and bad input too (exit 2)
+            emit_json(error_json(exc))
+        raise
     if as_json:
         emit_json(report.to_json())
     else:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -11,9 +12,20 @@ import jinja2
 
 from acpgen.errors import AcpgenError
 
+ENV_TEMPLATES = "ACPGEN_TEMPLATES"
+
 
 def templates_dir() -> Path:
-    """``templates/`` at the project root (source checkout), or inside an installed wheel."""
+    """``templates/`` at the project root (source checkout), or inside an installed wheel.
+
+    ``$ACPGEN_TEMPLATES`` overrides it: a test and debugging hook (tests break a copy of the
+    templates to prove bad output is never half-applied); ``acpgen check`` in CI never sets it.
+    """
+    override = os.environ.get(ENV_TEMPLATES)
+    if override:
+        if not Path(override).is_dir():
+            raise AcpgenError(override, f"${ENV_TEMPLATES} is not a directory")
+        return Path(override).resolve()
     here = Path(__file__).resolve().parent
     for candidate in (here / "_templates", here.parent / "templates"):
         if candidate.is_dir():

@@ -77,4 +77,8 @@ def load_project(project_root: Path, inputs_option: str | None = None) -> Projec
     directory = resolve_inputs_dir(lock, inputs_option)
     raw = read_pinned(lock, directory)
     schema, meta, roster, ir = load_inputs(lock, raw)
-    return Project(lock=lock, inputs=raw, schema=schema, meta=meta, roster=roster, ir=ir)
+    project = Project(lock=lock, inputs=raw, schema=schema, meta=meta, roster=roster, ir=ir)
+    from acpgen.gates import load_manifest  # a bad schema/capabilities.toml fails every command
+
+    load_manifest(project)
+    return project

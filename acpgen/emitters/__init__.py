@@ -23,6 +23,6 @@ Emitter = Callable[[Project, GenOptions], dict[str, str]]
 
 def all_emitters() -> list[Emitter]:
     # Imported here so that a broken emitter module fails generation, not `acpgen verify`.
-    from acpgen.emitters import models, package
+    from acpgen.emitters import methods, models, package
 
-    return [package.emit, models.emit]
+    return [package.emit, models.emit, methods.emit]

@@ -105,6 +105,7 @@ def _verify_warnings(project: Project) -> list[str]:
 # Extra checks that warn but do not fail `verify` ("module:function", each -> list[str]).
 VERIFY_WARNING_HOOKS: list[str] = [
     "acpgen.gates:uncited_gate_warnings",
+    "acpgen.bump:roster_pin_warnings",
 ]
 
 
@@ -244,7 +245,10 @@ def check(out: str | None, package: str | None, as_json: bool, project_dir: Path
 
 
 # Commands contributed by later modules register themselves here ("module:command").
-EXTRA_COMMANDS: list[str] = []
+EXTRA_COMMANDS: list[str] = [
+    "acpgen.diff_cli:diff_command",
+    "acpgen.diff_cli:bump_command",
+]
 
 
 def _register_extra_commands() -> None:

@@ -62,7 +62,9 @@ def load_inputs(lock: Lock, raw: RawInputs) -> tuple[dict[str, Any], dict[str, A
     except UnicodeDecodeError as exc:
         raise AcpgenError(roster_where, f"not UTF-8 at byte {exc.start}") from None
     roster = parse_roster(roster_text, roster_where)
-    if roster.schema_sha256 != lock.files["schema"].sha256:
+    # `acpgen bump --accept-roster-mismatch` records the other schema the roster pins.
+    accepted = lock.files["roster"].upstream.get("pins_schema_sha256")
+    if roster.schema_sha256 not in (lock.files["schema"].sha256, accepted):
         raise AcpgenError(
             roster_where,
             f"header pins schema sha256 {roster.schema_sha256}, the lock pins "

@@ -38,7 +38,7 @@ ROOT_PREFIX = {"agent": "agentCapabilities", "client": "clientCapabilities"}
 _GATE_KEYS = {"method", "sender", "in", "select", "equals", "capability", "kind", "condition",
               "requirements", "note"}
 _PATH_KEYS = {"method", "sender", "in", "select", "requirements", "note"}
-_TOP_KEYS = {"initialize_first", "gate", "absolute_path", "not_a_gate"}
+_TOP_KEYS = {"initialize_first", "unadvertised", "gate", "absolute_path", "not_a_gate"}
 
 
 @dataclass(frozen=True)
@@ -104,12 +104,13 @@ class Manifest:
     exempt_before_initialize: tuple[str, ...]
     initialize_first: dict[str, tuple[str, ...]]  # sender -> requirement IDs
     not_a_gate: dict[str, str]  # requirement ID -> reason
+    unadvertised: tuple[str, ...] = ()  # IDs: what a peer did not advertise is unsupported
 
     def cited(self) -> set[str]:
         ids = {r for g in self.gates for r in g.requirements}
         ids |= {r for p in self.absolute_paths for r in p.requirements}
         ids |= {r for rs in self.initialize_first.values() for r in rs}
-        return ids
+        return ids | set(self.unadvertised)
 
 
 _STEP_RE = re.compile(r"([^\[\].]*)((?:\[\])*)")
@@ -179,7 +180,12 @@ class _Validator:
             if not isinstance(e, dict) or set(e) != {"requirement", "reason"}:
                 raise self.fail(entry, "needs exactly the keys requirement and reason")
             not_a_gate[self.requirement_ids(entry, [e["requirement"]])[0]] = str(e["reason"])
-        return Manifest(gates, paths, exempt, first, not_a_gate)
+        unadvertised = data.get("unadvertised", {"requirements": None})
+        if not isinstance(unadvertised, dict) or set(unadvertised) != {"requirements"}:
+            raise self.fail("unadvertised", "must be a table with exactly the key requirements")
+        ids = unadvertised["requirements"]
+        return Manifest(gates, paths, exempt, first, not_a_gate,
+                        self.requirement_ids("unadvertised", ids) if ids is not None else ())
 
     def array(self, data: dict[str, Any], key: str) -> list[Any]:
         value = data.get(key, [])

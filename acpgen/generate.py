@@ -15,7 +15,7 @@ from typing import Any
 import acpgen
 from acpgen.emitters import GenOptions, all_emitters
 from acpgen.errors import AcpgenError
-from acpgen.format import format_tree
+from acpgen.format_parallel import format_tree
 from acpgen.project import Project
 from acpgen.writer import WriteResult, write_tree
 

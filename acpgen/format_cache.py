@@ -1,0 +1,71 @@
+"""A content-addressed cache of black's output, so an unchanged emission is not re-formatted.
+
+black is a pure function of (source, black version, mode): the cache memoises exactly that,
+keyed by the SHA-256 of all three, like ccache. It lives outside the repository
+(``$ACPGEN_CACHE_DIR``, else ``$XDG_CACHE_HOME/acpgen``, else ``~/.cache/acpgen``), so a
+commit cannot plant entries; each entry carries the SHA-256 of its text and a damaged entry
+is ignored. ``ACPGEN_NO_CACHE=1`` turns it off (a fresh CI runner starts empty anyway).
+Any cache error (read-only home, full disk) silently falls back to running black.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+
+ENV_DIR = "ACPGEN_CACHE_DIR"
+ENV_OFF = "ACPGEN_NO_CACHE"
+MAX_ENTRIES = 64  # a few generations' worth of files; older entries are pruned
+
+
+def cache_dir() -> Path | None:
+    if os.environ.get(ENV_OFF, "") not in ("", "0"):
+        return None
+    explicit = os.environ.get(ENV_DIR)
+    if explicit:
+        return Path(explicit) / "black"
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "acpgen" / "black"
+
+
+def key(source: str, formatter_id: str) -> str:
+    return hashlib.sha256(f"{formatter_id}\n".encode() + source.encode("utf-8")).hexdigest()
+
+
+def load(directory: Path | None, entry: str) -> str | None:
+    if directory is None:
+        return None
+    try:
+        blob = (directory / entry).read_bytes()
+    except OSError:
+        return None
+    digest, _, text = blob.partition(b"\n")
+    if hashlib.sha256(text).hexdigest().encode() != digest:
+        return None  # torn or damaged entry: recompute
+    return text.decode("utf-8")
+
+
+def store(directory: Path | None, entry: str, text: str) -> None:
+    if directory is None:
+        return
+    data = text.encode("utf-8")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=directory)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(hashlib.sha256(data).hexdigest().encode() + b"\n" + data)
+        os.replace(tmp, directory / entry)  # readers see a whole entry or none
+        _prune(directory)
+    except OSError:
+        return
+
+
+def _prune(directory: Path) -> None:
+    entries = [p for p in directory.iterdir() if not p.name.startswith(".")]
+    if len(entries) <= MAX_ENTRIES:
+        return
+    entries.sort(key=lambda p: (p.stat().st_mtime, p.name))
+    for old in entries[: len(entries) - MAX_ENTRIES]:
+        old.unlink(missing_ok=True)

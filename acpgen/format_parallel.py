@@ -1,0 +1,89 @@
+"""Format a whole emitted tree: cached results first, the rest with black, big files in parallel.
+
+black dominates generation time (seconds for the models module, milliseconds for the rest).
+Each file is formatted independently and results are collected by path, so running the big
+ones in forked worker processes cannot change a byte; it only overlaps their cost.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from acpgen import format_cache
+from acpgen.errors import AcpgenError
+from acpgen.format import format_python
+
+PARALLEL_MIN_CHARS = 20_000  # below this, a worker process costs more than it saves
+
+
+def formatter_id() -> str:
+    import black
+
+    from acpgen import format as fmt
+
+    return f"black {black.__version__} {fmt._MODE.get_cache_key()} fast"
+
+
+def format_tree(sources: dict[str, str]) -> dict[str, str]:
+    """Like :func:`acpgen.format.format_tree`, with a cache and parallel workers."""
+    out: dict[str, str] = {}
+    todo: dict[str, str] = {}
+    directory = format_cache.cache_dir()
+    ident = formatter_id() if directory else ""
+    for rel, source in sources.items():
+        if not rel.endswith(".py"):
+            out[rel] = source
+            continue
+        hit = format_cache.load(directory, format_cache.key(source, ident)) if directory else None
+        if hit is None:
+            todo[rel] = source
+        else:
+            out[rel] = hit
+    for rel, text in _format_uncached(todo).items():
+        out[rel] = text
+        if directory:
+            format_cache.store(directory, format_cache.key(todo[rel], ident), text)
+    return {rel: out[rel] for rel in sources}  # the emitters' order, whatever finished first
+
+
+def _workers(big: int) -> int:
+    if big < 2 or not sys.platform.startswith("linux"):
+        return 0  # fork is the cheap start method (black already imported); Linux only
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    workers = min(big, cpus)
+    return workers if workers >= 2 else 0
+
+
+def _format_uncached(todo: dict[str, str]) -> dict[str, str]:
+    big = sorted((rel for rel in todo if len(todo[rel]) >= PARALLEL_MIN_CHARS),
+                 key=lambda rel: (-len(todo[rel]), rel))
+    workers = _workers(len(big))
+    if not workers:
+        return {rel: format_python(rel, source) for rel, source in todo.items()}
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    # The largest file stays in this process; the others go to workers meanwhile.
+    results: dict[str, str] = {}
+    with ProcessPoolExecutor(workers - 1, mp_context=multiprocessing.get_context("fork")) as pool:
+        futures = {rel: pool.submit(_format_in_worker, rel, todo[rel]) for rel in big[1:]}
+        for rel in [big[0], *(r for r in todo if r not in futures and r != big[0])]:
+            results[rel] = format_python(rel, todo[rel])
+        for rel, future in futures.items():
+            ok, text = future.result()
+            if not ok:
+                raise AcpgenError(rel, text)
+            results[rel] = text
+    return results
+
+
+def _format_in_worker(rel: str, source: str) -> tuple[bool, str]:
+    # AcpgenError does not survive pickling (custom __init__): send back plain data.
+    try:
+        return True, format_python(rel, source)
+    except AcpgenError as exc:
+        return False, exc.message

@@ -23,6 +23,6 @@ Emitter = Callable[[Project, GenOptions], dict[str, str]]
 
 def all_emitters() -> list[Emitter]:
     # Imported here so that a broken emitter module fails generation, not `acpgen verify`.
-    from acpgen.emitters import guards, methods, models, package, test_stubs
+    from acpgen.emitters import guards, methods, models, package, runtime, test_stubs
 
-    return [package.emit, models.emit, methods.emit, guards.emit, test_stubs.emit]
+    return [package.emit, models.emit, methods.emit, guards.emit, test_stubs.emit, runtime.emit]

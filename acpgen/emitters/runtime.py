@@ -4,7 +4,7 @@
 computed from the schema: the error codes of ``ErrorCode``, the protocol version, the
 cancel-request method); ``interfaces.py`` and ``connection.py`` are generated from the IR's
 method table; ``examples/`` is an echo agent and a client. The runtime's own tests go to
-``{tests_dir}/runtime/`` so that they are regenerated together with the code they test.
+``{tests_dir}/acp_runtime/`` so that they are regenerated together with the code they test.
 """
 
 from __future__ import annotations
@@ -39,12 +39,13 @@ _PACKAGE_TEMPLATES = {
     "examples/client.py": "runtime/examples/client.py.jinja",
 }
 _TEST_TEMPLATES = {
-    "runtime/__init__.py": "runtime/tests/__init__.py.jinja",
-    "runtime/helpers.py": "runtime/tests/helpers.py.jinja",
-    "runtime/test_jsonrpc.py": "runtime/tests/test_jsonrpc.py.jinja",
-    "runtime/test_handshake.py": "runtime/tests/test_handshake.py.jinja",
-    "runtime/test_cancel.py": "runtime/tests/test_cancel.py.jinja",
-    "runtime/test_examples.py": "runtime/tests/test_examples.py.jinja",
+    "acp_runtime/__init__.py": "runtime/tests/__init__.py.jinja",
+    "acp_runtime/helpers.py": "runtime/tests/helpers.py.jinja",
+    "acp_runtime/test_jsonrpc.py": "runtime/tests/test_jsonrpc.py.jinja",
+    "acp_runtime/test_handshake.py": "runtime/tests/test_handshake.py.jinja",
+    "acp_runtime/test_cancel.py": "runtime/tests/test_cancel.py.jinja",
+    "acp_runtime/test_guards.py": "runtime/tests/test_guards.py.jinja",
+    "acp_runtime/test_examples.py": "runtime/tests/test_examples.py.jinja",
 }
 
 
@@ -143,6 +144,7 @@ def context(project: Project, options: GenOptions) -> dict[str, Any]:
             "client_capabilities": _py(ir, initialize.params, "clientCapabilities"),
             "response_version": _py(ir, initialize.result or "", "protocolVersion"),
             "agent_capabilities": _py(ir, initialize.result or "", "agentCapabilities"),
+            "auth_methods": _py(ir, initialize.result or "", "authMethods"),
         },
         "cancel": {"wire": cancel.wire, "session_id": _py(ir, cancel.params, "sessionId")},
         "permission": {

@@ -288,6 +288,14 @@ class Planner:
                 "default": UNTAGGED if any(e.tag == UNTAGGED for e in entries) else None,
                 "members": [{"tag": e.tag, "type": _entry_type(e)} for e in entries],
             }
+            # An untagged branch (anyOf) also accepts objects that carry a tag of another
+            # branch but not its body: the schema admits them, so each tagged branch falls
+            # back to the untagged one, tried in order (first the branch the tag names).
+            fallback = next((e for e in entries if e.tag == UNTAGGED), None)
+            if fallback is not None:
+                for m in typ["members"]:
+                    if m["tag"] != UNTAGGED:
+                        m["type"] = {"k": "ltr", "members": [m["type"], _entry_type(fallback)]}
         self.add(self.alias(d.name, d.description, typ))
 
     def union_entries(self, d: Definition) -> list[Entry]:

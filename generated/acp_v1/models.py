@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import Enum
-from typing import Annotated, Any, ClassVar, Literal, TypeAlias, Union
+from typing import Annotated, Any, ClassVar, Literal, TypeAlias
 
 from pydantic import (
     AfterValidator,
@@ -247,9 +247,9 @@ class _Model(BaseModel):
     )
 
 
-RequestId: TypeAlias = Union[
-    None, Annotated[_Int, Field(ge=-9223372036854775808, le=9223372036854775807)], _Str
-]
+RequestId: TypeAlias = (
+    None | Annotated[_Int, Field(ge=-9223372036854775808, le=9223372036854775807)] | _Str
+)
 """JSON RPC Request Id
 
 An identifier established by the Client that MUST contain a String, Number, or NULL value if included. If it is not included it is assumed to be a notification. The value SHOULD normally not be Null \\[1\\] and Numbers SHOULD NOT contain fractional parts \\[2\\]
@@ -323,11 +323,19 @@ class _MultiSelectItemsString(StringMultiSelectItems):
 
 
 MultiSelectItems: TypeAlias = Annotated[
-    Union[
-        Annotated[_MultiSelectItemsString, Tag("string")],
-        Annotated[_MultiSelectItemsOther, Tag("(other)")],
-        Annotated[TitledMultiSelectItems, Tag("(untagged)")],
-    ],
+    Annotated[
+        Annotated[
+            _MultiSelectItemsString | TitledMultiSelectItems, Field(union_mode="left_to_right")
+        ],
+        Tag("string"),
+    ]
+    | Annotated[
+        Annotated[
+            _MultiSelectItemsOther | TitledMultiSelectItems, Field(union_mode="left_to_right")
+        ],
+        Tag("(other)"),
+    ]
+    | Annotated[TitledMultiSelectItems, Tag("(untagged)")],
     Discriminator(
         _tag_in("type", "type", ["string"], other="(other)", untagged="(untagged)"),
         custom_error_type="union_tag",
@@ -564,14 +572,12 @@ class _ElicitationPropertySchemaString(StringPropertySchema):
 
 
 ElicitationPropertySchema: TypeAlias = Annotated[
-    Union[
-        Annotated[_ElicitationPropertySchemaString, Tag("string")],
-        Annotated[_ElicitationPropertySchemaNumber, Tag("number")],
-        Annotated[_ElicitationPropertySchemaInteger, Tag("integer")],
-        Annotated[_ElicitationPropertySchemaBoolean, Tag("boolean")],
-        Annotated[_ElicitationPropertySchemaArray, Tag("array")],
-        Annotated[_ElicitationPropertySchemaOther, Tag("(other)")],
-    ],
+    Annotated[_ElicitationPropertySchemaString, Tag("string")]
+    | Annotated[_ElicitationPropertySchemaNumber, Tag("number")]
+    | Annotated[_ElicitationPropertySchemaInteger, Tag("integer")]
+    | Annotated[_ElicitationPropertySchemaBoolean, Tag("boolean")]
+    | Annotated[_ElicitationPropertySchemaArray, Tag("array")]
+    | Annotated[_ElicitationPropertySchemaOther, Tag("(other)")],
     Discriminator(
         _tag_in(
             "type",
@@ -798,19 +804,15 @@ class _CreateElicitationRequestUrlSession(_ElicitationUrlModeSession):
 
 
 CreateElicitationRequest: TypeAlias = Annotated[
-    Union[
-        Annotated[
-            Union[_CreateElicitationRequestFormSession, _CreateElicitationRequestFormRequest],
-            Tag("form"),
-        ],
-        Annotated[
-            Union[_CreateElicitationRequestUrlSession, _CreateElicitationRequestUrlRequest],
-            Tag("url"),
-        ],
-        Annotated[
-            Union[_CreateElicitationRequestOtherSession, _CreateElicitationRequestOtherRequest],
-            Tag("(other)"),
-        ],
+    Annotated[
+        _CreateElicitationRequestFormSession | _CreateElicitationRequestFormRequest, Tag("form")
+    ]
+    | Annotated[
+        _CreateElicitationRequestUrlSession | _CreateElicitationRequestUrlRequest, Tag("url")
+    ]
+    | Annotated[
+        _CreateElicitationRequestOtherSession | _CreateElicitationRequestOtherRequest,
+        Tag("(other)"),
     ],
     Discriminator(
         _tag_in("mode", "mode", ["form", "url"], other="(other)", untagged=None),
@@ -1078,7 +1080,7 @@ class TextResourceContents(_Model):
     )
 
 
-EmbeddedResourceResource: TypeAlias = Union[TextResourceContents, BlobResourceContents]
+EmbeddedResourceResource: TypeAlias = TextResourceContents | BlobResourceContents
 """Resource content that can be embedded in a message."""
 
 
@@ -1170,13 +1172,11 @@ class _ContentBlockText(TextContent):
 
 
 ContentBlock: TypeAlias = Annotated[
-    Union[
-        _ContentBlockText,
-        _ContentBlockImage,
-        _ContentBlockAudio,
-        _ContentBlockResourceLink,
-        _ContentBlockResource,
-    ],
+    _ContentBlockText
+    | _ContentBlockImage
+    | _ContentBlockAudio
+    | _ContentBlockResourceLink
+    | _ContentBlockResource,
     Field(discriminator="type"),
 ]
 """Content blocks represent displayable information in the Agent Client Protocol.
@@ -1266,7 +1266,7 @@ class _ToolCallContentTerminal(Terminal):
 
 
 ToolCallContent: TypeAlias = Annotated[
-    Union[_ToolCallContentContent, _ToolCallContentDiff, _ToolCallContentTerminal],
+    _ToolCallContentContent | _ToolCallContentDiff | _ToolCallContentTerminal,
     Field(discriminator="type"),
 ]
 """Content produced by a tool call.
@@ -1449,27 +1449,25 @@ class AgentRequest(_Model):
     id: RequestId = Field(description="The request id used to correlate the matching response.")
     method: _Str = Field(description="The method name to invoke.")
     params: (
-        Union[
-            WriteTextFileRequest,
-            ReadTextFileRequest,
-            RequestPermissionRequest,
-            CreateTerminalRequest,
-            TerminalOutputRequest,
-            ReleaseTerminalRequest,
-            WaitForTerminalExitRequest,
-            KillTerminalRequest,
-            CreateElicitationRequest,
-            ExtRequest,
-        ]
+        WriteTextFileRequest
+        | ReadTextFileRequest
+        | RequestPermissionRequest
+        | CreateTerminalRequest
+        | TerminalOutputRequest
+        | ReleaseTerminalRequest
+        | WaitForTerminalExitRequest
+        | KillTerminalRequest
+        | CreateElicitationRequest
+        | ExtRequest
         | None
     ) = Field(default=None, description="Method-specific request parameters.")
 
 
-ElicitationFormMode: TypeAlias = Union[_ElicitationFormModeSession, _ElicitationFormModeRequest]
+ElicitationFormMode: TypeAlias = _ElicitationFormModeSession | _ElicitationFormModeRequest
 """Form-based elicitation mode where the client renders a form from the provided schema."""
 
 
-ElicitationUrlMode: TypeAlias = Union[_ElicitationUrlModeSession, _ElicitationUrlModeRequest]
+ElicitationUrlMode: TypeAlias = _ElicitationUrlModeSession | _ElicitationUrlModeRequest
 """URL-based elicitation mode where the client directs the user to a URL."""
 
 
@@ -1783,10 +1781,11 @@ class _AuthMethodTerminal(AuthMethodTerminal):
 
 
 AuthMethod: TypeAlias = Annotated[
-    Union[
-        Annotated[_AuthMethodTerminal, Tag("terminal")],
-        Annotated[AuthMethodAgent, Tag("(untagged)")],
-    ],
+    Annotated[
+        Annotated[_AuthMethodTerminal | AuthMethodAgent, Field(union_mode="left_to_right")],
+        Tag("terminal"),
+    ]
+    | Annotated[AuthMethodAgent, Tag("(untagged)")],
     Discriminator(
         _tag_in("type", "type", ["terminal"], other=None, untagged="(untagged)"),
         custom_error_type="union_tag",
@@ -2018,9 +2017,9 @@ class SessionConfigSelectGroup(_Model):
     )
 
 
-SessionConfigSelectOptions: TypeAlias = Union[
-    list[SessionConfigSelectOption], list[SessionConfigSelectGroup]
-]
+SessionConfigSelectOptions: TypeAlias = (
+    list[SessionConfigSelectOption] | list[SessionConfigSelectGroup]
+)
 """Possible values for a session configuration option."""
 
 
@@ -2053,7 +2052,7 @@ class _SessionConfigOptionSelect(SessionConfigSelect):
 
 
 SessionConfigOption: TypeAlias = Annotated[
-    Union[_SessionConfigOptionSelect, _SessionConfigOptionBoolean], Field(discriminator="type")
+    _SessionConfigOptionSelect | _SessionConfigOptionBoolean, Field(discriminator="type")
 ]
 """A session configuration option selector and its current state."""
 
@@ -2241,21 +2240,21 @@ class _AgentResponseResult(_Model):
     """A successful JSON-RPC response."""
 
     id: RequestId = Field(description="The id of the request this response answers.")
-    result: Union[
-        InitializeResponse,
-        AuthenticateResponse,
-        LogoutResponse,
-        NewSessionResponse,
-        LoadSessionResponse,
-        ListSessionsResponse,
-        DeleteSessionResponse,
-        ResumeSessionResponse,
-        CloseSessionResponse,
-        SetSessionModeResponse,
-        SetSessionConfigOptionResponse,
-        PromptResponse,
-        ExtResponse,
-    ] = Field(description="Method-specific response data.")
+    result: (
+        InitializeResponse
+        | AuthenticateResponse
+        | LogoutResponse
+        | NewSessionResponse
+        | LoadSessionResponse
+        | ListSessionsResponse
+        | DeleteSessionResponse
+        | ResumeSessionResponse
+        | CloseSessionResponse
+        | SetSessionModeResponse
+        | SetSessionConfigOptionResponse
+        | PromptResponse
+        | ExtResponse
+    ) = Field(description="Method-specific response data.")
 
 
 class ErrorCode(int):
@@ -2335,7 +2334,7 @@ class _AgentResponseError(_Model):
     error: Error = Field(description="Method-specific error data.")
 
 
-AgentResponse: TypeAlias = Union[_AgentResponseResult, _AgentResponseError]
+AgentResponse: TypeAlias = _AgentResponseResult | _AgentResponseError
 """A JSON-RPC response object."""
 
 
@@ -2687,19 +2686,17 @@ class _SessionUpdateUserMessageChunk(ContentChunk):
 
 
 SessionUpdate: TypeAlias = Annotated[
-    Union[
-        _SessionUpdateUserMessageChunk,
-        _SessionUpdateAgentMessageChunk,
-        _SessionUpdateAgentThoughtChunk,
-        _SessionUpdateToolCall,
-        _SessionUpdateToolCallUpdate,
-        _SessionUpdatePlan,
-        _SessionUpdateAvailableCommandsUpdate,
-        _SessionUpdateCurrentModeUpdate,
-        _SessionUpdateConfigOptionUpdate,
-        _SessionUpdateSessionInfoUpdate,
-        _SessionUpdateUsageUpdate,
-    ],
+    _SessionUpdateUserMessageChunk
+    | _SessionUpdateAgentMessageChunk
+    | _SessionUpdateAgentThoughtChunk
+    | _SessionUpdateToolCall
+    | _SessionUpdateToolCallUpdate
+    | _SessionUpdatePlan
+    | _SessionUpdateAvailableCommandsUpdate
+    | _SessionUpdateCurrentModeUpdate
+    | _SessionUpdateConfigOptionUpdate
+    | _SessionUpdateSessionInfoUpdate
+    | _SessionUpdateUsageUpdate,
     Field(discriminator="session_update"),
 ]
 """Different types of updates that can be sent during session processing.
@@ -2732,8 +2729,8 @@ class AgentNotification(_Model):
     """A JSON-RPC notification object."""
 
     method: _Str = Field(description="The notification method name.")
-    params: Union[SessionNotification, CompleteElicitationNotification, ExtNotification] | None = (
-        Field(default=None, description="Method-specific notification parameters.")
+    params: SessionNotification | CompleteElicitationNotification | ExtNotification | None = Field(
+        default=None, description="Method-specific notification parameters."
     )
 
 
@@ -3070,11 +3067,13 @@ class _McpServerSse(McpServerSse):
 
 
 McpServer: TypeAlias = Annotated[
-    Union[
-        Annotated[_McpServerHttp, Tag("http")],
-        Annotated[_McpServerSse, Tag("sse")],
-        Annotated[McpServerStdio, Tag("(untagged)")],
-    ],
+    Annotated[
+        Annotated[_McpServerHttp | McpServerStdio, Field(union_mode="left_to_right")], Tag("http")
+    ]
+    | Annotated[
+        Annotated[_McpServerSse | McpServerStdio, Field(union_mode="left_to_right")], Tag("sse")
+    ]
+    | Annotated[McpServerStdio, Tag("(untagged)")],
     Discriminator(
         _tag_in("type", "type", ["http", "sse"], other=None, untagged="(untagged)"),
         custom_error_type="union_tag",
@@ -3243,10 +3242,14 @@ class _SetSessionConfigOptionRequestValueId(_Model):
 
 
 SetSessionConfigOptionRequest: TypeAlias = Annotated[
-    Union[
-        Annotated[_SetSessionConfigOptionRequestBoolean, Tag("boolean")],
-        Annotated[_SetSessionConfigOptionRequestValueId, Tag("(untagged)")],
-    ],
+    Annotated[
+        Annotated[
+            _SetSessionConfigOptionRequestBoolean | _SetSessionConfigOptionRequestValueId,
+            Field(union_mode="left_to_right"),
+        ],
+        Tag("boolean"),
+    ]
+    | Annotated[_SetSessionConfigOptionRequestValueId, Tag("(untagged)")],
     Discriminator(
         _tag_in("type", "type", ["boolean"], other=None, untagged="(untagged)"),
         custom_error_type="union_tag",
@@ -3276,32 +3279,30 @@ class ClientRequest(_Model):
     id: RequestId = Field(description="The request id used to correlate the matching response.")
     method: _Str = Field(description="The method name to invoke.")
     params: (
-        Union[
-            InitializeRequest,
-            AuthenticateRequest,
-            LogoutRequest,
-            NewSessionRequest,
-            LoadSessionRequest,
-            ListSessionsRequest,
-            DeleteSessionRequest,
-            ResumeSessionRequest,
-            CloseSessionRequest,
-            SetSessionModeRequest,
-            SetSessionConfigOptionRequest,
-            PromptRequest,
-            ExtRequest,
-        ]
+        InitializeRequest
+        | AuthenticateRequest
+        | LogoutRequest
+        | NewSessionRequest
+        | LoadSessionRequest
+        | ListSessionsRequest
+        | DeleteSessionRequest
+        | ResumeSessionRequest
+        | CloseSessionRequest
+        | SetSessionModeRequest
+        | SetSessionConfigOptionRequest
+        | PromptRequest
+        | ExtRequest
         | None
     ) = Field(default=None, description="Method-specific request parameters.")
 
 
-ElicitationContentValue: TypeAlias = Union[
-    _Str,
-    Annotated[_Int, Field(ge=-9223372036854775808, le=9223372036854775807)],
-    _Float,
-    _Bool,
-    list[_Str],
-]
+ElicitationContentValue: TypeAlias = (
+    _Str
+    | Annotated[_Int, Field(ge=-9223372036854775808, le=9223372036854775807)]
+    | _Float
+    | _Bool
+    | list[_Str]
+)
 """Allowed wire representations for [`ElicitationContentValue`]."""
 
 
@@ -3369,12 +3370,10 @@ class _CreateElicitationResponseOther(_Model):
 
 
 CreateElicitationResponse: TypeAlias = Annotated[
-    Union[
-        Annotated[_CreateElicitationResponseAccept, Tag("accept")],
-        Annotated[_CreateElicitationResponseDecline, Tag("decline")],
-        Annotated[_CreateElicitationResponseCancel, Tag("cancel")],
-        Annotated[_CreateElicitationResponseOther, Tag("(other)")],
-    ],
+    Annotated[_CreateElicitationResponseAccept, Tag("accept")]
+    | Annotated[_CreateElicitationResponseDecline, Tag("decline")]
+    | Annotated[_CreateElicitationResponseCancel, Tag("cancel")]
+    | Annotated[_CreateElicitationResponseOther, Tag("(other)")],
     Discriminator(
         _tag_in(
             "action", "action", ["accept", "cancel", "decline"], other="(other)", untagged=None
@@ -3463,7 +3462,7 @@ class _RequestPermissionOutcomeSelected(SelectedPermissionOutcome):
 
 
 RequestPermissionOutcome: TypeAlias = Annotated[
-    Union[_RequestPermissionOutcomeCancelled, _RequestPermissionOutcomeSelected],
+    _RequestPermissionOutcomeCancelled | _RequestPermissionOutcomeSelected,
     Field(discriminator="outcome"),
 ]
 """The outcome of a permission request."""
@@ -3549,18 +3548,18 @@ class _ClientResponseResult(_Model):
     """A successful JSON-RPC response."""
 
     id: RequestId = Field(description="The id of the request this response answers.")
-    result: Union[
-        WriteTextFileResponse,
-        ReadTextFileResponse,
-        RequestPermissionResponse,
-        CreateTerminalResponse,
-        TerminalOutputResponse,
-        ReleaseTerminalResponse,
-        WaitForTerminalExitResponse,
-        KillTerminalResponse,
-        CreateElicitationResponse,
-        ExtResponse,
-    ] = Field(description="Method-specific response data.")
+    result: (
+        WriteTextFileResponse
+        | ReadTextFileResponse
+        | RequestPermissionResponse
+        | CreateTerminalResponse
+        | TerminalOutputResponse
+        | ReleaseTerminalResponse
+        | WaitForTerminalExitResponse
+        | KillTerminalResponse
+        | CreateElicitationResponse
+        | ExtResponse
+    ) = Field(description="Method-specific response data.")
 
 
 class _ClientResponseError(_Model):
@@ -3570,7 +3569,7 @@ class _ClientResponseError(_Model):
     error: Error = Field(description="Method-specific error data.")
 
 
-ClientResponse: TypeAlias = Union[_ClientResponseResult, _ClientResponseError]
+ClientResponse: TypeAlias = _ClientResponseResult | _ClientResponseError
 """A JSON-RPC response object."""
 
 
@@ -3594,7 +3593,7 @@ class ClientNotification(_Model):
     """A JSON-RPC notification object."""
 
     method: _Str = Field(description="The notification method name.")
-    params: Union[CancelNotification, ExtNotification] | None = Field(
+    params: CancelNotification | ExtNotification | None = Field(
         default=None, description="Method-specific notification parameters."
     )
 

@@ -1,0 +1,241 @@
+"""The gating manifest schema/capabilities.toml: loaded, validated against the real inputs, and
+refused (one line, exit 2, nothing written) when an entry does not match them."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import run_acpgen, tree_digest
+from repin import make_project
+
+from acpgen.errors import AcpgenError
+from acpgen.gates import MANIFEST_RELPATH, load_gates, load_manifest, states_gate
+
+MANIFEST = Path(__file__).resolve().parents[1] / MANIFEST_RELPATH
+
+
+def test_every_gate_resolves_in_the_ir_and_the_roster(project) -> None:  # type: ignore[no-untyped-def]
+    gates = load_gates(project)
+    ids = {r.id for r in project.roster.requirements}
+    for g in gates:
+        assert project.ir.method(g.method) is not None
+        assert set(g.requirements) <= ids
+        if g.kind == "never":
+            assert g.capability is None and g.condition
+        else:
+            assert g.capability is not None
+            assert project.ir.capability(g.capability.root, g.capability.path) == g.capability
+            assert g.capability.kind == g.kind
+            # The sender checks its peer's capabilities, never its own.
+            assert g.capability.root != g.sender
+
+
+def test_inspect_gates_json_lists_at_least_20_targets_with_roster_ids(project) -> None:  # type: ignore[no-untyped-def]
+    result = run_acpgen("inspect", "--gates", "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    targets = {g["target"] for g in data}
+    assert len(targets) == len(data) >= 20
+    ids = {r.id for r in project.roster.requirements}
+    for g in data:
+        assert {"target", "sender", "capability", "kind", "requirements"} <= set(g)
+        assert g["requirements"] and set(g["requirements"]) <= ids
+
+
+@pytest.mark.parametrize(
+    ("target", "capability"),
+    [
+        ("session/load", "agentCapabilities.loadSession"),
+        ("session/resume", "agentCapabilities.sessionCapabilities.resume"),
+        ("session/close", "agentCapabilities.sessionCapabilities.close"),
+        ("session/list", "agentCapabilities.sessionCapabilities.list"),
+        ("session/delete", "agentCapabilities.sessionCapabilities.delete"),
+        ("logout", "agentCapabilities.auth.logout"),
+        ("session/prompt params.prompt[].type=image", "agentCapabilities.promptCapabilities.image"),
+        ("session/prompt params.prompt[].type=audio", "agentCapabilities.promptCapabilities.audio"),
+        ("session/prompt params.prompt[].type=resource", "agentCapabilities.promptCapabilities.embeddedContext"),
+        ("session/new params.mcpServers[].type=http", "agentCapabilities.mcpCapabilities.http"),
+        ("session/resume params.mcpServers[].type=sse", "agentCapabilities.mcpCapabilities.sse"),
+        ("session/load params.additionalDirectories", "agentCapabilities.sessionCapabilities.additionalDirectories"),
+        ("fs/read_text_file", "clientCapabilities.fs.readTextFile"),
+        ("fs/write_text_file", "clientCapabilities.fs.writeTextFile"),
+        ("terminal/kill", "clientCapabilities.terminal"),
+        ("elicitation/create params.mode=form", "clientCapabilities.elicitation.form"),
+        ("elicitation/create params.mode=url", "clientCapabilities.elicitation.url"),
+        ("elicitation/complete", "clientCapabilities.elicitation.url"),
+        ("session/update params.update.configOptions[].type=boolean", "clientCapabilities.session.configOptions.boolean"),
+        ("session/new result.configOptions[].type=boolean", "clientCapabilities.session.configOptions.boolean"),
+        ("initialize result.authMethods[].type=terminal", "clientCapabilities.auth.terminal"),
+        ("authenticate params.methodId", None),
+    ],
+)
+def test_required_rows_are_in_the_manifest(project, target: str, capability: str | None) -> None:  # type: ignore[no-untyped-def]
+    by_target = {g.target: g for g in load_gates(project)}
+    assert target in by_target
+    assert by_target[target].qualified_capability == capability
+
+
+def test_verify_is_clean_on_the_real_manifest() -> None:
+    result = run_acpgen("verify")
+    assert result.returncode == 0, result.stderr
+    assert "states a capability gate" not in result.stderr
+
+
+def test_gate_heuristic_is_explainable() -> None:
+    assert states_gate("MUST NOT", "Clients MUST NOT call it unless the Agent advertised it.")
+    assert states_gate("MUST", "Before attempting X, Clients MUST verify the capability.")
+    assert states_gate("MUST NOT", "If terminal is false or not present, the Agent MUST NOT call it.")
+    assert not states_gate("SHOULD", "Clients SHOULD check the capability.")
+    assert not states_gate("MUST", "The Agent MUST respond with the capabilities it supports.")
+    assert not states_gate("MUST", "Clients MUST create the file.")
+
+
+# ---- bad manifests ---------------------------------------------------------------------------
+
+
+def _break(text: str, old: str, new: str) -> str:
+    assert old in text, old
+    return text.replace(old, new, 1)
+
+
+BAD = {
+    "unknown-capability": (
+        'capability = "agentCapabilities.sessionCapabilities.resume"',
+        'capability = "agentCapabilities.sessionCapabilities.rezume"',
+        r"gate #2 \(session/resume\): unknown capability path 'agentCapabilities\.sessionCapabilities\.rezume'",
+    ),
+    "unknown-requirement": (
+        'requirements = ["ACP-V1-AUTH-CLIENT-NO-LOGOUT-WITHOUT-CAPABILITY"]',
+        'requirements = ["ACP-V1-AUTH-CLIENT-NO-LOGOUT-WITHOUT-CAPABILITI"]',
+        r"gate #6 \(logout\): unknown requirement ID 'ACP-V1-AUTH-CLIENT-NO-LOGOUT-WITHOUT-CAPABILITI'",
+    ),
+    "unknown-method": (
+        'method = "session/close"',
+        'method = "session/shut"',
+        r"gate #3 \(session/shut\): unknown method 'session/shut'",
+    ),
+    "wrong-kind": (
+        'capability = "agentCapabilities.loadSession"\nkind = "boolean"',
+        'capability = "agentCapabilities.loadSession"\nkind = "object"',
+        r"gate #1 \(session/load\): capability 'agentCapabilities\.loadSession' is boolean in the schema",
+    ),
+    "own-capabilities": (
+        'capability = "clientCapabilities.fs.readTextFile"',
+        'capability = "agentCapabilities.loadSession"',
+        (r"gate #\d+ \(fs/read_text_file\): capability 'agentCapabilities\.loadSession': the agent must "
+        r"check its peer's clientCapabilities"),
+    ),
+    "bad-selector": (
+        'select = "prompt[].type"\nequals = "image"',
+        'select = "prompts[].type"\nequals = "image"',
+        r"gate #7 \(session/prompt prompts\[\]\.type=image\): selector step 'prompts' does not resolve",
+    ),
+    "bad-tag": (
+        'equals = "audio"',
+        'equals = "video"',
+        r"gate #8 \(session/prompt prompt\[\]\.type=video\): 'video' is not a value",
+    ),
+    "wrong-sender": (
+        'method = "logout"\nsender = "client"',
+        'method = "logout"\nsender = "agent"',
+        r"gate #6 \(logout\): logout is sent by the client, not the agent",
+    ),
+}
+
+
+@pytest.fixture()
+def broken_project(tmp_path: Path, project_root: Path, inputs_copy: Path):  # type: ignore[no-untyped-def]
+    def make(case: str) -> Path:
+        old, new, _ = BAD[case]
+        proj = make_project(project_root, tmp_path / "proj", inputs_copy)
+        (proj / MANIFEST_RELPATH).write_text(_break(MANIFEST.read_text(encoding="utf-8"), old, new), encoding="utf-8")
+        return proj
+
+    return make
+
+
+CLI_CASES = ("unknown-capability", "unknown-method", "unknown-requirement")
+
+
+@pytest.mark.parametrize("case", CLI_CASES)
+def test_bad_manifest_is_one_line_exit_2_and_nothing_written(broken_project, project_root: Path, case: str) -> None:  # type: ignore[no-untyped-def]
+    proj = broken_project(case)
+    # An existing output tree (a copy of the committed one) must come out byte-identical.
+    out = proj / "generated"
+    shutil.copytree(project_root / "generated", out, ignore=shutil.ignore_patterns("__pycache__"))
+    before = tree_digest(out)
+    result = run_acpgen("generate", "--project", str(proj), "--out", str(out))
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, lines
+    assert lines[0].startswith(f"acpgen: error: {MANIFEST_RELPATH}: "), lines[0]
+    assert re.search(BAD[case][2], lines[0]), lines[0]
+    assert result.stdout == ""
+    assert tree_digest(out) == before
+    assert sorted(p.name for p in proj.iterdir()) == ["generated", "schema"]
+
+
+def test_bad_manifest_fails_verify_and_inspect_too(broken_project) -> None:  # type: ignore[no-untyped-def]
+    proj = broken_project("unknown-capability")
+    for command in (["verify"], ["inspect", "--gates", "--json"]):
+        result = run_acpgen(*command, "--project", str(proj))
+        assert result.returncode == 2, (command, result.stderr)
+        assert re.fullmatch(f"acpgen: error: {MANIFEST_RELPATH}: {BAD['unknown-capability'][2]}.*\n",
+                            result.stderr), result.stderr
+
+
+@pytest.mark.parametrize("case", sorted(BAD))
+def test_bad_manifest_fails_load_project_naming_the_entry(broken_project, inputs_copy: Path, case: str) -> None:  # type: ignore[no-untyped-def]
+    from acpgen.project import load_project
+
+    proj = broken_project(case)
+    with pytest.raises(AcpgenError) as info:
+        load_project(proj, str(inputs_copy))
+    assert info.value.where == MANIFEST_RELPATH
+    assert info.value.exit_code == 2
+    assert re.match(BAD[case][2], info.value.message), info.value.message
+
+
+def test_invalid_toml_is_one_line(tmp_path: Path, project_root: Path, inputs_copy: Path) -> None:
+    proj = make_project(project_root, tmp_path / "proj", inputs_copy)
+    (proj / MANIFEST_RELPATH).write_text("[[gate]\nmethod = ", encoding="utf-8")
+    result = run_acpgen("verify", "--project", str(proj))
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"acpgen: error: {MANIFEST_RELPATH}: not valid TOML")
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_verify_warns_about_an_uncited_gate(tmp_path: Path, project_root: Path, inputs_copy: Path) -> None:
+    """Dropping the logout gate leaves ACP-V1-AUTH-CLIENT-NO-LOGOUT-WITHOUT-CAPABILITY uncited."""
+    proj = make_project(project_root, tmp_path / "proj", inputs_copy)
+    text = MANIFEST.read_text(encoding="utf-8")
+    text = _break(
+        text,
+        '[[gate]]\nmethod = "logout"\nsender = "client"\ncapability = "agentCapabilities.auth.logout"\n'
+        'kind = "object"\nrequirements = ["ACP-V1-AUTH-CLIENT-NO-LOGOUT-WITHOUT-CAPABILITY"]\n',
+        "",
+    )
+    (proj / MANIFEST_RELPATH).write_text(text, encoding="utf-8")
+    result = run_acpgen("verify", "--project", str(proj))
+    assert result.returncode == 0, result.stderr
+    warnings = [line for line in result.stderr.splitlines() if "states a capability gate" in line]
+    assert len(warnings) == 1
+    assert "ACP-V1-AUTH-CLIENT-NO-LOGOUT-WITHOUT-CAPABILITY" in warnings[0]
+    # A reviewed [[not_a_gate]] entry silences it, and names its reason.
+    text += ('\n[[not_a_gate]]\nrequirement = "ACP-V1-AUTH-CLIENT-NO-LOGOUT-WITHOUT-CAPABILITY"\n'
+             'reason = "test"\n')
+    (proj / MANIFEST_RELPATH).write_text(text, encoding="utf-8")
+    result = run_acpgen("verify", "--project", str(proj))
+    assert result.returncode == 0 and "states a capability gate" not in result.stderr
+
+
+def test_manifest_round_trips_through_load_manifest(project) -> None:  # type: ignore[no-untyped-def]
+    manifest = load_manifest(project)
+    assert "initialize" in manifest.exempt_before_initialize
+    assert set(manifest.initialize_first) == {"client", "agent"}
+    cwd_rules = [p for p in manifest.absolute_paths if p.select == ("cwd",) and p.sender == "client"]
+    assert {p.method for p in cwd_rules} == {"session/new", "session/load", "session/resume"}

@@ -248,6 +248,7 @@ def check(out: str | None, package: str | None, as_json: bool, project_dir: Path
 EXTRA_COMMANDS: list[str] = [
     "acpgen.diff_cli:diff_command",
     "acpgen.diff_cli:bump_command",
+    "acpgen.skeleton_cli:skeleton",
 ]
 
 

@@ -98,7 +98,7 @@ def emit(project: Project, options: GenOptions) -> dict[str, str]:
                 raise AcpgenError(f"templates/{TEMPLATE}", f"envelope class {cls} collides with a schema def")
     models = sorted({"RequestId"} | {row["params"] for row in methods}
                     | {row["result"] for row in methods if row["result"]})
-    ctx = {
+    ctx: dict[str, Any] = {
         "package": options.package,
         "protocol_version": project.ir.protocol_version,
         "methods": methods,

@@ -93,6 +93,8 @@ def emit(project: Project, options: GenOptions) -> dict[str, str]:
         "tests_dir": tests_dir.as_posix(),
         # conftest.py puts the output directory (the generated package's parent) on sys.path.
         "levels_up": len(tests_dir.parts),
+        # The gate tests advertise every capability but the one under test.
+        "capabilities": {c.qualified: c.kind for c in project.ir.capabilities},
     }
     files = {
         f"{tests_dir}/conftest.py": render("tests/conftest.py.jinja", **ctx),

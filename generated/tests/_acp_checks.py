@@ -210,18 +210,28 @@ def check_variants(
     adapter = pydantic.TypeAdapter(union)
     for tag in tags:
         branch = listed.get(tag) or next(b for t, b in branches if t in (UNTAGGED_TAG, None))
-        for cls in _branch_classes(branch):
+        classes = _branch_classes(branch)
+        if tag in listed:
+            pinned = [c for c in classes if tag in _pinned(c, disc)]
+            assert pinned, f"{name}: no class of the {tag!r} variant pins {disc}={tag!r}"
+        for cls in classes:
             payload = {**minimal_payload(cls), disc: tag}
             value = adapter.validate_python(payload)
             assert isinstance(
-                value, cls
-            ), f"{name}: {disc}={tag!r} validated as {type(value).__name__}, not {cls.__name__}"
+                value, tuple(classes)
+            ), f"{name}: {disc}={tag!r} validated as {type(value).__name__}, not the {tag!r} variant"
+            assert value.model_dump(by_alias=True).get(disc) == tag, f"{name}: {disc}={tag!r} lost"
     if untagged is not None:
         branch = next(b for t, b in branches if t in (UNTAGGED_TAG, None))
         for cls in _branch_classes(branch):
             payload = {k: v for k, v in minimal_payload(cls).items() if k != disc}
             value = adapter.validate_python(payload)
             assert isinstance(value, cls), f"{name}: a value without {disc!r} is not {untagged}"
+
+
+def _pinned(cls: type[pydantic.BaseModel], disc: str) -> tuple[Any, ...]:
+    info = wire_fields(cls).get(disc)
+    return _literal_values(info.annotation) if info else ()
 
 
 def _common_discriminator(name: str, listed: dict[str, Any]) -> str:
@@ -294,3 +304,401 @@ def check_error_object(name: str, code_type: str) -> None:
         except pydantic.ValidationError:
             continue
         raise AssertionError(f"{name} accepts {bad!r}")
+
+
+# ---- JSON-RPC 2.0 message shape, on the generated envelopes -------------------------------
+
+
+def _rejects(validate: Any, value: Any) -> bool:
+    try:
+        validate(value)
+    except (pydantic.ValidationError, ValueError, LookupError):
+        return True
+    return False
+
+
+def _envelopes() -> dict[str, list[type[pydantic.BaseModel]]]:
+    """Every generated envelope class, by kind (generic and one per method)."""
+    m = generated("methods")
+    kinds: dict[str, list[type[pydantic.BaseModel]]] = {
+        "request": [m.JsonRpcRequest],
+        "notification": [m.JsonRpcNotification],
+        "success": [m.JsonRpcSuccessResponse],
+        "error": [m.JsonRpcErrorResponse],
+    }
+    for spec in m.METHODS.values():
+        kinds[spec.kind].append(spec.message)
+        if spec.response is not None:
+            kinds["success"].append(spec.response)
+    return kinds
+
+
+def _valid_message(envelope: type[pydantic.BaseModel], version: str = "2.0") -> dict[str, Any]:
+    """A minimal valid message for an envelope (params and result built from its types)."""
+    fields = wire_fields(envelope)
+    message: dict[str, Any] = {"jsonrpc": version}
+    if "id" in fields:
+        message["id"] = 1
+    if "method" in fields:
+        values = _literal_values(fields["method"].annotation)
+        message["method"] = values[0] if values else "_example"
+    for member in ("params", "result"):
+        if member in fields and fields[member].is_required():
+            message[member] = minimal_value(fields[member].annotation)
+    if "error" in fields:
+        message["error"] = {"code": -32603, "message": "Internal error"}
+    envelope.model_validate(message)  # the baseline must be valid, or the checks prove nothing
+    return message
+
+
+def check_jsonrpc_version(version: str) -> None:
+    """Every envelope requires ``jsonrpc`` and accepts exactly ``version``."""
+    for kind, envelopes in _envelopes().items():
+        for envelope in envelopes:
+            message = _valid_message(envelope, version)
+            name = f"{envelope.__name__} ({kind})"
+            assert wire_fields(envelope)["jsonrpc"].is_required(), f"{name}: jsonrpc is optional"
+            without = {k: v for k, v in message.items() if k != "jsonrpc"}
+            assert _rejects(envelope.model_validate, without), f"{name} accepts no jsonrpc"
+            for bad in ("1.0", "2", 2.0, None, version + " "):
+                bad_message = {**message, "jsonrpc": bad}
+                assert _rejects(
+                    envelope.model_validate, bad_message
+                ), f"{name} accepts jsonrpc={bad!r}"
+
+
+def check_jsonrpc_ids(accept: list[Any], reject: list[Any]) -> None:
+    """Requests and responses take an ``id`` of the accepted kinds only; notifications none."""
+    envelopes = _envelopes()
+    for kind in ("request", "success", "error"):
+        for envelope in envelopes[kind]:
+            message = _valid_message(envelope)
+            for value in accept:
+                envelope.model_validate({**message, "id": value})
+            for value in reject:
+                assert _rejects(
+                    envelope.model_validate, {**message, "id": value}
+                ), f"{envelope.__name__} accepts id={value!r}"
+    for envelope in envelopes["notification"]:
+        message = _valid_message(envelope)
+        assert _rejects(
+            envelope.model_validate, {**message, "id": 1}
+        ), f"{envelope.__name__}: a notification with an id validates"
+
+
+def check_jsonrpc_result_on_success() -> None:
+    """A success response requires ``result`` and has no ``error``."""
+    for envelope in _envelopes()["success"]:
+        message = _valid_message(envelope)
+        without = {k: v for k, v in message.items() if k != "result"}
+        assert _rejects(envelope.model_validate, without), f"{envelope.__name__}: result optional"
+        with_error = {**message, "error": {"code": -32603, "message": "Internal error"}}
+        assert _rejects(envelope.model_validate, with_error), f"{envelope.__name__} takes error too"
+
+
+def check_jsonrpc_error_member() -> None:
+    """An error response requires ``error``, an object; it has no ``result``."""
+    for envelope in _envelopes()["error"]:
+        message = _valid_message(envelope)
+        without = {k: v for k, v in message.items() if k != "error"}
+        assert _rejects(envelope.model_validate, without), f"{envelope.__name__}: error optional"
+        for bad in ("boom", -32603, ["x"], None):
+            assert _rejects(
+                envelope.model_validate, {**message, "error": bad}
+            ), f"{envelope.__name__} accepts error={bad!r}"
+        assert _rejects(
+            envelope.model_validate, {**message, "result": {}}
+        ), f"{envelope.__name__} takes result too"
+
+
+def check_jsonrpc_result_xor_error() -> None:
+    """A response has exactly one of ``result`` and ``error``; both or neither is invalid."""
+    m = generated("methods")
+    response = pydantic.TypeAdapter(m.JsonRpcResponse)
+    error = {"code": -32603, "message": "Internal error"}
+    assert isinstance(
+        response.validate_python({"jsonrpc": "2.0", "id": 1, "result": {}}),
+        m.JsonRpcSuccessResponse,
+    )
+    assert isinstance(
+        response.validate_python({"jsonrpc": "2.0", "id": 1, "error": error}),
+        m.JsonRpcErrorResponse,
+    )
+    for bad in (
+        {"jsonrpc": "2.0", "id": 1, "result": {}, "error": error},
+        {"jsonrpc": "2.0", "id": 1},
+    ):
+        assert _rejects(response.validate_python, bad), f"JsonRpcResponse accepts {bad!r}"
+        assert _rejects(m.parse_message, bad), f"parse_message accepts {bad!r}"
+
+
+def check_jsonrpc_error_object(
+    required: list[str], accept_codes: list[Any], reject_codes: list[Any]
+) -> None:
+    """The error object requires ``required``; its code is an integer and nothing else."""
+    m = generated("methods")
+    obj = m.JsonRpcErrorObject
+    base = {"code": -32603, "message": "Internal error"}
+    obj.model_validate(base)
+    obj.model_validate({**base, "data": {"any": ["json"]}})
+    for member in required:
+        assert wire_fields(obj)[member].is_required(), f"JsonRpcErrorObject.{member} is optional"
+        without = {k: v for k, v in base.items() if k != member}
+        assert _rejects(obj.model_validate, without), f"JsonRpcErrorObject accepts no {member}"
+    for code in accept_codes:
+        assert obj.model_validate({**base, "code": code}).code == code
+    for code in reject_codes:
+        assert _rejects(
+            obj.model_validate, {**base, "code": code}
+        ), f"JsonRpcErrorObject accepts code={code!r}"
+        response = {"jsonrpc": "2.0", "id": 1, "error": {**base, "code": code}}
+        assert _rejects(m.parse_message, response), f"parse_message accepts error code {code!r}"
+
+
+def check_jsonrpc_reserved_prefix(prefix: str) -> None:
+    """No generated method uses the reserved prefix, and a call to one is not routed."""
+    m = generated("methods")
+    used = sorted(name for name in m.METHODS if name.startswith(prefix))
+    assert not used, f"methods with the reserved prefix {prefix!r}: {used}"
+    for name in (f"{prefix}discover", f"{prefix}x"):
+        assert _rejects(m.lookup, name), f"lookup({name!r}) routes a reserved method name"
+        request = {"jsonrpc": "2.0", "id": 1, "method": name, "params": {}}
+        try:
+            m.parse_message(request)
+        except m.JsonRpcError as exc:
+            assert exc.code == m.METHOD_NOT_FOUND, f"{name}: error code {exc.code}"
+        else:
+            raise AssertionError(f"parse_message accepts a request for {name!r}")
+
+
+# ---- Capability gates, by calling the generated guards ------------------------------------
+
+# Every capability the schema defines (qualified dotted path -> "boolean" | "object").
+CAPABILITIES: dict[str, str] = {
+    "agentCapabilities.auth": "object",
+    "agentCapabilities.auth.logout": "object",
+    "agentCapabilities.loadSession": "boolean",
+    "agentCapabilities.mcpCapabilities": "object",
+    "agentCapabilities.mcpCapabilities.http": "boolean",
+    "agentCapabilities.mcpCapabilities.sse": "boolean",
+    "agentCapabilities.promptCapabilities": "object",
+    "agentCapabilities.promptCapabilities.audio": "boolean",
+    "agentCapabilities.promptCapabilities.embeddedContext": "boolean",
+    "agentCapabilities.promptCapabilities.image": "boolean",
+    "agentCapabilities.sessionCapabilities": "object",
+    "agentCapabilities.sessionCapabilities.additionalDirectories": "object",
+    "agentCapabilities.sessionCapabilities.close": "object",
+    "agentCapabilities.sessionCapabilities.delete": "object",
+    "agentCapabilities.sessionCapabilities.list": "object",
+    "agentCapabilities.sessionCapabilities.resume": "object",
+    "clientCapabilities.auth": "object",
+    "clientCapabilities.auth.terminal": "boolean",
+    "clientCapabilities.elicitation": "object",
+    "clientCapabilities.elicitation.form": "object",
+    "clientCapabilities.elicitation.url": "object",
+    "clientCapabilities.fs": "object",
+    "clientCapabilities.fs.readTextFile": "boolean",
+    "clientCapabilities.fs.writeTextFile": "boolean",
+    "clientCapabilities.session": "object",
+    "clientCapabilities.session.configOptions": "object",
+    "clientCapabilities.session.configOptions.boolean": "object",
+    "clientCapabilities.terminal": "boolean",
+}
+_OMIT = object()
+# Values the gate tests put at a selected member that must merely be present (an absolute
+# path, so that the absolute-path rules on the same member do not refuse it first).
+PRESENT_VALUE = ["/acp/test/dir"]
+TERMINAL_AUTH = {"type": "terminal", "id": "acp-test-terminal", "name": "Terminal login"}
+AGENT_AUTH = {"id": "acp-test-agent", "name": "Agent login"}
+
+
+def _capabilities(root: str, without: str | None = None, value: Any = _OMIT) -> dict[str, Any]:
+    """Every capability under ``root`` advertised; ``without`` omitted (or set to ``value``)."""
+    caps: dict[str, Any] = {}
+    for qualified, kind in sorted(CAPABILITIES.items()):
+        prefix, _, path = qualified.partition(".")
+        if prefix != root:
+            continue
+        node = caps
+        *parents, leaf = path.split(".")
+        for step in parents:
+            node = node.setdefault(step, {})
+        node.setdefault(leaf, True if kind == "boolean" else {})
+    if without is not None:
+        prefix, _, path = without.partition(".")
+        assert prefix == root, f"{without} is not under {root}"
+        node = caps
+        *parents, leaf = path.split(".")
+        for step in parents:
+            node = node[step]
+        if value is _OMIT:
+            del node[leaf]
+        else:
+            node[leaf] = value
+    return caps
+
+
+def _capability_forms(root: str, caps: dict[str, Any]) -> list[Any]:
+    """The capabilities as wire JSON and, where the schema allows them, as generated models."""
+    model = definition(root[0].upper() + root[1:])
+    try:
+        return [caps, model.model_validate(caps)]
+    except pydantic.ValidationError:
+        return [caps]
+
+
+def _peer_root(sender: str) -> str:
+    return "agentCapabilities" if sender == "client" else "clientCapabilities"
+
+
+def _payload(select: list[str], value: Any) -> Any:
+    """A message whose ``select`` path (``[]`` walks an array) holds ``value``."""
+    if not select:
+        return {}
+    step, rest = select[0], select[1:]
+    inner = _payload(rest, value) if rest else value
+    if step == "[]":
+        return [inner]
+    return {step: inner}
+
+
+def _checker(sender: str, message: str) -> Any:
+    g = generated("guards")
+    checks = {
+        ("client", "params"): g.check_client_call,
+        ("agent", "params"): g.check_agent_call,
+        ("agent", "result"): g.check_agent_result,
+        ("client", "result"): g.check_client_result,
+    }
+    check = checks[(sender, message)]
+    if (sender, message) == ("client", "params"):
+        return lambda method, payload, caps, auth=None: check(method, payload, caps, auth)
+    return lambda method, payload, caps, auth=None: check(method, payload, caps)
+
+
+def _refusal(call: Any) -> Exception:
+    g = generated("guards")
+    try:
+        call()
+    except g.AcpGuardError as exc:
+        return exc
+    raise AssertionError("the guard allowed it")
+
+
+def _decorated(sender: str, message: str, method: str) -> tuple[Any, list[Any]]:
+    """A function guarded by the generated decorator, and the list of what it 'sent'."""
+    g = generated("guards")
+    sent: list[Any] = []
+    if message == "params":
+        decorator = g.client_call(method) if sender == "client" else g.agent_call(method)
+
+        def send(peer: Any, params: Any) -> str:
+            sent.append(params)
+            return "sent"
+
+        return decorator(send), sent
+    decorator = g.agent_result(method) if sender == "agent" else g.client_result(method)
+
+    def handle(peer: Any, result: Any) -> Any:
+        sent.append(result)
+        return result
+
+    return decorator(handle), sent
+
+
+def check_gate(
+    method: str,
+    sender: str,
+    message: str,
+    select: list[str],
+    equals: str | None,
+    capability: str | None,
+    kind: str,
+    condition: str | None,
+    requirement: str,
+) -> None:
+    """The guards allow the gated call only when the peer advertised the capability."""
+    g = generated("guards")
+    check = _checker(sender, message)
+    root = _peer_root(sender)
+    full = _capabilities(root)
+    label = (
+        f"{method} {message}"
+        + (f".{'.'.join(select)}" if select else "")
+        + (f"={equals}" if equals else "")
+    )
+    if kind == "never":
+        assert condition == "advertised-terminal-auth-method", f"unknown condition {condition!r}"
+        auth = [TERMINAL_AUTH, AGENT_AUTH]
+        allowed = _payload(select, AGENT_AUTH["id"])
+        gated = _payload(select, TERMINAL_AUTH["id"])
+        for caps in _capability_forms(root, full):
+            check(method, allowed, caps, auth)
+            err = _refusal(lambda: check(method, gated, caps, auth))
+            assert isinstance(err, g.CapabilityError), f"{label}: {err!r}"
+            assert requirement in err.requirements, f"{label}: {requirement} not cited: {err}"
+            assert TERMINAL_AUTH["id"] in str(err) and method in str(err), str(err)
+        return
+    assert capability is not None, f"{label}: a {kind} gate without a capability"
+    payload = _payload(select, equals if equals is not None else PRESENT_VALUE)
+    for caps in _capability_forms(root, full):
+        check(method, payload, caps)
+    for missing in (_OMIT, False if kind == "boolean" else None):
+        without = _capabilities(root, capability, missing)
+        for caps in _capability_forms(root, without):
+            err = _refusal(lambda: check(method, payload, caps))
+            what = "omitted" if missing is _OMIT else repr(missing)
+            assert type(err) is g.CapabilityError, f"{label} with {capability} {what}: {err!r}"
+            assert err.capability == capability, f"{label}: refused for {err.capability}"
+            assert requirement in err.requirements, f"{label}: {requirement} not cited: {err}"
+            assert method in str(err) and capability in str(err), str(err)
+            if select:
+                # The gate is on a feature of the message: without it, the call is allowed.
+                check(method, {}, caps)
+    # The decorators enforce the same gate and never call (or return) what they refuse.
+    function, sent = _decorated(sender, message, method)
+    peer = types.SimpleNamespace(peer_capabilities=full, peer_auth_methods=None)
+    function(peer, payload)
+    assert sent == [payload], f"{label}: the guarded function did not run"
+    sent.clear()
+    refused_peer = types.SimpleNamespace(
+        peer_capabilities=_capabilities(root, capability), peer_auth_methods=None
+    )
+    err = _refusal(lambda: function(refused_peer, payload))
+    assert err.capability == capability, f"{label}: decorator refused for {err.capability}"
+    if message == "params":
+        assert sent == [], f"{label}: the guarded function ran although the call was refused"
+
+
+def check_absolute_path(
+    method: str, sender: str, message: str, select: list[str], requirement: str
+) -> None:
+    """A path member must be absolute by its form (POSIX or Windows), whatever the host."""
+    g = generated("guards")
+    check = _checker(sender, message)
+    caps = _capabilities(_peer_root(sender))
+    for good in ("/acp/test", "C:\\acp\\test", "C:/acp/test", "\\\\server\\share\\acp"):
+        check(method, _payload(select, good), caps)
+    for bad in ("relative/dir", "./here", "C:acp", "\\acp\\test", "~/acp"):
+        err = _refusal(lambda: check(method, _payload(select, bad), caps))
+        assert isinstance(err, g.PathNotAbsoluteError), f"{method} {select}={bad!r}: {err!r}"
+        assert requirement in err.requirements, f"{method}: {requirement} not cited: {err}"
+        assert err.value == bad
+
+
+def check_initialize_first(sender: str, exempt: list[str], requirement: str) -> None:
+    """Before initialize completes, the sender may send only the exempt methods."""
+    g = generated("guards")
+    m = generated("methods")
+    check = _checker(sender, "params")
+    sent_by = [spec.wire for spec in m.METHODS.values() if spec.sender in (sender, "both")]
+    assert sent_by, f"no method is sent by the {sender}"
+    for method in sent_by:
+        if method in exempt:
+            check(method, {}, None)
+            continue
+        err = _refusal(lambda: check(method, {}, None))
+        assert isinstance(err, g.NotInitializedError), f"{method} before initialize: {err!r}"
+        assert requirement in err.requirements, f"{method}: {requirement} not cited: {err}"
+    unknown = sorted(set(exempt) - set(m.METHODS))
+    assert not unknown, f"exempt methods that are not methods: {unknown}"

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+import _acp_checks
+
 
 @pytest.mark.acp_requirement("ACP-V1-AUTH-CLIENT-NO-LOGOUT-WITHOUT-CAPABILITY")
 def test_auth_client_no_logout_without_capability() -> None:
@@ -21,7 +23,17 @@ def test_auth_client_no_logout_without_capability() -> None:
     Applies when: always (no condition stated)
     Source: docs/protocol/v1/authentication.mdx L74-L76
     """
-    pytest.skip("not implemented: ACP-V1-AUTH-CLIENT-NO-LOGOUT-WITHOUT-CAPABILITY")
+    _acp_checks.check_gate(
+        method="logout",
+        sender="client",
+        message="params",
+        select=[],
+        equals=None,
+        capability="agentCapabilities.auth.logout",
+        kind="object",
+        condition=None,
+        requirement="ACP-V1-AUTH-CLIENT-NO-LOGOUT-WITHOUT-CAPABILITY",
+    )
 
 
 @pytest.mark.acp_requirement("ACP-V1-AUTH-CLIENT-NO-TERMINAL-METHOD-ID")
@@ -35,7 +47,17 @@ def test_auth_client_no_terminal_method_id() -> None:
     Applies when: always (no condition stated)
     Source: docs/protocol/v1/authentication.mdx L151-L154
     """
-    pytest.skip("not implemented: ACP-V1-AUTH-CLIENT-NO-TERMINAL-METHOD-ID")
+    _acp_checks.check_gate(
+        method="authenticate",
+        sender="client",
+        message="params",
+        select=["methodId"],
+        equals=None,
+        capability=None,
+        kind="never",
+        condition="advertised-terminal-auth-method",
+        requirement="ACP-V1-AUTH-CLIENT-NO-TERMINAL-METHOD-ID",
+    )
 
 
 @pytest.mark.acp_requirement("ACP-V1-AUTH-AGENT-TERMINAL-LOGIN-ARGS")
@@ -81,4 +103,14 @@ def test_auth_agent_terminal_method_only_with_capability() -> None:
     Applies when: Applies when the Agent offers a terminal authentication method.
     Source: schema/v1/schema.json /$defs/AuthMethodTerminal
     """
-    pytest.skip("not implemented: ACP-V1-AUTH-AGENT-TERMINAL-METHOD-ONLY-WITH-CAPABILITY")
+    _acp_checks.check_gate(
+        method="initialize",
+        sender="agent",
+        message="result",
+        select=["authMethods", "[]", "type"],
+        equals="terminal",
+        capability="clientCapabilities.auth.terminal",
+        kind="boolean",
+        condition=None,
+        requirement="ACP-V1-AUTH-AGENT-TERMINAL-METHOD-ONLY-WITH-CAPABILITY",
+    )

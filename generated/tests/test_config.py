@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+import _acp_checks
+
 
 @pytest.mark.acp_requirement("ACP-V1-CONFIG-CLIENT-PREFER-CONFIG-OPTIONS")
 def test_config_client_prefer_config_options() -> None:
@@ -63,7 +65,61 @@ def test_config_boolean_only_after_capability_may() -> None:
     Applies when: always (no condition stated)
     Source: docs/protocol/v1/session-config-options.mdx L156-L157
     """
-    pytest.skip("not implemented: ACP-V1-CONFIG-BOOLEAN-ONLY-AFTER-CAPABILITY-MAY")
+    _acp_checks.check_gate(
+        method="session/new",
+        sender="agent",
+        message="result",
+        select=["configOptions", "[]", "type"],
+        equals="boolean",
+        capability="clientCapabilities.session.configOptions.boolean",
+        kind="object",
+        condition=None,
+        requirement="ACP-V1-CONFIG-BOOLEAN-ONLY-AFTER-CAPABILITY-MAY",
+    )
+    _acp_checks.check_gate(
+        method="session/load",
+        sender="agent",
+        message="result",
+        select=["configOptions", "[]", "type"],
+        equals="boolean",
+        capability="clientCapabilities.session.configOptions.boolean",
+        kind="object",
+        condition=None,
+        requirement="ACP-V1-CONFIG-BOOLEAN-ONLY-AFTER-CAPABILITY-MAY",
+    )
+    _acp_checks.check_gate(
+        method="session/resume",
+        sender="agent",
+        message="result",
+        select=["configOptions", "[]", "type"],
+        equals="boolean",
+        capability="clientCapabilities.session.configOptions.boolean",
+        kind="object",
+        condition=None,
+        requirement="ACP-V1-CONFIG-BOOLEAN-ONLY-AFTER-CAPABILITY-MAY",
+    )
+    _acp_checks.check_gate(
+        method="session/set_config_option",
+        sender="agent",
+        message="result",
+        select=["configOptions", "[]", "type"],
+        equals="boolean",
+        capability="clientCapabilities.session.configOptions.boolean",
+        kind="object",
+        condition=None,
+        requirement="ACP-V1-CONFIG-BOOLEAN-ONLY-AFTER-CAPABILITY-MAY",
+    )
+    _acp_checks.check_gate(
+        method="session/update",
+        sender="agent",
+        message="params",
+        select=["update", "configOptions", "[]", "type"],
+        equals="boolean",
+        capability="clientCapabilities.session.configOptions.boolean",
+        kind="object",
+        condition=None,
+        requirement="ACP-V1-CONFIG-BOOLEAN-ONLY-AFTER-CAPABILITY-MAY",
+    )
 
 
 @pytest.mark.acp_requirement("ACP-V1-CONFIG-NO-BOOLEAN-WITHOUT-CAPABILITY")
@@ -77,7 +133,61 @@ def test_config_no_boolean_without_capability() -> None:
     Applies when: always (no condition stated)
     Source: docs/protocol/v1/session-config-options.mdx L187-L188
     """
-    pytest.skip("not implemented: ACP-V1-CONFIG-NO-BOOLEAN-WITHOUT-CAPABILITY")
+    _acp_checks.check_gate(
+        method="session/new",
+        sender="agent",
+        message="result",
+        select=["configOptions", "[]", "type"],
+        equals="boolean",
+        capability="clientCapabilities.session.configOptions.boolean",
+        kind="object",
+        condition=None,
+        requirement="ACP-V1-CONFIG-NO-BOOLEAN-WITHOUT-CAPABILITY",
+    )
+    _acp_checks.check_gate(
+        method="session/load",
+        sender="agent",
+        message="result",
+        select=["configOptions", "[]", "type"],
+        equals="boolean",
+        capability="clientCapabilities.session.configOptions.boolean",
+        kind="object",
+        condition=None,
+        requirement="ACP-V1-CONFIG-NO-BOOLEAN-WITHOUT-CAPABILITY",
+    )
+    _acp_checks.check_gate(
+        method="session/resume",
+        sender="agent",
+        message="result",
+        select=["configOptions", "[]", "type"],
+        equals="boolean",
+        capability="clientCapabilities.session.configOptions.boolean",
+        kind="object",
+        condition=None,
+        requirement="ACP-V1-CONFIG-NO-BOOLEAN-WITHOUT-CAPABILITY",
+    )
+    _acp_checks.check_gate(
+        method="session/set_config_option",
+        sender="agent",
+        message="result",
+        select=["configOptions", "[]", "type"],
+        equals="boolean",
+        capability="clientCapabilities.session.configOptions.boolean",
+        kind="object",
+        condition=None,
+        requirement="ACP-V1-CONFIG-NO-BOOLEAN-WITHOUT-CAPABILITY",
+    )
+    _acp_checks.check_gate(
+        method="session/update",
+        sender="agent",
+        message="params",
+        select=["update", "configOptions", "[]", "type"],
+        equals="boolean",
+        capability="clientCapabilities.session.configOptions.boolean",
+        kind="object",
+        condition=None,
+        requirement="ACP-V1-CONFIG-NO-BOOLEAN-WITHOUT-CAPABILITY",
+    )
 
 
 @pytest.mark.acp_requirement("ACP-V1-CONFIG-CATEGORY-MAY")

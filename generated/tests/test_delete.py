@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+import _acp_checks
+
 
 @pytest.mark.acp_requirement("ACP-V1-DELETE-INIT-FIRST")
 def test_delete_init_first() -> None:
@@ -20,7 +22,17 @@ def test_delete_init_first() -> None:
     Applies when: always (no condition stated)
     Source: docs/protocol/v1/session-delete.mdx L8
     """
-    pytest.skip("not implemented: ACP-V1-DELETE-INIT-FIRST")
+    _acp_checks.check_gate(
+        method="session/delete",
+        sender="client",
+        message="params",
+        select=[],
+        equals=None,
+        capability="agentCapabilities.sessionCapabilities.delete",
+        kind="object",
+        condition=None,
+        requirement="ACP-V1-DELETE-INIT-FIRST",
+    )
 
 
 @pytest.mark.acp_requirement("ACP-V1-DELETE-CLIENT-CHECK-CAPABILITY")
@@ -34,7 +46,17 @@ def test_delete_client_check_capability() -> None:
     Applies when: always (no condition stated)
     Source: docs/protocol/v1/session-delete.mdx L35
     """
-    pytest.skip("not implemented: ACP-V1-DELETE-CLIENT-CHECK-CAPABILITY")
+    _acp_checks.check_gate(
+        method="session/delete",
+        sender="client",
+        message="params",
+        select=[],
+        equals=None,
+        capability="agentCapabilities.sessionCapabilities.delete",
+        kind="object",
+        condition=None,
+        requirement="ACP-V1-DELETE-CLIENT-CHECK-CAPABILITY",
+    )
 
 
 @pytest.mark.acp_requirement("ACP-V1-DELETE-CLIENT-NO-DELETE-WITHOUT-CAPABILITY")
@@ -49,7 +71,17 @@ def test_delete_client_no_delete_without_capability() -> None:
     Applies when: always (no condition stated)
     Source: docs/protocol/v1/session-delete.mdx L52
     """
-    pytest.skip("not implemented: ACP-V1-DELETE-CLIENT-NO-DELETE-WITHOUT-CAPABILITY")
+    _acp_checks.check_gate(
+        method="session/delete",
+        sender="client",
+        message="params",
+        select=[],
+        equals=None,
+        capability="agentCapabilities.sessionCapabilities.delete",
+        kind="object",
+        condition=None,
+        requirement="ACP-V1-DELETE-CLIENT-NO-DELETE-WITHOUT-CAPABILITY",
+    )
 
 
 @pytest.mark.acp_requirement("ACP-V1-DELETE-IDEMPOTENT")

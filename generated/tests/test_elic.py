@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+import _acp_checks
+
 
 @pytest.mark.acp_requirement("ACP-V1-ELIC-CLIENT-IDENTIFY-AGENT")
 def test_elic_client_identify_agent() -> None:
@@ -80,7 +82,39 @@ def test_elic_agent_no_unadvertised_mode() -> None:
     Applies when: always (no condition stated)
     Source: docs/protocol/v1/elicitation.mdx L54
     """
-    pytest.skip("not implemented: ACP-V1-ELIC-AGENT-NO-UNADVERTISED-MODE")
+    _acp_checks.check_gate(
+        method="elicitation/create",
+        sender="agent",
+        message="params",
+        select=["mode"],
+        equals="form",
+        capability="clientCapabilities.elicitation.form",
+        kind="object",
+        condition=None,
+        requirement="ACP-V1-ELIC-AGENT-NO-UNADVERTISED-MODE",
+    )
+    _acp_checks.check_gate(
+        method="elicitation/create",
+        sender="agent",
+        message="params",
+        select=["mode"],
+        equals="url",
+        capability="clientCapabilities.elicitation.url",
+        kind="object",
+        condition=None,
+        requirement="ACP-V1-ELIC-AGENT-NO-UNADVERTISED-MODE",
+    )
+    _acp_checks.check_gate(
+        method="elicitation/complete",
+        sender="agent",
+        message="params",
+        select=[],
+        equals=None,
+        capability="clientCapabilities.elicitation.url",
+        kind="object",
+        condition=None,
+        requirement="ACP-V1-ELIC-AGENT-NO-UNADVERTISED-MODE",
+    )
 
 
 @pytest.mark.acp_requirement("ACP-V1-ELIC-AGENT-FALLBACK")
@@ -306,7 +340,17 @@ def test_elic_agent_complete_same_client() -> None:
     Applies when: Applies when the Agent sends elicitation/complete.
     Source: docs/protocol/v1/elicitation.mdx L161-L163
     """
-    pytest.skip("not implemented: ACP-V1-ELIC-AGENT-COMPLETE-SAME-CLIENT")
+    _acp_checks.check_gate(
+        method="elicitation/complete",
+        sender="agent",
+        message="params",
+        select=[],
+        equals=None,
+        capability="clientCapabilities.elicitation.url",
+        kind="object",
+        condition=None,
+        requirement="ACP-V1-ELIC-AGENT-COMPLETE-SAME-CLIENT",
+    )
 
 
 @pytest.mark.acp_requirement("ACP-V1-ELIC-CLIENT-IGNORE-UNKNOWN-COMPLETE")

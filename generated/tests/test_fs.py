@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+import _acp_checks
+
 
 @pytest.mark.acp_requirement("ACP-V1-FS-AGENT-CHECK-CAPABILITY")
 def test_fs_agent_check_capability() -> None:
@@ -21,7 +23,28 @@ def test_fs_agent_check_capability() -> None:
     Applies when: always (no condition stated)
     Source: docs/protocol/v1/file-system.mdx L10
     """
-    pytest.skip("not implemented: ACP-V1-FS-AGENT-CHECK-CAPABILITY")
+    _acp_checks.check_gate(
+        method="fs/read_text_file",
+        sender="agent",
+        message="params",
+        select=[],
+        equals=None,
+        capability="clientCapabilities.fs.readTextFile",
+        kind="boolean",
+        condition=None,
+        requirement="ACP-V1-FS-AGENT-CHECK-CAPABILITY",
+    )
+    _acp_checks.check_gate(
+        method="fs/write_text_file",
+        sender="agent",
+        message="params",
+        select=[],
+        equals=None,
+        capability="clientCapabilities.fs.writeTextFile",
+        kind="boolean",
+        condition=None,
+        requirement="ACP-V1-FS-AGENT-CHECK-CAPABILITY",
+    )
 
 
 @pytest.mark.acp_requirement("ACP-V1-FS-AGENT-NO-CALL-WITHOUT-CAPABILITY")
@@ -35,7 +58,28 @@ def test_fs_agent_no_call_without_capability() -> None:
     Applies when: always (no condition stated)
     Source: docs/protocol/v1/file-system.mdx L29
     """
-    pytest.skip("not implemented: ACP-V1-FS-AGENT-NO-CALL-WITHOUT-CAPABILITY")
+    _acp_checks.check_gate(
+        method="fs/read_text_file",
+        sender="agent",
+        message="params",
+        select=[],
+        equals=None,
+        capability="clientCapabilities.fs.readTextFile",
+        kind="boolean",
+        condition=None,
+        requirement="ACP-V1-FS-AGENT-NO-CALL-WITHOUT-CAPABILITY",
+    )
+    _acp_checks.check_gate(
+        method="fs/write_text_file",
+        sender="agent",
+        message="params",
+        select=[],
+        equals=None,
+        capability="clientCapabilities.fs.writeTextFile",
+        kind="boolean",
+        condition=None,
+        requirement="ACP-V1-FS-AGENT-NO-CALL-WITHOUT-CAPABILITY",
+    )
 
 
 @pytest.mark.acp_requirement("ACP-V1-FS-CLIENT-CREATE-FILE")

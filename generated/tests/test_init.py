@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+import _acp_checks
+
 
 @pytest.mark.acp_requirement("ACP-V1-INIT-CLIENT-INITIALIZE-FIRST")
 def test_init_client_initialize_first() -> None:
@@ -22,7 +24,16 @@ def test_init_client_initialize_first() -> None:
     Applies when: always (no condition stated)
     Source: docs/protocol/v1/initialization.mdx L24-L27
     """
-    pytest.skip("not implemented: ACP-V1-INIT-CLIENT-INITIALIZE-FIRST")
+    _acp_checks.check_initialize_first(
+        sender="agent",
+        exempt=["$/cancel_request", "initialize"],
+        requirement="ACP-V1-INIT-CLIENT-INITIALIZE-FIRST",
+    )
+    _acp_checks.check_initialize_first(
+        sender="client",
+        exempt=["$/cancel_request", "initialize"],
+        requirement="ACP-V1-INIT-CLIENT-INITIALIZE-FIRST",
+    )
 
 
 @pytest.mark.acp_requirement("ACP-V1-INIT-IMPLEMENTATION-INFO")
@@ -154,7 +165,11 @@ def test_init_omitted_unsupported() -> None:
     Applies when: always (no condition stated)
     Source: docs/protocol/v1/initialization.mdx L106
     """
-    pytest.skip("not implemented: ACP-V1-INIT-OMITTED-UNSUPPORTED")
+    _acp_checks.check_initialize_first(
+        sender="agent",
+        exempt=["$/cancel_request", "initialize"],
+        requirement="ACP-V1-INIT-OMITTED-UNSUPPORTED",
+    )
 
 
 @pytest.mark.acp_requirement("ACP-V1-INIT-CLIENT-SPECIFY-CAPABILITIES")

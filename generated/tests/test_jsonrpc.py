@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+import _acp_checks
+
 
 @pytest.mark.acp_requirement("ACP-V1-JSONRPC-VERSION-MEMBER")
 def test_jsonrpc_version_member() -> None:
@@ -19,7 +21,7 @@ def test_jsonrpc_version_member() -> None:
     Applies when: always (no condition stated)
     Source: jsonrpc/specification.html #request_object
     """
-    pytest.skip("not implemented: ACP-V1-JSONRPC-VERSION-MEMBER")
+    _acp_checks.check_jsonrpc_version(version="2.0")
 
 
 @pytest.mark.acp_requirement("ACP-V1-JSONRPC-RPC-PREFIX-RESERVED")
@@ -34,7 +36,7 @@ def test_jsonrpc_rpc_prefix_reserved() -> None:
     Applies when: always (no condition stated)
     Source: jsonrpc/specification.html #request_object
     """
-    pytest.skip("not implemented: ACP-V1-JSONRPC-RPC-PREFIX-RESERVED")
+    _acp_checks.check_jsonrpc_reserved_prefix(prefix="rpc.")
 
 
 @pytest.mark.acp_requirement("ACP-V1-JSONRPC-PARAMS-MAY-BE-OMITTED")
@@ -61,7 +63,9 @@ def test_jsonrpc_id_type() -> None:
     Applies when: always (no condition stated)
     Source: jsonrpc/specification.html #request_object
     """
-    pytest.skip("not implemented: ACP-V1-JSONRPC-ID-TYPE")
+    _acp_checks.check_jsonrpc_ids(
+        accept=["req-1", "", 7, 0, -3, None], reject=[True, False, {}, [], ["req-1"]]
+    )
 
 
 @pytest.mark.acp_requirement("ACP-V1-JSONRPC-ID-NOT-NULL")
@@ -86,7 +90,7 @@ def test_jsonrpc_id_no_fraction() -> None:
     Applies when: always (no condition stated)
     Source: jsonrpc/specification.html #request_object
     """
-    pytest.skip("not implemented: ACP-V1-JSONRPC-ID-NO-FRACTION")
+    _acp_checks.check_jsonrpc_ids(accept=[1, -1, 0], reject=[1.5, -0.25])
 
 
 @pytest.mark.acp_requirement("ACP-V1-JSONRPC-RESPONSE-SAME-ID")
@@ -168,7 +172,7 @@ def test_jsonrpc_result_on_success() -> None:
     Applies when: always (no condition stated)
     Source: jsonrpc/specification.html #response_object
     """
-    pytest.skip("not implemented: ACP-V1-JSONRPC-RESULT-ON-SUCCESS")
+    _acp_checks.check_jsonrpc_result_on_success()
 
 
 @pytest.mark.acp_requirement("ACP-V1-JSONRPC-ERROR-MEMBER-ON-ERROR")
@@ -183,7 +187,7 @@ def test_jsonrpc_error_member_on_error() -> None:
     Applies when: always (no condition stated)
     Source: jsonrpc/specification.html #response_object
     """
-    pytest.skip("not implemented: ACP-V1-JSONRPC-ERROR-MEMBER-ON-ERROR")
+    _acp_checks.check_jsonrpc_error_member()
 
 
 @pytest.mark.acp_requirement("ACP-V1-JSONRPC-RESPONSE-ID-ECHO")
@@ -210,7 +214,7 @@ def test_jsonrpc_result_xor_error() -> None:
     Applies when: always (no condition stated)
     Source: jsonrpc/specification.html #response_object
     """
-    pytest.skip("not implemented: ACP-V1-JSONRPC-RESULT-XOR-ERROR")
+    _acp_checks.check_jsonrpc_result_xor_error()
 
 
 @pytest.mark.acp_requirement("ACP-V1-JSONRPC-ERROR-CODE-INTEGER")
@@ -223,7 +227,11 @@ def test_jsonrpc_error_code_integer() -> None:
     Applies when: always (no condition stated)
     Source: jsonrpc/specification.html #error_object
     """
-    pytest.skip("not implemented: ACP-V1-JSONRPC-ERROR-CODE-INTEGER")
+    _acp_checks.check_jsonrpc_error_object(
+        required=["code"],
+        accept_codes=[-32700, -32000, 0, 1, 42],
+        reject_codes=[1.5, "-32603", True, None],
+    )
 
 
 @pytest.mark.acp_requirement("ACP-V1-JSONRPC-ERROR-MESSAGE-CONCISE")
@@ -251,4 +259,7 @@ def test_jsonrpc_error_response_contains_error() -> None:
     Applies when: always (no condition stated)
     Source: jsonrpc/specification.html #error_object
     """
-    pytest.skip("not implemented: ACP-V1-JSONRPC-ERROR-RESPONSE-CONTAINS-ERROR")
+    _acp_checks.check_jsonrpc_error_member()
+    _acp_checks.check_jsonrpc_error_object(
+        required=["code", "message"], accept_codes=[-32603], reject_codes=[]
+    )

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+import _acp_checks
+
 
 @pytest.mark.acp_requirement("ACP-V1-LIST-INIT-FIRST")
 def test_list_init_first() -> None:
@@ -20,7 +22,17 @@ def test_list_init_first() -> None:
     Applies when: always (no condition stated)
     Source: docs/protocol/v1/session-list.mdx L10
     """
-    pytest.skip("not implemented: ACP-V1-LIST-INIT-FIRST")
+    _acp_checks.check_gate(
+        method="session/list",
+        sender="client",
+        message="params",
+        select=[],
+        equals=None,
+        capability="agentCapabilities.sessionCapabilities.list",
+        kind="object",
+        condition=None,
+        requirement="ACP-V1-LIST-INIT-FIRST",
+    )
 
 
 @pytest.mark.acp_requirement("ACP-V1-LIST-CLIENT-CHECK-CAPABILITY")
@@ -34,7 +46,17 @@ def test_list_client_check_capability() -> None:
     Applies when: always (no condition stated)
     Source: docs/protocol/v1/session-list.mdx L37
     """
-    pytest.skip("not implemented: ACP-V1-LIST-CLIENT-CHECK-CAPABILITY")
+    _acp_checks.check_gate(
+        method="session/list",
+        sender="client",
+        message="params",
+        select=[],
+        equals=None,
+        capability="agentCapabilities.sessionCapabilities.list",
+        kind="object",
+        condition=None,
+        requirement="ACP-V1-LIST-CLIENT-CHECK-CAPABILITY",
+    )
 
 
 @pytest.mark.acp_requirement("ACP-V1-LIST-CLIENT-NO-LIST-WITHOUT-CAPABILITY")
@@ -48,7 +70,17 @@ def test_list_client_no_list_without_capability() -> None:
     Applies when: always (no condition stated)
     Source: docs/protocol/v1/session-list.mdx L54
     """
-    pytest.skip("not implemented: ACP-V1-LIST-CLIENT-NO-LIST-WITHOUT-CAPABILITY")
+    _acp_checks.check_gate(
+        method="session/list",
+        sender="client",
+        message="params",
+        select=[],
+        equals=None,
+        capability="agentCapabilities.sessionCapabilities.list",
+        kind="object",
+        condition=None,
+        requirement="ACP-V1-LIST-CLIENT-NO-LIST-WITHOUT-CAPABILITY",
+    )
 
 
 @pytest.mark.acp_requirement("ACP-V1-LIST-AGENT-RESPONSE")

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+import _acp_checks
+
 
 @pytest.mark.acp_requirement("ACP-V1-OVERVIEW-ABSOLUTE-PATHS")
 def test_overview_absolute_paths() -> None:
@@ -19,4 +21,73 @@ def test_overview_absolute_paths() -> None:
     Applies when: always (no condition stated)
     Source: docs/protocol/v1/overview.mdx L214
     """
-    pytest.skip("not implemented: ACP-V1-OVERVIEW-ABSOLUTE-PATHS")
+    _acp_checks.check_absolute_path(
+        method="session/new",
+        sender="client",
+        message="params",
+        select=["cwd"],
+        requirement="ACP-V1-OVERVIEW-ABSOLUTE-PATHS",
+    )
+    _acp_checks.check_absolute_path(
+        method="session/load",
+        sender="client",
+        message="params",
+        select=["cwd"],
+        requirement="ACP-V1-OVERVIEW-ABSOLUTE-PATHS",
+    )
+    _acp_checks.check_absolute_path(
+        method="session/resume",
+        sender="client",
+        message="params",
+        select=["cwd"],
+        requirement="ACP-V1-OVERVIEW-ABSOLUTE-PATHS",
+    )
+    _acp_checks.check_absolute_path(
+        method="session/new",
+        sender="client",
+        message="params",
+        select=["additionalDirectories", "[]"],
+        requirement="ACP-V1-OVERVIEW-ABSOLUTE-PATHS",
+    )
+    _acp_checks.check_absolute_path(
+        method="session/load",
+        sender="client",
+        message="params",
+        select=["additionalDirectories", "[]"],
+        requirement="ACP-V1-OVERVIEW-ABSOLUTE-PATHS",
+    )
+    _acp_checks.check_absolute_path(
+        method="session/resume",
+        sender="client",
+        message="params",
+        select=["additionalDirectories", "[]"],
+        requirement="ACP-V1-OVERVIEW-ABSOLUTE-PATHS",
+    )
+    _acp_checks.check_absolute_path(
+        method="fs/read_text_file",
+        sender="agent",
+        message="params",
+        select=["path"],
+        requirement="ACP-V1-OVERVIEW-ABSOLUTE-PATHS",
+    )
+    _acp_checks.check_absolute_path(
+        method="fs/write_text_file",
+        sender="agent",
+        message="params",
+        select=["path"],
+        requirement="ACP-V1-OVERVIEW-ABSOLUTE-PATHS",
+    )
+    _acp_checks.check_absolute_path(
+        method="terminal/create",
+        sender="agent",
+        message="params",
+        select=["cwd"],
+        requirement="ACP-V1-OVERVIEW-ABSOLUTE-PATHS",
+    )
+    _acp_checks.check_absolute_path(
+        method="session/update",
+        sender="agent",
+        message="params",
+        select=["update", "locations", "[]", "path"],
+        requirement="ACP-V1-OVERVIEW-ABSOLUTE-PATHS",
+    )

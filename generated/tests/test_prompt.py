@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+import _acp_checks
+
 
 @pytest.mark.acp_requirement("ACP-V1-PROMPT-INIT-AND-SETUP-FIRST")
 def test_prompt_init_and_setup_first() -> None:
@@ -35,7 +37,39 @@ def test_prompt_client_restrict_content() -> None:
     Applies when: always (no condition stated)
     Source: docs/protocol/v1/prompt-turn.mdx L114
     """
-    pytest.skip("not implemented: ACP-V1-PROMPT-CLIENT-RESTRICT-CONTENT")
+    _acp_checks.check_gate(
+        method="session/prompt",
+        sender="client",
+        message="params",
+        select=["prompt", "[]", "type"],
+        equals="image",
+        capability="agentCapabilities.promptCapabilities.image",
+        kind="boolean",
+        condition=None,
+        requirement="ACP-V1-PROMPT-CLIENT-RESTRICT-CONTENT",
+    )
+    _acp_checks.check_gate(
+        method="session/prompt",
+        sender="client",
+        message="params",
+        select=["prompt", "[]", "type"],
+        equals="audio",
+        capability="agentCapabilities.promptCapabilities.audio",
+        kind="boolean",
+        condition=None,
+        requirement="ACP-V1-PROMPT-CLIENT-RESTRICT-CONTENT",
+    )
+    _acp_checks.check_gate(
+        method="session/prompt",
+        sender="client",
+        message="params",
+        select=["prompt", "[]", "type"],
+        equals="resource",
+        capability="agentCapabilities.promptCapabilities.embeddedContext",
+        kind="boolean",
+        condition=None,
+        requirement="ACP-V1-PROMPT-CLIENT-RESTRICT-CONTENT",
+    )
 
 
 @pytest.mark.acp_requirement("ACP-V1-PROMPT-MESSAGE-ID-MAY")

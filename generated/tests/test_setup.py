@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+import _acp_checks
+
 
 @pytest.mark.acp_requirement("ACP-V1-SETUP-INIT-BEFORE-SESSION")
 def test_setup_init_before_session() -> None:
@@ -20,7 +22,11 @@ def test_setup_init_before_session() -> None:
     Applies when: always (no condition stated)
     Source: docs/protocol/v1/session-setup.mdx L8
     """
-    pytest.skip("not implemented: ACP-V1-SETUP-INIT-BEFORE-SESSION")
+    _acp_checks.check_initialize_first(
+        sender="client",
+        exempt=["$/cancel_request", "initialize"],
+        requirement="ACP-V1-SETUP-INIT-BEFORE-SESSION",
+    )
 
 
 @pytest.mark.acp_requirement("ACP-V1-SETUP-NEW-SESSION-ID")
@@ -46,7 +52,17 @@ def test_setup_client_check_loadsession() -> None:
     Applies when: always (no condition stated)
     Source: docs/protocol/v1/session-setup.mdx L89
     """
-    pytest.skip("not implemented: ACP-V1-SETUP-CLIENT-CHECK-LOADSESSION")
+    _acp_checks.check_gate(
+        method="session/load",
+        sender="client",
+        message="params",
+        select=[],
+        equals=None,
+        capability="agentCapabilities.loadSession",
+        kind="boolean",
+        condition=None,
+        requirement="ACP-V1-SETUP-CLIENT-CHECK-LOADSESSION",
+    )
 
 
 @pytest.mark.acp_requirement("ACP-V1-SETUP-CLIENT-NO-LOAD-WITHOUT-CAPABILITY")
@@ -60,7 +76,17 @@ def test_setup_client_no_load_without_capability() -> None:
     Applies when: always (no condition stated)
     Source: docs/protocol/v1/session-setup.mdx L104
     """
-    pytest.skip("not implemented: ACP-V1-SETUP-CLIENT-NO-LOAD-WITHOUT-CAPABILITY")
+    _acp_checks.check_gate(
+        method="session/load",
+        sender="client",
+        message="params",
+        select=[],
+        equals=None,
+        capability="agentCapabilities.loadSession",
+        kind="boolean",
+        condition=None,
+        requirement="ACP-V1-SETUP-CLIENT-NO-LOAD-WITHOUT-CAPABILITY",
+    )
 
 
 @pytest.mark.acp_requirement("ACP-V1-SETUP-LOAD-REQUEST-CONTENTS")
@@ -118,7 +144,17 @@ def test_setup_client_check_resume() -> None:
     Applies when: always (no condition stated)
     Source: docs/protocol/v1/session-setup.mdx L196
     """
-    pytest.skip("not implemented: ACP-V1-SETUP-CLIENT-CHECK-RESUME")
+    _acp_checks.check_gate(
+        method="session/resume",
+        sender="client",
+        message="params",
+        select=[],
+        equals=None,
+        capability="agentCapabilities.sessionCapabilities.resume",
+        kind="object",
+        condition=None,
+        requirement="ACP-V1-SETUP-CLIENT-CHECK-RESUME",
+    )
 
 
 @pytest.mark.acp_requirement("ACP-V1-SETUP-CLIENT-NO-RESUME-WITHOUT-CAPABILITY")
@@ -132,7 +168,17 @@ def test_setup_client_no_resume_without_capability() -> None:
     Applies when: always (no condition stated)
     Source: docs/protocol/v1/session-setup.mdx L213
     """
-    pytest.skip("not implemented: ACP-V1-SETUP-CLIENT-NO-RESUME-WITHOUT-CAPABILITY")
+    _acp_checks.check_gate(
+        method="session/resume",
+        sender="client",
+        message="params",
+        select=[],
+        equals=None,
+        capability="agentCapabilities.sessionCapabilities.resume",
+        kind="object",
+        condition=None,
+        requirement="ACP-V1-SETUP-CLIENT-NO-RESUME-WITHOUT-CAPABILITY",
+    )
 
 
 @pytest.mark.acp_requirement("ACP-V1-SETUP-RESUME-REQUEST-CONTENTS")
@@ -191,7 +237,17 @@ def test_setup_client_check_close() -> None:
     Applies when: always (no condition stated)
     Source: docs/protocol/v1/session-setup.mdx L261
     """
-    pytest.skip("not implemented: ACP-V1-SETUP-CLIENT-CHECK-CLOSE")
+    _acp_checks.check_gate(
+        method="session/close",
+        sender="client",
+        message="params",
+        select=[],
+        equals=None,
+        capability="agentCapabilities.sessionCapabilities.close",
+        kind="object",
+        condition=None,
+        requirement="ACP-V1-SETUP-CLIENT-CHECK-CLOSE",
+    )
 
 
 @pytest.mark.acp_requirement("ACP-V1-SETUP-CLIENT-NO-CLOSE-WITHOUT-CAPABILITY")
@@ -205,7 +261,17 @@ def test_setup_client_no_close_without_capability() -> None:
     Applies when: always (no condition stated)
     Source: docs/protocol/v1/session-setup.mdx L278
     """
-    pytest.skip("not implemented: ACP-V1-SETUP-CLIENT-NO-CLOSE-WITHOUT-CAPABILITY")
+    _acp_checks.check_gate(
+        method="session/close",
+        sender="client",
+        message="params",
+        select=[],
+        equals=None,
+        capability="agentCapabilities.sessionCapabilities.close",
+        kind="object",
+        condition=None,
+        requirement="ACP-V1-SETUP-CLIENT-NO-CLOSE-WITHOUT-CAPABILITY",
+    )
 
 
 @pytest.mark.acp_requirement("ACP-V1-SETUP-CLOSE-REQUEST")
@@ -259,7 +325,27 @@ def test_setup_additional_dirs_absolute() -> None:
     sessionCapabilities.additionalDirectories).
     Source: docs/protocol/v1/session-setup.mdx L340
     """
-    pytest.skip("not implemented: ACP-V1-SETUP-ADDITIONAL-DIRS-ABSOLUTE")
+    _acp_checks.check_absolute_path(
+        method="session/new",
+        sender="client",
+        message="params",
+        select=["additionalDirectories", "[]"],
+        requirement="ACP-V1-SETUP-ADDITIONAL-DIRS-ABSOLUTE",
+    )
+    _acp_checks.check_absolute_path(
+        method="session/load",
+        sender="client",
+        message="params",
+        select=["additionalDirectories", "[]"],
+        requirement="ACP-V1-SETUP-ADDITIONAL-DIRS-ABSOLUTE",
+    )
+    _acp_checks.check_absolute_path(
+        method="session/resume",
+        sender="client",
+        message="params",
+        select=["additionalDirectories", "[]"],
+        requirement="ACP-V1-SETUP-ADDITIONAL-DIRS-ABSOLUTE",
+    )
 
 
 @pytest.mark.acp_requirement("ACP-V1-SETUP-CLIENT-ADDITIONAL-DIRS-ONLY-WITH-CAPABILITY")
@@ -273,7 +359,39 @@ def test_setup_client_additional_dirs_only_with_capability() -> None:
     Applies when: always (no condition stated)
     Source: docs/protocol/v1/session-setup.mdx L344
     """
-    pytest.skip("not implemented: ACP-V1-SETUP-CLIENT-ADDITIONAL-DIRS-ONLY-WITH-CAPABILITY")
+    _acp_checks.check_gate(
+        method="session/new",
+        sender="client",
+        message="params",
+        select=["additionalDirectories"],
+        equals=None,
+        capability="agentCapabilities.sessionCapabilities.additionalDirectories",
+        kind="object",
+        condition=None,
+        requirement="ACP-V1-SETUP-CLIENT-ADDITIONAL-DIRS-ONLY-WITH-CAPABILITY",
+    )
+    _acp_checks.check_gate(
+        method="session/load",
+        sender="client",
+        message="params",
+        select=["additionalDirectories"],
+        equals=None,
+        capability="agentCapabilities.sessionCapabilities.additionalDirectories",
+        kind="object",
+        condition=None,
+        requirement="ACP-V1-SETUP-CLIENT-ADDITIONAL-DIRS-ONLY-WITH-CAPABILITY",
+    )
+    _acp_checks.check_gate(
+        method="session/resume",
+        sender="client",
+        message="params",
+        select=["additionalDirectories"],
+        equals=None,
+        capability="agentCapabilities.sessionCapabilities.additionalDirectories",
+        kind="object",
+        condition=None,
+        requirement="ACP-V1-SETUP-CLIENT-ADDITIONAL-DIRS-ONLY-WITH-CAPABILITY",
+    )
 
 
 @pytest.mark.acp_requirement("ACP-V1-SETUP-CWD-ABSOLUTE")
@@ -285,7 +403,27 @@ def test_setup_cwd_absolute() -> None:
     Applies when: always (no condition stated)
     Source: docs/protocol/v1/session-setup.mdx L362
     """
-    pytest.skip("not implemented: ACP-V1-SETUP-CWD-ABSOLUTE")
+    _acp_checks.check_absolute_path(
+        method="session/new",
+        sender="client",
+        message="params",
+        select=["cwd"],
+        requirement="ACP-V1-SETUP-CWD-ABSOLUTE",
+    )
+    _acp_checks.check_absolute_path(
+        method="session/load",
+        sender="client",
+        message="params",
+        select=["cwd"],
+        requirement="ACP-V1-SETUP-CWD-ABSOLUTE",
+    )
+    _acp_checks.check_absolute_path(
+        method="session/resume",
+        sender="client",
+        message="params",
+        select=["cwd"],
+        requirement="ACP-V1-SETUP-CWD-ABSOLUTE",
+    )
 
 
 @pytest.mark.acp_requirement("ACP-V1-SETUP-CWD-USED-REGARDLESS-OF-SPAWN")
@@ -394,7 +532,72 @@ def test_setup_client_check_mcp_transport() -> None:
     Applies when: always (no condition stated)
     Source: docs/protocol/v1/session-setup.mdx L522
     """
-    pytest.skip("not implemented: ACP-V1-SETUP-CLIENT-CHECK-MCP-TRANSPORT")
+    _acp_checks.check_gate(
+        method="session/new",
+        sender="client",
+        message="params",
+        select=["mcpServers", "[]", "type"],
+        equals="http",
+        capability="agentCapabilities.mcpCapabilities.http",
+        kind="boolean",
+        condition=None,
+        requirement="ACP-V1-SETUP-CLIENT-CHECK-MCP-TRANSPORT",
+    )
+    _acp_checks.check_gate(
+        method="session/new",
+        sender="client",
+        message="params",
+        select=["mcpServers", "[]", "type"],
+        equals="sse",
+        capability="agentCapabilities.mcpCapabilities.sse",
+        kind="boolean",
+        condition=None,
+        requirement="ACP-V1-SETUP-CLIENT-CHECK-MCP-TRANSPORT",
+    )
+    _acp_checks.check_gate(
+        method="session/load",
+        sender="client",
+        message="params",
+        select=["mcpServers", "[]", "type"],
+        equals="http",
+        capability="agentCapabilities.mcpCapabilities.http",
+        kind="boolean",
+        condition=None,
+        requirement="ACP-V1-SETUP-CLIENT-CHECK-MCP-TRANSPORT",
+    )
+    _acp_checks.check_gate(
+        method="session/load",
+        sender="client",
+        message="params",
+        select=["mcpServers", "[]", "type"],
+        equals="sse",
+        capability="agentCapabilities.mcpCapabilities.sse",
+        kind="boolean",
+        condition=None,
+        requirement="ACP-V1-SETUP-CLIENT-CHECK-MCP-TRANSPORT",
+    )
+    _acp_checks.check_gate(
+        method="session/resume",
+        sender="client",
+        message="params",
+        select=["mcpServers", "[]", "type"],
+        equals="http",
+        capability="agentCapabilities.mcpCapabilities.http",
+        kind="boolean",
+        condition=None,
+        requirement="ACP-V1-SETUP-CLIENT-CHECK-MCP-TRANSPORT",
+    )
+    _acp_checks.check_gate(
+        method="session/resume",
+        sender="client",
+        message="params",
+        select=["mcpServers", "[]", "type"],
+        equals="sse",
+        capability="agentCapabilities.mcpCapabilities.sse",
+        kind="boolean",
+        condition=None,
+        requirement="ACP-V1-SETUP-CLIENT-CHECK-MCP-TRANSPORT",
+    )
 
 
 @pytest.mark.acp_requirement("ACP-V1-SETUP-AGENT-CONNECT-ALL-MCP")

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+import _acp_checks
+
 
 @pytest.mark.acp_requirement("ACP-V1-TERM-AGENT-CHECK-CAPABILITY")
 def test_term_agent_check_capability() -> None:
@@ -21,7 +23,61 @@ def test_term_agent_check_capability() -> None:
     Applies when: always (no condition stated)
     Source: docs/protocol/v1/terminals.mdx L10
     """
-    pytest.skip("not implemented: ACP-V1-TERM-AGENT-CHECK-CAPABILITY")
+    _acp_checks.check_gate(
+        method="terminal/create",
+        sender="agent",
+        message="params",
+        select=[],
+        equals=None,
+        capability="clientCapabilities.terminal",
+        kind="boolean",
+        condition=None,
+        requirement="ACP-V1-TERM-AGENT-CHECK-CAPABILITY",
+    )
+    _acp_checks.check_gate(
+        method="terminal/output",
+        sender="agent",
+        message="params",
+        select=[],
+        equals=None,
+        capability="clientCapabilities.terminal",
+        kind="boolean",
+        condition=None,
+        requirement="ACP-V1-TERM-AGENT-CHECK-CAPABILITY",
+    )
+    _acp_checks.check_gate(
+        method="terminal/release",
+        sender="agent",
+        message="params",
+        select=[],
+        equals=None,
+        capability="clientCapabilities.terminal",
+        kind="boolean",
+        condition=None,
+        requirement="ACP-V1-TERM-AGENT-CHECK-CAPABILITY",
+    )
+    _acp_checks.check_gate(
+        method="terminal/wait_for_exit",
+        sender="agent",
+        message="params",
+        select=[],
+        equals=None,
+        capability="clientCapabilities.terminal",
+        kind="boolean",
+        condition=None,
+        requirement="ACP-V1-TERM-AGENT-CHECK-CAPABILITY",
+    )
+    _acp_checks.check_gate(
+        method="terminal/kill",
+        sender="agent",
+        message="params",
+        select=[],
+        equals=None,
+        capability="clientCapabilities.terminal",
+        kind="boolean",
+        condition=None,
+        requirement="ACP-V1-TERM-AGENT-CHECK-CAPABILITY",
+    )
 
 
 @pytest.mark.acp_requirement("ACP-V1-TERM-AGENT-NO-CALL-WITHOUT-CAPABILITY")
@@ -35,7 +91,61 @@ def test_term_agent_no_call_without_capability() -> None:
     Applies when: always (no condition stated)
     Source: docs/protocol/v1/terminals.mdx L26
     """
-    pytest.skip("not implemented: ACP-V1-TERM-AGENT-NO-CALL-WITHOUT-CAPABILITY")
+    _acp_checks.check_gate(
+        method="terminal/create",
+        sender="agent",
+        message="params",
+        select=[],
+        equals=None,
+        capability="clientCapabilities.terminal",
+        kind="boolean",
+        condition=None,
+        requirement="ACP-V1-TERM-AGENT-NO-CALL-WITHOUT-CAPABILITY",
+    )
+    _acp_checks.check_gate(
+        method="terminal/output",
+        sender="agent",
+        message="params",
+        select=[],
+        equals=None,
+        capability="clientCapabilities.terminal",
+        kind="boolean",
+        condition=None,
+        requirement="ACP-V1-TERM-AGENT-NO-CALL-WITHOUT-CAPABILITY",
+    )
+    _acp_checks.check_gate(
+        method="terminal/release",
+        sender="agent",
+        message="params",
+        select=[],
+        equals=None,
+        capability="clientCapabilities.terminal",
+        kind="boolean",
+        condition=None,
+        requirement="ACP-V1-TERM-AGENT-NO-CALL-WITHOUT-CAPABILITY",
+    )
+    _acp_checks.check_gate(
+        method="terminal/wait_for_exit",
+        sender="agent",
+        message="params",
+        select=[],
+        equals=None,
+        capability="clientCapabilities.terminal",
+        kind="boolean",
+        condition=None,
+        requirement="ACP-V1-TERM-AGENT-NO-CALL-WITHOUT-CAPABILITY",
+    )
+    _acp_checks.check_gate(
+        method="terminal/kill",
+        sender="agent",
+        message="params",
+        select=[],
+        equals=None,
+        capability="clientCapabilities.terminal",
+        kind="boolean",
+        condition=None,
+        requirement="ACP-V1-TERM-AGENT-NO-CALL-WITHOUT-CAPABILITY",
+    )
 
 
 @pytest.mark.acp_requirement("ACP-V1-TERM-CLIENT-TRUNCATE-AT-CHARACTER-BOUNDARY")

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import Enum
-from typing import Annotated, Any, ClassVar, Literal, TypeAlias
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeAlias, TypeVar
 
 from pydantic import (
-    AfterValidator,
     BaseModel,
     ConfigDict,
     Discriminator,
@@ -201,13 +200,22 @@ _Float = Annotated[float, Strict()]
 _Bool = Annotated[bool, Strict()]
 
 
-def _reject_null(value: None) -> None:
-    raise ValueError("null is not allowed here: omit the member instead")
+_T = TypeVar("_T")
+if TYPE_CHECKING:
+    # An optional member that is not nullable reads as ``X | None`` to a type checker
+    # (None when omitted) ...
+    _Omittable: TypeAlias = _T | None
+else:
+
+    class _Omittable:
+        """... while pydantic validates it as plain ``X``: absent is fine (the default None
+        is never validated or dumped with exclude_unset), an explicit null is rejected with
+        one error, and valid input pays nothing for the check."""
+
+        def __class_getitem__(cls, item: Any) -> Any:
+            return item
 
 
-# An optional member that is not nullable: absent is fine, an explicit null is rejected.
-# The check runs only when the value is null, so valid input pays nothing for it.
-_Omitted = Annotated[None, AfterValidator(_reject_null)]
 _ABSENT = object()
 
 
@@ -844,8 +852,8 @@ class CreateTerminalRequest(_Model):
 
     session_id: SessionId = Field(alias="sessionId", description="The session ID for this request.")
     command: _Str = Field(description="The command to execute.")
-    args: list[_Str] | _Omitted = Field(default=None, description="Array of command arguments.")
-    env: list[EnvVariable] | _Omitted = Field(
+    args: _Omittable[list[_Str]] = Field(default=None, description="Array of command arguments.")
+    env: _Omittable[list[EnvVariable]] = Field(
         default=None, description="Environment variables for the command."
     )
     cwd: _Str | None = Field(
@@ -1758,11 +1766,11 @@ class AuthMethodTerminal(_Model):
         default=None,
         description="Optional description providing more details about this authentication method.",
     )
-    args: list[_Str] | _Omitted = Field(
+    args: _Omittable[list[_Str]] = Field(
         default=None,
         description="Additional arguments to append to the configured agent invocation for terminal auth.",
     )
-    env: dict[str, _Str] | _Omitted = Field(
+    env: _Omittable[dict[str, _Str]] = Field(
         default=None,
         description="Additional environment variables to set on the configured agent invocation for terminal auth.\nThese values override same-named variables in the base launch configuration.",
     )
@@ -1877,7 +1885,7 @@ class SessionInfo(_Model):
     cwd: _Str = Field(
         description="The working directory for this session. Must be an absolute path."
     )
-    additional_directories: list[_Str] | _Omitted = Field(
+    additional_directories: _Omittable[list[_Str]] = Field(
         default=None,
         alias="additionalDirectories",
         description="Additional workspace roots reported for this session. Each path must be absolute.\n\nWhen present, this is the complete ordered additional-root list reported\nby the Agent. Omitted and empty values are equivalent: the response\nreports no additional roots.",
@@ -2605,17 +2613,17 @@ class ToolCall(_Model):
         default=None,
         description="Programmatic name of the tool being invoked.\n\nThis field is optional. Omitting it or sending `null` both mean that no\ntool name is available.",
     )
-    kind: ToolKind | _Omitted = Field(
+    kind: _Omittable[ToolKind] = Field(
         default=None,
         description="The category of tool being invoked.\nHelps clients choose appropriate icons and UI treatment.",
     )
-    status: ToolCallStatus | _Omitted = Field(
+    status: _Omittable[ToolCallStatus] = Field(
         default=None, description="Current execution status of the tool call."
     )
-    content: list[ToolCallContent] | _Omitted = Field(
+    content: _Omittable[list[ToolCallContent]] = Field(
         default=None, description="Content produced by the tool call."
     )
-    locations: list[ToolCallLocation] | _Omitted = Field(
+    locations: _Omittable[list[ToolCallLocation]] = Field(
         default=None,
         description='File locations affected by this tool call.\nEnables "follow-along" features in clients.',
     )
@@ -3102,7 +3110,7 @@ class LoadSessionRequest(_Model):
     cwd: _Str = Field(
         description="The working directory for this session. Must be an absolute path."
     )
-    additional_directories: list[_Str] | _Omitted = Field(
+    additional_directories: _Omittable[list[_Str]] = Field(
         default=None,
         alias="additionalDirectories",
         description="Additional workspace roots to activate for this session. Each path must be absolute.\n\nWhen omitted or empty, no additional roots are activated. When non-empty,\nthis is the complete resulting additional-root list for the loaded\nsession. It may differ from any previously used or reported list as long as\nthe request `cwd` matches the session's `cwd`.",
@@ -3136,7 +3144,7 @@ class NewSessionRequest(_Model):
     cwd: _Str = Field(
         description="The working directory for this session. Must be an absolute path."
     )
-    additional_directories: list[_Str] | _Omitted = Field(
+    additional_directories: _Omittable[list[_Str]] = Field(
         default=None,
         alias="additionalDirectories",
         description="Additional workspace roots for this session. Each path must be absolute.\n\nThese expand the session's filesystem scope without changing `cwd`, which\nremains the base for relative paths. When omitted or empty, no\nadditional roots are activated for the new session.",
@@ -3185,12 +3193,12 @@ class ResumeSessionRequest(_Model):
     cwd: _Str = Field(
         description="The working directory for this session. Must be an absolute path."
     )
-    additional_directories: list[_Str] | _Omitted = Field(
+    additional_directories: _Omittable[list[_Str]] = Field(
         default=None,
         alias="additionalDirectories",
         description="Additional workspace roots to activate for this session. Each path must be absolute.\n\nWhen omitted or empty, no additional roots are activated. When non-empty,\nthis is the complete resulting additional-root list for the resumed\nsession. It may differ from any previously used or reported list as long as\nthe request `cwd` matches the session's `cwd`.",
     )
-    mcp_servers: list[McpServer] | _Omitted = Field(
+    mcp_servers: _Omittable[list[McpServer]] = Field(
         default=None,
         alias="mcpServers",
         description="List of MCP servers to connect to for this session.",

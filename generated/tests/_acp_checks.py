@@ -576,13 +576,14 @@ def _checker(sender: str, message: str) -> Any:
     return lambda method, payload, caps, auth=None: check(method, payload, caps)
 
 
-def _refusal(call: Any) -> Exception:
+def _refusal(function: Any, *args: Any) -> Exception:
+    """The guard error ``function(*args)`` raises (failing the test if it raises none)."""
     g = generated("guards")
     try:
-        call()
+        function(*args)
     except g.AcpGuardError as exc:
         return exc
-    raise AssertionError("the guard allowed it")
+    raise AssertionError(f"the guard allowed the call {args!r}")
 
 
 def _decorated(sender: str, message: str, method: str) -> tuple[Any, list[Any]]:
@@ -634,7 +635,7 @@ def check_gate(
         gated = _payload(select, TERMINAL_AUTH["id"])
         for caps in _capability_forms(root, full):
             check(method, allowed, caps, auth)
-            err = _refusal(lambda: check(method, gated, caps, auth))
+            err = _refusal(check, method, gated, caps, auth)
             assert isinstance(err, g.CapabilityError), f"{label}: {err!r}"
             assert requirement in err.requirements, f"{label}: {requirement} not cited: {err}"
             assert TERMINAL_AUTH["id"] in str(err) and method in str(err), str(err)
@@ -646,7 +647,7 @@ def check_gate(
     for missing in (_OMIT, False if kind == "boolean" else None):
         without = _capabilities(root, capability, missing)
         for caps in _capability_forms(root, without):
-            err = _refusal(lambda: check(method, payload, caps))
+            err = _refusal(check, method, payload, caps)
             what = "omitted" if missing is _OMIT else repr(missing)
             assert type(err) is g.CapabilityError, f"{label} with {capability} {what}: {err!r}"
             assert err.capability == capability, f"{label}: refused for {err.capability}"
@@ -664,7 +665,7 @@ def check_gate(
     refused_peer = types.SimpleNamespace(
         peer_capabilities=_capabilities(root, capability), peer_auth_methods=None
     )
-    err = _refusal(lambda: function(refused_peer, payload))
+    err = _refusal(function, refused_peer, payload)
     assert err.capability == capability, f"{label}: decorator refused for {err.capability}"
     if message == "params":
         assert sent == [], f"{label}: the guarded function ran although the call was refused"
@@ -680,7 +681,7 @@ def check_absolute_path(
     for good in ("/acp/test", "C:\\acp\\test", "C:/acp/test", "\\\\server\\share\\acp"):
         check(method, _payload(select, good), caps)
     for bad in ("relative/dir", "./here", "C:acp", "\\acp\\test", "~/acp"):
-        err = _refusal(lambda: check(method, _payload(select, bad), caps))
+        err = _refusal(check, method, _payload(select, bad), caps)
         assert isinstance(err, g.PathNotAbsoluteError), f"{method} {select}={bad!r}: {err!r}"
         assert requirement in err.requirements, f"{method}: {requirement} not cited: {err}"
         assert err.value == bad
@@ -697,7 +698,7 @@ def check_initialize_first(sender: str, exempt: list[str], requirement: str) -> 
         if method in exempt:
             check(method, {}, None)
             continue
-        err = _refusal(lambda: check(method, {}, None))
+        err = _refusal(check, method, {}, None)
         assert isinstance(err, g.NotInitializedError), f"{method} before initialize: {err!r}"
         assert requirement in err.requirements, f"{method}: {requirement} not cited: {err}"
     unknown = sorted(set(exempt) - set(m.METHODS))

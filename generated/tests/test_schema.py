@@ -7,9 +7,8 @@ SDK must implement: replace the skip with a real test in your own suite.
 
 from __future__ import annotations
 
-import pytest
-
 import _acp_checks
+import pytest
 
 
 @pytest.mark.acp_requirement("ACP-V1-SCHEMA-INITIALIZE-SHAPE")

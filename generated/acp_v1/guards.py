@@ -1600,9 +1600,32 @@ _A = TypeVar("_A", bound=AgentPeer)
 _C = TypeVar("_C", bound=ClientPeer)
 _S = TypeVar("_S")
 
-_Decorator: TypeAlias = Callable[
-    [Callable[Concatenate[_S, _P], _R]], Callable[Concatenate[_S, _P], _R]
-]
+
+# Decorator types are Protocols with a generic __call__ so that the decorated function's own
+# parameters (_P) and return type (_R) are bound when it is decorated, not when the factory
+# (e.g. ``client_call("session/new")``) is called.
+class Decorator(Protocol):
+    """Keeps the decorated callable's exact type; its first argument is any object."""
+
+    def __call__(
+        self, func: Callable[Concatenate[_S, _P], _R], /
+    ) -> Callable[Concatenate[_S, _P], _R]: ...
+
+
+class AgentPeerDecorator(Protocol):
+    """Keeps the decorated callable's exact type; its first argument must be an AgentPeer."""
+
+    def __call__(
+        self, func: Callable[Concatenate[_A, _P], _R], /
+    ) -> Callable[Concatenate[_A, _P], _R]: ...
+
+
+class ClientPeerDecorator(Protocol):
+    """Keeps the decorated callable's exact type; its first argument must be a ClientPeer."""
+
+    def __call__(
+        self, func: Callable[Concatenate[_C, _P], _R], /
+    ) -> Callable[Concatenate[_C, _P], _R]: ...
 
 
 def _params_of(method: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> object:
@@ -1617,9 +1640,7 @@ def _params_of(method: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]) ->
     return None
 
 
-def _before(
-    check: Callable[[Any, tuple[Any, ...], dict[str, Any]], None],
-) -> _Decorator[_S, _P, _R]:
+def _before(check: Callable[[Any, tuple[Any, ...], dict[str, Any]], None]) -> Decorator:
     """Run ``check(state, args, kwargs)`` before the call; sync and async alike."""
 
     def decorate(func: Callable[Concatenate[_S, _P], _R]) -> Callable[Concatenate[_S, _P], _R]:
@@ -1642,7 +1663,7 @@ def _before(
     return decorate
 
 
-def _after(check: Callable[[Any, object], None]) -> _Decorator[_S, _P, _R]:
+def _after(check: Callable[[Any, object], None]) -> Decorator:
     """Run ``check(state, result)`` on what the call returns, before the caller sends it."""
 
     def decorate(func: Callable[Concatenate[_S, _P], _R]) -> Callable[Concatenate[_S, _P], _R]:
@@ -1667,7 +1688,7 @@ def _after(check: Callable[[Any, object], None]) -> _Decorator[_S, _P, _R]:
     return decorate
 
 
-def client_call(method: MethodToAgent) -> _Decorator[_A, _P, _R]:
+def client_call(method: MethodToAgent) -> AgentPeerDecorator:
     """Guard a client's outbound ``method`` call against the agent's capabilities."""
 
     def check(state: AgentPeer, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
@@ -1677,7 +1698,7 @@ def client_call(method: MethodToAgent) -> _Decorator[_A, _P, _R]:
     return _before(check)
 
 
-def agent_call(method: MethodToClient) -> _Decorator[_C, _P, _R]:
+def agent_call(method: MethodToClient) -> ClientPeerDecorator:
     """Guard an agent's outbound ``method`` call against the client's capabilities."""
 
     def check(state: ClientPeer, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
@@ -1686,7 +1707,7 @@ def agent_call(method: MethodToClient) -> _Decorator[_C, _P, _R]:
     return _before(check)
 
 
-def agent_result(method: MethodToAgent) -> _Decorator[_C, _P, _R]:
+def agent_result(method: MethodToAgent) -> ClientPeerDecorator:
     """Guard what an agent's ``method`` handler returns against the client's capabilities."""
 
     def check(state: ClientPeer, result: object) -> None:
@@ -1695,7 +1716,7 @@ def agent_result(method: MethodToAgent) -> _Decorator[_C, _P, _R]:
     return _after(check)
 
 
-def client_result(method: MethodToClient) -> _Decorator[_A, _P, _R]:
+def client_result(method: MethodToClient) -> AgentPeerDecorator:
     """Guard what a client's ``method`` handler returns against the agent's capabilities."""
 
     def check(state: AgentPeer, result: object) -> None:
@@ -1737,14 +1758,14 @@ def _requires(
 
 def requires_agent_capability(
     path: AgentCapabilityPath, *, method: MethodToAgent | None = None
-) -> _Decorator[_A, _P, _R]:
+) -> AgentPeerDecorator:
     """Guard a client call on one agent capability, e.g. ``"sessionCapabilities.resume"``."""
     return _before(_requires("client", "agentCapabilities." + path, method))
 
 
 def requires_client_capability(
     path: ClientCapabilityPath, *, method: MethodToClient | None = None
-) -> _Decorator[_C, _P, _R]:
+) -> ClientPeerDecorator:
     """Guard an agent call on one client capability, e.g. ``"fs.readTextFile"``."""
     return _before(_requires("agent", "clientCapabilities." + path, method))
 
@@ -1758,9 +1779,12 @@ __all__ = [
     "AcpGuardError",
     "AgentCapabilityPath",
     "AgentPeer",
+    "AgentPeerDecorator",
     "CapabilityError",
     "ClientCapabilityPath",
     "ClientPeer",
+    "ClientPeerDecorator",
+    "Decorator",
     "Gate",
     "NotInitializedError",
     "PathNotAbsoluteError",

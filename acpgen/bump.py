@@ -28,8 +28,10 @@ Order (never half-applied)
        complete generated tree builds;
     2. ``--dry-run`` stops here and writes nothing;
     3. the new lock is written to a temporary file beside ``schema/acp.lock``;
-    4. ``acpgen.generate.generate`` swaps the new tree in atomically; if it fails the
-       temporary lock is removed and nothing has changed;
+    4. the tree built in step 1 by ``acpgen.generate.build_tree`` (the pipeline of
+       ``acpgen generate``; not rebuilt, so what was reported is exactly what is written) is
+       swapped in atomically by ``acpgen.writer.write_tree``; if that fails the temporary
+       lock is removed and nothing has changed;
     5. the temporary lock is renamed over ``schema/acp.lock`` (one atomic rename).
 """
 
@@ -215,7 +217,8 @@ def _check_manifest(project: Project) -> None:
 
 def apply_bump(plan: BumpPlan) -> None:
     """Write the lock and the generated tree (see the module docstring for the order)."""
-    from acpgen.generate import generate
+    from acpgen.generate import output_dir
+    from acpgen.writer import write_tree
 
     if plan.no_op:
         return
@@ -223,7 +226,9 @@ def apply_bump(plan: BumpPlan) -> None:
     tmp = lock_path.with_name(lock_path.name + ".bump-tmp")
     tmp.write_text(plan.lock_text, encoding="utf-8")
     try:
-        generate(plan.new_project)
+        # The tree built and validated by plan_bump (acpgen.generate.build_tree, the same
+        # pipeline `generate` runs), so what was reported is exactly what is written.
+        write_tree(output_dir(plan.new_project), plan.files)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise

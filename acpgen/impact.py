@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from acpgen.compat import compute_flows
+from acpgen.compat import Flows, compute_flows
 from acpgen.derived_claims import DerivedClaims, derived_claims
 from acpgen.diff import Change, SchemaDiff, variant_key
 from acpgen.ir import SchemaIR
@@ -252,7 +252,7 @@ def _merge(into: dict[str, set[str]], more: dict[str, set[str]]) -> None:
         into.setdefault(k, set()).update(v)
 
 
-def _carriers(name: str, ir: SchemaIR) -> list[str]:
+def _carriers(name: str, ir: SchemaIR, flows: Flows) -> list[str]:
     variants: list[str] = []
     props: list[str] = []
     for d in ir.defs.values():
@@ -262,7 +262,6 @@ def _carriers(name: str, ir: SchemaIR) -> list[str]:
         for p in d.properties:
             if name in p.type.refs():
                 props.append(f"{d.name}.{p.wire_name}")
-    flows = compute_flows(ir)
     methods = sorted(flows.carriers.get(name, ()))
     out = sorted(variants) + sorted(props)[:_MAX_CARRIERS]
     if len(props) > _MAX_CARRIERS:
@@ -284,6 +283,7 @@ def compute_impact(diff: SchemaDiff, roster: Roster, gate_entries: list[Any] | N
     entries = gate_entries or []
     results: list[ChangeImpact] = []
     carrier_cache: dict[tuple[str, int], list[str]] = {}
+    flows = {id(old): compute_flows(old), id(new): compute_flows(new)}
     for change in diff.semantic:
         reqs: dict[str, set[str]] = {}
         carriers: list[str] = []
@@ -296,7 +296,7 @@ def compute_impact(diff: SchemaDiff, roster: Roster, gate_entries: list[Any] | N
                     _merge(reqs, index.mentioning(m.wire, "method"))
             key = (name, id(ir))
             if key not in carrier_cache:
-                carrier_cache[key] = _carriers(name, ir)
+                carrier_cache[key] = _carriers(name, ir, flows[id(ir)])
             carriers = carrier_cache[key]
         elif change.kind.startswith("METHOD_"):
             _merge(reqs, index.mentioning(change.subject, "text"))

@@ -1,0 +1,145 @@
+"""acpgen bump in a throwaway copy of the project and its inputs (the real ones stay read-only).
+
+Layout of each copy: ``<tmp>/proj`` (schema/acp.lock, schema/capabilities.toml, generated/)
+and ``<tmp>/shared/acp`` (the pinned inputs plus history/), so the lock's ``inputs =
+"../shared/acp"`` resolves exactly as in the real checkout.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import INPUTS, PROJECT_ROOT, run_acpgen, tree_digest
+
+NPM_2_0 = "history/schema-v1-from-npm-sdk-2.0.0.json"
+PINNED_REL = ("schema/v1/schema.json", "schema/v1/meta.json", "roster/requirements.md")
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A project copy with the committed generated/ (generating afresh would cost a build)."""
+    root = tmp_path_factory.mktemp("bump-template")
+    inputs = root / "shared" / "acp"
+    for rel in (*PINNED_REL, NPM_2_0):
+        (inputs / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(INPUTS / rel, inputs / rel)
+    proj = root / "proj"
+    (proj / "schema").mkdir(parents=True)
+    for name in ("acp.lock", "capabilities.toml"):
+        if (PROJECT_ROOT / "schema" / name).is_file():
+            shutil.copyfile(PROJECT_ROOT / "schema" / name, proj / "schema" / name)
+    shutil.copytree(PROJECT_ROOT / "generated", proj / "generated",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    return root
+
+
+@pytest.fixture()
+def world(template: Path, tmp_path: Path) -> Path:
+    dest = tmp_path / "world"
+    shutil.copytree(template, dest)
+    return dest
+
+
+def bump(world: Path, *args: str):  # type: ignore[no-untyped-def]
+    return run_acpgen("bump", *args, cwd=world / "proj")
+
+
+def digest(world: Path) -> dict[str, bytes]:
+    return tree_digest(world)
+
+
+def sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_roster_pin_must_be_handled(world: Path) -> None:
+    before = digest(world)
+    result = bump(world, "--schema", f"../shared/acp/{NPM_2_0}")
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "--accept-roster-mismatch" in result.stderr and "--roster" in result.stderr
+    assert digest(world) == before
+
+
+def test_schema_outside_the_inputs_is_refused(world: Path) -> None:
+    outside = world / "elsewhere" / "schema.json"
+    outside.parent.mkdir()
+    shutil.copyfile(world / "shared" / "acp" / NPM_2_0, outside)
+    before = digest(world)
+    result = bump(world, "--schema", str(outside), "--accept-roster-mismatch")
+    assert result.returncode == 2
+    assert "must be inside the inputs directory" in result.stderr
+    assert digest(world) == before
+
+
+def test_invalid_new_schema_changes_nothing(world: Path) -> None:
+    broken = world / "shared" / "acp" / "history" / "broken.json"
+    data = json.loads((world / "shared" / "acp" / NPM_2_0).read_text(encoding="utf-8"))
+    # Valid JSON Schema, but the gating manifest cites a capability it no longer has.
+    del data["$defs"]["AgentCapabilities"]["properties"]["loadSession"]
+    broken.write_text(json.dumps(data), encoding="utf-8")
+    before = digest(world)
+    result = bump(world, "--schema", "../shared/acp/history/broken.json", "--accept-roster-mismatch")
+    assert result.returncode == 2, result.stdout
+    assert "loadSession" in result.stderr
+    assert digest(world) == before
+
+
+def test_bump_applies_lock_and_regenerates(world: Path) -> None:
+    proj, new_schema = world / "proj", world / "shared" / "acp" / NPM_2_0
+    old_lock = tomllib.loads((proj / "schema" / "acp.lock").read_text(encoding="utf-8"))
+    result = bump(world, "--schema", f"../shared/acp/{NPM_2_0}", "--accept-roster-mismatch")
+    assert result.returncode == 1, result.stderr
+    assert "bump applied" in result.stdout
+    lock = tomllib.loads((proj / "schema" / "acp.lock").read_text(encoding="utf-8"))
+    schema = lock["files"]["schema"]
+    assert (schema["path"], schema["sha256"], schema["size"]) == (
+        NPM_2_0, sha(new_schema), new_schema.stat().st_size)
+    assert lock["files"]["meta"] == old_lock["files"]["meta"]  # no meta.json beside it: kept
+    roster = lock["files"]["roster"]
+    assert roster["sha256"] == old_lock["files"]["roster"]["sha256"]
+    assert roster["upstream"]["pins_schema_sha256"] == old_lock["files"]["schema"]["sha256"]
+    manifest = json.loads((proj / "generated" / "MANIFEST.json").read_text(encoding="utf-8"))
+    assert manifest["inputs"]["schema"]["sha256"] == sha(new_schema)
+    # The bumped project is consistent: verify (warning about the roster) and check pass.
+    verify = run_acpgen("verify", cwd=proj)
+    assert verify.returncode == 0, verify.stderr
+    assert "pins schema sha256" in verify.stderr
+    assert "178 defs" in verify.stdout
+    check = run_acpgen("check", cwd=proj)
+    assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_dry_run_writes_nothing(world: Path) -> None:
+    """A dry run with a roster for the new schema: full report, and not one byte written."""
+    inputs = world / "shared" / "acp"
+    text = (inputs / "roster" / "requirements.md").read_text(encoding="utf-8")
+    old_sha, new_sha = sha(inputs / "schema" / "v1" / "schema.json"), sha(inputs / NPM_2_0)
+    first, rest = text.split("\n", 1)
+    assert old_sha in first
+    (inputs / "roster" / "requirements-2.0.0.md").write_text(
+        first.replace(old_sha, new_sha) + "\n" + rest, encoding="utf-8")
+    before = digest(world)  # every file of the project and of the inputs
+    result = bump(world, "--schema", f"../shared/acp/{NPM_2_0}",
+                  "--roster", "../shared/acp/roster/requirements-2.0.0.md", "--dry-run", "--json")
+    assert result.returncode == 1, result.stderr  # compatible changes only
+    assert digest(world) == before
+    data = json.loads(result.stdout)
+    assert data["bump"]["dry_run"] and not data["bump"]["applied"]
+    assert data["bump"]["roster_note"] is None
+    lock_lines = data["bump"]["lock"]
+    assert any(line.startswith(f"schema: schema/v1/schema.json -> {NPM_2_0} ({new_sha[:12]}")
+               for line in lock_lines)
+    assert any(line.startswith("roster: roster/requirements.md -> roster/requirements-2.0.0.md")
+               for line in lock_lines)
+    # What would change under generated/ is listed (the manifest pins the schema hash).
+    assert "MANIFEST.json" in data["bump"]["generated"]["changed"]
+    assert {c["subject"] for c in data["changes"] if c["kind"] == "DEF_ADDED"} == set(
+        json.loads((inputs / NPM_2_0).read_text())["$defs"]) - set(
+        json.loads((inputs / "schema" / "v1" / "schema.json").read_text())["$defs"])

@@ -1,0 +1,338 @@
+"""acpgen diff on the real schemas of ../shared/acp/history and the pinned one.
+
+Expectations are computed from the raw files where possible (which defs, properties and
+annotations differ), and the acceptance facts of the brief are asserted explicitly.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from acpgen.bump import analyse, pinned_meta
+from acpgen.diff import SchemaDiff, SchemaSide, build_side, load_side
+from acpgen.diff_report import exit_code, render_text, to_json
+from acpgen.impact import Impact
+from tests.conftest import INPUTS, PROJECT_ROOT, run_acpgen
+
+PINNED = INPUTS / "schema" / "v1" / "schema.json"
+V1_21 = INPUTS / "history" / "schema-v1.21.0.json"
+NPM_2_0 = INPUTS / "history" / "schema-v1-from-npm-sdk-2.0.0.json"
+NPM_2_4 = INPUTS / "history" / "schema-v1-from-npm-sdk-2.4.0.json"
+
+
+@cache
+def _project():  # type: ignore[no-untyped-def]
+    from acpgen.project import load_project
+
+    return load_project(PROJECT_ROOT, str(INPUTS))
+
+
+@cache
+def side(path: Path) -> SchemaSide:
+    return load_side(str(path), pinned_meta(_project()))
+
+
+@cache
+def run(old: Path, new: Path) -> tuple[SchemaDiff, Impact]:
+    return analyse(_project(), side(old), side(new))
+
+
+def raw_defs(path: Path) -> dict[str, Any]:
+    return json.loads(path.read_text(encoding="utf-8"))["$defs"]
+
+
+def semantic_set(diff: SchemaDiff) -> set[tuple[str, str, str | None]]:
+    return {(c.kind, c.subject, c.member) for c in diff.semantic}
+
+
+def _schema_file(tmp_path: Path, schema: dict[str, Any], name: str = "new.json") -> Path:
+    path = tmp_path / name
+    path.write_text(json.dumps(schema, indent=2), encoding="utf-8")
+    return path
+
+
+def _variant_tags(defs: dict[str, Any], union: str, ref: str) -> set[str]:
+    """Tags of the union's branches built on ``ref`` (read from the raw schema)."""
+    tags = set()
+    for branch in defs[union].get("oneOf", []):
+        refs = [a.get("$ref") for a in branch.get("allOf", [])]
+        if f"#/$defs/{ref}" in refs:
+            tags |= {p["const"] for p in branch.get("properties", {}).values() if "const" in p}
+    return tags
+
+
+# -- schema-v1.21.0 -> pinned: one optional property on two types --------------------------
+
+
+def test_v1_21_to_pinned_is_exactly_the_new_optional_name() -> None:
+    diff, _ = run(V1_21, PINNED)
+    assert semantic_set(diff) == {
+        ("PROPERTY_ADDED", "ToolCall", "name"),
+        ("PROPERTY_ADDED", "ToolCallUpdate", "name"),
+    }
+    # The same facts computed from the raw files: properties in pinned that v1.21.0 lacks.
+    old, new = raw_defs(V1_21), raw_defs(PINNED)
+    computed = {
+        ("PROPERTY_ADDED", name, prop)
+        for name in set(old) & set(new)
+        for prop in set(new[name].get("properties", {})) - set(old[name].get("properties", {}))
+    }
+    assert computed == semantic_set(diff)
+    for c in diff.semantic:
+        assert not new[c.subject].get("required", []).count("name")  # optional in the file
+        assert (c.client, c.agent) == ("compatible", "compatible")
+    assert diff.annotations == ()
+    assert exit_code(diff) == 1
+
+
+def test_v1_21_to_pinned_impact_names_sources_claims_and_carrying_variants() -> None:
+    _, impact = run(V1_21, PINNED)
+    project = _project()
+    defs = raw_defs(PINNED)
+    by_subject = {ci.change.subject: ci for ci in impact.changes}
+    for name in ("ToolCall", "ToolCallUpdate"):
+        ci = by_subject[name]
+        sourced = {r.id for r in project.roster.requirements
+                   if r.source.kind == "schema" and r.source.selector == f"/$defs/{name}"}
+        assert sourced <= set(ci.requirements)
+        claimed = {r.id for r in project.roster.requirements
+                   if r.kind == "derived" and f"/$defs/{name}:" in r.text}
+        assert claimed and claimed <= set(ci.requirements)
+        assert all("claim" in ci.requirements[rid] for rid in claimed)
+        tags = _variant_tags(defs, "SessionUpdate", name)
+        assert tags  # the schema does carry both in session/update
+        assert {f"SessionUpdate[{t}]" for t in tags} <= set(ci.carriers)
+        assert "method session/update" in ci.carriers
+    assert "SessionUpdate[tool_call]" in by_subject["ToolCall"].carriers
+    assert "SessionUpdate[tool_call_update]" in by_subject["ToolCallUpdate"].carriers
+    assert "ACP-V1-SCHEMA-SESSION-UPDATE-VARIANTS" in by_subject["ToolCall"].requirements
+    assert impact.broken_claims == ()
+
+
+def test_pinned_to_v1_21_removal_breaks_the_writing_agent_and_a_claim() -> None:
+    diff, impact = run(PINNED, V1_21)
+    assert semantic_set(diff) == {
+        ("PROPERTY_REMOVED", "ToolCall", "name"),
+        ("PROPERTY_REMOVED", "ToolCallUpdate", "name"),
+    }
+    # Agents write ToolCall(Update) (session/update, session/request_permission); a client only
+    # reads them, and the property was optional, so only the agent side breaks.
+    for c in diff.semantic:
+        assert (c.client, c.agent) == ("compatible", "breaking")
+    assert exit_code(diff) == 3
+    broken = {(b.requirement, b.problem.split(":")[0]) for b in impact.broken_claims}
+    assert broken == {("ACP-V1-SCHEMA-SESSION-UPDATE-VARIANTS", "/$defs/ToolCall"),
+                      ("ACP-V1-SCHEMA-SESSION-UPDATE-VARIANTS", "/$defs/ToolCallUpdate")}
+    assert all("missing ['name']" in b.problem for b in impact.broken_claims)
+
+
+# -- pinned -> npm sdk 2.0.0 -----------------------------------------------------------------
+
+
+def _x_deserialize_keys(defs: dict[str, Any]) -> set[tuple[str, str]]:
+    """(pointer, key) of every x-deserialize-* annotation in the raw $defs."""
+    found: set[tuple[str, str]] = set()
+
+    def walk(node: Any, ptr: str) -> None:
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k.startswith("x-deserialize-"):
+                    found.add((ptr, k))
+                walk(v, f"{ptr}/{k.replace('~', '~0').replace('/', '~1')}")
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                walk(v, f"{ptr}/{i}")
+
+    for name, node in defs.items():
+        walk(node, f"/$defs/{name}")
+    return found
+
+
+def test_pinned_to_2_0_0_new_defs_members_and_dropped_annotations() -> None:
+    diff, impact = run(PINNED, NPM_2_0)
+    old, new = raw_defs(PINNED), raw_defs(NPM_2_0)
+    added = {c.subject for c in diff.semantic if c.kind == "DEF_ADDED"}
+    assert added == set(new) - set(old)
+    assert len(added) == 8 and all(n.startswith(("Compaction", "Notice")) for n in added)
+    assert not [c for c in diff.semantic if c.kind == "DEF_REMOVED"]
+
+    members = {c.member for c in diff.semantic
+               if c.subject == "ClientSessionCapabilities" and c.kind == "PROPERTY_ADDED"}
+    assert members == set(new["ClientSessionCapabilities"]["properties"]) - set(
+        old["ClientSessionCapabilities"]["properties"])
+    assert members == {"compaction", "notices"}
+    caps = {c.subject for c in diff.semantic if c.kind == "CAPABILITY_ADDED"}
+    assert caps == {"clientCapabilities.session.compaction", "clientCapabilities.session.notices"}
+
+    # Dropped x-deserialize-* annotations: reported apart, non-semantic, and exactly those.
+    dropped = _x_deserialize_keys(old) - _x_deserialize_keys(new)
+    assert dropped
+    reported = {(c.pointer, c.member) for c in diff.annotations
+                if c.member and c.member.startswith("x-deserialize-") and c.new is None}
+    assert reported == dropped
+    assert all(not c.semantic and not c.breaking for c in diff.annotations)
+    # No semantic change hides in the annotation-only defs (ReadTextFileRequest, ...).
+    assert {c.subject for c in diff.semantic} <= added | {
+        "ClientSessionCapabilities", "SessionUpdate", *caps}
+
+    # The new session/update variants are gated by the new client capabilities: compatible.
+    variants = {c.member: c for c in diff.semantic if c.kind == "VARIANT_ADDED"}
+    assert set(variants) == {"notice", "compaction_update", "compaction_summary_chunk"}
+    assert variants["notice"].gate == "clientCapabilities.session.notices"
+    assert not any(c.breaking for c in diff.semantic)
+    assert exit_code(diff) == 1
+    assert impact.broken_claims == ()
+    assert impact.requirements_checked == 31
+
+
+def test_2_0_0_to_pinned_removals_are_breaking_with_exit_3() -> None:
+    diff, _ = run(NPM_2_0, PINNED)
+    removed = {c.subject for c in diff.semantic if c.kind == "DEF_REMOVED"}
+    assert removed == set(raw_defs(NPM_2_0)) - set(raw_defs(PINNED))
+    assert all(c.breaking for c in diff.semantic if c.kind.endswith("_REMOVED"))
+    props = {c.member: c for c in diff.semantic if c.kind == "PROPERTY_REMOVED"}
+    # Client capabilities are written by the client: dropping them breaks the client.
+    assert props["notices"].client == "breaking"
+    variants = {c.member: c for c in diff.semantic if c.kind == "VARIANT_REMOVED"}
+    # An agent from 2.0.0 may send a notice the pinned client does not know.
+    assert variants["notice"].agent == "breaking"
+    assert exit_code(diff) == 3
+    result = run_acpgen("diff", str(NPM_2_0), str(PINNED))
+    assert result.returncode == 3, result.stderr
+    assert "verdict: breaking" in result.stdout
+
+
+# -- pinned -> npm sdk 2.4.0: runs, summarised -----------------------------------------------
+
+
+def test_pinned_to_2_4_0_report_is_summarised_per_section() -> None:
+    diff, impact = run(PINNED, NPM_2_4)
+    assert {c.subject for c in diff.semantic if c.kind == "DEF_ADDED"} == set(raw_defs(NPM_2_4)) - set(
+        raw_defs(PINNED))
+    descriptions = [c for c in diff.annotations if c.member == "description"]
+    assert len(descriptions) > 100  # ~140 defs changed their documentation
+    text = render_text(diff, impact)
+    sections = text.split("\n\n")
+    assert all(len(s.splitlines()) <= 30 for s in sections), [len(s.splitlines()) for s in sections]
+    assert f"{len(descriptions)} x description changed" in text
+    verbose = render_text(diff, impact, verbose=True)
+    assert len(verbose.splitlines()) > len(text.splitlines()) + len(descriptions)
+    data = json.loads(json.dumps(to_json(diff, impact)))
+    assert len(data["annotations"]) == len(diff.annotations)
+    assert data["summary"]["semantic"] == len(diff.semantic)
+
+
+# -- classification rules on controlled edits of the pinned schema --------------------------
+
+
+def _pinned_copy() -> dict[str, Any]:
+    return copy.deepcopy(json.loads(PINNED.read_text(encoding="utf-8")))
+
+
+def _diff_to(tmp_path: Path, schema: dict[str, Any]) -> tuple[SchemaDiff, Impact]:
+    project = _project()
+    new = build_side("new.json", _schema_file(tmp_path, schema), json.dumps(schema).encode(),
+                     *pinned_meta(project))
+    return analyse(project, side(PINNED), new)
+
+
+def test_optional_to_required_breaks_the_writer_only(tmp_path: Path) -> None:
+    schema = _pinned_copy()
+    node = schema["$defs"]["ReadTextFileRequest"]  # the agent writes it, the client reads it
+    node["required"] = [*node["required"], "line"]
+    diff, _ = _diff_to(tmp_path, schema)
+    [c] = diff.semantic
+    assert (c.kind, c.subject, c.member) == ("PROPERTY_REQUIRED", "ReadTextFileRequest", "line")
+    assert (c.client, c.agent) == ("compatible", "breaking")
+
+
+def test_enum_value_added_to_a_closed_enum_breaks_readers(tmp_path: Path) -> None:
+    schema = _pinned_copy()
+    schema["$defs"]["StopReason"]["oneOf"].append({"type": "string", "const": "out_of_budget"})
+    diff, impact = _diff_to(tmp_path, schema)
+    [c] = diff.semantic
+    assert (c.kind, c.subject, c.member) == ("ENUM_VALUE_ADDED", "StopReason", '"out_of_budget"')
+    # The agent writes StopReason (PromptResponse), the client reads it.
+    assert (c.client, c.agent) == ("breaking", "compatible")
+    assert "ACP-V1-SCHEMA-STOP-REASON-VALUES" in impact.changes[0].requirements
+
+
+def test_removed_capability_is_traced_to_its_gates(tmp_path: Path) -> None:
+    from acpgen.gates import load_gates
+
+    schema = _pinned_copy()
+    del schema["$defs"]["AgentCapabilities"]["properties"]["loadSession"]
+    _, impact = _diff_to(tmp_path, schema)
+    cap = next(ci for ci in impact.changes if ci.change.kind == "CAPABILITY_REMOVED")
+    assert cap.change.subject == "agentCapabilities.loadSession"
+    assert (cap.change.client, cap.change.agent) == ("compatible", "breaking")  # the agent advertises
+    gated = {rid for g in load_gates(_project()) if g.qualified_capability == cap.change.subject
+             for rid in g.requirements}
+    assert gated and gated <= {rid for rid, why in cap.requirements.items() if "gate" in why}
+
+
+def test_description_only_change_is_non_semantic(tmp_path: Path) -> None:
+    schema = _pinned_copy()
+    schema["$defs"]["PromptRequest"]["properties"]["prompt"]["description"] = "changed"
+    diff, _ = _diff_to(tmp_path, schema)
+    assert diff.semantic == ()
+    [c] = diff.annotations
+    assert (c.kind, c.subject, c.member) == ("DESCRIPTION_CHANGED", "PromptRequest", "description")
+    assert c.pointer == "/$defs/PromptRequest/properties/prompt"
+    assert exit_code(diff) == 1
+
+
+def test_unmodelled_change_is_reported_conservatively(tmp_path: Path) -> None:
+    schema = _pinned_copy()
+    schema["$defs"]["PromptRequest"]["properties"]["prompt"]["uniqueItems"] = True
+    diff, _ = _diff_to(tmp_path, schema)
+    [c] = diff.semantic
+    assert (c.kind, c.subject) == ("SCHEMA_OTHER", "PromptRequest")
+    assert c.breaking
+
+
+# -- CLI: inputs directories, no change, bad input, --json ------------------------------------
+
+
+def cli(*args: str) -> tuple[int, str, str]:
+    """The click command in-process (the exit-code test above runs the real subprocess)."""
+    from click.testing import CliRunner
+
+    from acpgen.cli import main
+
+    result = CliRunner().invoke(main, [*args, "--project", str(PROJECT_ROOT), "--inputs", str(INPUTS)])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_cli_same_inputs_directory_is_no_change() -> None:
+    code, out, err = cli("diff", str(INPUTS), str(INPUTS), "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["verdict"] == "no change" and data["changes"] == [] and data["annotations"] == []
+    assert data["roster"]["broken_claims"] == []
+
+
+def test_cli_json_for_v1_21(tmp_path: Path) -> None:
+    code, out, err = cli("diff", str(V1_21), str(INPUTS), "--json")
+    assert code == 1, err
+    data = json.loads(out)
+    assert {(c["kind"], c["subject"], c["member"]) for c in data["changes"]} == {
+        ("PROPERTY_ADDED", "ToolCall", "name"), ("PROPERTY_ADDED", "ToolCallUpdate", "name")}
+    assert all(c["client"] == c["agent"] == "compatible" for c in data["changes"])
+
+
+@pytest.mark.parametrize("content", ["{not json", '{"$defs": {}}'])
+def test_cli_bad_input_is_one_line_exit_2(tmp_path: Path, content: str) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(content, encoding="utf-8")
+    code, out, err = cli("diff", str(PINNED), str(bad))
+    assert code == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1
+    assert err.startswith("acpgen: error: ")

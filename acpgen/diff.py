@@ -515,6 +515,8 @@ def _walk(a: Any, b: Any, ptr: str, notes: list[tuple[str, str, Any, Any]], stru
     if isinstance(a, dict) and isinstance(b, dict):
         for key in sorted(set(a) | set(b)):
             at = f"{ptr}/{_esc(key)}"
+            if key in _SEMANTIC_X_KEYS:
+                continue  # method bindings: diffed as methods (METHOD_*), not as raw schema
             if is_annotation_key(key):
                 if a.get(key) != b.get(key):
                     notes.append((ptr or "/", key, a.get(key), b.get(key)))

@@ -297,6 +297,26 @@ def test_unmodelled_change_is_reported_conservatively(tmp_path: Path) -> None:
     assert c.breaking
 
 
+def test_removed_method_breaks_its_sender_only(tmp_path: Path) -> None:
+    """An inputs directory whose meta.json drops session/delete (and the schema its x-method)."""
+    schema = _pinned_copy()
+    meta = json.loads((INPUTS / "schema" / "v1" / "meta.json").read_text(encoding="utf-8"))
+    [key] = [k for k, v in meta["agentMethods"].items() if v == "session/delete"]
+    del meta["agentMethods"][key]
+    for node in schema["$defs"].values():
+        if node.get("x-method") == "session/delete":
+            del node["x-method"], node["x-side"]
+    (tmp_path / "schema" / "v1").mkdir(parents=True)
+    (tmp_path / "schema" / "v1" / "schema.json").write_text(json.dumps(schema), encoding="utf-8")
+    (tmp_path / "schema" / "v1" / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
+    diff, impact = analyse(_project(), side(PINNED), load_side(str(tmp_path), None))
+    [c] = diff.semantic
+    assert (c.kind, c.subject) == ("METHOD_REMOVED", "session/delete")
+    assert (c.client, c.agent) == ("breaking", "compatible")  # the client sends it
+    mentioning = {r.id for r in _project().roster.requirements if "session/delete" in r.text}
+    assert mentioning and mentioning <= set(impact.changes[0].requirements)
+
+
 # -- CLI: inputs directories, no change, bad input, --json ------------------------------------
 
 

@@ -328,11 +328,12 @@ def _enum_changes(a: Definition, b: Definition) -> list[Change]:
     vb = [m.value for m in b.enum_members]
     for value in sorted(set(map(json.dumps, va)) | set(map(json.dumps, vb))):
         v = json.loads(value)
+        label = v if isinstance(v, str) else value  # StopReason.end_turn, ErrorCode.-32700
         if v in va and v not in vb:
-            out.append(Change("ENUM_VALUE_REMOVED", a.name, value, a.pointer, v, None,
+            out.append(Change("ENUM_VALUE_REMOVED", a.name, label, a.pointer, v, None,
                               detail=f"value {value} removed"))
         elif v in vb and v not in va:
-            out.append(Change("ENUM_VALUE_ADDED", a.name, value, b.pointer, None, v,
+            out.append(Change("ENUM_VALUE_ADDED", a.name, label, b.pointer, None, v,
                               detail=f"value {value} added"))
     if a.enum_base != b.enum_base:
         out.append(Change("PRIMITIVE_CHANGED", a.name, None, a.pointer, a.enum_base, b.enum_base,

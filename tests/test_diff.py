@@ -257,7 +257,7 @@ def test_enum_value_added_to_a_closed_enum_breaks_readers(tmp_path: Path) -> Non
     schema["$defs"]["StopReason"]["oneOf"].append({"type": "string", "const": "out_of_budget"})
     diff, impact = _diff_to(tmp_path, schema)
     [c] = diff.semantic
-    assert (c.kind, c.subject, c.member) == ("ENUM_VALUE_ADDED", "StopReason", '"out_of_budget"')
+    assert (c.kind, c.subject, c.member) == ("ENUM_VALUE_ADDED", "StopReason", "out_of_budget")
     # The agent writes StopReason (PromptResponse), the client reads it.
     assert (c.client, c.agent) == ("breaking", "compatible")
     assert "ACP-V1-SCHEMA-STOP-REASON-VALUES" in impact.changes[0].requirements

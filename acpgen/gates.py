@@ -157,6 +157,7 @@ class _Validator:
     def __init__(self, project: Project) -> None:
         self.ir: SchemaIR = project.ir
         self.ids = {r.id for r in project.roster.requirements}
+        self.roles = {r.id: r.role for r in project.roster.requirements}
 
     def fail(self, entry: str, message: str) -> AcpgenError:
         return AcpgenError(MANIFEST_RELPATH, f"{entry}: {message}")
@@ -263,7 +264,7 @@ class _Validator:
             if equals is not None and equals not in values:
                 raise self.fail(entry, f"{equals!r} is not a value {format_select(select)} can take "
                                        f"(schema allows {sorted(map(str, values))})")
-        reqs = self.requirement_ids(entry, e["requirements"])
+        reqs = self.requirement_ids(entry, e["requirements"], sender)
         note = e.get("note")
         return Gate(method.wire, sender, message, select, equals, capability, kind, condition, reqs,
                     str(note) if note is not None else None)
@@ -279,7 +280,7 @@ class _Validator:
         _, finals = self.resolve(entry, start, select)
         if not any(t.kind == "primitive" and t.name == "string" for t in finals):
             raise self.fail(entry, f"{format_select(select)} is not a string member")
-        return PathRule(method.wire, sender, message, select, self.requirement_ids(entry, e["requirements"]))
+        return PathRule(method.wire, sender, message, select, self.requirement_ids(entry, e["requirements"], sender))
 
     def initialize_first(self, table: Any) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:
         entry = "initialize_first"
@@ -299,12 +300,16 @@ class _Validator:
 
     # -- checks against the inputs --
 
-    def requirement_ids(self, entry: str, ids: Any) -> tuple[str, ...]:
+    def requirement_ids(self, entry: str, ids: Any, sender: str | None = None) -> tuple[str, ...]:
+        """Known roster IDs; with ``sender``, each must bind that side (its role or "both")."""
         if not isinstance(ids, list) or not ids or not all(isinstance(x, str) for x in ids):
             raise self.fail(entry, "requirements must be a non-empty list of roster IDs")
         for rid in ids:
             if rid not in self.ids:
                 raise self.fail(entry, f"unknown requirement ID {rid!r} (not in the roster)")
+            role = self.roles[rid]
+            if sender is not None and role not in (sender, "both"):
+                raise self.fail(entry, f"requirement {rid} binds the {role}, not the sender ({sender})")
         return tuple(sorted(set(ids)))
 
     def capability(self, entry: str, sender: str, path: Any, kind: str) -> Capability:

@@ -139,6 +139,12 @@ BAD = {
         'equals = "video"',
         r"gate #8 \(session/prompt prompt\[\]\.type=video\): 'video' is not a value",
     ),
+    "requirement-of-the-other-side": (
+        'requirements = ["ACP-V1-AUTH-CLIENT-NO-LOGOUT-WITHOUT-CAPABILITY"]',
+        'requirements = ["ACP-V1-FS-AGENT-NO-CALL-WITHOUT-CAPABILITY"]',
+        r"gate #6 \(logout\): requirement ACP-V1-FS-AGENT-NO-CALL-WITHOUT-CAPABILITY binds the agent, not the "
+        r"sender \(client\)",
+    ),
     "wrong-sender": (
         'method = "logout"\nsender = "client"',
         'method = "logout"\nsender = "agent"',

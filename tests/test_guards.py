@@ -259,6 +259,45 @@ def test_never_gate_refuses_a_terminal_auth_method_id_whatever_is_advertised(gat
     assert conn.sent == [("authenticate", {"methodId": "agent-login"})]
 
 
+PATH_RULES = [pytest.param(r, id=f"{r.target}|{'+'.join(r.requirements)}",
+                           marks=pytest.mark.acp_requirement(*r.requirements)) for r in guards.ABSOLUTE_PATHS]
+
+
+def path_gate(rule: guards.PathRule) -> guards.Gate:
+    """A stand-in gate to reuse the fake senders for a path rule's message."""
+    return guards.Gate(rule.target, rule.method, rule.sender, rule.message, rule.select, None, None, (), (),
+                       "never", None, rule.requirements)
+
+
+def everything_for(rule: guards.PathRule) -> dict[str, Any]:
+    caps: dict[str, Any] = {}
+    for g in guards.GATES:
+        if g.method == rule.method and g.sender == rule.sender and g.kind != "never":
+            merge(caps, advertise(g))
+    return caps
+
+
+@pytest.mark.parametrize("rule", PATH_RULES)
+@pytest.mark.parametrize("path", ["/abs/posix", "C:\\abs\\win", "\\\\host\\share\\x"])
+def test_path_rule_lets_absolute_paths_through(rule: guards.PathRule, path: str) -> None:
+    conn = Conn(everything_for(rule))
+    payload = nest(rule.select, path)
+    call(path_gate(rule), conn, payload, use_async=False)
+    assert conn.sent == [(rule.method, payload)]
+
+
+@pytest.mark.parametrize("rule", PATH_RULES)
+@pytest.mark.parametrize("path", ["relative/dir", "./x", "C:drive-relative", "\\root-relative"])
+def test_path_rule_refuses_relative_paths_and_sends_nothing(rule: guards.PathRule, path: str) -> None:
+    conn = Conn(everything_for(rule))
+    with pytest.raises(guards.PathNotAbsoluteError) as info:
+        call(path_gate(rule), conn, nest(rule.select, path), use_async=True)
+    assert conn.sent == []
+    assert info.value.requirements == rule.requirements and info.value.value == path
+    assert str(info.value).startswith(f"{rule.method} refused:")
+    assert all(r in str(info.value) for r in rule.requirements)
+
+
 # ---- The audit report's findings, with real typed models ------------------------------------
 
 

@@ -180,6 +180,16 @@ def test_jsonrpc_member_must_be_exactly_2_0() -> None:
             methods.JsonRpcRequest.model_validate(bad)
 
 
+@pytest.mark.acp_requirement("ACP-V1-JSONRPC-PARAMS-STRUCTURED")
+def test_untyped_envelope_params_are_structured_or_omitted() -> None:
+    for good in ({"a": 1}, [1, 2]):
+        assert methods.JsonRpcNotification.model_validate({"jsonrpc": "2.0", "method": "x", "params": good}).params == good
+    assert methods.JsonRpcRequest.model_validate({"jsonrpc": "2.0", "id": 1, "method": "x"}).params is None
+    for bad in ("text", 3, True):
+        with pytest.raises(ValidationError):
+            methods.JsonRpcRequest.model_validate({"jsonrpc": "2.0", "id": 1, "method": "x", "params": bad})
+
+
 @pytest.mark.acp_requirement("ACP-V1-JSONRPC-ID-TYPE")
 def test_request_ids_are_string_number_or_null_and_notifications_have_none() -> None:
     for good in ("abc", 1, None):

@@ -1368,6 +1368,23 @@ _KIND_TEXT: Final[Mapping[str, str]] = {
 _PEER: Final[Mapping[Side, str]] = {"client": "agent", "agent": "client"}
 
 
+def _rules() -> dict[tuple[str, str, str], tuple[tuple[Gate, ...], tuple[PathRule, ...]]]:
+    keys = {(g.sender, g.message, g.method) for g in GATES} | {
+        (p.sender, p.message, p.method) for p in ABSOLUTE_PATHS
+    }
+    return {
+        key: (
+            tuple(g for g in GATES if (g.sender, g.message, g.method) == key),
+            tuple(p for p in ABSOLUTE_PATHS if (p.sender, p.message, p.method) == key),
+        )
+        for key in sorted(keys)
+    }
+
+
+# (sender, message, method) -> the gates and path rules that apply, in manifest order.
+_RULES: Final = _rules()
+
+
 def gates_for(method: str, sender: Side | None = None) -> tuple[Gate, ...]:
     """Every gate on ``method`` (optionally only those on what ``sender`` sends)."""
     return tuple(g for g in GATES if g.method == method and sender in (None, g.sender))
@@ -1532,9 +1549,10 @@ def _check(
             ids,
             None,
         )
-    for gate in GATES:
-        if gate.method != method or gate.sender != sender or gate.message != message:
-            continue
+    gates, paths = _RULES.get((sender, message, method), ((), ()))
+    if gates or paths:
+        payload = _as_json(payload)  # once: every selector below walks plain JSON
+    for gate in gates:
         if gate.kind == "never":
             if _never_applies(gate, payload, auth_methods):
                 raise _refuse_gate(gate, payload)
@@ -1545,9 +1563,7 @@ def _check(
             capabilities, gate.capability
         ):
             raise _refuse_gate(gate, payload)
-    for rule in ABSOLUTE_PATHS:
-        if rule.method != method or rule.sender != sender or rule.message != message:
-            continue
+    for rule in paths:
         for value in _select(payload, rule.select):
             if value is not None and not is_absolute_path(value):
                 raise PathNotAbsoluteError(

@@ -17,7 +17,7 @@ Method table
 
 Envelope types (JSON-RPC 2.0 message shape), all with ``extra="forbid"``:
     ``JsonRpcRequest``          ``jsonrpc: Literal["2.0"]``, ``id: RequestId``, ``method: str``,
-                                ``params`` (any JSON; untyped shape check)
+                                ``params`` (an object or array, or omitted; untyped shape check)
     ``JsonRpcNotification``     the same without ``id`` (a message with ``id`` is not one)
     ``JsonRpcSuccessResponse``  ``jsonrpc``, ``id``, ``result`` (required)
     ``JsonRpcErrorResponse``    ``jsonrpc``, ``id``, ``error: JsonRpcErrorObject``
@@ -225,7 +225,7 @@ class JsonRpcRequest(BaseModel):
     jsonrpc: Literal["2.0"]
     id: RequestId
     method: StrictStr
-    params: Any = None
+    params: dict[str, Any] | list[Any] | None = None
 
 
 class JsonRpcNotification(BaseModel):
@@ -235,7 +235,7 @@ class JsonRpcNotification(BaseModel):
 
     jsonrpc: Literal["2.0"]
     method: StrictStr
-    params: Any = None
+    params: dict[str, Any] | list[Any] | None = None
 
 
 class JsonRpcSuccessResponse(BaseModel):

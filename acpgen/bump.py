@@ -87,7 +87,8 @@ def old_side(project: Project) -> SchemaSide:
 
 
 def pinned_meta(project: Project) -> tuple[str, bytes]:
-    return project.lock.files["meta"].path, project.inputs.data["meta"]
+    """The pinned meta.json, for a schema file with no meta.json beside it (labelled so)."""
+    return f"{project.lock.files['meta'].path} (pinned)", project.inputs.data["meta"]
 
 
 def analyse(project: Project, old: SchemaSide, new: SchemaSide) -> tuple[SchemaDiff, Impact]:

@@ -295,7 +295,7 @@ class _Validator:
         for wire in exempt:
             if self.ir.method(str(wire)) is None:
                 raise self.fail(entry, f"unknown method {wire!r} in exempt (not in the schema's method table)")
-        first = {side: self.requirement_ids(f"{entry}.{side}", table[side]) for side in SIDES if side in table}
+        first = {side: self.requirement_ids(f"{entry}.{side}", table[side], side) for side in SIDES if side in table}
         return tuple(sorted(map(str, exempt))), first
 
     # -- checks against the inputs --

@@ -1124,10 +1124,7 @@ INITIALIZE_EXEMPT: Final[frozenset[str]] = frozenset(
 """Methods that may be sent before initialize has completed."""
 
 INITIALIZE_FIRST: Final[Mapping[Side, tuple[str, ...]]] = {
-    "agent": (
-        "ACP-V1-INIT-CLIENT-INITIALIZE-FIRST",
-        "ACP-V1-INIT-OMITTED-UNSUPPORTED",
-    ),
+    "agent": ("ACP-V1-INIT-OMITTED-UNSUPPORTED",),
     "client": (
         "ACP-V1-INIT-CLIENT-INITIALIZE-FIRST",
         "ACP-V1-SETUP-INIT-BEFORE-SESSION",

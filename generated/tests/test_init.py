@@ -24,11 +24,6 @@ def test_init_client_initialize_first() -> None:
     Source: docs/protocol/v1/initialization.mdx L24-L27
     """
     _acp_checks.check_initialize_first(
-        sender="agent",
-        exempt=["$/cancel_request", "initialize"],
-        requirement="ACP-V1-INIT-CLIENT-INITIALIZE-FIRST",
-    )
-    _acp_checks.check_initialize_first(
         sender="client",
         exempt=["$/cancel_request", "initialize"],
         requirement="ACP-V1-INIT-CLIENT-INITIALIZE-FIRST",

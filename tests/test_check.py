@@ -246,3 +246,17 @@ def test_diff_is_cut_to_a_readable_length(copy: Path, inputs_dir: Path, fresh_tr
     report = json_report(project, copy)
     assert report["diff_truncated"] is True
     assert len(report["diff"].splitlines()) <= MAX_DIFF_LINES
+
+
+def test_ci_doc_workflow_runs_the_check_and_matches_the_hook() -> None:
+    """docs/ci.md's GitHub Actions example is valid YAML that gates on `acpgen check`."""
+    text = (PROJECT_ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
+    blocks = [b.split("```", 1)[0] for b in text.split("```yaml\n")[1:]]
+    workflow = yaml.safe_load(blocks[0])
+    steps = workflow["jobs"]["check"]["steps"]
+    runs = [s.get("run", "") for s in steps if "if" not in s]
+    assert any(r.strip() == ".venv/bin/acpgen check" for r in runs)
+    assert runs.index(".venv/bin/acpgen check") < next(i for i, r in enumerate(runs) if "pytest" in r)
+    hook = yaml.safe_load((PROJECT_ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))[0]
+    local = next(yaml.safe_load(b) for b in blocks[1:] if "repo: local" in b)["repos"][0]["hooks"][0]
+    assert (local["id"], local["files"]) == (hook["id"], hook["files"])

@@ -356,3 +356,34 @@ def test_cli_bad_input_is_one_line_exit_2(tmp_path: Path, content: str) -> None:
     assert out == ""
     assert len(err.strip().splitlines()) == 1
     assert err.startswith("acpgen: error: ")
+
+
+_MIRROR = {"ADDED": "REMOVED", "REMOVED": "ADDED", "REQUIRED": "OPTIONAL", "OPTIONAL": "REQUIRED"}
+
+
+@pytest.mark.parametrize("a, b", [(V1_21, PINNED), (PINNED, NPM_2_0)])
+def test_diff_is_mirrored_in_the_reverse_direction(a: Path, b: Path) -> None:
+    forward, _ = run(a, b)
+    backward, _ = run(b, a)
+
+    def mirrored(kind: str) -> str:
+        head, _, tail = kind.rpartition("_")
+        return f"{head}_{_MIRROR.get(tail, tail)}"
+
+    assert {(mirrored(c.kind), c.subject, c.member) for c in forward.changes} == {
+        (c.kind, c.subject, c.member) for c in backward.changes}
+
+
+def test_every_change_kind_is_documented() -> None:
+    """docs/schema-bumps.md lists every kind, e.g. "`PROPERTY_ADDED` / `_REMOVED`"."""
+    import re
+
+    from acpgen.compat import RULES
+
+    doc = (PROJECT_ROOT / "docs" / "schema-bumps.md").read_text(encoding="utf-8")
+    documented: set[str] = set()
+    for full, more in re.findall(r"`([A-Z][A-Z_]+)`((?: / `_[A-Z]+`)*)", doc):
+        documented.add(full)
+        head = full.rpartition("_")[0]
+        documented |= {f"{head}{suffix}" for suffix in re.findall(r"`(_[A-Z]+)`", more)}
+    assert set(RULES) <= documented, sorted(set(RULES) - documented)

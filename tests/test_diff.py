@@ -252,6 +252,39 @@ def test_optional_to_required_breaks_the_writer_only(tmp_path: Path) -> None:
     assert (c.client, c.agent) == ("compatible", "breaking")
 
 
+def _nullable_path(d: dict[str, Any]) -> None:
+    d["properties"]["path"]["type"] = ["string", "null"]
+
+
+def _integer_path(d: dict[str, Any]) -> None:
+    d["properties"]["path"]["type"] = "integer"
+
+
+def _drop_line(d: dict[str, Any]) -> None:
+    del d["properties"]["line"]
+
+
+def _close(d: dict[str, Any]) -> None:
+    d["additionalProperties"] = False
+
+
+# ReadTextFileRequest: params of fs/read_text_file, written by the agent, read by the client.
+@pytest.mark.parametrize("edit, kind, member, client, agent", [
+    (_nullable_path, "PROPERTY_NULLABLE_ADDED", "path", "breaking", "compatible"),
+    (_integer_path, "PROPERTY_TYPE_CHANGED", "path", "breaking", "breaking"),
+    (_drop_line, "PROPERTY_REMOVED", "line", "compatible", "breaking"),
+    (_close, "OBJECT_CLOSED", None, "compatible", "breaking"),
+])
+def test_member_rules_follow_who_reads_and_writes(tmp_path: Path, edit: Any, kind: str,
+                                                  member: str | None, client: str, agent: str) -> None:
+    schema = _pinned_copy()
+    edit(schema["$defs"]["ReadTextFileRequest"])
+    diff, _ = _diff_to(tmp_path, schema)
+    [c] = diff.semantic
+    assert (c.kind, c.subject, c.member, c.client, c.agent) == (
+        kind, "ReadTextFileRequest", member, client, agent)
+
+
 def test_enum_value_added_to_a_closed_enum_breaks_readers(tmp_path: Path) -> None:
     schema = _pinned_copy()
     schema["$defs"]["StopReason"]["oneOf"].append({"type": "string", "const": "out_of_budget"})

@@ -118,6 +118,11 @@ def build_skeleton(
     return dict(sorted(files.items()))
 
 
+def check_out_dir(out: Path) -> None:
+    """Refuse an ``--out`` that exists and is not an empty directory."""
+    _refuse_existing(out.absolute())
+
+
 def _refuse_existing(out: Path) -> None:
     if out.is_file() or out.is_symlink():
         raise AcpgenError(str(out), "exists and is not a directory")

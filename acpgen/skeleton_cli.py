@@ -41,8 +41,10 @@ def skeleton(
     inputs: str | None,
 ) -> None:
     """Create a new, installable ACP SDK project (generated code, runtime, examples, tests, CI)."""
-    from acpgen.skeleton import create_skeleton
+    from acpgen.skeleton import check_out_dir, check_package_name, create_skeleton
 
+    check_package_name(package)  # cheap refusals first, before loading the project
+    check_out_dir(out)
     project = open_project(project_dir, inputs)
     files = create_skeleton(
         project, out, package, vendor_inputs=vendor_inputs, acpgen_requirement=acpgen_requirement

@@ -381,11 +381,16 @@ class Connection:
                         ),
                     )
                     continue
-                await self._handle_frame(frame)
+                try:
+                    await self._handle_frame(frame)
+                except ConnectionClosed:
+                    raise
+                except Exception:  # one bad frame must never end the connection
+                    logger.exception("%s: failed to handle a frame", self._name)
         except asyncio.CancelledError:
             pass
         except (ConnectionError, OSError) as exc:
-            logger.debug("%s: read failed: %s", self._name, exc)
+            logger.debug("%s: connection ended: %s", self._name, exc)
         finally:
             self._shutdown()
 
@@ -394,7 +399,8 @@ class Connection:
             return  # blank lines carry no message
         try:
             message = json.loads(frame.decode("utf-8"), parse_constant=_reject_constant)
-        except (UnicodeDecodeError, ValueError) as exc:
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+            # RecursionError: nesting deeper than the parser's stack (e.g. 10 MB of "[").
             await self._send_error(None, RpcError.parse_error({"reason": str(exc)[:200]}))
             return
         if isinstance(message, list):

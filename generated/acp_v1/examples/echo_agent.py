@@ -27,6 +27,8 @@ from acp_v1.interfaces import Agent
 
 AGENT_NAME = "acp_v1-echo-agent"
 AGENT_VERSION = "0.1.0"
+# How long a cancelled turn waits for the client to answer a pending permission request.
+PERMISSION_GRACE_SECONDS = 2.0
 
 
 class EchoAgent(Agent):
@@ -67,7 +69,7 @@ class EchoAgent(Agent):
             await cancelled.wait()
             return _stop("cancelled")
         if command == "/permission":
-            outcome = await self._ask_permission(session_id)
+            outcome = await self._ask_permission(session_id, cancelled)
             if outcome is None or cancelled.is_set():
                 return _stop("cancelled")
             await self._say(session_id, f"permission: {outcome}")
@@ -92,10 +94,33 @@ class EchoAgent(Agent):
             )
         )
 
-    async def _ask_permission(self, session_id: str) -> str | None:
-        """The selected option id, or None when the client answered ``cancelled``."""
+    async def _ask_permission(self, session_id: str, cancelled: asyncio.Event) -> str | None:
+        """The selected option id, or None when the turn was cancelled.
+
+        After ``session/cancel`` a client must answer the request with ``cancelled``; one
+        that does not within a grace period gets the request withdrawn ($/cancel_request)
+        instead of a turn that never ends.
+        """
         assert self.connection is not None
-        response = await self.connection.session_request_permission(
+        request = asyncio.ensure_future(self._permission_request(session_id))
+        watch = asyncio.ensure_future(cancelled.wait())
+        try:
+            await asyncio.wait({request, watch}, return_when=asyncio.FIRST_COMPLETED)
+            if not request.done():
+                await asyncio.wait({request}, timeout=PERMISSION_GRACE_SECONDS)
+            if not request.done():
+                return None
+            outcome = request.result().outcome
+        finally:
+            request.cancel()
+            watch.cancel()
+        if _value(getattr(outcome, "outcome", None)) != "selected":
+            return None
+        return str(_value(outcome.option_id))
+
+    async def _permission_request(self, session_id: str) -> models.RequestPermissionResponse:
+        assert self.connection is not None
+        return await self.connection.session_request_permission(
             models.RequestPermissionRequest.model_validate(
                 {
                     "sessionId": session_id,
@@ -107,10 +132,6 @@ class EchoAgent(Agent):
                 }
             )
         )
-        outcome = response.outcome
-        if _value(getattr(outcome, "outcome", None)) != "selected":
-            return None
-        return str(_value(outcome.option_id))
 
 
 def _text(block: Any) -> str:

@@ -79,8 +79,9 @@ def test_a_request_gets_one_result_with_its_id(request_id: object) -> None:
         b"not json",
         b"\xff\xfe{}",
         b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":NaN}}',
+        b"[" * 100_000,
     ],
-    ids=["truncated", "text", "not-utf8", "nan"],
+    ids=["truncated", "text", "not-utf8", "nan", "too-deep"],
 )
 def test_a_malformed_frame_gets_a_parse_error_with_null_id_and_the_connection_survives(
     frame: bytes,

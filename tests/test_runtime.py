@@ -1,0 +1,112 @@
+"""The generated runtime over real stdio: the skeleton's echo agent as a subprocess, driven
+with raw frames. Bad frames get the right JSON-RPC error (or a clean refusal) and the
+connection keeps working; notifications are never answered; stdout carries only ACP.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_skeleton_support import (
+    RawProcessPeer,
+    echo_agent_command,
+    run,
+    shared_skeleton,
+    skeleton_env,
+)
+
+MB = 1024 * 1024
+
+
+@pytest.fixture(scope="module")
+def skeleton(tmp_path_factory: pytest.TempPathFactory, project: Any) -> Path:
+    return shared_skeleton(tmp_path_factory, project)
+
+
+def _error_code(reply: dict[str, Any]) -> int:
+    assert reply["jsonrpc"] == "2.0"
+    assert "result" not in reply, reply
+    return int(reply["error"]["code"])
+
+
+async def _start(skeleton: Path) -> tuple[RawProcessPeer, str]:
+    peer = await RawProcessPeer.spawn(echo_agent_command(), skeleton_env(skeleton))
+    await peer.send({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+                     "params": {"protocolVersion": 1, "clientCapabilities": {}}})
+    assert (await peer.recv())["result"]["protocolVersion"] == 1
+    await peer.send({"jsonrpc": "2.0", "id": 1, "method": "session/new",
+                     "params": {"cwd": "/tmp", "mcpServers": []}})
+    session_id = (await peer.recv())["result"]["sessionId"]
+    return peer, session_id
+
+
+async def _prompt(peer: RawProcessPeer, session_id: str, request_id: Any, text: str) -> tuple[str, dict[str, Any]]:
+    """Send a prompt; return the streamed text and the final response."""
+    await peer.send({"jsonrpc": "2.0", "id": request_id, "method": "session/prompt",
+                     "params": {"sessionId": session_id, "prompt": [{"type": "text", "text": text}]}})
+    chunks: list[str] = []
+    while True:
+        message = await peer.recv()
+        if message.get("method") == "session/update":
+            assert "id" not in message
+            chunks.append(message["params"]["update"]["content"]["text"])
+            continue
+        assert message["id"] == request_id, message
+        return "".join(chunks), message
+
+
+def test_bad_frames_get_errors_and_the_connection_keeps_working(skeleton: Path) -> None:
+    async def body() -> None:
+        peer, session_id = await _start(skeleton)
+        # Malformed frame: parse error, null id.
+        await peer.send_bytes(b'{"jsonrpc": "2.0", "id": 5, "method": \n')
+        reply = await peer.recv()
+        assert _error_code(reply) == -32700 and reply["id"] is None
+        # Unknown method: method not found, the id echoed.
+        await peer.send({"jsonrpc": "2.0", "id": "u1", "method": "session/teleport", "params": {}})
+        reply = await peer.recv()
+        assert _error_code(reply) == -32601 and reply["id"] == "u1"
+        # Invalid params: a prompt whose content block is not a content block.
+        await peer.send({"jsonrpc": "2.0", "id": 7, "method": "session/prompt",
+                         "params": {"sessionId": session_id, "prompt": [{"type": "text"}]}})
+        reply = await peer.recv()
+        assert _error_code(reply) == -32602 and reply["id"] == 7
+        # Not a request at all: invalid request.
+        await peer.send({"jsonrpc": "2.0", "id": 8})
+        reply = await peer.recv()
+        assert _error_code(reply) == -32600 and reply["id"] == 8
+        # Notifications (even unknown or invalid ones) are never answered: the next frame
+        # on stdout is the answer to the next request.
+        await peer.send({"jsonrpc": "2.0", "method": "no/such_notification", "params": {}})
+        await peer.send({"jsonrpc": "2.0", "method": "session/cancel", "params": {}})
+        text, response = await _prompt(peer, session_id, 9, "still here")
+        assert text == "still here" and response["result"]["stopReason"] == "end_turn"
+        assert await peer.close() == 0
+
+    run(body())
+
+
+def test_ten_megabyte_lines(skeleton: Path) -> None:
+    async def body() -> None:
+        peer, session_id = await _start(skeleton)
+        # A 10 MB prompt is within the default frame limit: echoed back whole.
+        big = "x" * (10 * MB)
+        text, response = await _prompt(peer, session_id, 10, big)
+        assert text == big and response["result"]["stopReason"] == "end_turn"
+        # 10 MB that is not JSON: a parse error with a null id.
+        await peer.send_bytes(b"[" * (10 * MB) + b"\n")
+        reply = await peer.recv()
+        assert _error_code(reply) == -32700 and reply["id"] is None
+        # A line over the limit (16 MiB) is discarded unread and refused, not buffered.
+        await peer.send({"jsonrpc": "2.0", "id": 11, "method": "session/prompt",
+                         "params": {"sessionId": session_id,
+                                    "prompt": [{"type": "text", "text": "y" * (17 * MB)}]}})
+        reply = await peer.recv()
+        assert _error_code(reply) == -32600 and reply["id"] is None
+        text, response = await _prompt(peer, session_id, 12, "after the flood")
+        assert text == "after the flood" and response["result"]["stopReason"] == "end_turn"
+        assert await peer.close() == 0
+
+    run(body(), timeout=120)

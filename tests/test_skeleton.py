@@ -1,0 +1,131 @@
+"""``acpgen skeleton``: a new SDK project that installs, tests itself and keeps regenerating."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import run_acpgen, tree_digest
+
+from acpgen.generate import MANIFEST_NAME
+from acpgen.lock import load_lock
+from acpgen.skeleton import SKELETON_TEMPLATES
+
+PACKAGE = "my_acp_sdk"
+
+
+@pytest.fixture(scope="module")
+def created(tmp_path_factory: pytest.TempPathFactory, inputs_dir: Path) -> Path:
+    """A skeleton made by the real CLI, from the project root, with the real inputs."""
+    out = tmp_path_factory.mktemp("cli") / "sdk"
+    done = run_acpgen("skeleton", "--package", PACKAGE, "--out", str(out), "--inputs", str(inputs_dir))
+    assert done.returncode == 0, done.stderr
+    assert f"package {PACKAGE}" in done.stdout
+    return out
+
+
+def test_the_skeleton_has_its_project_files(created: Path) -> None:
+    for rel in SKELETON_TEMPLATES:
+        assert (created / rel).is_file(), rel
+    for rel in ("schema/acp.lock", "schema/capabilities.toml", f"generated/{MANIFEST_NAME}"):
+        assert (created / rel).is_file(), rel
+    package = created / "generated" / PACKAGE
+    for module in ("models", "methods", "guards", "rpc", "stdio", "handshake", "interfaces",
+                   "connection", "examples/echo_agent", "examples/client"):
+        assert (package / f"{module}.py").is_file(), module
+    assert list((created / "generated" / "tests" / "acp_runtime").glob("test_*.py"))
+    workflow = (created / ".github/workflows/ci.yml").read_text()
+    assert "run: acpgen check" in workflow and "pytest" in workflow
+    pyproject = (created / "pyproject.toml").read_text()
+    assert f'packages = ["generated/{PACKAGE}"]' in pyproject
+
+
+def test_the_skeleton_lock_pins_the_same_inputs(created: Path, project: Any, inputs_dir: Path) -> None:
+    lock = load_lock(created)
+    assert (lock.package, lock.out, lock.tests_dir) == (PACKAGE, "generated", "tests")
+    assert {n: f.sha256 for n, f in lock.files.items()} == {n: f.sha256 for n, f in project.lock.files.items()}
+    assert (created / lock.inputs).resolve() == inputs_dir.resolve()
+    assert not Path(lock.inputs).is_absolute()
+    gating = (project.root / "schema" / "capabilities.toml").read_bytes()
+    assert (created / "schema" / "capabilities.toml").read_bytes() == gating
+
+
+def test_check_and_generate_work_inside_the_skeleton(created: Path, tmp_path: Path) -> None:
+    work = tmp_path / "sdk"
+    shutil.copytree(created, work)
+    done = run_acpgen("check", cwd=work)
+    assert done.returncode == 0, done.stderr + done.stdout
+    before = tree_digest(work)
+    done = run_acpgen("generate", cwd=work)
+    assert done.returncode == 0, done.stderr
+    assert tree_digest(work) == before
+    # A hand edit of the generated runtime is drift that the skeleton's CI would catch.
+    rpc = work / "generated" / PACKAGE / "rpc.py"
+    rpc.write_text(rpc.read_text() + "# edited\n")
+    done = run_acpgen("check", cwd=work)
+    assert done.returncode == 1
+    assert f"{PACKAGE}/rpc.py" in done.stderr + done.stdout
+
+
+def test_vendored_inputs_make_the_skeleton_self_contained(tmp_path: Path, inputs_dir: Path) -> None:
+    out = tmp_path / "a" / "sdk"
+    done = run_acpgen("skeleton", "--package", PACKAGE, "--out", str(out), "--vendor-inputs",
+                      "--inputs", str(inputs_dir))
+    assert done.returncode == 0, done.stderr
+    assert load_lock(out).inputs == "schema/inputs"
+    moved = tmp_path / "b" / "c" / "d" / "sdk"  # elsewhere: no relative path to the inputs
+    shutil.copytree(out, moved)
+    done = run_acpgen("check", cwd=moved)
+    assert done.returncode == 0, done.stderr + done.stdout
+
+
+@pytest.mark.parametrize("name", ["My-SDK", "class"])
+def test_a_bad_package_name_is_refused_and_nothing_is_written(tmp_path: Path, name: str) -> None:
+    out = tmp_path / "sdk"
+    done = run_acpgen("skeleton", "--package", name, "--out", str(out))
+    assert done.returncode == 2
+    assert done.stderr.startswith("acpgen: error: --package:") and len(done.stderr.splitlines()) == 1
+    assert not out.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_a_non_empty_out_dir_is_refused_and_left_alone(tmp_path: Path) -> None:
+    out = tmp_path / "sdk"
+    out.mkdir()
+    (out / "mine.txt").write_text("keep me")
+    done = run_acpgen("skeleton", "--package", PACKAGE, "--out", str(out))
+    assert done.returncode == 2 and "not empty" in done.stderr
+    assert tree_digest(out) == {"mine.txt": b"keep me"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sdk"]
+
+
+def test_the_skeleton_installs_in_a_fresh_venv_and_its_tests_pass(created: Path, tmp_path: Path) -> None:
+    """Offline: a venv without pip that sees this venv's site-packages (pip, hatchling,
+    pydantic, pytest, acpgen); the skeleton is built and installed with its own backend."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    python = venv / "bin" / "python"
+    site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                          check=True, capture_output=True, text=True).stdout.strip()
+    here = sysconfig.get_paths()["purelib"]
+    (Path(site) / "_outer_venv.pth").write_text(f"import site; site.addsitedir({here!r})\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "ACPGEN_INPUTS")}
+    done = subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "--no-index", str(created)],
+        capture_output=True, text=True, timeout=300, env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    where = subprocess.run([str(python), "-c", f"import {PACKAGE}; print({PACKAGE}.__file__)"],
+                           capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
+    assert where.returncode == 0, where.stderr
+    assert Path(where.stdout.strip()).is_relative_to(venv)  # the installed copy, not the source
+    done = subprocess.run([str(python), "-m", "pytest", "-q", "-x"], cwd=created, capture_output=True,
+                          text=True, timeout=600, env=env)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    assert " passed" in done.stdout and "failed" not in done.stdout

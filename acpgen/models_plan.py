@@ -61,6 +61,26 @@ def docstring_text(text: str | None) -> str | None:
     return text[:-1] + '\\"' if text.endswith('"') else text
 
 
+def py_literal(value: Any) -> str:
+    """A Python literal for a JSON value, spelled the way black spells it (double quotes
+    unless that needs more escapes), so black finds nothing to change (see emitters.models)."""
+    if isinstance(value, str):
+        single = repr(value)
+        if single.startswith('"'):
+            return single  # contains ' and no ": black keeps this form
+        body = single[1:-1]
+        swapped = body.replace("\\'", "'").replace('"', '\\"')
+        if swapped.count('\\"') > body.count("\\'"):
+            return single
+        return '"' + swapped + '"'
+    if isinstance(value, dict):
+        items = ", ".join(f"{py_literal(k)}: {py_literal(v)}" for k, v in sorted(value.items()))
+        return "{" + items + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(py_literal(v) for v in value) + "]"
+    return repr(value)
+
+
 def member_name(value: Any, title: str | None) -> str:
     """Enum member names: the value for strings (``END_TURN``), else the title (``PARSE_ERROR``)."""
     source = value if isinstance(value, str) else (title or f"value {value}")
@@ -80,11 +100,10 @@ def type_node(t: TypeExpr) -> dict[str, Any]:
         base = _PRIMITIVE_BASES[t.name or ""]
         kw = _constraints(t)
         if t.name == "integer" and t.format in INT_FORMATS:
+            # A named range per format (``_Uint32``), plus any tighter schema bound.
             lo, hi = INT_FORMATS[t.format]
-            limits = dict(kw)
-            limits["ge"] = max(lo, limits.get("ge", lo))
-            limits["le"] = min(hi, limits.get("le", hi))
-            kw = sorted(limits.items())
+            base = int_format_name(t.format)
+            kw = [(k, v) for k, v in kw if (k == "ge" and v > lo) or (k == "le" and v < hi)]
         return {"k": "prim", "base": base, "kw": kw}
     if t.kind == "array":
         return {"k": "list", "items": type_node(t.items or TypeExpr("any")), "kw": _constraints(t)}
@@ -99,6 +118,15 @@ def type_node(t: TypeExpr) -> dict[str, Any]:
     if t.kind == "any":
         return {"k": "any"}
     raise AcpgenError("schema", f"models: cannot map type kind {t.kind!r}")
+
+
+def int_format_name(fmt: str) -> str:
+    return pascal(fmt).capitalize()
+
+
+def int_formats() -> list[dict[str, Any]]:
+    """The named integer ranges the module header defines (``_Int32``, ``_Uint64``, ...)."""
+    return [{"name": int_format_name(f), "ge": lo, "le": hi} for f, (lo, hi) in sorted(INT_FORMATS.items())]
 
 
 def _constraints(t: TypeExpr) -> list[tuple[str, Any]]:
@@ -249,9 +277,12 @@ class Planner:
         block = self.enum_block(d)
         block.kind = "open_enum"
         catch = d.catch_all or TypeExpr("primitive", name=d.enum_base)
-        node = type_node(catch)
-        block.base = node.get("base", block.base)
-        block.open_limits = node.get("kw", [])
+        limits = dict(_constraints(catch))
+        if catch.name == "integer" and catch.format in INT_FORMATS:
+            lo, hi = INT_FORMATS[catch.format]
+            limits["ge"] = max(lo, limits.get("ge", lo))
+            limits["le"] = min(hi, limits.get("le", hi))
+        block.open_limits = sorted(limits.items())
         return block
 
     # -- unions ------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from acpgen.models_plan import plan_models
+from acpgen.models_plan import int_formats, plan_models, py_literal
 from acpgen.render import render
 
 if TYPE_CHECKING:
@@ -33,5 +33,7 @@ def emit(project: Project, options: GenOptions) -> dict[str, str]:
         protocol_version=project.ir.protocol_version,
         blocks=blocks,
         public=public,
+        int_formats=int_formats(),
+        lit=py_literal,
     )
     return {f"{options.package}/models.py": text}

@@ -198,6 +198,14 @@ _Str = Annotated[str, Strict()]
 _Int = Annotated[int, Strict()]
 _Float = Annotated[float, Strict()]
 _Bool = Annotated[bool, Strict()]
+_Int16 = Annotated[int, Strict(), Field(ge=-32768, le=32767)]
+_Int32 = Annotated[int, Strict(), Field(ge=-2147483648, le=2147483647)]
+_Int64 = Annotated[int, Strict(), Field(ge=-9223372036854775808, le=9223372036854775807)]
+_Int8 = Annotated[int, Strict(), Field(ge=-128, le=127)]
+_Uint16 = Annotated[int, Strict(), Field(ge=0, le=65535)]
+_Uint32 = Annotated[int, Strict(), Field(ge=0, le=4294967295)]
+_Uint64 = Annotated[int, Strict(), Field(ge=0, le=18446744073709551615)]
+_Uint8 = Annotated[int, Strict(), Field(ge=0, le=255)]
 
 
 _T = TypeVar("_T")
@@ -255,9 +263,7 @@ class _Model(BaseModel):
     )
 
 
-RequestId: TypeAlias = (
-    None | Annotated[_Int, Field(ge=-9223372036854775808, le=9223372036854775807)] | _Str
-)
+RequestId: TypeAlias = None | _Int64 | _Str
 """JSON RPC Request Id
 
 An identifier established by the Client that MUST contain a String, Number, or NULL value if included. If it is not included it is assumed to be a notification. The value SHOULD normally not be Null \\[1\\] and Numbers SHOULD NOT contain fractional parts \\[2\\]
@@ -309,7 +315,7 @@ class _MultiSelectItemsOther(_Model):
     """Custom or future typed multi-select items."""
 
     type: _Str = Field(
-        description="Custom or future multi-select item type.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants."
+        description="Custom or future multi-select item type.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
 
 
@@ -364,12 +370,12 @@ class MultiSelectPropertySchema(_Model):
         default=None,
         description="Human-readable description.\n\nOptional. Omitted and `null` are equivalent and mean no description is provided.",
     )
-    min_items: Annotated[_Int, Field(ge=0, le=18446744073709551615)] | None = Field(
+    min_items: _Uint64 | None = Field(
         default=None,
         alias="minItems",
         description="Minimum number of items to select.\n\nOptional. Omitted and `null` are equivalent and mean there is no minimum selection count.",
     )
-    max_items: Annotated[_Int, Field(ge=0, le=18446744073709551615)] | None = Field(
+    max_items: _Uint64 | None = Field(
         default=None,
         alias="maxItems",
         description="Maximum number of items to select.\n\nOptional. Omitted and `null` are equivalent and mean there is no maximum selection count.",
@@ -431,15 +437,15 @@ class IntegerPropertySchema(_Model):
         default=None,
         description="Human-readable description.\n\nOptional. Omitted and `null` are equivalent and mean no description is provided.",
     )
-    minimum: Annotated[_Int, Field(ge=-9223372036854775808, le=9223372036854775807)] | None = Field(
+    minimum: _Int64 | None = Field(
         default=None,
         description="Minimum value (inclusive).\n\nOptional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.",
     )
-    maximum: Annotated[_Int, Field(ge=-9223372036854775808, le=9223372036854775807)] | None = Field(
+    maximum: _Int64 | None = Field(
         default=None,
         description="Maximum value (inclusive).\n\nOptional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.",
     )
-    default: Annotated[_Int, Field(ge=-9223372036854775808, le=9223372036854775807)] | None = Field(
+    default: _Int64 | None = Field(
         default=None,
         description="Default value.\n\nOptional. Omitted and `null` are equivalent and mean no default value is provided.",
     )
@@ -504,7 +510,7 @@ class _ElicitationPropertySchemaOther(_Model):
     elicitation requests. They MUST NOT render it as a known input control."""
 
     type: _Str = Field(
-        description="Custom or future elicitation property schema type.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants."
+        description="Custom or future elicitation property schema type.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
 
 
@@ -535,12 +541,12 @@ class StringPropertySchema(_Model):
         default=None,
         description="Human-readable description.\n\nOptional. Omitted and `null` are equivalent and mean no description is provided.",
     )
-    min_length: Annotated[_Int, Field(ge=0, le=4294967295)] | None = Field(
+    min_length: _Uint32 | None = Field(
         default=None,
         alias="minLength",
         description="Minimum string length.\n\nOptional. Omitted and `null` are equivalent and mean there is no minimum length constraint.",
     )
-    max_length: Annotated[_Int, Field(ge=0, le=4294967295)] | None = Field(
+    max_length: _Uint32 | None = Field(
         default=None,
         alias="maxLength",
         description="Maximum string length.\n\nOptional. Omitted and `null` are equivalent and mean there is no maximum length constraint.",
@@ -738,7 +744,7 @@ class _CreateElicitationRequestOtherRequest(ElicitationRequestScope):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
     mode: _Str = Field(
-        description="Custom or future elicitation mode.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants."
+        description="Custom or future elicitation mode.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
 
 
@@ -760,7 +766,7 @@ class _CreateElicitationRequestOtherSession(ElicitationSessionScope):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
     mode: _Str = Field(
-        description="Custom or future elicitation mode.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants."
+        description="Custom or future elicitation mode.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
 
 
@@ -859,7 +865,7 @@ class CreateTerminalRequest(_Model):
     cwd: _Str | None = Field(
         default=None, description="Working directory for the command. Must be an absolute path."
     )
-    output_byte_limit: Annotated[_Int, Field(ge=0, le=18446744073709551615)] | None = Field(
+    output_byte_limit: _Uint64 | None = Field(
         default=None,
         alias="outputByteLimit",
         description="Maximum number of output bytes to retain.\n\nWhen the limit is exceeded, the Client truncates from the beginning of the output\nto stay within the limit.\n\nThe Client MUST ensure truncation happens at a character boundary to maintain valid\nstring output, even if this means the retained output is slightly less than the\nspecified limit.",
@@ -904,12 +910,10 @@ class ReadTextFileRequest(_Model):
 
     session_id: SessionId = Field(alias="sessionId", description="The session ID for this request.")
     path: _Str = Field(description="Absolute path to the file to read.")
-    line: Annotated[_Int, Field(ge=0, le=4294967295)] | None = Field(
+    line: _Uint32 | None = Field(
         default=None, description="Line number to start reading from (1-based)."
     )
-    limit: Annotated[_Int, Field(ge=0, le=4294967295)] | None = Field(
-        default=None, description="Maximum number of lines to read."
-    )
+    limit: _Uint32 | None = Field(default=None, description="Maximum number of lines to read.")
     field_meta: dict[str, Any] | None = Field(
         default=None,
         alias="_meta",
@@ -1135,7 +1139,7 @@ class ResourceLink(_Model):
         description="MIME type describing the encoded media payload.",
     )
     name: _Str = Field(description="Human-readable name shown for this protocol object.")
-    size: Annotated[_Int, Field(ge=-9223372036854775808, le=9223372036854775807)] | None = Field(
+    size: _Int64 | None = Field(
         default=None, description="Optional size of the linked resource in bytes, if known."
     )
     title: _Str | None = Field(default=None, description="Optional display title for end-user UI.")
@@ -1295,9 +1299,7 @@ class ToolCallLocation(_Model):
     """
 
     path: _Str = Field(description="The absolute file path being accessed or modified.")
-    line: Annotated[_Int, Field(ge=0, le=4294967295)] | None = Field(
-        default=None, description="Optional line number within the file."
-    )
+    line: _Uint32 | None = Field(default=None, description="Optional line number within the file.")
     field_meta: dict[str, Any] | None = Field(
         default=None,
         alias="_meta",
@@ -1314,7 +1316,7 @@ class ToolCallStatus(str, Enum):
 
     PENDING = "pending"
     """The tool call hasn't started running yet because the input is either
-streaming or we're awaiting approval."""
+    streaming or we're awaiting approval."""
     IN_PROGRESS = "in_progress"
     """The tool call is currently running."""
     COMPLETED = "completed"
@@ -1812,14 +1814,14 @@ class Implementation(_Model):
     title for UI representation."""
 
     name: _Str = Field(
-        description="Intended for programmatic or logical use, but can be used as a display\nname fallback if title isn’t present."
+        description="Intended for programmatic or logical use, but can be used as a display\nname fallback if title isn’t present.",
     )
     title: _Str | None = Field(
         default=None,
         description="Intended for UI and end-user contexts — optimized to be human-readable\nand easily understood.\n\nIf not provided, the name should be used for display.",
     )
     version: _Str = Field(
-        description='Version of the implementation. Can be displayed to the user or used\nfor debugging or metrics purposes. (e.g. "1.0.0").'
+        description='Version of the implementation. Can be displayed to the user or used\nfor debugging or metrics purposes. (e.g. "1.0.0").',
     )
     field_meta: dict[str, Any] | None = Field(
         default=None,
@@ -1828,7 +1830,7 @@ class Implementation(_Model):
     )
 
 
-ProtocolVersion: TypeAlias = Annotated[_Int, Field(ge=0, le=65535)]
+ProtocolVersion: TypeAlias = _Uint16
 """Protocol version identifier.
 
 This version is only bumped for breaking changes.
@@ -1941,8 +1943,7 @@ class SessionConfigOptionCategory(str):
     Category names that do not begin with `_` are reserved for the ACP spec.
 
     An open set: the named constants below are the known values; any other
-        string is valid too and validates to this type.
-    """
+    string is valid too and validates to this type."""
 
     MODE: ClassVar[SessionConfigOptionCategory]
     """Session mode selector."""
@@ -2171,18 +2172,18 @@ class StopReason(str, Enum):
     """The turn ended because the agent reached the maximum number of tokens."""
     MAX_TURN_REQUESTS = "max_turn_requests"
     """The turn ended because the agent reached the maximum number of allowed
-agent requests between user turns."""
+    agent requests between user turns."""
     REFUSAL = "refusal"
     """The turn ended because the agent refused to continue. The user prompt
-and everything that comes after it won't be included in the next
-prompt, so this should be reflected in the UI."""
+    and everything that comes after it won't be included in the next
+    prompt, so this should be reflected in the UI."""
     CANCELLED = "cancelled"
     """The turn was cancelled by the client via `session/cancel`.
 
-This stop reason MUST be returned when the client sends a `session/cancel`
-notification, even if the cancellation causes exceptions in underlying operations.
-Agents should catch these exceptions and return this semantically meaningful
-response to confirm successful cancellation."""
+    This stop reason MUST be returned when the client sends a `session/cancel`
+    notification, even if the cancellation causes exceptions in underlying operations.
+    Agents should catch these exceptions and return this semantically meaningful
+    response to confirm successful cancellation."""
 
 
 class PromptResponse(_Model):
@@ -2272,12 +2273,11 @@ class ErrorCode(int):
     and use the reserved range (-32000 to -32099) for protocol-specific errors.
 
     An open set: the named constants below are the known values; any other
-        integer is valid too and validates to this type.
-    """
+    integer is valid too and validates to this type."""
 
     PARSE_ERROR: ClassVar[ErrorCode]
     """**Parse error**: Invalid JSON was received by the server.
-An error occurred on the server while parsing the JSON text."""
+    An error occurred on the server while parsing the JSON text."""
     INVALID_REQUEST: ClassVar[ErrorCode]
     """**Invalid request**: The JSON sent is not a valid Request object."""
     METHOD_NOT_FOUND: ClassVar[ErrorCode]
@@ -2286,10 +2286,10 @@ An error occurred on the server while parsing the JSON text."""
     """**Invalid params**: Invalid method parameter(s)."""
     INTERNAL_ERROR: ClassVar[ErrorCode]
     """**Internal error**: Internal JSON-RPC error.
-Reserved for implementation-defined server errors."""
+    Reserved for implementation-defined server errors."""
     REQUEST_CANCELLED: ClassVar[ErrorCode]
     """**Request cancelled**: Execution of the method was aborted either due to a cancellation request from the caller or
-because of resource constraints or shutdown."""
+    because of resource constraints or shutdown."""
     AUTHENTICATION_REQUIRED: ClassVar[ErrorCode]
     """**Authentication required**: Authentication is required before this operation can be performed."""
     RESOURCE_NOT_FOUND: ClassVar[ErrorCode]
@@ -2324,10 +2324,10 @@ class Error(_Model):
     """
 
     code: ErrorCode = Field(
-        description="A number indicating the error type that occurred.\nThis must be an integer as defined in the JSON-RPC specification."
+        description="A number indicating the error type that occurred.\nThis must be an integer as defined in the JSON-RPC specification.",
     )
     message: _Str = Field(
-        description="A string providing a short description of the error.\nThe message should be limited to a concise single sentence."
+        description="A string providing a short description of the error.\nThe message should be limited to a concise single sentence.",
     )
     data: Any = Field(
         default=None,
@@ -2534,7 +2534,7 @@ class PlanEntry(_Model):
         description="Human-readable description of what this task aims to accomplish."
     )
     priority: PlanEntryPriority = Field(
-        description="The relative importance of this task.\nUsed to indicate which tasks are most critical to the overall goal."
+        description="The relative importance of this task.\nUsed to indicate which tasks are most critical to the overall goal.",
     )
     status: PlanEntryStatus = Field(description="Current execution status of this task.")
     field_meta: dict[str, Any] | None = Field(
@@ -2554,7 +2554,7 @@ class Plan(_Model):
     See protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/agent-plan)"""
 
     entries: list[PlanEntry] = Field(
-        description="The list of tasks to be accomplished.\n\nWhen updating a plan, the agent must send a complete list of all entries\nwith their current status. The client replaces the entire plan with each update."
+        description="The list of tasks to be accomplished.\n\nWhen updating a plan, the agent must send a complete list of all entries\nwith their current status. The client replaces the entire plan with each update.",
     )
     field_meta: dict[str, Any] | None = Field(
         default=None,
@@ -2667,12 +2667,8 @@ class Cost(_Model):
 class UsageUpdate(_Model):
     """Context window and cost update for a session."""
 
-    used: Annotated[_Int, Field(ge=0, le=18446744073709551615)] = Field(
-        description="Tokens currently in context."
-    )
-    size: Annotated[_Int, Field(ge=0, le=18446744073709551615)] = Field(
-        description="Total context window size in tokens."
-    )
+    used: _Uint64 = Field(description="Tokens currently in context.")
+    size: _Uint64 = Field(description="Total context window size in tokens.")
     cost: Cost | None = Field(default=None, description="Cumulative session cost (optional).")
     field_meta: dict[str, Any] | None = Field(
         default=None,
@@ -3172,7 +3168,7 @@ class PromptRequest(_Model):
         alias="sessionId", description="The ID of the session to send this user message to"
     )
     prompt: list[ContentBlock] = Field(
-        description="The blocks of content that compose the user's message.\n\nAs a baseline, the Agent MUST support [`ContentBlock::Text`] and [`ContentBlock::ResourceLink`],\nwhile other variants are optionally enabled via [`PromptCapabilities`].\n\nThe Client MUST adapt its interface according to [`PromptCapabilities`].\n\nThe client MAY include referenced pieces of context as either\n[`ContentBlock::Resource`] or [`ContentBlock::ResourceLink`].\n\nWhen available, [`ContentBlock::Resource`] is preferred\nas it avoids extra round-trips and allows the message to include\npieces of context from sources the agent may not have access to."
+        description="The blocks of content that compose the user's message.\n\nAs a baseline, the Agent MUST support [`ContentBlock::Text`] and [`ContentBlock::ResourceLink`],\nwhile other variants are optionally enabled via [`PromptCapabilities`].\n\nThe Client MUST adapt its interface according to [`PromptCapabilities`].\n\nThe client MAY include referenced pieces of context as either\n[`ContentBlock::Resource`] or [`ContentBlock::ResourceLink`].\n\nWhen available, [`ContentBlock::Resource`] is preferred\nas it avoids extra round-trips and allows the message to include\npieces of context from sources the agent may not have access to.",
     )
     field_meta: dict[str, Any] | None = Field(
         default=None,
@@ -3304,13 +3300,7 @@ class ClientRequest(_Model):
     ) = Field(default=None, description="Method-specific request parameters.")
 
 
-ElicitationContentValue: TypeAlias = (
-    _Str
-    | Annotated[_Int, Field(ge=-9223372036854775808, le=9223372036854775807)]
-    | _Float
-    | _Bool
-    | list[_Str]
-)
+ElicitationContentValue: TypeAlias = _Str | _Int64 | _Float | _Bool | list[_Str]
 """Allowed wire representations for [`ElicitationContentValue`]."""
 
 
@@ -3373,7 +3363,7 @@ class _CreateElicitationResponseOther(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
     action: _Str = Field(
-        description="Custom or future elicitation action.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants."
+        description="Custom or future elicitation action.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
 
 
@@ -3492,7 +3482,7 @@ class RequestPermissionResponse(_Model):
 class TerminalExitStatus(_Model):
     """Exit status of a terminal command."""
 
-    exit_code: Annotated[_Int, Field(ge=0, le=4294967295)] | None = Field(
+    exit_code: _Uint32 | None = Field(
         default=None,
         alias="exitCode",
         description="The process exit code (may be null if terminated by signal).",
@@ -3526,7 +3516,7 @@ class TerminalOutputResponse(_Model):
 class WaitForTerminalExitResponse(_Model):
     """Response containing the exit status of a terminal command."""
 
-    exit_code: Annotated[_Int, Field(ge=0, le=4294967295)] | None = Field(
+    exit_code: _Uint32 | None = Field(
         default=None,
         alias="exitCode",
         description="The process exit code (may be null if terminated by signal).",

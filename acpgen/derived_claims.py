@@ -134,17 +134,15 @@ def parse_claims(req: Requirement, where: str = "roster/requirements.md") -> Der
         raise AcpgenError(loc, f"{req.id}: derived structure states nothing")
     variants = _variants(prose)
     enums = [EnumClaim(m["name"], _split_words(m["values"])) for m in _ENUM_RE.finditer(prose)]
-    codes = []
+    codes: list[CodesClaim] = []
     if m := _CODES_RE.search(prose):
         items = tuple((int(c["code"]), c["meaning"]) for c in _CODE_ITEM_RE.finditer(m["body"]))
         if not items:
             raise AcpgenError(loc, f"{req.id}: no error codes in {m['body']!r}")
         error_code = next((s.type_name for s in shapes if s.type_name.endswith("Code")), "ErrorCode")
         codes.append(CodesClaim(error_code, items))
-    names: list[str] = []
-    for claim in (*members, *shapes, *variants, *enums, *codes):
-        if claim.type_name not in names:
-            names.append(claim.type_name)
+    claimed = [c.type_name for group in (members, shapes, variants, enums, codes) for c in group]
+    names = list(dict.fromkeys(claimed))
     return DerivedClaims(
         requirement=req,
         members=tuple(members),

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 MARKER = "acp_requirement"
 DEFAULT_COVERAGE_PATH = "acp-coverage.json"
+USER_PROPERTY = "acp_requirements"  # on each tagged test's reports: its IDs, space-separated
 # Same shape as acpgen.roster's ID pattern; repeated so that importing the plugin stays cheap.
 _ID_RE = re.compile(r"^ACP-V1-[A-Z0-9]+(?:-[A-Z0-9]+)+$")
 
@@ -187,8 +188,16 @@ class _RunHooks:
             ids = _ids(item)
             if ids:
                 self.state.tracker.add_test(item.nodeid, ids)
+                # Reports carry user properties, so the IDs also reach JUnit XML and a
+                # controller that did not collect the items itself (pytest-xdist).
+                item.user_properties.append((USER_PROPERTY, " ".join(ids)))
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.nodeid not in self.state.tracker.outcomes:
+            ids = dict(report.user_properties).get(USER_PROPERTY)
+            if not ids:
+                return
+            self.state.tracker.add_test(report.nodeid, tuple(str(ids).split()))
         self.state.tracker.record(
             report.nodeid,
             report.when,

@@ -233,8 +233,14 @@ def test_coverage_json_and_table_match_the_run(
         "shared_pass": reqs[2].id,
     }
     pytester.makepyfile(test_cov=COVERAGE_SUITE.format(**ids))
-    result = run(pytester, f"--acp-roster={real_roster_path}", "--acp-coverage=out/cov.json", "-rs")
+    result = run(
+        pytester, f"--acp-roster={real_roster_path}", "--acp-coverage=out/cov.json", "--junitxml=j.xml"
+    )
     result.assert_outcomes(passed=4, failed=2, skipped=1, xfailed=1)
+    # The IDs travel on the reports (JUnit XML properties; a pytest-xdist controller).
+    junit = (pytester.path / "j.xml").read_text()
+    both = " ".join(sorted([ids["must_pass"], ids["shared_pass"]]))
+    assert f'<property name="acp_requirements" value="{both}" />' in junit
     report = json.loads((pytester.path / "out" / "cov.json").read_text())
 
     entries = report["requirements"]
@@ -344,3 +350,26 @@ def test_roster_from_the_acpgen_lock_is_hash_checked(
     result = run(pytester)
     assert result.ret == pytest.ExitCode.INTERRUPTED
     assert "the lock pins" in result.stdout.str()
+
+
+def test_reports_for_tests_this_process_did_not_collect_count_by_their_properties(roster) -> None:  # type: ignore[no-untyped-def]
+    # As on a pytest-xdist controller: no items, only reports from the workers.
+    from acpgen import pytest_plugin
+    from acpgen.plugin_coverage import build_report
+
+    state = pytest_plugin._State(None)
+    hooks = pytest_plugin._RunHooks(None, state)  # type: ignore[arg-type]
+    req_id = roster.requirements[0].id
+    for when, outcome in (("setup", "passed"), ("call", "passed"), ("teardown", "passed")):
+        hooks.pytest_runtest_logreport(pytest.TestReport(
+            "w.py::test_remote", ("w.py", 1, "test_remote"), {}, outcome, None, when,
+            user_properties=[(pytest_plugin.USER_PROPERTY, req_id)],
+        ))
+    hooks.pytest_runtest_logreport(pytest.TestReport(
+        "w.py::test_untagged", ("w.py", 2, "test_untagged"), {}, "failed", None, "call"
+    ))
+    report = build_report(roster, state.tracker, None, "roster.md")
+    assert report["counts"]["passing"] == 1 and report["counts"]["failing"] == 0
+    assert report["requirements"][0]["tests"] == [
+        {"nodeid": "w.py::test_remote", "outcome": "passed", "reason": None}
+    ]

@@ -160,6 +160,14 @@ def test_explicit_roster_that_is_missing_is_a_usage_error(pytester: pytest.Pytes
     assert "nowhere/requirements.md" in result.stderr.str()
 
 
+def test_asking_for_coverage_without_any_roster_is_a_usage_error(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile("def test_plain():\n    pass\n")
+    for option in ("--acp-coverage", "--acp-require=MUST"):
+        result = run(pytester, option)
+        assert result.ret == pytest.ExitCode.USAGE_ERROR
+        assert "no ACP roster configured" in result.stderr.str()
+
+
 def test_ini_roster_is_relative_to_the_ini_file(
     pytester: pytest.Pytester, real_roster_path: Path
 ) -> None:

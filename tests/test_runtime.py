@@ -110,3 +110,23 @@ def test_ten_megabyte_lines(skeleton: Path) -> None:
         assert await peer.close() == 0
 
     run(body(), timeout=120)
+
+
+RUNTIME_MODULES = ("rpc.py", "stdio.py", "handshake.py", "interfaces.py", "connection.py",
+                   "examples/echo_agent.py", "examples/client.py")
+
+
+def test_the_committed_runtime_passes_mypy_strict_and_ruff(project_root: Path) -> None:
+    import subprocess
+    import sys
+
+    generated = project_root / "generated"
+    files = [f"acp_v1/{name}" for name in RUNTIME_MODULES]
+    ruff = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "--isolated",
+                           "--line-length", "100", *files, "tests/acp_runtime"],
+                          cwd=generated, capture_output=True, text=True, timeout=120, check=False)
+    assert ruff.returncode == 0, ruff.stdout + ruff.stderr
+    mypy = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent",
+                           "--no-incremental", *files],
+                          cwd=generated, capture_output=True, text=True, timeout=300, check=False)
+    assert mypy.returncode == 0, mypy.stdout + mypy.stderr

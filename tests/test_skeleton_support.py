@@ -90,6 +90,6 @@ class RawProcessPeer:
         self.stdin.close()
         try:
             return await asyncio.wait_for(self.process.wait(), 10)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             self.process.kill()
             return await self.process.wait()

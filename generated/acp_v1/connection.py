@@ -25,7 +25,7 @@ import functools
 import json
 import logging
 from collections.abc import AsyncIterator, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -62,7 +62,7 @@ AGENT_ROUTES: dict[str, Route] = {w: s for w, s in methods.METHODS.items() if s.
 CLIENT_ROUTES: dict[str, Route] = {w: s for w, s in methods.METHODS.items() if s.side == "client"}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _adapter(model: Any) -> TypeAdapter[Any]:
     return TypeAdapter(model)
 
@@ -91,9 +91,9 @@ def _validation_data(exc: ValidationError) -> Any:
 class _Side:
     """What both ends share: inbound dispatch, typed outbound calls, lifecycle."""
 
-    inbound_routes: dict[str, Route] = {}
-    outbound_routes: dict[str, Route] = {}
-    role = ""
+    inbound_routes: ClassVar[dict[str, Route]] = {}
+    outbound_routes: ClassVar[dict[str, Route]] = {}
+    role: ClassVar[str] = ""
 
     def __init__(
         self,
@@ -224,9 +224,9 @@ class _Side:
 class AgentSideConnection(_Side):
     """The agent's end: dispatches to an :class:`Agent`, calls the client."""
 
-    inbound_routes = AGENT_ROUTES
-    outbound_routes = CLIENT_ROUTES
-    role = "agent"
+    inbound_routes: ClassVar[dict[str, Route]] = AGENT_ROUTES
+    outbound_routes: ClassVar[dict[str, Route]] = CLIENT_ROUTES
+    role: ClassVar[str] = "agent"
 
     def __init__(
         self,
@@ -245,10 +245,12 @@ class AgentSideConnection(_Side):
         return self.client_capabilities
 
     def _check_outbound(self, route: Route, params: Any) -> None:
-        guards.check_agent_call(route.wire, params, self.client_capabilities)  # type: ignore[arg-type]
+        method: Any = route.wire  # one of the client's methods (the guards' Literal type)
+        guards.check_agent_call(method, params, self.client_capabilities)
 
     def _check_result(self, route: Route, result: Any) -> None:
-        guards.check_agent_result(route.wire, result, self.client_capabilities)  # type: ignore[arg-type]
+        method: Any = route.wire
+        guards.check_agent_result(method, result, self.client_capabilities)
 
     async def _dispatch(self, route: Route, value: Any) -> Any:
         if route.wire != "initialize":
@@ -328,9 +330,9 @@ class AgentSideConnection(_Side):
 class ClientSideConnection(_Side):
     """The client's end: dispatches to a :class:`Client`, calls the agent."""
 
-    inbound_routes = CLIENT_ROUTES
-    outbound_routes = AGENT_ROUTES
-    role = "client"
+    inbound_routes: ClassVar[dict[str, Route]] = CLIENT_ROUTES
+    outbound_routes: ClassVar[dict[str, Route]] = AGENT_ROUTES
+    role: ClassVar[str] = "client"
 
     def __init__(
         self,
@@ -358,12 +360,12 @@ class ClientSideConnection(_Side):
         return self.agent_auth_methods
 
     def _check_outbound(self, route: Route, params: Any) -> None:
-        guards.check_client_call(  # type: ignore[arg-type]
-            route.wire, params, self.agent_capabilities, self.agent_auth_methods
-        )
+        method: Any = route.wire  # one of the agent's methods (the guards' Literal type)
+        guards.check_client_call(method, params, self.agent_capabilities, self.agent_auth_methods)
 
     def _check_result(self, route: Route, result: Any) -> None:
-        guards.check_client_result(route.wire, result, self.agent_capabilities)  # type: ignore[arg-type]
+        method: Any = route.wire
+        guards.check_client_result(method, result, self.agent_capabilities)
 
     async def _after_response(self, route: Route, params: Any, result: Any) -> None:
         if route.wire != "initialize":

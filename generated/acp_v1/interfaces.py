@@ -60,8 +60,7 @@ class Agent:
         raise RpcError.method_not_found("session/prompt")
 
     async def session_cancel(self, params: models.CancelNotification) -> None:
-        """Handle ``session/cancel`` (notification)."""
-        return None
+        """Handle ``session/cancel`` (notification); ignored unless overridden."""
 
     async def session_list(self, params: models.ListSessionsRequest) -> models.ListSessionsResponse:
         """Handle ``session/list`` (request)."""
@@ -95,7 +94,6 @@ class Agent:
 
     async def ext_notification(self, method: str, params: Any) -> None:
         """Handle an extension notification (a method name starting with ``_``)."""
-        return None
 
 
 class Client:
@@ -111,8 +109,7 @@ class Client:
         raise RpcError.method_not_found("session/request_permission")
 
     async def session_update(self, params: models.SessionNotification) -> None:
-        """Handle ``session/update`` (notification)."""
-        return None
+        """Handle ``session/update`` (notification); ignored unless overridden."""
 
     async def fs_write_text_file(
         self, params: models.WriteTextFileRequest
@@ -163,8 +160,7 @@ class Client:
         raise RpcError.method_not_found("elicitation/create")
 
     async def elicitation_complete(self, params: models.CompleteElicitationNotification) -> None:
-        """Handle ``elicitation/complete`` (notification)."""
-        return None
+        """Handle ``elicitation/complete`` (notification); ignored unless overridden."""
 
     async def ext_method(self, method: str, params: Any) -> Any:
         """Handle an extension request (a method name starting with ``_``)."""
@@ -172,4 +168,3 @@ class Client:
 
     async def ext_notification(self, method: str, params: Any) -> None:
         """Handle an extension notification (a method name starting with ``_``)."""
-        return None

@@ -22,19 +22,19 @@ import contextlib
 import json
 import logging
 from collections.abc import Awaitable
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
 __all__ = [
+    "AUTHENTICATION_REQUIRED",
     "CANCEL_REQUEST_METHOD",
     "DEFAULT_MAX_FRAME_BYTES",
     "ERROR_MESSAGES",
-    "PARSE_ERROR",
+    "INTERNAL_ERROR",
+    "INVALID_PARAMS",
     "INVALID_REQUEST",
     "METHOD_NOT_FOUND",
-    "INVALID_PARAMS",
-    "INTERNAL_ERROR",
+    "PARSE_ERROR",
     "REQUEST_CANCELLED",
-    "AUTHENTICATION_REQUIRED",
     "RESOURCE_NOT_FOUND",
     "Connection",
     "ConnectionClosed",
@@ -239,7 +239,7 @@ class Connection:
             self._reader_task.cancel()
         self._shutdown()
 
-    async def __aenter__(self) -> Connection:
+    async def __aenter__(self) -> Self:
         self.start()
         return self
 
@@ -471,8 +471,10 @@ class Connection:
         if method == CANCEL_REQUEST_METHOD:
             # Answered here, not queued: it must overtake the request it cancels.
             request_id = params.get("requestId") if isinstance(params, dict) else None
-            key = _id_key(request_id) if _valid_id(request_id) else None
-            task = self._inbound.get(key) if key is not None else None
+            if not _valid_id(request_id):
+                return
+            key = _id_key(request_id)
+            task = self._inbound.get(key)
             if task is not None and not task.done():
                 self._cancelled_by_peer.add(key)
                 task.cancel()

@@ -33,9 +33,9 @@ class PrintingClient(Client):
         update = params.update
         if _value(getattr(update, "session_update", None)) != "agent_message_chunk":
             return
-        content = update.content
+        content = getattr(update, "content", None)
         if _value(getattr(content, "type", None)) == "text":
-            self.out.write(str(content.text))
+            self.out.write(str(getattr(content, "text", "")))
             self.out.flush()
 
     async def session_request_permission(

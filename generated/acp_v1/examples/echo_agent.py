@@ -116,7 +116,7 @@ class EchoAgent(Agent):
             watch.cancel()
         if _value(getattr(outcome, "outcome", None)) != "selected":
             return None
-        return str(_value(outcome.option_id))
+        return str(_value(getattr(outcome, "option_id", "")))
 
     async def _permission_request(self, session_id: str) -> models.RequestPermissionResponse:
         assert self.connection is not None

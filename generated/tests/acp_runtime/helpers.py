@@ -69,7 +69,7 @@ class RawPeer:
     async def nothing_within(self, seconds: float) -> bool:
         try:
             line = await asyncio.wait_for(self.reader.readline(), seconds)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return True
         raise AssertionError(f"expected no frame, got {line[:200]!r}")
 

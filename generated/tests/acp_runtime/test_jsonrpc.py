@@ -14,7 +14,6 @@ from acp_v1 import models, rpc
 from acp_v1.interfaces import Client
 
 from .helpers import (
-    ProbeAgent,
     RawPeer,
     agent_and_raw_client,
     init_request,

@@ -81,6 +81,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--acp-coverage",
         metavar="PATH",
+        nargs="?",
+        const=DEFAULT_COVERAGE_PATH,
         default=None,
         help="print requirement coverage by keyword and responsibility and write it as JSON "
         f"to PATH (written --acp-coverage=PATH; bare --acp-coverage writes {DEFAULT_COVERAGE_PATH})",

@@ -145,9 +145,16 @@ def load_manifest(project: Project) -> Manifest:
     if not path.is_file():
         return Manifest((), (), (), {}, {})
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise AcpgenError(MANIFEST_RELPATH, f"not UTF-8 at byte {exc.start}") from None
+    return parse_manifest(project, text)
+
+
+def parse_manifest(project: Project, text: str) -> Manifest:
+    """Parse and validate manifest text against the project's inputs."""
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise AcpgenError(MANIFEST_RELPATH, f"not valid TOML: {exc}") from None
     return _Validator(project).manifest(data)
@@ -430,7 +437,10 @@ def states_gate(keyword: str, text: str) -> bool:
 
 def uncited_gate_warnings(project: Project) -> list[str]:
     """Roster requirements that state a capability gate but that no manifest entry cites."""
-    manifest = load_manifest(project)
+    return gate_warnings(project, load_manifest(project))
+
+
+def gate_warnings(project: Project, manifest: Manifest) -> list[str]:
     cited = manifest.cited() | set(manifest.not_a_gate)
     return [
         f"{MANIFEST_RELPATH}: {r.id} ({r.keyword}, {r.role}) states a capability gate but no "

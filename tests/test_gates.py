@@ -13,7 +13,15 @@ from conftest import run_acpgen, tree_digest
 from repin import make_project
 
 from acpgen.errors import AcpgenError
-from acpgen.gates import MANIFEST_RELPATH, load_gates, load_manifest, states_gate
+from acpgen.gates import (
+    MANIFEST_RELPATH,
+    gate_warnings,
+    load_gates,
+    load_manifest,
+    parse_manifest,
+    states_gate,
+    uncited_gate_warnings,
+)
 
 MANIFEST = Path(__file__).resolve().parents[1] / MANIFEST_RELPATH
 
@@ -79,10 +87,8 @@ def test_required_rows_are_in_the_manifest(project, target: str, capability: str
     assert by_target[target].qualified_capability == capability
 
 
-def test_verify_is_clean_on_the_real_manifest() -> None:
-    result = run_acpgen("verify")
-    assert result.returncode == 0, result.stderr
-    assert "states a capability gate" not in result.stderr
+def test_verify_has_no_uncited_gate_on_the_real_manifest(project) -> None:  # type: ignore[no-untyped-def]
+    assert uncited_gate_warnings(project) == []
 
 
 def test_gate_heuristic_is_explainable() -> None:
@@ -142,8 +148,8 @@ BAD = {
     "requirement-of-the-other-side": (
         'requirements = ["ACP-V1-AUTH-CLIENT-NO-LOGOUT-WITHOUT-CAPABILITY"]',
         'requirements = ["ACP-V1-FS-AGENT-NO-CALL-WITHOUT-CAPABILITY"]',
-        r"gate #6 \(logout\): requirement ACP-V1-FS-AGENT-NO-CALL-WITHOUT-CAPABILITY binds the agent, not the "
-        r"sender \(client\)",
+        (r"gate #6 \(logout\): requirement ACP-V1-FS-AGENT-NO-CALL-WITHOUT-CAPABILITY binds the agent, not the "
+        r"sender \(client\)"),
     ),
     "wrong-sender": (
         'method = "logout"\nsender = "client"',
@@ -185,37 +191,32 @@ def test_bad_manifest_is_one_line_exit_2_and_nothing_written(broken_project, pro
     assert sorted(p.name for p in proj.iterdir()) == ["generated", "schema"]
 
 
-def test_bad_manifest_fails_verify_and_inspect_too(broken_project) -> None:  # type: ignore[no-untyped-def]
+def test_bad_manifest_fails_verify_too(broken_project) -> None:  # type: ignore[no-untyped-def]
     proj = broken_project("unknown-capability")
-    for command in (["verify"], ["inspect", "--gates", "--json"]):
-        result = run_acpgen(*command, "--project", str(proj))
-        assert result.returncode == 2, (command, result.stderr)
-        assert re.fullmatch(f"acpgen: error: {MANIFEST_RELPATH}: {BAD['unknown-capability'][2]}.*\n",
-                            result.stderr), result.stderr
+    result = run_acpgen("verify", "--project", str(proj))
+    assert result.returncode == 2, result.stderr
+    assert re.fullmatch(f"acpgen: error: {MANIFEST_RELPATH}: {BAD['unknown-capability'][2]}.*\n",
+                        result.stderr), result.stderr
 
 
 @pytest.mark.parametrize("case", sorted(BAD))
-def test_bad_manifest_fails_load_project_naming_the_entry(broken_project, inputs_copy: Path, case: str) -> None:  # type: ignore[no-untyped-def]
-    from acpgen.project import load_project
-
-    proj = broken_project(case)
+def test_bad_manifest_entry_is_named_in_the_error(project, case: str) -> None:  # type: ignore[no-untyped-def]
+    old, new, expected = BAD[case]
     with pytest.raises(AcpgenError) as info:
-        load_project(proj, str(inputs_copy))
+        parse_manifest(project, _break(MANIFEST.read_text(encoding="utf-8"), old, new))
     assert info.value.where == MANIFEST_RELPATH
     assert info.value.exit_code == 2
-    assert re.match(BAD[case][2], info.value.message), info.value.message
+    assert re.match(expected, info.value.message), info.value.message
 
 
-def test_invalid_toml_is_one_line(tmp_path: Path, project_root: Path, inputs_copy: Path) -> None:
-    proj = make_project(project_root, tmp_path / "proj", inputs_copy)
-    (proj / MANIFEST_RELPATH).write_text("[[gate]\nmethod = ", encoding="utf-8")
-    result = run_acpgen("verify", "--project", str(proj))
-    assert result.returncode == 2
-    assert result.stderr.startswith(f"acpgen: error: {MANIFEST_RELPATH}: not valid TOML")
-    assert len(result.stderr.strip().splitlines()) == 1
+def test_invalid_toml_is_one_error(project) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(AcpgenError) as info:
+        parse_manifest(project, "[[gate]\nmethod = ")
+    assert str(info.value).startswith(f"{MANIFEST_RELPATH}: not valid TOML")
+    assert "\n" not in str(info.value)
 
 
-def test_verify_warns_about_an_uncited_gate(tmp_path: Path, project_root: Path, inputs_copy: Path) -> None:
+def test_verify_warns_about_an_uncited_gate(project, tmp_path: Path, project_root: Path, inputs_copy: Path) -> None:  # type: ignore[no-untyped-def]
     """Dropping the logout gate leaves ACP-V1-AUTH-CLIENT-NO-LOGOUT-WITHOUT-CAPABILITY uncited."""
     proj = make_project(project_root, tmp_path / "proj", inputs_copy)
     text = MANIFEST.read_text(encoding="utf-8")
@@ -234,10 +235,9 @@ def test_verify_warns_about_an_uncited_gate(tmp_path: Path, project_root: Path, 
     # A reviewed [[not_a_gate]] entry silences it, and names its reason.
     text += ('\n[[not_a_gate]]\nrequirement = "ACP-V1-AUTH-CLIENT-NO-LOGOUT-WITHOUT-CAPABILITY"\n'
              'reason = "test"\n')
-    (proj / MANIFEST_RELPATH).write_text(text, encoding="utf-8")
-    result = run_acpgen("verify", "--project", str(proj))
-    assert result.returncode == 0 and "states a capability gate" not in result.stderr
-
+    manifest = parse_manifest(project, text)
+    assert manifest.not_a_gate == {"ACP-V1-AUTH-CLIENT-NO-LOGOUT-WITHOUT-CAPABILITY": "test"}
+    assert gate_warnings(project, manifest) == []
 
 def test_manifest_round_trips_through_load_manifest(project) -> None:  # type: ignore[no-untyped-def]
     manifest = load_manifest(project)

@@ -617,16 +617,19 @@ def f(x: NotAPeer, p: int) -> int:
 '''
 
 
-def test_decorators_keep_static_types_under_mypy(tmp_path: Path) -> None:
+def test_generated_code_passes_mypy_strict_and_decorators_keep_static_types(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text(TYPED_SAMPLE, encoding="utf-8")
+    generated = [str(GENERATED / "acp_v1" / "methods.py"), str(GENERATED / "acp_v1" / "guards.py")]
     result = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent", "--no-incremental",
-         "--cache-dir=/dev/null", "--hide-error-context", "--no-error-summary", str(sample)],
+         "--cache-dir=/dev/null", "--hide-error-context", "--no-error-summary", *generated, str(sample)],
         capture_output=True, text=True, cwd=GENERATED, timeout=300, check=False,
         env={"MYPYPATH": str(GENERATED), "PATH": "/usr/bin:/bin"},
     )
     out = result.stdout
+    # methods.py and guards.py themselves are clean under --strict: every line is the sample's.
+    assert all(line.startswith(str(sample)) for line in out.splitlines()), out
     lines = {int(line.split(":")[1]): line for line in out.splitlines() if line.startswith(str(sample))}
     reveal_resume, reveal_close, bad_call, bad_path, bad_peer = (
         next(n for n, text in enumerate(TYPED_SAMPLE.splitlines(), 1) if text.startswith(prefix))

@@ -259,14 +259,9 @@ def test_module_docstring_documents_the_envelopes() -> None:
         assert name in doc, name
 
 
-def test_generated_methods_and_guards_pass_mypy_strict_and_ruff(project_root: Path) -> None:
+def test_generated_methods_and_guards_pass_ruff(project_root: Path) -> None:
+    """(mypy --strict on both runs once, in tests/test_guards.py, with the typing sample.)"""
     files = [str(GENERATED / "acp_v1" / "methods.py"), str(GENERATED / "acp_v1" / "guards.py")]
     ruff = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "--line-length", "100", *files],
                           capture_output=True, text=True, cwd=project_root, timeout=120, check=False)
     assert ruff.returncode == 0, ruff.stdout + ruff.stderr
-    mypy = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent", "--no-incremental",
-         "--cache-dir=/dev/null", *files],
-        capture_output=True, text=True, cwd=GENERATED, timeout=300, check=False,
-    )
-    assert mypy.returncode == 0, mypy.stdout + mypy.stderr

@@ -178,6 +178,22 @@ def test_generated_modules_tag_and_document_every_requirement(project) -> None: 
     assert sorted(seen) == sorted(reqs) and len(seen) == len(set(seen)) == len(reqs)
 
 
+def test_conftest_finds_the_package_from_a_nested_tests_dir(project, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    import runpy
+
+    from acpgen.emitters.test_stubs import emit
+
+    files = emit(project, GenOptions(tests_dir="checks/acp"))
+    assert "checks/acp/conftest.py" in files and "checks/acp/test_schema.py" in files
+    conftest = tmp_path / "out" / "checks" / "acp" / "conftest.py"
+    conftest.parent.mkdir(parents=True)
+    conftest.write_text(files["checks/acp/conftest.py"])
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    runpy.run_path(str(conftest))
+    assert sys.path[:2] == [str(tmp_path / "out"), str(conftest.parent)]
+
+
 # ---- Running the generated tests ----------------------------------------------------------
 
 

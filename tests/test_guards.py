@@ -487,6 +487,29 @@ def test_agent_file_system_paths_must_be_absolute() -> None:
     assert len(agent.sent) == 1
 
 
+@pytest.mark.acp_requirement("ACP-V1-ELIC-CLIENT-UNADVERTISED-MODE-INVALID-PARAMS")
+@pytest.mark.parametrize("mode", ["form", "url"])
+def test_a_client_answers_an_unadvertised_elicitation_mode_with_invalid_params(mode: str) -> None:
+    """Inbound: the client runs the agent-side check against its own capabilities."""
+    other = "url" if mode == "form" else "form"
+    own = models.ClientCapabilities.model_validate({"elicitation": {other: {}}})
+    request = {"sessionId": "s", "mode": mode, "message": "Sign in?", "elicitationId": "e1",
+               "url": "https://example.com/", "requestedSchema": {"type": "object", "properties": {}}}
+    with pytest.raises(guards.CapabilityError) as info:
+        guards.check_agent_call("elicitation/create", request, own)
+    assert info.value.code == -32602
+    guards.check_agent_call("elicitation/create", {**request, "mode": other}, own)
+
+
+def test_error_codes_for_receivers() -> None:
+    with pytest.raises(guards.CapabilityError) as info:
+        guards.check_agent_call("fs/read_text_file", {"sessionId": "s", "path": "/a"}, {})
+    assert info.value.code == -32601
+    with pytest.raises(guards.PathNotAbsoluteError) as path_info:
+        guards.check_agent_call("fs/read_text_file", {"sessionId": "s", "path": "a"}, {"fs": {"readTextFile": True}})
+    assert path_info.value.code == -32602
+
+
 # ---- Before initialize ------------------------------------------------------------------------
 
 

@@ -43,7 +43,10 @@ Decorators (sync or async; signature, typing (ParamSpec) and coroutine-ness are 
     config options in session/update, terminal auth method ids), and absolute paths.
 
 Plain checks (raise on refusal, return None otherwise), for runtimes that route every
-outbound message through one place:
+outbound message through one place. A receiver may run the same check on an incoming message
+against its OWN advertised capabilities (e.g. a client given elicitation/create in a mode it
+did not advertise) and answer with the error's ``code`` (-32602, or -32601 for a method it did
+not advertise at all):
     ``check_client_call(method, params, agent_capabilities, auth_methods=None)``
     ``check_agent_call(method, params, client_capabilities)``
     ``check_agent_result(method, result, client_capabilities)``
@@ -111,7 +114,14 @@ ClientCapabilityPath: TypeAlias = Literal[
 
 
 class AcpGuardError(Exception):
-    """An outbound call refused by a guard; nothing was sent."""
+    """An outbound call refused by a guard; nothing was sent.
+
+    ``code`` is the JSON-RPC error a receiver answers with when it runs the same check on an
+    incoming message against its own advertised capabilities: -32602 (Invalid params), or
+    -32601 (Method not found) for a method the receiver did not advertise at all.
+    """
+
+    code: int = -32602
 
     def __init__(self, method: str, message: str, requirements: Sequence[str]) -> None:
         self.method = method
@@ -133,6 +143,8 @@ class CapabilityError(AcpGuardError):
     ) -> None:
         self.capability = capability
         self.target = target or method
+        if capability is not None and self.target == method:
+            self.code = -32601  # the whole method is gated: unadvertised means not there
         super().__init__(method, message, requirements)
 
 
@@ -1706,7 +1718,9 @@ def client_call(method: MethodToAgent) -> AgentPeerDecorator:
 
     def check(state: AgentPeer, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         params = _params_of(method, args, kwargs)
-        check_client_call(method, params, state.peer_capabilities, state.peer_auth_methods)
+        # getattr: a state object that never learned auth methods simply has none to check.
+        auth_methods = getattr(state, "peer_auth_methods", None)
+        check_client_call(method, params, state.peer_capabilities, auth_methods)
 
     return _before(check)
 

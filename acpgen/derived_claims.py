@@ -47,6 +47,8 @@ _ENUM_RE = re.compile(r"one of the stable (?P<name>[A-Z]\w+) values \((?P<values
 # "the predefined codes MUST keep their stable meanings: -32700 parse error, ..."
 _CODES_RE = re.compile(r"predefined codes MUST keep their stable meanings: (?P<body>.*?)\.(?: |$)")
 _CODE_ITEM_RE = re.compile(r"(?P<code>-?\d+) (?P<meaning>[a-z][a-z ]*[a-z])")
+# "Extension requests and notifications MUST use method names beginning with _ and ..."
+_EXTENSION_RE = re.compile(r"MUST use method names beginning with (?P<prefix>\S+) ")
 
 
 @dataclass(frozen=True)
@@ -96,6 +98,13 @@ class CodesClaim:
 
 
 @dataclass(frozen=True)
+class ExtensionNamesClaim:
+    """Extension methods: names beginning with ``prefix``, arbitrary JSON params."""
+
+    prefix: str
+
+
+@dataclass(frozen=True)
 class DerivedClaims:
     requirement: Requirement
     members: tuple[MembersClaim, ...] = ()
@@ -103,6 +112,7 @@ class DerivedClaims:
     variants: tuple[VariantsClaim, ...] = ()
     enums: tuple[EnumClaim, ...] = ()
     codes: tuple[CodesClaim, ...] = ()
+    extension_names: ExtensionNamesClaim | None = None
     type_names: tuple[str, ...] = field(default=())  # every type the claims mention, in order
 
 
@@ -141,6 +151,7 @@ def parse_claims(req: Requirement, where: str = "roster/requirements.md") -> Der
             raise AcpgenError(loc, f"{req.id}: no error codes in {m['body']!r}")
         error_code = next((s.type_name for s in shapes if s.type_name.endswith("Code")), "ErrorCode")
         codes.append(CodesClaim(error_code, items))
+    ext = _EXTENSION_RE.search(prose)
     claimed = [c.type_name for group in (members, shapes, variants, enums, codes) for c in group]
     names = list(dict.fromkeys(claimed))
     return DerivedClaims(
@@ -150,6 +161,7 @@ def parse_claims(req: Requirement, where: str = "roster/requirements.md") -> Der
         variants=tuple(variants),
         enums=tuple(enums),
         codes=tuple(codes),
+        extension_names=ExtensionNamesClaim(ext["prefix"]) if ext else None,
         type_names=tuple(names),
     )
 

@@ -115,6 +115,8 @@ def derived_calls(claims: DerivedClaims) -> list[Call]:
         for m in claims.members:
             if "code" in m.declared and "message" in m.declared:
                 calls.append(call("check_error_object", name=m.type_name, code_type=c.type_name))
+    if claims.extension_names is not None:
+        calls.append(call("check_extension_methods", prefix=claims.extension_names.prefix))
     return calls
 
 

@@ -70,6 +70,10 @@ def test_variant_enum_and_code_claims_match_the_schema(project) -> None:  # type
     enums = [e for c in claims for e in c.enums]
     assert [e.type_name for e in enums] == ["StopReason"]
     assert list(enums[0].values) == [m.value for m in project.ir.defs["StopReason"].enum_members]
+    extension = [c.extension_names for c in claims if c.extension_names]
+    assert len(extension) == 1
+    stable = [m for group in project.meta.values() if isinstance(group, dict) for m in group.values()]
+    assert stable and not [m for m in stable if m.startswith(extension[0].prefix)]
     codes = [k for c in claims for k in c.codes]
     assert len(codes) == 1
     members = project.ir.defs[codes[0].type_name].enum_members

@@ -703,3 +703,27 @@ def check_initialize_first(sender: str, exempt: list[str], requirement: str) -> 
         assert requirement in err.requirements, f"{method}: {requirement} not cited: {err}"
     unknown = sorted(set(exempt) - set(m.METHODS))
     assert not unknown, f"exempt methods that are not methods: {unknown}"
+
+
+def check_extension_methods(prefix: str) -> None:
+    """Only names with ``prefix`` route outside the stable set, with any JSON params."""
+    m = generated("methods")
+    stable = sorted(name for name in m.METHODS if name.startswith(prefix))
+    assert not stable, f"stable methods use the extension prefix {prefix!r}: {stable}"
+    name = f"{prefix}example.com/echo"
+    assert m.lookup(name).wire == name
+    for params in ({"any": ["json", 1, None]}, [1, 2], None):
+        request = {"jsonrpc": "2.0", "id": 7, "method": name}
+        if params is not None:
+            request["params"] = params
+        assert m.parse_message(request).method == name
+        notification = {k: v for k, v in request.items() if k != "id"}
+        parsed = m.parse_message(notification)
+        assert parsed.method == name and "id" not in parsed.model_dump(exclude_unset=True)
+    for unknown in ("example.com/echo", "session/unknown"):
+        try:
+            m.parse_message({"jsonrpc": "2.0", "id": 1, "method": unknown, "params": {}})
+        except m.JsonRpcError as exc:
+            assert exc.code == m.METHOD_NOT_FOUND, f"{unknown}: error code {exc.code}"
+        else:
+            raise AssertionError(f"parse_message routes {unknown!r}: not stable, no {prefix!r}")

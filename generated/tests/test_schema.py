@@ -916,3 +916,4 @@ def test_schema_extension_method_names() -> None:
     _acp_checks.check_shape(name="ExtRequest", keyword="schema")
     _acp_checks.check_shape(name="ExtNotification", keyword="schema")
     _acp_checks.check_shape(name="ExtResponse", keyword="schema")
+    _acp_checks.check_extension_methods(prefix="_")

@@ -102,6 +102,9 @@ def _branch_classes(branch: Any) -> list[type[pydantic.BaseModel]]:
 
 # ---- Minimal valid values, synthesised from the generated annotations ---------------------
 
+# Every string member gets this: absolute, so path members pass the absolute-path guards.
+MINIMAL_STRING = "/acp/test"
+
 
 def minimal_value(tp: Any, depth: int = 0) -> Any:
     """The smallest JSON value the annotation accepts (required members only)."""
@@ -127,7 +130,7 @@ def minimal_value(tp: Any, depth: int = 0) -> Any:
         if issubclass(origin, float):
             return 0.0
         if issubclass(origin, str):
-            return "x"
+            return MINIMAL_STRING
         if issubclass(origin, (list, tuple, set, frozenset)):
             return []
         if issubclass(origin, dict):
@@ -143,6 +146,57 @@ def minimal_payload(model: type[pydantic.BaseModel], depth: int = 0) -> dict[str
         for wire, info in wire_fields(model).items()
         if info.is_required()
     }
+
+
+def _union_classes(tp: Any) -> list[Any]:
+    bare, _ = _strip_annotated(tp)
+    if _is_union(bare):
+        return [c for m in typing.get_args(bare) for c in _union_classes(m)]
+    return [bare]
+
+
+def valid_value(tp: Any, fragment: Any, depth: int = 0) -> Any:
+    """A valid JSON value of type ``tp`` that contains ``fragment`` (a partial message).
+
+    Members the fragment leaves out get minimal values; for a union, the first branch that
+    declares the fragment's members (and pins the same tags) is used.
+    """
+    assert depth < 20, f"cannot build a value of {tp!r} holding {fragment!r}"
+    bare, _ = _strip_annotated(tp)
+    if isinstance(fragment, list):
+        lists = [c for c in _union_classes(bare) if typing.get_origin(c) is list]
+        assert lists, f"{tp!r} is not a list type, so it cannot hold {fragment!r}"
+        (item,) = typing.get_args(lists[0])
+        return [valid_value(item, f, depth + 1) for f in fragment]
+    if not isinstance(fragment, dict):
+        return fragment
+    if _is_model(bare):
+        fields = wire_fields(bare)
+        value = minimal_payload(bare)
+        for key, part in fragment.items():
+            value[key] = (
+                valid_value(fields[key].annotation, part, depth + 1) if key in fields else part
+            )
+        return value
+    if _is_union(bare):
+        candidates = []
+        for cls in _union_classes(bare):
+            if not _is_model(cls):
+                continue
+            fields = wire_fields(cls)
+            pinned = {k: _literal_values(f.annotation) for k, f in fields.items()}
+            if any(k not in fields for k in fragment):
+                continue
+            if any(
+                pinned[k] and v not in pinned[k]
+                for k, v in fragment.items()
+                if not isinstance(v, (dict, list))
+            ):
+                continue
+            candidates.append(cls)
+        assert candidates, f"no branch of {tp!r} holds {fragment!r}"
+        return valid_value(candidates[0], fragment, depth + 1)
+    return fragment
 
 
 # ---- Claims of the roster's derived requirements ------------------------------------------
@@ -562,6 +616,30 @@ def _payload(select: list[str], value: Any) -> Any:
     return {step: inner}
 
 
+def _message_forms(method: str, message: str, fragment: Any) -> list[Any]:
+    """The fragment alone, a whole valid message holding it, and that message as a model."""
+    spec = generated("methods").METHODS[method]
+    tp = spec.params if message == "params" else spec.result
+    whole = valid_value(tp, fragment)
+    model = pydantic.TypeAdapter(tp).validate_python(whole)
+    return [fragment, whole, model]
+
+
+def _has_feature(node: Any, select: list[str], equals: str | None) -> bool:
+    """Whether a message (JSON or model) holds the gated feature at ``select``."""
+    if isinstance(node, pydantic.BaseModel):
+        node = node.model_dump(mode="json", by_alias=True)
+    values = [node]
+    for step in select:
+        if step == "[]":
+            values = [item for v in values if isinstance(v, list) for item in v]
+        else:
+            values = [v[step] for v in values if isinstance(v, dict) and step in v]
+    if equals is not None:
+        return equals in values
+    return any(v not in (None, [], {}, "") for v in values)
+
+
 def _checker(sender: str, message: str) -> Any:
     g = generated("guards")
     checks = {
@@ -631,31 +709,39 @@ def check_gate(
     if kind == "never":
         assert condition == "advertised-terminal-auth-method", f"unknown condition {condition!r}"
         auth = [TERMINAL_AUTH, AGENT_AUTH]
-        allowed = _payload(select, AGENT_AUTH["id"])
-        gated = _payload(select, TERMINAL_AUTH["id"])
+        auth_models = pydantic.TypeAdapter(list[definition("AuthMethod")]).validate_python(auth)
+        allowed = _message_forms(method, message, _payload(select, AGENT_AUTH["id"]))
+        gated = _message_forms(method, message, _payload(select, TERMINAL_AUTH["id"]))
         for caps in _capability_forms(root, full):
-            check(method, allowed, caps, auth)
-            err = _refusal(check, method, gated, caps, auth)
-            assert isinstance(err, g.CapabilityError), f"{label}: {err!r}"
-            assert requirement in err.requirements, f"{label}: {requirement} not cited: {err}"
-            assert TERMINAL_AUTH["id"] in str(err) and method in str(err), str(err)
+            for methods in (auth, auth_models):
+                for ok, bad in zip(allowed, gated, strict=True):
+                    check(method, ok, caps, methods)
+                    err = _refusal(check, method, bad, caps, methods)
+                    assert isinstance(err, g.CapabilityError), f"{label}: {err!r}"
+                    assert requirement in err.requirements, f"{label}: {requirement} not cited"
+                    assert TERMINAL_AUTH["id"] in str(err) and method in str(err), str(err)
         return
     assert capability is not None, f"{label}: a {kind} gate without a capability"
     payload = _payload(select, equals if equals is not None else PRESENT_VALUE)
+    messages = _message_forms(method, message, payload)
     for caps in _capability_forms(root, full):
-        check(method, payload, caps)
+        for form in messages:
+            check(method, form, caps)
     for missing in (_OMIT, False if kind == "boolean" else None):
         without = _capabilities(root, capability, missing)
         for caps in _capability_forms(root, without):
-            err = _refusal(check, method, payload, caps)
-            what = "omitted" if missing is _OMIT else repr(missing)
-            assert type(err) is g.CapabilityError, f"{label} with {capability} {what}: {err!r}"
-            assert err.capability == capability, f"{label}: refused for {err.capability}"
-            assert requirement in err.requirements, f"{label}: {requirement} not cited: {err}"
-            assert method in str(err) and capability in str(err), str(err)
+            for form in messages:
+                err = _refusal(check, method, form, caps)
+                what = "omitted" if missing is _OMIT else repr(missing)
+                assert type(err) is g.CapabilityError, f"{label} with {capability} {what}: {err!r}"
+                assert err.capability == capability, f"{label}: refused for {err.capability}"
+                assert requirement in err.requirements, f"{label}: {requirement} not cited: {err}"
+                assert method in str(err) and capability in str(err), str(err)
             if select:
                 # The gate is on a feature of the message: without it, the call is allowed.
-                check(method, {}, caps)
+                for form in _message_forms(method, message, {}):
+                    if not _has_feature(form, select, equals):
+                        check(method, form, caps)
     # The decorators enforce the same gate and never call (or return) what they refuse.
     function, sent = _decorated(sender, message, method)
     peer = types.SimpleNamespace(peer_capabilities=full, peer_auth_methods=None)
@@ -679,12 +765,14 @@ def check_absolute_path(
     check = _checker(sender, message)
     caps = _capabilities(_peer_root(sender))
     for good in ("/acp/test", "C:\\acp\\test", "C:/acp/test", "\\\\server\\share\\acp"):
-        check(method, _payload(select, good), caps)
+        for form in _message_forms(method, message, _payload(select, good)):
+            check(method, form, caps)
     for bad in ("relative/dir", "./here", "C:acp", "\\acp\\test", "~/acp"):
-        err = _refusal(check, method, _payload(select, bad), caps)
-        assert isinstance(err, g.PathNotAbsoluteError), f"{method} {select}={bad!r}: {err!r}"
-        assert requirement in err.requirements, f"{method}: {requirement} not cited: {err}"
-        assert err.value == bad
+        for form in _message_forms(method, message, _payload(select, bad)):
+            err = _refusal(check, method, form, caps)
+            assert isinstance(err, g.PathNotAbsoluteError), f"{method} {select}={bad!r}: {err!r}"
+            assert requirement in err.requirements, f"{method}: {requirement} not cited: {err}"
+            assert err.value == bad
 
 
 def check_initialize_first(sender: str, exempt: list[str], requirement: str) -> None:

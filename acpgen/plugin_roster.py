@@ -58,8 +58,8 @@ def implicit_source(rootpath: Path) -> RosterSource | None:
         lock = load_lock(find_project_root(rootpath))
         pinned = lock.files["roster"]
         return RosterSource(resolve_inputs_dir(lock, None) / pinned.path, "acpgen lock", pinned.sha256)
-    except AcpgenError:
-        pass
+    except (AcpgenError, OSError, ValueError):
+        pass  # not an acpgen project (or an unreadable one): never break an unrelated run
     env = os.environ.get(ENV_INPUTS)
     return RosterSource(Path(env) / ROSTER_IN_INPUTS, "$ACPGEN_INPUTS") if env else None
 

@@ -72,6 +72,15 @@ def test_unrelated_run_is_untouched_without_roster_or_markers(pytester: pytest.P
     assert "acp_requirement" in "\n".join(run(pytester, "--markers").outlines)
 
 
+def test_a_broken_acpgen_lock_does_not_break_an_unrelated_run(pytester: pytest.Pytester) -> None:
+    (pytester.path / "schema").mkdir()
+    (pytester.path / "schema" / "acp.lock").write_text("this is [not toml\n")
+    pytester.makepyfile("def test_plain():\n    assert True\n")
+    result = run(pytester)
+    result.assert_outcomes(passed=1)
+    assert result.ret == pytest.ExitCode.OK
+
+
 def test_unknown_id_is_a_collection_error_naming_it(
     pytester: pytest.Pytester, real_roster_path: Path
 ) -> None:

@@ -35,6 +35,12 @@ _DISCRIMINATED_RE = re.compile(
 _PLAIN_VARIANTS_RE = re.compile(r"(?P<name>[A-Z]\w+) MUST be exactly one of (?P<tags>" + _WORD_LIST + r")\.")
 # "a RequestPermissionOutcome variant (cancelled or selected with optionId)"
 _PAREN_VARIANTS_RE = re.compile(r"(?P<name>[A-Z]\w+) variant \((?P<tags>" + _WORD_LIST + r")\b")
+# "a CreateElicitationRequest object with an explicit mode (form or url, ..."
+_EXPLICIT_RE = re.compile(
+    r"(?P<name>[A-Z]\w+) object with an explicit (?P<disc>\w+) \((?P<tags>[a-z_]+(?: or [a-z_]+)+)\b"
+)
+# "a CreateElicitationResponse object whose action is accept, decline or cancel"
+_WHOSE_RE = re.compile(r"(?P<name>[A-Z]\w+) object whose (?P<disc>\w+) is (?P<tags>" + _WORD_LIST + r")\b")
 # "Every McpServer entry MUST be exactly one of the stable variants: stdio (no type, ...), ..."
 _DESCRIBED_VARIANTS_RE = re.compile(
     r"(?P<name>[A-Z]\w+)(?: entry| advertised in \w+)? MUST be exactly one of the stable "
@@ -199,6 +205,9 @@ def _variants(prose: str) -> list[VariantsClaim]:
                 tags.append(tag["tag"])
         if tags:
             found.setdefault(m["name"], VariantsClaim(m["name"], disc, tuple(tags), untagged))
+    for regex in (_EXPLICIT_RE, _WHOSE_RE):
+        for m in regex.finditer(prose):
+            found.setdefault(m["name"], VariantsClaim(m["name"], m["disc"], _split_words(m["tags"])))
     for regex in (_PLAIN_VARIANTS_RE, _PAREN_VARIANTS_RE):
         for m in regex.finditer(prose):
             found.setdefault(m["name"], VariantsClaim(m["name"], None, _split_words(m["tags"])))

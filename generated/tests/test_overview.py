@@ -90,3 +90,52 @@ def test_overview_absolute_paths() -> None:
         select=["update", "locations", "[]", "path"],
         requirement="ACP-V1-OVERVIEW-ABSOLUTE-PATHS",
     )
+    _acp_checks.check_absolute_path(
+        method="session/list",
+        sender="client",
+        message="params",
+        select=["cwd"],
+        requirement="ACP-V1-OVERVIEW-ABSOLUTE-PATHS",
+    )
+    _acp_checks.check_absolute_path(
+        method="session/list",
+        sender="agent",
+        message="result",
+        select=["sessions", "[]", "cwd"],
+        requirement="ACP-V1-OVERVIEW-ABSOLUTE-PATHS",
+    )
+    _acp_checks.check_absolute_path(
+        method="session/list",
+        sender="agent",
+        message="result",
+        select=["sessions", "[]", "additionalDirectories", "[]"],
+        requirement="ACP-V1-OVERVIEW-ABSOLUTE-PATHS",
+    )
+    _acp_checks.check_absolute_path(
+        method="session/update",
+        sender="agent",
+        message="params",
+        select=["update", "content", "[]", "path"],
+        requirement="ACP-V1-OVERVIEW-ABSOLUTE-PATHS",
+    )
+    _acp_checks.check_absolute_path(
+        method="session/new",
+        sender="client",
+        message="params",
+        select=["mcpServers", "[]", "command"],
+        requirement="ACP-V1-OVERVIEW-ABSOLUTE-PATHS",
+    )
+    _acp_checks.check_absolute_path(
+        method="session/load",
+        sender="client",
+        message="params",
+        select=["mcpServers", "[]", "command"],
+        requirement="ACP-V1-OVERVIEW-ABSOLUTE-PATHS",
+    )
+    _acp_checks.check_absolute_path(
+        method="session/resume",
+        sender="client",
+        message="params",
+        select=["mcpServers", "[]", "command"],
+        requirement="ACP-V1-OVERVIEW-ABSOLUTE-PATHS",
+    )

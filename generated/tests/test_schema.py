@@ -686,6 +686,15 @@ def test_schema_elicitation_create_shape() -> None:
         required=[],
         declared=["type", "title", "properties", "required", "description", "_meta"],
     )
+    _acp_checks.check_variants(
+        name="CreateElicitationRequest", discriminator="mode", tags=["form", "url"], untagged=None
+    )
+    _acp_checks.check_variants(
+        name="CreateElicitationResponse",
+        discriminator="action",
+        tags=["accept", "decline", "cancel"],
+        untagged=None,
+    )
 
 
 @pytest.mark.acp_requirement("ACP-V1-SCHEMA-ELICITATION-COMPLETE-SHAPE")

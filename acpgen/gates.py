@@ -135,6 +135,17 @@ def parse_select(text: str) -> tuple[str, ...]:
 # ---- loading --------------------------------------------------------------------------------
 
 
+def selected_members(project: Project, method: str, message: str, select: tuple[str, ...]) -> set[tuple[str, str]]:
+    """The (def, member) pairs a selector's last step names, e.g. ``{("Diff", "path")}``."""
+    m = project.ir.method(method)
+    if m is None:
+        raise AcpgenError(MANIFEST_RELPATH, f"unknown method {method!r}")
+    validator = _Validator(project)
+    validator.resolve(f"{method} {message}.{format_select(select)}",
+                      m.params if message == "params" else str(m.result), select)
+    return validator.last_owners
+
+
 def load_gates(project: Project) -> list[Gate]:
     """The validated gates of ``schema/capabilities.toml`` (empty if the project has none)."""
     return list(load_manifest(project).gates)
@@ -344,10 +355,13 @@ class _Validator:
         """
         positions = [TypeExpr("ref", name=start)]
         values: set[Any] = set()
+        self.last_owners: set[tuple[str, str]] = set()  # (def, member) the last step named
         for n, step in enumerate(steps):
             where = format_select(steps[: n + 1])
             nxt: list[TypeExpr] = []
             values = set()
+            if step != "[]":  # "x[]" still names member x
+                self.last_owners = set()
             for t in self.flatten(positions):
                 if step == "[]":
                     if t.kind == "array" and t.items is not None:
@@ -363,6 +377,7 @@ class _Validator:
                     if prop is not None:
                         nxt.append(prop.type)
                         values |= self.constants(prop.type)
+                        self.last_owners.add((d.name, step))
                     for v in d.variants:
                         for p in v.properties:
                             if p.wire_name == step:

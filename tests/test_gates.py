@@ -19,6 +19,7 @@ from acpgen.gates import (
     load_gates,
     load_manifest,
     parse_manifest,
+    selected_members,
     states_gate,
     uncited_gate_warnings,
 )
@@ -244,4 +245,61 @@ def test_manifest_round_trips_through_load_manifest(project) -> None:  # type: i
     assert "initialize" in manifest.exempt_before_initialize
     assert set(manifest.initialize_first) == {"client", "agent"}
     cwd_rules = [p for p in manifest.absolute_paths if p.select == ("cwd",) and p.sender == "client"]
-    assert {p.method for p in cwd_rules} == {"session/new", "session/load", "session/resume"}
+    assert {p.method for p in cwd_rules} == {"session/new", "session/load", "session/resume", "session/list"}
+
+
+# ---- Cross-check: the schema's own prose agrees with the hand-written manifest ---------------
+
+
+def _expected_from_schema_text(project) -> set[tuple[str, str, str | None]]:  # type: ignore[no-untyped-def]
+    """(method, capability, tag) gates the schema descriptions state, found by plain patterns."""
+    defs = project.ir.defs
+    expected: set[tuple[str, str, str | None]] = set()
+    for variant in defs["ContentBlock"].variants:  # "Requires the `image` prompt capability"
+        match = re.search(r"Requires the `(\w+)` prompt capability", variant.description or "")
+        if match:
+            expected.add(("session/prompt", f"agentCapabilities.promptCapabilities.{match[1]}", variant.tag))
+    for variant in defs["McpServer"].variants:  # "... indicate `mcp_capabilities.http` is `true`"
+        match = re.search(r"`mcp_capabilities\.(\w+)` is `true`", variant.description or "")
+        if match:
+            for wire in ("session/new", "session/load", "session/resume"):
+                expected.add((wire, f"agentCapabilities.mcpCapabilities.{match[1]}", variant.tag))
+    methods = {m.wire for m in project.ir.methods}
+    for cap in project.ir.capabilities:  # "Whether the agent supports `session/list`."
+        owner = defs["AgentCapabilities" if cap.root == "agent" else "ClientCapabilities"]
+        *parents, leaf = cap.path.split(".")
+        for step in parents:
+            prop = owner.property(step)
+            assert prop is not None and prop.type.name
+            owner = defs[prop.type.name]
+        prop = owner.property(leaf)
+        text = (prop.description if prop else "") or ""
+        for named in re.findall(r"^Whether the \w+ supports? (?:all )?`([\w/*]+)`", text):
+            pattern = re.compile(named.replace("*", r"\w+"))
+            for wire in sorted(w for w in methods if pattern.fullmatch(w)):
+                expected.add((wire, cap.qualified, None))
+    return expected
+
+
+def test_manifest_covers_every_gate_the_schema_descriptions_state(project) -> None:  # type: ignore[no-untyped-def]
+    expected = _expected_from_schema_text(project)
+    # The patterns must find the documented gates, or this test proves nothing.
+    assert len(expected) >= 15
+    assert ("terminal/kill", "clientCapabilities.terminal", None) in expected
+    stated = {(g.method, g.qualified_capability, g.equals) for g in load_gates(project)}
+    assert expected - stated == set()
+
+
+def test_every_member_the_schema_calls_absolute_has_a_path_rule(project) -> None:  # type: ignore[no-untyped-def]
+    """Members whose description says the path is absolute (and that sit in some message)."""
+    described = {
+        (name, prop.wire_name)
+        for name, d in project.ir.defs.items()
+        for prop in d.properties
+        if "absolute" in (prop.description or "").lower()
+    }
+    assert ("NewSessionRequest", "cwd") in described and ("Diff", "path") in described
+    covered: set[tuple[str, str]] = set()
+    for rule in load_manifest(project).absolute_paths:
+        covered |= selected_members(project, rule.method, rule.message, rule.select)
+    assert described - covered == set()

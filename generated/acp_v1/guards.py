@@ -1125,6 +1125,88 @@ ABSOLUTE_PATHS: Final[tuple[PathRule, ...]] = (
         ),
         requirements=("ACP-V1-OVERVIEW-ABSOLUTE-PATHS",),
     ),
+    PathRule(
+        target="session/list params.cwd",
+        method="session/list",
+        sender="client",
+        message="params",
+        select=("cwd",),
+        requirements=("ACP-V1-OVERVIEW-ABSOLUTE-PATHS",),
+    ),
+    PathRule(
+        target="session/list result.sessions[].cwd",
+        method="session/list",
+        sender="agent",
+        message="result",
+        select=(
+            "sessions",
+            "[]",
+            "cwd",
+        ),
+        requirements=("ACP-V1-OVERVIEW-ABSOLUTE-PATHS",),
+    ),
+    PathRule(
+        target="session/list result.sessions[].additionalDirectories[]",
+        method="session/list",
+        sender="agent",
+        message="result",
+        select=(
+            "sessions",
+            "[]",
+            "additionalDirectories",
+            "[]",
+        ),
+        requirements=("ACP-V1-OVERVIEW-ABSOLUTE-PATHS",),
+    ),
+    PathRule(
+        target="session/update params.update.content[].path",
+        method="session/update",
+        sender="agent",
+        message="params",
+        select=(
+            "update",
+            "content",
+            "[]",
+            "path",
+        ),
+        requirements=("ACP-V1-OVERVIEW-ABSOLUTE-PATHS",),
+    ),
+    PathRule(
+        target="session/new params.mcpServers[].command",
+        method="session/new",
+        sender="client",
+        message="params",
+        select=(
+            "mcpServers",
+            "[]",
+            "command",
+        ),
+        requirements=("ACP-V1-OVERVIEW-ABSOLUTE-PATHS",),
+    ),
+    PathRule(
+        target="session/load params.mcpServers[].command",
+        method="session/load",
+        sender="client",
+        message="params",
+        select=(
+            "mcpServers",
+            "[]",
+            "command",
+        ),
+        requirements=("ACP-V1-OVERVIEW-ABSOLUTE-PATHS",),
+    ),
+    PathRule(
+        target="session/resume params.mcpServers[].command",
+        method="session/resume",
+        sender="client",
+        message="params",
+        select=(
+            "mcpServers",
+            "[]",
+            "command",
+        ),
+        requirements=("ACP-V1-OVERVIEW-ABSOLUTE-PATHS",),
+    ),
 )
 
 INITIALIZE_EXEMPT: Final[frozenset[str]] = frozenset(

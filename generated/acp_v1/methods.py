@@ -1036,6 +1036,7 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
                 "ACP-V1-LIST-CLIENT-CHECK-CAPABILITY",
                 "ACP-V1-LIST-CLIENT-NO-LIST-WITHOUT-CAPABILITY",
                 "ACP-V1-LIST-INIT-FIRST",
+                "ACP-V1-OVERVIEW-ABSOLUTE-PATHS",
                 "ACP-V1-SCHEMA-LIST-SESSIONS-SHAPE",
             ),
         ),

@@ -31,7 +31,8 @@ from acpgen.models_plan import INT_FORMATS
 from acpgen.models_samples import mutants, samples
 
 ROOT = Path(__file__).resolve().parent.parent
-SCHEMA_PATH = ROOT.parent / "shared" / "acp" / "schema" / "v1" / "schema.json"
+INPUTS = Path(os.environ.get("ACPGEN_INPUTS", ROOT.parent / "shared" / "acp")).resolve()
+SCHEMA_PATH = INPUTS / "schema" / "v1" / "schema.json"
 GENERATED = ROOT / "generated"
 SAMPLES_PER_DEF = 60  # distinct valid instances wanted per def
 MAX_DRAWS = 1000  # give up drawing after this many (small defs admit few distinct values)

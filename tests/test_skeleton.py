@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from conftest import run_acpgen, tree_digest
+from test_skeleton_support import SKELETON_PACKAGE, shared_skeleton
 
 from acpgen.generate import MANIFEST_NAME
 from acpgen.lock import load_lock
@@ -22,12 +23,19 @@ PACKAGE = "my_acp_sdk"
 
 @pytest.fixture(scope="module")
 def created(tmp_path_factory: pytest.TempPathFactory, inputs_dir: Path) -> Path:
-    """A skeleton made by the real CLI, from the project root, with the real inputs."""
+    """A skeleton made by the real CLI, from the project root, with the inputs vendored."""
     out = tmp_path_factory.mktemp("cli") / "sdk"
-    done = run_acpgen("skeleton", "--package", PACKAGE, "--out", str(out), "--inputs", str(inputs_dir))
+    done = run_acpgen("skeleton", "--package", PACKAGE, "--out", str(out), "--vendor-inputs",
+                      "--inputs", str(inputs_dir))
     assert done.returncode == 0, done.stderr
     assert f"package {PACKAGE}" in done.stdout
     return out
+
+
+@pytest.fixture(scope="module")
+def referencing(tmp_path_factory: pytest.TempPathFactory, project: Any) -> Path:
+    """A skeleton (made through the API) whose lock references the inputs by relative path."""
+    return shared_skeleton(tmp_path_factory, project)
 
 
 def test_the_skeleton_has_its_project_files(created: Path) -> None:
@@ -46,18 +54,28 @@ def test_the_skeleton_has_its_project_files(created: Path) -> None:
     assert f'packages = ["generated/{PACKAGE}"]' in pyproject
 
 
-def test_the_skeleton_lock_pins_the_same_inputs(created: Path, project: Any, inputs_dir: Path) -> None:
+def test_the_skeleton_lock_pins_the_same_inputs(created: Path, referencing: Path, project: Any,
+                                                inputs_dir: Path) -> None:
+    pins = {n: f.sha256 for n, f in project.lock.files.items()}
     lock = load_lock(created)
     assert (lock.package, lock.out, lock.tests_dir) == (PACKAGE, "generated", "tests")
-    assert {n: f.sha256 for n, f in lock.files.items()} == {n: f.sha256 for n, f in project.lock.files.items()}
-    assert (created / lock.inputs).resolve() == inputs_dir.resolve()
+    assert {n: f.sha256 for n, f in lock.files.items()} == pins
+    assert lock.inputs == "schema/inputs"
+    for name, pinned in project.lock.files.items():
+        assert (created / lock.inputs / pinned.path).read_bytes() == project.inputs.data[name]
+    # Without --vendor-inputs: the same pins, the inputs found by a relative path.
+    lock = load_lock(referencing)
+    assert lock.package == SKELETON_PACKAGE
+    assert {n: f.sha256 for n, f in lock.files.items()} == pins
     assert not Path(lock.inputs).is_absolute()
+    assert (referencing / lock.inputs).resolve() == inputs_dir.resolve()
     gating = (project.root / "schema" / "capabilities.toml").read_bytes()
     assert (created / "schema" / "capabilities.toml").read_bytes() == gating
 
 
 def test_check_and_generate_work_inside_the_skeleton(created: Path, tmp_path: Path) -> None:
-    work = tmp_path / "sdk"
+    # Moved elsewhere, at another depth: the vendored inputs travel with the project.
+    work = tmp_path / "elsewhere" / "deeper" / "sdk"
     shutil.copytree(created, work)
     done = run_acpgen("check", cwd=work)
     assert done.returncode == 0, done.stderr + done.stdout
@@ -71,18 +89,6 @@ def test_check_and_generate_work_inside_the_skeleton(created: Path, tmp_path: Pa
     done = run_acpgen("check", cwd=work)
     assert done.returncode == 1
     assert f"{PACKAGE}/rpc.py" in done.stderr + done.stdout
-
-
-def test_vendored_inputs_make_the_skeleton_self_contained(tmp_path: Path, inputs_dir: Path) -> None:
-    out = tmp_path / "a" / "sdk"
-    done = run_acpgen("skeleton", "--package", PACKAGE, "--out", str(out), "--vendor-inputs",
-                      "--inputs", str(inputs_dir))
-    assert done.returncode == 0, done.stderr
-    assert load_lock(out).inputs == "schema/inputs"
-    moved = tmp_path / "b" / "c" / "d" / "sdk"  # elsewhere: no relative path to the inputs
-    shutil.copytree(out, moved)
-    done = run_acpgen("check", cwd=moved)
-    assert done.returncode == 0, done.stderr + done.stdout
 
 
 @pytest.mark.parametrize("name", ["My-SDK", "class"])

@@ -190,7 +190,8 @@ class _Side:
         route = self.outbound_routes[wire]
         self._check_outbound(route, params)
         raw = await self.rpc.request(wire, to_wire(params, route.params))
-        result = from_wire(raw, route.result)
+        # A null result is read as an empty object: other SDKs answer null for "nothing".
+        result = from_wire({} if raw is None else raw, route.result)
         await self._after_response(route, params, result)
         return result
 

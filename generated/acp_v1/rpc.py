@@ -439,7 +439,8 @@ class Connection:
         if request_id is not _NO_ID and not _valid_id(request_id):
             return _error_response(None, RpcError.invalid_request({"reason": "invalid id"}))
         params = message.get("params")
-        if "params" in message and not isinstance(params, (dict, list)):
+        # "params": null is read as omitted: other SDKs send it for a request without params.
+        if params is not None and not isinstance(params, (dict, list)):
             if request_id is _NO_ID:
                 return None  # a notification is never answered, even when malformed
             return _error_response(

@@ -164,6 +164,23 @@ def test_invalid_params_get_invalid_params(params: object) -> None:
     run(body())
 
 
+@req("ACP-V1-JSONRPC-PARAMS-MAY-BE-OMITTED")
+@pytest.mark.parametrize("params", ["omitted", None])
+def test_omitted_or_null_params_are_validated_as_an_empty_object(params: object) -> None:
+    async def body() -> None:
+        _, peer, _ = await agent_and_raw_client()
+        message: dict[str, object] = {"jsonrpc": "2.0", "id": 15, "method": "initialize"}
+        if params != "omitted":
+            message["params"] = params
+        await peer.send(message)
+        reply = await peer.recv()
+        _assert_response(reply, 15)
+        assert reply["error"]["code"] == rpc.INVALID_PARAMS  # protocolVersion is required
+        await _still_works(peer)
+
+    run(body())
+
+
 def test_a_failing_handler_gets_internal_error() -> None:
     async def body() -> None:
         _, peer, _ = await agent_and_raw_client()

@@ -43,8 +43,10 @@ _KW = {
     "maxItems": "max_length",
     "pattern": "pattern",
 }
-OTHER_TAG = "(other)"  # the Tag() of a catch-all branch: any tag not listed elsewhere
-UNTAGGED = "(untagged)"  # the Tag() of the branch used when the tag member is absent
+# Roles of a branch in a tagged union. The Tag() of a catch-all or untagged branch is its
+# schema title ("other", "stdio"), which also names it in validation error locations.
+OTHER_TAG = "(other)"  # a catch-all branch: any tag not listed elsewhere
+UNTAGGED = "(untagged)"  # the branch used when the tag member is absent
 
 
 def pascal(text: str) -> str:
@@ -171,7 +173,8 @@ class Entry:
     """One member of a union: a class, or a nested union of classes, or a bare type."""
 
     tag: str | None  # Tag() value for a callable discriminator
-    classes: list[str]  # 1 class, or several (a branch that is itself a union)
+    classes: list[str]
+    title: str | None = None  # 1 class, or several (a branch that is itself a union)
     type: dict[str, Any] | None = None  # a bare type branch
     suffixes: list[str] = field(default_factory=list)
 
@@ -310,14 +313,18 @@ class Planner:
                    "members": [{"k": "name", "name": e.classes[0]} for e in entries]}
         else:
             known = sorted(str(e.tag) for e in entries if e.tag not in (OTHER_TAG, UNTAGGED))
+            names = {OTHER_TAG: OTHER_TAG, UNTAGGED: UNTAGGED}
+            for e in entries:
+                if e.tag in names and e.title and e.title not in known:
+                    names[e.tag] = e.title
             typ = {
                 "k": "tagged",
                 "wire": disc,
                 "attr": disc_prop,
                 "known": known,
-                "other": OTHER_TAG if any(e.tag == OTHER_TAG for e in entries) else None,
-                "default": UNTAGGED if any(e.tag == UNTAGGED for e in entries) else None,
-                "members": [{"tag": e.tag, "type": _entry_type(e)} for e in entries],
+                "other": names[OTHER_TAG] if any(e.tag == OTHER_TAG for e in entries) else None,
+                "default": names[UNTAGGED] if any(e.tag == UNTAGGED for e in entries) else None,
+                "members": [{"tag": names.get(e.tag or "", e.tag), "type": _entry_type(e)} for e in entries],
             }
             # An untagged branch (anyOf) also accepts objects that carry a tag of another
             # branch but not its body: the schema admits them, so each tagged branch falls
@@ -325,7 +332,7 @@ class Planner:
             fallback = next((e for e in entries if e.tag == UNTAGGED), None)
             if fallback is not None:
                 for m in typ["members"]:
-                    if m["tag"] != UNTAGGED:
+                    if m["tag"] != typ["default"]:
                         m["type"] = {"k": "ltr", "members": [m["type"], _entry_type(fallback)]}
         self.add(self.alias(d.name, d.description, typ))
 
@@ -353,13 +360,13 @@ class Planner:
             if v.ref is not None:
                 bases = self.bases_of(v.ref, d)
             elif v.inline is not None and not own:
-                entries.append(Entry(tag=tag, classes=[], type=type_node(v.inline)))
+                entries.append(Entry(tag=tag, title=v.title, classes=[], type=type_node(v.inline)))
                 continue
             else:
                 nested = self.raw_scopes(d, index)
                 bases = [(b, sfx) for ref, sfx in nested for b, _ in self.bases_of(ref, d)] or [("_Model", "")]
             if not own and all(b != "_Model" for b, _ in bases):
-                entries.append(Entry(tag=tag, classes=[b for b, _ in bases]))
+                entries.append(Entry(tag=tag, title=v.title, classes=[b for b, _ in bases]))
                 continue
             classes = []
             for base, inner in bases:
@@ -373,7 +380,7 @@ class Planner:
                 self.add(Block(kind="class", name=cls, doc=docstring_text(v.description), public=False,
                                bases=[base], fields=_dedupe(fields), deps=deps, lazy=lazy))
                 classes.append(cls)
-            entries.append(Entry(tag=tag, classes=classes))
+            entries.append(Entry(tag=tag, title=v.title, classes=classes))
         return entries
 
     def bases_of(self, ref: str, user: Definition) -> list[tuple[str, str]]:

@@ -275,3 +275,6 @@ def test_sigkill_before_the_swap_keeps_the_previous_tree_and_the_next_run_recove
     assert "1 removed)" in result.stdout, result.stdout
     assert tree_digest(gen) == fresh_tree
     assert leftovers(gen) == [], "the next run removed the dead staging directory"
+    quiet = cli("generate", "-q", "--project", str(copy), "--inputs", str(inputs_dir))
+    assert (quiet.exit_code, quiet.stdout, quiet.stderr) == (0, "", "")
+    assert tree_digest(gen) == fresh_tree

@@ -670,3 +670,45 @@ def test_generated_code_passes_mypy_strict_and_decorators_keep_static_types(tmp_
     assert "[type-var]" in peer_error, out
     assert set(lines) == {reveal_resume, reveal_close, bad_call, bad_path} | ({bad_peer} if bad_peer in lines
                                                                               else {bad_peer + 1}), out
+
+
+# ---- Property: the prompt guard against an oracle read from the schema's own text -----------
+
+
+@pytest.mark.acp_requirement("ACP-V1-PROMPT-CLIENT-RESTRICT-CONTENT")
+def test_prompt_guard_matches_the_schema_text_for_any_prompt_and_capabilities(project) -> None:  # type: ignore[no-untyped-def]
+    import re
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    # "Requires the `image` prompt capability when included in prompts." -> {"image": "image"}
+    needs: dict[str, str | None] = {}
+    for variant in project.ir.defs["ContentBlock"].variants:
+        match = re.search(r"Requires the `(\w+)` prompt capability", variant.description or "")
+        needs[variant.tag] = match[1] if match else None
+    assert sum(1 for v in needs.values() if v) == 3
+    flags = sorted({v for v in needs.values() if v})
+
+    @settings(max_examples=150, deadline=None)
+    @given(
+        tags=st.lists(st.sampled_from(sorted(needs)), max_size=5),
+        advertised=st.fixed_dictionaries({}, optional={f: st.sampled_from([True, False, None]) for f in flags}),
+        as_model=st.booleans(),
+    )
+    def check(tags: list[str], advertised: dict[str, Any], as_model: bool) -> None:
+        caps: Any = {"promptCapabilities": advertised}
+        if as_model:
+            caps = models.AgentCapabilities.model_validate(
+                {"promptCapabilities": {k: v for k, v in advertised.items() if v is not None}})
+        params = {"sessionId": "s", "prompt": [{"type": t} for t in tags]}
+        missing = sorted({needs[t] for t in tags if needs[t] and advertised.get(needs[t]) is not True})
+        try:
+            guards.check_client_call("session/prompt", params, caps)
+        except guards.CapabilityError as exc:
+            assert missing, f"refused although everything needed was advertised: {exc}"
+            assert exc.capability in {f"agentCapabilities.promptCapabilities.{m}" for m in missing}
+        else:
+            assert not missing, f"allowed although {missing} not advertised"
+
+    check()

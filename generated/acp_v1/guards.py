@@ -31,7 +31,9 @@ Decorators (sync or async; signature, typing (ParamSpec) and coroutine-ness are 
                                     the params are the first argument after it (or ``params=``)
     ``@agent_call(method)``         the same for an agent's outbound call (``self``: ClientPeer)
     ``@agent_result(method)``       on an agent's handler: checks the result it returns
-                                    before the runtime sends it (e.g. boolean config options)
+                                    before the runtime sends it (boolean config options in
+                                    session/new, load, resume and set_config_option results;
+                                    terminal auth methods in the initialize result)
     ``@client_result(method)``      the same for a client's handler
     ``@requires_agent_capability(path, method=None)`` / ``@requires_client_capability(...)``
                                     one capability only, e.g.
@@ -40,7 +42,10 @@ Decorators (sync or async; signature, typing (ParamSpec) and coroutine-ness are 
     A call decorated with ``*_call`` checks, in order: initialize completed (all methods but
     ``INITIALIZE_EXEMPT``), the method's own gate, every gate on a feature of its params
     (prompt content types, MCP transports, additionalDirectories, elicitation mode, boolean
-    config options in session/update, terminal auth method ids), and absolute paths.
+    config options in session/update, terminal auth method ids, which no capability allows),
+    and absolute paths. Method names are ``Literal`` types (``MethodToAgent`` /
+    ``MethodToClient`` from ``acp_v1.methods``); a runtime routing by a ``str`` checks
+    ``name in METHODS`` first, or casts.
 
 Plain checks (raise on refusal, return None otherwise), for runtimes that route every
 outbound message through one place. A receiver may run the same check on an incoming message

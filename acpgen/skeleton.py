@@ -35,7 +35,7 @@ from acpgen.project import Project, load_project
 from acpgen.render import render
 
 GENERATED_DIR = "generated"
-TESTS_DIR = "tests"
+TESTS_DIR = "tests"  # relative to GENERATED_DIR, beside the package: never a package name
 VENDORED_INPUTS = "schema/inputs"
 _PACKAGE_RE = re.compile(r"^[a-z_][a-z0-9_]*$")
 
@@ -54,6 +54,8 @@ def check_package_name(package: str) -> None:
         raise AcpgenError(
             "--package", f"{package!r} is not a valid package name (lowercase letters, digits, _)"
         )
+    if package == TESTS_DIR:
+        raise AcpgenError("--package", f"{package!r} is the generated tests directory's name")
 
 
 def skeleton_lock(project: Project, root: Path, package: str, vendor_inputs: bool) -> Lock:
@@ -61,7 +63,12 @@ def skeleton_lock(project: Project, root: Path, package: str, vendor_inputs: boo
     if vendor_inputs:
         inputs = VENDORED_INPUTS
     else:
-        inputs = Path(os.path.relpath(project.inputs.directory, root.resolve())).as_posix()
+        try:
+            inputs = Path(os.path.relpath(project.inputs.directory, root.resolve())).as_posix()
+        except ValueError:  # another drive (Windows): no relative path exists
+            raise AcpgenError(
+                str(root), "the inputs are on another drive: use --vendor-inputs"
+            ) from None
     return replace(
         project.lock,
         project_root=root,

@@ -91,7 +91,7 @@ def test_check_and_generate_work_inside_the_skeleton(created: Path, tmp_path: Pa
     assert f"{PACKAGE}/rpc.py" in done.stderr + done.stdout
 
 
-@pytest.mark.parametrize("name", ["My-SDK", "class"])
+@pytest.mark.parametrize("name", ["My-SDK", "class", "tests"])
 def test_a_bad_package_name_is_refused_and_nothing_is_written(tmp_path: Path, name: str) -> None:
     out = tmp_path / "sdk"
     done = run_acpgen("skeleton", "--package", name, "--out", str(out))

@@ -188,6 +188,7 @@ class _Side:
 
     async def _call(self, wire: str, params: Any) -> Any:
         route = self.outbound_routes[wire]
+        params = self._before_request(route, params)
         self._check_outbound(route, params)
         raw = await self.rpc.request(wire, to_wire(params, route.params))
         # A null result is read as an empty object: other SDKs answer null for "nothing".
@@ -202,6 +203,9 @@ class _Side:
             await self.rpc.notify(wire, to_wire(params, route.params))
         finally:
             self._after_notification(route, params)
+
+    def _before_request(self, route: Route, params: Any) -> Any:
+        return params
 
     async def _after_response(self, route: Route, params: Any, result: Any) -> None:
         return None
@@ -367,6 +371,18 @@ class ClientSideConnection(_Side):
     def _check_result(self, route: Route, result: Any) -> None:
         method: Any = route.wire
         guards.check_client_result(method, result, self.agent_capabilities)
+
+    def _before_request(self, route: Route, params: Any) -> Any:
+        if route.wire != "initialize":
+            return params
+        # The request carries the latest version this client supports, whatever was passed.
+        latest = max(self.supported_versions)
+        if params.protocol_version != latest:
+            logger.warning(
+                "client: initialize asks for protocol version %d (the latest supported)", latest
+            )
+            params = params.model_copy(update={"protocol_version": latest})
+        return params
 
     async def _after_response(self, route: Route, params: Any, result: Any) -> None:
         if route.wire != "initialize":

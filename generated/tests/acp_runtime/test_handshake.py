@@ -85,6 +85,23 @@ def test_the_client_closes_the_connection_when_it_does_not_support_the_answered_
     run(body())
 
 
+@req("ACP-V1-INIT-REQUEST-LATEST-VERSION")
+@pytest.mark.parametrize("passed", [0, UNSUPPORTED])
+def test_the_client_always_asks_for_its_latest_version(passed: int) -> None:
+    async def body() -> None:
+        connection, agent = await client_and_raw_agent()
+        call = asyncio.ensure_future(
+            connection.initialize(
+                models.InitializeRequest.model_validate({"protocolVersion": passed})
+            )
+        )
+        request = await agent.recv()
+        assert request["params"]["protocolVersion"] == LATEST_PROTOCOL_VERSION
+        call.cancel()
+
+    run(body())
+
+
 @req("ACP-V1-INIT-REQUEST-LATEST-VERSION", "ACP-V1-INIT-VERSION-AGREEMENT")
 def test_the_client_keeps_a_supported_answer_and_the_agent_capabilities() -> None:
     async def body() -> None:

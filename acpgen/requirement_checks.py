@@ -165,8 +165,12 @@ def _error_contains(req: Requirement, where: str) -> list[Call]:
 JSONRPC_SHAPE: dict[str, Callable[[Requirement, str], list[Call]]] = {
     "ACP-V1-JSONRPC-VERSION-MEMBER": _version,
     "ACP-V1-JSONRPC-RPC-PREFIX-RESERVED": _reserved_prefix,
+    "ACP-V1-JSONRPC-PARAMS-MAY-BE-OMITTED": lambda req, where: [call("check_jsonrpc_params_omitted")],
     "ACP-V1-JSONRPC-ID-TYPE": _ids,
     "ACP-V1-JSONRPC-ID-NO-FRACTION": _no_fraction,
+    "ACP-V1-JSONRPC-PARAMS-STRUCTURED": lambda req, where: [
+        call("check_jsonrpc_params_structured", reject=["text", 0, 1.5, True])
+    ],
     "ACP-V1-JSONRPC-RESULT-ON-SUCCESS": lambda req, where: [call("check_jsonrpc_result_on_success")],
     "ACP-V1-JSONRPC-ERROR-MEMBER-ON-ERROR": lambda req, where: [call("check_jsonrpc_error_member")],
     "ACP-V1-JSONRPC-RESULT-XOR-ERROR": lambda req, where: [call("check_jsonrpc_result_xor_error")],

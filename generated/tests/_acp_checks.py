@@ -17,9 +17,6 @@ from typing import Any
 import pydantic
 
 PACKAGE = "acp_v1"
-# Tag() values the generated unions use for branches that are not a listed tag.
-OTHER_TAG = "(other)"
-UNTAGGED_TAG = "(untagged)"
 
 
 def generated(module: str) -> types.ModuleType:
@@ -245,42 +242,57 @@ def check_shape(name: str, keyword: str) -> None:
 def check_variants(
     name: str, discriminator: str | None, tags: list[str], untagged: str | None
 ) -> None:
-    """The union has exactly the stated variants, and a value with each tag selects it."""
+    """The union has exactly the stated variants, and a value with each tag selects it.
+
+    A branch is a listed variant when its classes pin the discriminator to a Literal; the
+    other branches (a catch-all for unknown tags, or the branch for a value without a tag)
+    are told apart by what they accept, never by how the generator names them.
+    """
     union = definition(name)
-    branches = union_branches(union)
-    listed = {tag: branch for tag, branch in branches if tag not in (None, OTHER_TAG, UNTAGGED_TAG)}
-    has_untagged = any(tag == UNTAGGED_TAG for tag, _ in branches) or (
-        untagged is not None and any(tag is None for tag, _ in branches)
-    )
+    branches = [branch for _, branch in union_branches(union)]
+    disc = discriminator or _common_discriminator(name, branches)
+    listed: dict[str, Any] = {}
+    special: list[Any] = []
+    for branch in branches:
+        pins = {t for cls in _branch_classes(branch) for t in _pinned(cls, disc)}
+        if pins:
+            for tag in pins:
+                assert tag not in listed, f"{name}: two variants pin {disc}={tag!r}"
+                listed[tag] = branch
+        else:
+            special.append(branch)
     unexpected = sorted(set(listed) - set(tags))
     assert not unexpected, f"{name} has variants the roster does not list: {unexpected}"
-    for tag in tags:
-        assert tag in listed or (tag == untagged and has_untagged), f"{name} has no {tag!r} variant"
-    if untagged is None:
-        assert not has_untagged, f"{name} accepts a value without its tag; the roster does not"
-    else:
-        assert has_untagged, f"{name} has no variant without a tag ({untagged!r})"
-    disc = discriminator or _common_discriminator(name, listed)
     adapter = pydantic.TypeAdapter(union)
     for tag in tags:
-        branch = listed.get(tag) or next(b for t, b in branches if t in (UNTAGGED_TAG, None))
-        classes = _branch_classes(branch)
         if tag in listed:
-            pinned = [c for c in classes if tag in _pinned(c, disc)]
-            assert pinned, f"{name}: no class of the {tag!r} variant pins {disc}={tag!r}"
+            classes = _branch_classes(listed[tag])
+        else:
+            assert tag == untagged and special, f"{name} has no {tag!r} variant"
+            classes = [c for b in special for c in _branch_classes(b)]
         for cls in classes:
-            payload = {**minimal_payload(cls), disc: tag}
-            value = adapter.validate_python(payload)
+            value = adapter.validate_python({**minimal_payload(cls), disc: tag})
             assert isinstance(
                 value, tuple(classes)
             ), f"{name}: {disc}={tag!r} validated as {type(value).__name__}, not the {tag!r} variant"
             assert value.model_dump(by_alias=True).get(disc) == tag, f"{name}: {disc}={tag!r} lost"
-    if untagged is not None:
-        branch = next(b for t, b in branches if t in (UNTAGGED_TAG, None))
-        for cls in _branch_classes(branch):
+    # A value without the tag: accepted (as the untagged variant) only if the roster says so.
+    if untagged is None:
+        for branch in listed.values():
+            for cls in _branch_classes(branch):
+                payload = {k: v for k, v in minimal_payload(cls).items() if k != disc}
+                assert _rejects(
+                    adapter.validate_python, payload
+                ), f"{name} accepts a value without {disc!r}; the roster lists no untagged variant"
+    else:
+        accepted = []
+        for cls in (c for b in special for c in _branch_classes(b)):
             payload = {k: v for k, v in minimal_payload(cls).items() if k != disc}
-            value = adapter.validate_python(payload)
-            assert isinstance(value, cls), f"{name}: a value without {disc!r} is not {untagged}"
+            if not _rejects(adapter.validate_python, payload):
+                accepted.append(type(adapter.validate_python(payload)))
+        assert accepted and all(
+            c in [x for b in special for x in _branch_classes(b)] for c in accepted
+        ), f"{name}: a value without {disc!r} is not the {untagged!r} variant"
 
 
 def _pinned(cls: type[pydantic.BaseModel], disc: str) -> tuple[Any, ...]:
@@ -288,15 +300,23 @@ def _pinned(cls: type[pydantic.BaseModel], disc: str) -> tuple[Any, ...]:
     return _literal_values(info.annotation) if info else ()
 
 
-def _common_discriminator(name: str, listed: dict[str, Any]) -> str:
-    """The wire member every tagged branch pins to a Literal (when the roster names none)."""
-    common: set[str] | None = None
-    for branch in listed.values():
-        for cls in _branch_classes(branch):
-            pinned = {w for w, info in wire_fields(cls).items() if _literal_values(info.annotation)}
-            common = pinned if common is None else common & pinned
-    assert common and len(common) == 1, f"{name}: no single discriminator member ({common})"
-    return next(iter(common))
+def _common_discriminator(name: str, branches: list[Any]) -> str:
+    """The wire member most branches pin to a Literal (when the roster names none)."""
+    counts: dict[str, int] = {}
+    for branch in branches:
+        pinned = {
+            w
+            for cls in _branch_classes(branch)
+            for w, info in wire_fields(cls).items()
+            if _literal_values(info.annotation)
+        }
+        for wire in pinned:
+            counts[wire] = counts.get(wire, 0) + 1
+    assert counts, f"{name}: no branch pins a discriminator"
+    best = max(counts.values())
+    winners = sorted(w for w, n in counts.items() if n == best)
+    assert len(winners) == 1, f"{name}: no single discriminator member ({winners})"
+    return winners[0]
 
 
 def check_enum(name: str, values: list[str]) -> None:
@@ -815,3 +835,41 @@ def check_extension_methods(prefix: str) -> None:
             assert exc.code == m.METHOD_NOT_FOUND, f"{unknown}: error code {exc.code}"
         else:
             raise AssertionError(f"parse_message routes {unknown!r}: not stable, no {prefix!r}")
+
+
+def check_jsonrpc_params_structured(reject: list[Any]) -> None:
+    """Params, when present, are an object or an array: never a string, number or boolean."""
+    m = generated("methods")
+    envelopes = _envelopes()
+    generic = [
+        m.JsonRpcRequest,
+        m.JsonRpcNotification,
+        m.ExtensionRequestMessage,
+        m.ExtensionNotificationMessage,
+    ]
+    for envelope in [*envelopes["request"], *envelopes["notification"], *generic]:
+        message = _valid_message(envelope)
+        for bad in reject:
+            assert _rejects(
+                envelope.model_validate, {**message, "params": bad}
+            ), f"{envelope.__name__} accepts params={bad!r}"
+    for envelope in generic:
+        message = _valid_message(envelope)
+        for good in ({"named": 1}, ["positional", 2]):
+            envelope.model_validate({**message, "params": good})
+    for bad in reject:
+        for message in (
+            {"jsonrpc": "2.0", "id": 1, "method": "_x", "params": bad},
+            {"jsonrpc": "2.0", "method": "_x", "params": bad},
+        ):
+            assert _rejects(m.parse_message, message), f"parse_message accepts params={bad!r}"
+
+
+def check_jsonrpc_params_omitted() -> None:
+    """A request or notification without params is well-formed (generic and extension)."""
+    m = generated("methods")
+    for envelope in (m.JsonRpcRequest, m.ExtensionRequestMessage):
+        envelope.model_validate({"jsonrpc": "2.0", "id": 1, "method": "_x"})
+    for envelope in (m.JsonRpcNotification, m.ExtensionNotificationMessage):
+        envelope.model_validate({"jsonrpc": "2.0", "method": "_x"})
+    assert m.parse_message({"jsonrpc": "2.0", "id": 1, "method": "_x"}).method == "_x"

@@ -49,7 +49,7 @@ def test_jsonrpc_params_may_be_omitted() -> None:
     Applies when: always (no condition stated)
     Source: jsonrpc/specification.html #request_object
     """
-    pytest.skip("not implemented: ACP-V1-JSONRPC-PARAMS-MAY-BE-OMITTED")
+    _acp_checks.check_jsonrpc_params_omitted()
 
 
 @pytest.mark.acp_requirement("ACP-V1-JSONRPC-ID-TYPE")
@@ -130,7 +130,7 @@ def test_jsonrpc_params_structured() -> None:
     Applies when: always (no condition stated)
     Source: jsonrpc/specification.html #parameter_structures
     """
-    pytest.skip("not implemented: ACP-V1-JSONRPC-PARAMS-STRUCTURED")
+    _acp_checks.check_jsonrpc_params_structured(reject=["text", 0, 1.5, True])
 
 
 @pytest.mark.acp_requirement("ACP-V1-JSONRPC-PARAM-NAMES-EXACT")

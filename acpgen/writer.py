@@ -81,6 +81,13 @@ def write_tree(target: Path, files: dict[str, bytes]) -> WriteResult:
     for rel in files:
         _check_relpath(rel)
     _make_parent(parent)
+    try:
+        return _write_locked(parent, target, files)
+    except OSError as exc:  # anything not already turned into a one-line error
+        raise AcpgenError(str(target), f"cannot write generated output: {_reason(exc)}") from None
+
+
+def _write_locked(parent: Path, target: Path, files: dict[str, bytes]) -> WriteResult:
     with _exclusive(parent, target):
         recover(target)
         previous = _refuse_foreign(target)
@@ -296,5 +303,8 @@ def read_tree(target: Path) -> dict[str, bytes]:
     for path in sorted(target.rglob("*")):
         rel = path.relative_to(target)
         if path.is_file() and "__pycache__" not in rel.parts and not path.name.endswith(".pyc"):
-            files[rel.as_posix()] = path.read_bytes()
+            try:
+                files[rel.as_posix()] = path.read_bytes()
+            except OSError as exc:
+                raise AcpgenError(str(path), f"cannot read: {_reason(exc)}") from None
     return files

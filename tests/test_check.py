@@ -163,6 +163,13 @@ def test_generator_drift_is_named_with_both_versions(copy: Path, inputs_dir: Pat
                                  "tools": {"black": {"recorded": "0.0.1", "installed": version("black")}}}]
     assert report["changed"] == [MANIFEST_NAME]
 
+    doc["generator"]["version"] = "0.0.0-older"  # acpgen itself is a tool that shapes the bytes
+    manifest.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    assert json_report(project, copy)["generator_drift"] == {
+        "acpgen": {"recorded": "0.0.0-older", "installed": acpgen.__version__},
+        "black": {"recorded": "0.0.1", "installed": version("black")},
+    }
+
 
 def test_input_drift_exits_2_like_verify(copy: Path, inputs_copy: Path) -> None:
     schema = inputs_copy / "schema" / "v1" / "schema.json"

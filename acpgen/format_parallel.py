@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 from acpgen import format_cache
 from acpgen.errors import AcpgenError
@@ -18,11 +19,16 @@ PARALLEL_MIN_CHARS = 20_000  # below this, a worker process costs more than it s
 
 
 def formatter_id() -> str:
+    """Everything that decides black's output: its version, the mode, and our wrapper's code
+    (so an edit to acpgen/format.py can never be answered from a stale cache)."""
+    import hashlib
+
     import black
 
     from acpgen import format as fmt
 
-    return f"black {black.__version__} {fmt._MODE.get_cache_key()} fast"
+    wrapper = hashlib.sha256(Path(fmt.__file__).read_bytes()).hexdigest()
+    return f"black {black.__version__} {fmt._MODE.get_cache_key()} format.py {wrapper}"
 
 
 def format_tree(sources: dict[str, str]) -> dict[str, str]:

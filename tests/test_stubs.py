@@ -198,6 +198,22 @@ def test_conftest_finds_the_package_from_a_nested_tests_dir(project, tmp_path: P
     assert sys.path[:2] == [str(tmp_path / "out"), str(conftest.parent)]
 
 
+def test_checks_build_whole_messages_through_nested_unions(project, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    # A selector that crosses two unions (SessionUpdate -> ToolCall -> ToolCallContent Diff):
+    # the gate and path checks must be able to build a valid message holding it.
+    import importlib
+
+    out = project.root / project.lock.out
+    monkeypatch.syspath_prepend(str(out / project.lock.tests_dir))
+    monkeypatch.syspath_prepend(str(out))
+    checks = importlib.import_module("_acp_checks")
+    select = ["update", "content", "[]", "path"]
+    fragment, whole, model = checks._message_forms("session/update", "params", checks._payload(select, "rel/x"))
+    assert fragment == {"update": {"content": [{"path": "rel/x"}]}}
+    assert checks._has_feature(whole, select, "rel/x") and checks._has_feature(model, select, "rel/x")
+    assert type(model).__name__ == "SessionNotification"
+
+
 # ---- Running the generated tests ----------------------------------------------------------
 
 

@@ -176,24 +176,29 @@ def valid_value(tp: Any, fragment: Any, depth: int = 0) -> Any:
             )
         return value
     if _is_union(bare):
-        candidates = []
+        tried = []
         for cls in _union_classes(bare):
             if not _is_model(cls):
                 continue
             fields = wire_fields(cls)
-            pinned = {k: _literal_values(f.annotation) for k, f in fields.items()}
             if any(k not in fields for k in fragment):
                 continue
-            if any(
-                pinned[k] and v not in pinned[k]
-                for k, v in fragment.items()
-                if not isinstance(v, (dict, list))
-            ):
+            pinned = {k: _literal_values(f.annotation) for k, f in fields.items()}
+            if any(pinned[k] and v not in pinned[k] for k, v in fragment.items() if _is_scalar(v)):
                 continue
-            candidates.append(cls)
-        assert candidates, f"no branch of {tp!r} holds {fragment!r}"
-        return valid_value(candidates[0], fragment, depth + 1)
+            try:
+                value = valid_value(cls, fragment, depth + 1)
+                pydantic.TypeAdapter(tp).validate_python(value)
+            except (AssertionError, pydantic.ValidationError) as exc:
+                tried.append(f"{cls.__name__}: {exc}".splitlines()[0])
+                continue
+            return value
+        raise AssertionError(f"no branch of {tp!r} holds {fragment!r} ({'; '.join(tried)})")
     return fragment
+
+
+def _is_scalar(value: Any) -> bool:
+    return not isinstance(value, (dict, list))
 
 
 # ---- Claims of the roster's derived requirements ------------------------------------------

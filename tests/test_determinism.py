@@ -156,3 +156,22 @@ def test_format_cache_round_trip_and_damage(tmp_path: Path, monkeypatch) -> None
     assert format_cache.load(directory, entry) is None, "a damaged entry is ignored"
     monkeypatch.setenv(format_cache.ENV_OFF, "1")
     assert format_cache.cache_dir() is None
+
+
+def test_parallel_formatting_equals_sequential_and_reports_worker_errors(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from acpgen import format as fmt
+    from acpgen import format_parallel
+    from acpgen.errors import AcpgenError
+
+    monkeypatch.setenv(format_cache.ENV_OFF, "1")
+    monkeypatch.setattr(format_parallel, "PARALLEL_MIN_CHARS", 1)  # every file "big"
+    monkeypatch.setattr(format_parallel, "_workers", lambda big: 2 if big >= 2 else 0)
+    sources = {"z.py": "x   =   [1,\n2]\n" * 3, "a.py": "def f( a ):\n  return a\n", "n.txt": "as is  \n"}
+    parallel = format_parallel.format_tree(sources)
+    assert parallel == fmt.format_tree(sources)
+    assert list(parallel) == list(sources), "the emitters' order, not completion order"
+    # The smaller file goes to the worker: its error must come back as the one-line error.
+    with pytest.raises(AcpgenError) as caught:
+        format_parallel.format_tree({"big.py": "x = 1\n" * 10, "bad.py": "def (:\n"})
+    assert caught.value.where == "bad.py"
+    assert "formatter (black) rejected the emitted code" in caught.value.message

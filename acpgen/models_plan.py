@@ -43,8 +43,7 @@ _KW = {
     "maxItems": "max_length",
     "pattern": "pattern",
 }
-# Roles of a branch in a tagged union. The Tag() of a catch-all or untagged branch is its
-# schema title ("other", "stdio"), which also names it in validation error locations.
+# Tag() values of the branches that no listed tag names (part of the naming contract).
 OTHER_TAG = "(other)"  # a catch-all branch: any tag not listed elsewhere
 UNTAGGED = "(untagged)"  # the branch used when the tag member is absent
 
@@ -313,10 +312,9 @@ class Planner:
                    "members": [{"k": "name", "name": e.classes[0]} for e in entries]}
         else:
             known = sorted(str(e.tag) for e in entries if e.tag not in (OTHER_TAG, UNTAGGED))
+            # The Tag() of a catch-all / untagged branch is the fixed "(other)" / "(untagged)":
+            # other emitters (generated requirement checks) recognise branches by them.
             names = {OTHER_TAG: OTHER_TAG, UNTAGGED: UNTAGGED}
-            for e in entries:
-                if e.tag in names and e.title and e.title not in known:
-                    names[e.tag] = e.title
             typ = {
                 "k": "tagged",
                 "wire": disc,

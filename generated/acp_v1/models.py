@@ -347,11 +347,11 @@ MultiSelectItems: TypeAlias = Annotated[
         Annotated[
             _MultiSelectItemsOther | TitledMultiSelectItems, Field(union_mode="left_to_right")
         ],
-        Tag("other"),
+        Tag("(other)"),
     ]
-    | Annotated[TitledMultiSelectItems, Tag("titled")],
+    | Annotated[TitledMultiSelectItems, Tag("(untagged)")],
     Discriminator(
-        _tag_in("type", "type", ["string"], other="other", untagged="titled"),
+        _tag_in("type", "type", ["string"], other="(other)", untagged="(untagged)"),
         custom_error_type="union_tag",
         custom_error_message="'type' must be one of string (or another string) or absent",
     ),
@@ -591,13 +591,13 @@ ElicitationPropertySchema: TypeAlias = Annotated[
     | Annotated[_ElicitationPropertySchemaInteger, Tag("integer")]
     | Annotated[_ElicitationPropertySchemaBoolean, Tag("boolean")]
     | Annotated[_ElicitationPropertySchemaArray, Tag("array")]
-    | Annotated[_ElicitationPropertySchemaOther, Tag("other")],
+    | Annotated[_ElicitationPropertySchemaOther, Tag("(other)")],
     Discriminator(
         _tag_in(
             "type",
             "type",
             ["array", "boolean", "integer", "number", "string"],
-            other="other",
+            other="(other)",
             untagged=None,
         ),
         custom_error_type="union_tag",
@@ -825,10 +825,11 @@ CreateElicitationRequest: TypeAlias = Annotated[
         _CreateElicitationRequestUrlSession | _CreateElicitationRequestUrlRequest, Tag("url")
     ]
     | Annotated[
-        _CreateElicitationRequestOtherSession | _CreateElicitationRequestOtherRequest, Tag("other")
+        _CreateElicitationRequestOtherSession | _CreateElicitationRequestOtherRequest,
+        Tag("(other)"),
     ],
     Discriminator(
-        _tag_in("mode", "mode", ["form", "url"], other="other", untagged=None),
+        _tag_in("mode", "mode", ["form", "url"], other="(other)", untagged=None),
         custom_error_type="union_tag",
         custom_error_message="'mode' must be one of form, url (or another string)",
     ),
@@ -1794,9 +1795,9 @@ AuthMethod: TypeAlias = Annotated[
         Annotated[_AuthMethodTerminal | AuthMethodAgent, Field(union_mode="left_to_right")],
         Tag("terminal"),
     ]
-    | Annotated[AuthMethodAgent, Tag("agent")],
+    | Annotated[AuthMethodAgent, Tag("(untagged)")],
     Discriminator(
-        _tag_in("type", "type", ["terminal"], other=None, untagged="agent"),
+        _tag_in("type", "type", ["terminal"], other=None, untagged="(untagged)"),
         custom_error_type="union_tag",
         custom_error_message="'type' must be one of terminal or absent",
     ),
@@ -3076,9 +3077,9 @@ McpServer: TypeAlias = Annotated[
     | Annotated[
         Annotated[_McpServerSse | McpServerStdio, Field(union_mode="left_to_right")], Tag("sse")
     ]
-    | Annotated[McpServerStdio, Tag("stdio")],
+    | Annotated[McpServerStdio, Tag("(untagged)")],
     Discriminator(
-        _tag_in("type", "type", ["http", "sse"], other=None, untagged="stdio"),
+        _tag_in("type", "type", ["http", "sse"], other=None, untagged="(untagged)"),
         custom_error_type="union_tag",
         custom_error_message="'type' must be one of http, sse or absent",
     ),
@@ -3252,9 +3253,9 @@ SetSessionConfigOptionRequest: TypeAlias = Annotated[
         ],
         Tag("boolean"),
     ]
-    | Annotated[_SetSessionConfigOptionRequestValueId, Tag("value_id")],
+    | Annotated[_SetSessionConfigOptionRequestValueId, Tag("(untagged)")],
     Discriminator(
-        _tag_in("type", "type", ["boolean"], other=None, untagged="value_id"),
+        _tag_in("type", "type", ["boolean"], other=None, untagged="(untagged)"),
         custom_error_type="union_tag",
         custom_error_message="'type' must be one of boolean or absent",
     ),
@@ -3370,9 +3371,11 @@ CreateElicitationResponse: TypeAlias = Annotated[
     Annotated[_CreateElicitationResponseAccept, Tag("accept")]
     | Annotated[_CreateElicitationResponseDecline, Tag("decline")]
     | Annotated[_CreateElicitationResponseCancel, Tag("cancel")]
-    | Annotated[_CreateElicitationResponseOther, Tag("other")],
+    | Annotated[_CreateElicitationResponseOther, Tag("(other)")],
     Discriminator(
-        _tag_in("action", "action", ["accept", "cancel", "decline"], other="other", untagged=None),
+        _tag_in(
+            "action", "action", ["accept", "cancel", "decline"], other="(other)", untagged=None
+        ),
         custom_error_type="union_tag",
         custom_error_message="'action' must be one of accept, cancel, decline (or another string)",
     ),

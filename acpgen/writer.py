@@ -204,12 +204,14 @@ def _compare(target: Path, previous: dict[str, bytes], files: dict[str, bytes]) 
 
 
 def _modes_ok(target: Path, files: dict[str, bytes]) -> bool:
-    """True if every generated file and directory already has its canonical mode."""
+    """True if every generated file and directory already has its canonical mode, and no
+    other directory (say, an emptied package left by an older generation) is there."""
     dirs = {target} | {p for rel in files for p in (target / rel).parents if target in p.parents}
     try:
-        return all((os.stat(d).st_mode & 0o7777) == DIR_MODE for d in dirs) and all(
-            (os.stat(target / rel).st_mode & 0o7777) == FILE_MODE for rel in files
-        )
+        on_disk = {p for p in target.rglob("*") if p.is_dir() and "__pycache__" not in p.parts}
+        return on_disk | {target} == dirs and all(
+            (os.stat(d).st_mode & 0o7777) == DIR_MODE for d in dirs
+        ) and all((os.stat(target / rel).st_mode & 0o7777) == FILE_MODE for rel in files)
     except OSError:
         return False
 

@@ -77,6 +77,9 @@ def test_identical_tree_is_not_rewritten_but_wrong_modes_are_repaired(tmp_path: 
     os.chmod(target / "pkg" / "a_py", 0o600)
     assert write_tree(target, files).unchanged
     assert modes(target)["pkg/a_py"] == FILE_MODE
+    (target / "emptied_pkg").mkdir()  # no files, so no byte differs: still not ours
+    write_tree(target, files)
+    assert not (target / "emptied_pkg").exists()
 
 
 def test_symlinked_output_dir_keeps_its_link(tmp_path: Path) -> None:

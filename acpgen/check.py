@@ -33,6 +33,7 @@ from acpgen.writer import read_tree
 
 MAX_DIFF_LINES = 200  # whole diff: enough to see the problem, short enough to read in CI logs
 MAX_FILE_DIFF_LINES = 60  # per file, so that one rewritten file cannot hide all the others
+MAX_LINE_CHARS = 240
 GENERATOR = "acpgen"
 
 
@@ -175,15 +176,26 @@ def _diff_order(rel: str) -> tuple[bool, str]:
     return (rel == MANIFEST_NAME, rel)  # the manifest's diff is a consequence: show it last
 
 
+def _clip(line: str) -> str:
+    """One diff line, cut so that a minified or binary-ish line cannot flood the log."""
+    if len(line) <= MAX_LINE_CHARS:
+        return line
+    return line[:MAX_LINE_CHARS] + f"... ({len(line) - MAX_LINE_CHARS} more chars)\n"
+
+
 def _diff(report: CheckReport, expected: dict[str, bytes], actual: dict[str, bytes]) -> None:
     lines: list[str] = []
     truncated = False
     for rel in sorted(set(report.changed) | set(report.missing) | set(report.added), key=_diff_order):
-        old = actual.get(rel, b"").decode("utf-8", "replace").splitlines(keepends=True)
-        new = expected.get(rel, b"").decode("utf-8", "replace").splitlines(keepends=True)
-        chunk = list(difflib.unified_diff(
+        try:
+            old = actual.get(rel, b"").decode("utf-8").splitlines(keepends=True)
+            new = expected.get(rel, b"").decode("utf-8").splitlines(keepends=True)
+        except UnicodeDecodeError:
+            lines.append(f"Binary file {report.out}/{rel} differs\n")
+            continue
+        chunk = [_clip(ln) for ln in difflib.unified_diff(
             old, new, f"{report.out}/{rel} (committed)", f"{report.out}/{rel} (generated)", n=2
-        ))
+        )]
         if len(chunk) > MAX_FILE_DIFF_LINES:
             omitted = len(chunk) - MAX_FILE_DIFF_LINES
             chunk = chunk[:MAX_FILE_DIFF_LINES] + [f"... ({omitted} more diff lines for {rel})\n"]

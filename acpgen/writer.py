@@ -296,14 +296,25 @@ def _renameat2() -> Callable[..., int] | None:
     return _RENAMEAT2[0]
 
 
+def _tool_caches(target: Path) -> set[Path]:
+    """Directories below ``target`` that tools own, not the generator: ``__pycache__`` and
+    every directory tagged with a CACHEDIR.TAG (mypy, pytest, ruff write one)."""
+    caches = {p for p in target.rglob("__pycache__") if p.is_dir()}
+    caches |= {p.parent for p in target.rglob("CACHEDIR.TAG") if p.parent != target}
+    return caches
+
+
 def read_tree(target: Path) -> dict[str, bytes]:
-    """Every file below ``target`` (relative POSIX paths), ignoring bytecode caches."""
+    """Every file below ``target`` (relative POSIX paths), ignoring tool caches."""
     files: dict[str, bytes] = {}
     target = resolve_target(target)
     if not target.is_dir():
         return files
+    caches = _tool_caches(target)
     for path in sorted(target.rglob("*")):
         rel = path.relative_to(target)
+        if caches and any(parent in caches for parent in path.parents):
+            continue
         if path.is_file() and "__pycache__" not in rel.parts and not path.name.endswith(".pyc"):
             try:
                 files[rel.as_posix()] = path.read_bytes()

@@ -267,3 +267,22 @@ def test_ci_doc_workflow_runs_the_check_and_matches_the_hook() -> None:
     hook = yaml.safe_load((PROJECT_ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))[0]
     local = next(yaml.safe_load(b) for b in blocks[1:] if "repo: local" in b)["repos"][0]["hooks"][0]
     assert (local["id"], local["files"]) == (hook["id"], hook["files"])
+
+
+def test_tool_caches_are_ignored_binary_and_long_lines_stay_readable(copy: Path, project, fresh_tree) -> None:  # type: ignore[no-untyped-def]
+    gen = copy / "generated"
+    for cache in (".mypy_cache", "acp_v1/.pytest_cache"):
+        (gen / cache / "3.11").mkdir(parents=True)
+        (gen / cache / "CACHEDIR.TAG").write_text("Signature: 8a477f597d28d172789f06886806bc55\n")
+        (gen / cache / "3.11" / "cache.db").write_bytes(b"\x00\xff" * 100)
+    (gen / "acp_v1" / "__pycache__").mkdir(exist_ok=True)
+    (gen / "acp_v1" / "__pycache__" / "x.cpython-311.pyc").write_bytes(b"\x00")
+    assert json_report(project, copy)["status"] == "clean", "tool caches are not hand-added files"
+
+    (gen / "acp_v1" / "blob.bin").write_bytes(b"\x00\xff\xfe" * 1000)
+    (gen / py_files(fresh_tree)[0]).write_text("x = '" + "y" * 5000 + "'\n", encoding="utf-8")
+    report = json_report(project, copy)
+    assert report["hand_added"] == ["acp_v1/blob.bin"]
+    assert f"Binary file {gen}/acp_v1/blob.bin differs" in report["diff"]
+    assert max(len(line) for line in report["diff"].splitlines()) < 300
+    assert "more chars)" in report["diff"]

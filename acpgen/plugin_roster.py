@@ -1,7 +1,7 @@
 """Find and load the requirement roster for the pytest plugin.
 
 SDK authors run the plugin in their own repositories, where only the roster exists, so the
-roster is looked up in this order: ``--acp-roster PATH``, the ini option ``acp_roster``
+roster is looked up in this order: ``--acp-roster=PATH``, the ini option ``acp_roster``
 (relative to the ini file), then acpgen's own lock (``schema/acp.lock`` at or above the
 rootdir, inputs taken from ``$ACPGEN_INPUTS`` or the lock, the roster hash checked against
 the lock), then ``$ACPGEN_INPUTS/roster/requirements.md``.

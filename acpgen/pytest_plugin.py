@@ -7,7 +7,7 @@
   skipped stub / no test) and writes the same as JSON (default ``acp-coverage.json``).
 - ``--acp-require=MUST|SHOULD|MAY`` fails the run when a requirement of that level (MUST
   covers MUST and MUST NOT) with responsibility ``sdk`` has no passing test.
-- ``--acp-roster PATH`` / ini ``acp_roster``: the roster (see :mod:`acpgen.plugin_roster`
+- ``--acp-roster=PATH`` / ini ``acp_roster``: the roster (see :mod:`acpgen.plugin_roster`
   for the fallbacks).
 
 Registered for every pytest run once acpgen is installed, so it must stay cheap to import and
@@ -54,7 +54,7 @@ class _State:
         if self._error is None:
             if self.source is None:
                 self._error = (
-                    "no ACP roster configured: pass --acp-roster PATH, set the ini option "
+                    "no ACP roster configured: pass --acp-roster=PATH, set the ini option "
                     "acp_roster, or set ACPGEN_INPUTS"
                 )
             else:
@@ -213,6 +213,8 @@ class _RunHooks:
         require = self.config.getoption("acp_require")
         if state.report_path is None and not require:
             return
+        if hasattr(self.config, "workerinput"):
+            return  # a pytest-xdist worker: the controller reports on the whole run
         roster = state.roster()  # loaded in pytest_configure, so this cannot fail here
         path = str(state.source.path) if state.source else ""
         state.report = cov.build_report(roster, state.tracker, require, path)

@@ -159,7 +159,7 @@ def test_marker_without_any_roster_fails_collection_and_says_how_to_configure(
     )
     result = run(pytester)
     assert result.ret == pytest.ExitCode.INTERRUPTED
-    assert "no ACP roster configured: pass --acp-roster PATH" in result.stdout.str()
+    assert "no ACP roster configured: pass --acp-roster=PATH" in result.stdout.str()
 
 
 def test_explicit_roster_that_is_missing_is_a_usage_error(pytester: pytest.Pytester) -> None:

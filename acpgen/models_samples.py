@@ -153,15 +153,18 @@ def samples(defs: dict[str, Any], name: str) -> Iterator[Any]:
 
 # -- mutants ---------------------------------------------------------------------------------
 
-_WRONG = {
-    str: (12345, None, "__bogus_tag__"),
-    bool: ("true", 1),
-    int: ("12", True, -1, 2**64, 1.5),
-    float: ("1.5", True),
-    list: ({"a": 1}, "x"),
-    dict: ([1], "x", 5),
-    type(None): ("x", 0),
+# Replacement values by the JSON type they replace, each with the kind of mutation it is.
+_WRONG: dict[type, tuple[tuple[str, Any], ...]] = {
+    str: (("wrong_type", 12345), ("wrong_type", None), ("outside_set", "__bogus_tag__")),
+    bool: (("wrong_type", "true"), ("wrong_type", 1)),
+    int: (("wrong_type", "12"), ("wrong_type", True), ("negative", -1), ("out_of_range", 2**64),
+          ("wrong_type", 1.5)),
+    float: (("wrong_type", "1.5"), ("wrong_type", True)),
+    list: (("wrong_type", {"a": 1}), ("wrong_type", "x")),
+    dict: (("wrong_type", [1]), ("wrong_type", "x"), ("wrong_type", 5)),
+    type(None): (("wrong_type", "x"), ("wrong_type", 0)),
 }
+MUTATION_KINDS = ("drop_member", "wrong_type", "outside_set", "negative", "out_of_range")
 
 
 def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], Any]]:
@@ -190,16 +193,16 @@ def _replace(root: Any, path: tuple[Any, ...], new: Any, drop: bool = False) -> 
     return copy_list
 
 
-def mutants(instance: Any, rng: random.Random, limit: int) -> list[Any]:
-    """Instances near a valid one: a member dropped, a value of the wrong type, a tag or
-    enum value outside its set, a negative or out-of-range integer. Whether each is still
-    valid is for the oracle to say."""
-    out: list[Any] = []
+def mutants(instance: Any, rng: random.Random, limit: int) -> list[tuple[str, Any]]:
+    """``(kind, instance)`` near a valid one: a member dropped (``drop_member``), a value of
+    the wrong JSON type, a string outside its set (a wrong tag, an unknown enum value), a
+    negative or out-of-range integer. Whether each is still valid is for the oracle to say."""
+    out: list[tuple[str, Any]] = []
     for path, value in _paths(instance):
         if path and isinstance(path[-1], str):
-            out.append(_replace(instance, path, None, drop=True))
-        for wrong in _WRONG.get(type(value), ()):
-            out.append(_replace(instance, path, wrong))
+            out.append(("drop_member", _replace(instance, path, None, drop=True)))
+        for kind, wrong in _WRONG.get(type(value), ()):
+            out.append((kind, _replace(instance, path, wrong)))
     if len(out) > limit:
         out = rng.sample(out, limit)
     return out

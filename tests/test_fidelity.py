@@ -28,7 +28,7 @@ from jsonschema import Draft202012Validator, FormatChecker
 from pydantic import TypeAdapter, ValidationError
 
 from acpgen.models_plan import INT_FORMATS
-from acpgen.models_samples import mutants, samples
+from acpgen.models_samples import MUTATION_KINDS, mutants, samples
 
 ROOT = Path(__file__).resolve().parent.parent
 INPUTS = Path(os.environ.get("ACPGEN_INPUTS", ROOT.parent / "shared" / "acp")).resolve()
@@ -125,6 +125,7 @@ class Agreement:
         self.invalid = 0
         self.invalid_ok = 0
         self.problems: list[str] = []
+        self.rejected_by_kind: dict[str, int] = dict.fromkeys(MUTATION_KINDS, 0)
 
 
 @cache
@@ -158,7 +159,7 @@ def agreement(name: str) -> Agreement:
                 result.problems.append(f"invalid accepted: {key[:200]}")
     per_instance = max(1, MUTANTS_PER_DEF // max(1, len(valid)))
     for instance in valid:
-        for mutant in mutants(instance, rng, per_instance):
+        for kind, mutant in mutants(instance, rng, per_instance):
             key = json.dumps(mutant, sort_keys=True)
             if key in seen:
                 continue
@@ -173,10 +174,11 @@ def agreement(name: str) -> Agreement:
                     result.problems.append(f"valid mutant rejected/changed: {key[:200]} {problem[:200]}")
             else:
                 result.invalid += 1
+                result.rejected_by_kind[kind] += 1
                 if not accepted:
                     result.invalid_ok += 1
                 else:
-                    result.problems.append(f"invalid mutant accepted: {key[:200]}")
+                    result.problems.append(f"invalid mutant ({kind}) accepted: {key[:200]}")
     return result
 
 
@@ -211,6 +213,17 @@ def test_known_disagreements_do_not_grow() -> None:
     assert all(reason.strip() for reason in KNOWN_DISAGREEMENTS.values())
     for name in KNOWN_DISAGREEMENTS:
         assert name in DEFS, f"stale entry {name}"
+
+
+def test_every_kind_of_mutation_is_exercised() -> None:
+    """Each kind of mutant (dropped member, wrong type, wrong tag / enum value, negative,
+    out of range) occurs, and the oracle rejects it, often enough to mean something."""
+    totals = dict.fromkeys(MUTATION_KINDS, 0)
+    for name in DEFS:
+        for kind, count in agreement(name).rejected_by_kind.items():
+            totals[kind] += count
+    thin = {kind: n for kind, n in totals.items() if n < 30}
+    assert not thin, f"too few invalid mutants of these kinds: {thin} (all: {totals})"
 
 
 def test_agreement_table() -> None:

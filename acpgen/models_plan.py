@@ -125,9 +125,38 @@ def int_format_name(fmt: str) -> str:
     return pascal(fmt).capitalize()
 
 
-def int_formats() -> list[dict[str, Any]]:
-    """The named integer ranges the module header defines (``_Int32``, ``_Uint64``, ...)."""
-    return [{"name": int_format_name(f), "ge": lo, "le": hi} for f, (lo, hi) in sorted(INT_FORMATS.items())]
+def int_formats(ir: SchemaIR | None = None) -> list[dict[str, Any]]:
+    """The named integer ranges the module header defines (``_Int32``, ``_Uint64``, ...):
+    those the schema uses (all of them without an IR)."""
+    used = set(INT_FORMATS) if ir is None else _used_formats(ir)
+    return [
+        {"name": int_format_name(f), "ge": lo, "le": hi}
+        for f, (lo, hi) in sorted(INT_FORMATS.items())
+        if f in used
+    ]
+
+
+def _used_formats(ir: SchemaIR) -> set[str]:
+    found: set[str] = set()
+
+    def walk(t: TypeExpr | None) -> None:
+        if t is None:
+            return
+        if t.kind == "primitive" and t.name == "integer" and t.format:
+            found.add(t.format)
+        walk(t.items)
+        for v in t.variants:
+            walk(v)
+
+    for d in ir.defs.values():
+        walk(d.primitive)
+        for p in d.properties:
+            walk(p.type)
+        for v in d.variants:
+            walk(v.inline)
+            for p in v.properties:
+                walk(p.type)
+    return found
 
 
 def _constraints(t: TypeExpr) -> list[tuple[str, Any]]:

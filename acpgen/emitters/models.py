@@ -45,7 +45,7 @@ def emit(project: Project, options: GenOptions) -> dict[str, str]:
         protocol_version=project.ir.protocol_version,
         blocks=blocks,
         public=public,
-        int_formats=int_formats(),
+        int_formats=int_formats(project.ir),
         lit=py_literal,
     )
     return {f"{options.package}/models.py": text}

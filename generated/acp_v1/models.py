@@ -198,14 +198,10 @@ _Str = Annotated[str, Strict()]
 _Int = Annotated[int, Strict()]
 _Float = Annotated[float, Strict()]
 _Bool = Annotated[bool, Strict()]
-_Int16 = Annotated[int, Strict(), Field(ge=-32768, le=32767)]
-_Int32 = Annotated[int, Strict(), Field(ge=-2147483648, le=2147483647)]
 _Int64 = Annotated[int, Strict(), Field(ge=-9223372036854775808, le=9223372036854775807)]
-_Int8 = Annotated[int, Strict(), Field(ge=-128, le=127)]
 _Uint16 = Annotated[int, Strict(), Field(ge=0, le=65535)]
 _Uint32 = Annotated[int, Strict(), Field(ge=0, le=4294967295)]
 _Uint64 = Annotated[int, Strict(), Field(ge=0, le=18446744073709551615)]
-_Uint8 = Annotated[int, Strict(), Field(ge=0, le=255)]
 
 
 _T = TypeVar("_T")

@@ -10,6 +10,21 @@ Naming contract (other emitters rely on it): every ``$def`` is importable from
 Helper classes that are not ``$defs`` (union variants that carry a tag, or common members)
 are private: ``_{Def}{Variant}``, the variant part taken from its tag, else its title, else
 the def it is built on -- never from its position.
+
+How unions come out (the rest of the contract):
+
+- A union ``$def`` is a type alias (``SessionUpdate``, ``ContentBlock``, ``McpServer``);
+  parse it with ``TypeAdapter``. A branch built on an object ``$def`` is a private subclass
+  of it that adds the tag as a ``Literal`` member: ``ContentBlock``'s ``text`` branch is
+  ``_ContentBlockText(TextContent)`` with ``type: Literal["text"]``, so ``isinstance(block,
+  TextContent)`` holds; ``SessionUpdate``'s ``tool_call`` branch subclasses ``ToolCall``.
+  A branch that adds nothing (``McpServer``'s stdio branch) is the ``$def`` class itself.
+- A union whose every branch has a listed tag uses ``Field(discriminator=py_name)``; one
+  with a catch-all ("other") or an untagged branch uses a callable ``Discriminator`` whose
+  ``Tag`` values are the tags plus the fixed ``"(other)"`` and ``"(untagged)"``.
+- Members common to all branches (``SessionConfigOption``'s id/name/...) are repeated on
+  every branch class; a branch that is itself a union (``CreateElicitationRequest``'s form
+  branch, scoped by session or by request) becomes one class per inner branch.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from pathlib import Path
 
 ENV_DIR = "ACPGEN_CACHE_DIR"
 ENV_OFF = "ACPGEN_NO_CACHE"
-MAX_ENTRIES = 64  # a few generations' worth of files; older entries are pruned
+MAX_ENTRIES = 512  # ~10 generations of ~50 files; the least recently used are pruned
 
 
 def cache_dir() -> Path | None:
@@ -44,6 +44,10 @@ def load(directory: Path | None, entry: str) -> str | None:
     digest, _, text = blob.partition(b"\n")
     if hashlib.sha256(text).hexdigest().encode() != digest:
         return None  # torn or damaged entry: recompute
+    try:
+        os.utime(directory / entry)  # recently used: pruned last
+    except OSError:
+        pass
     return text.decode("utf-8")
 
 

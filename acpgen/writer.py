@@ -74,6 +74,14 @@ def resolve_target(target: Path) -> Path:
     return target
 
 
+def preflight(target: Path) -> None:
+    """Refuse an impossible output path *before* the expensive build, writing nothing."""
+    target = resolve_target(target)
+    _check_ancestors(target.parent)
+    if target.exists():
+        _refuse_foreign(target, read=False)
+
+
 def write_tree(target: Path, files: dict[str, bytes]) -> WriteResult:
     """Make ``target`` contain exactly ``files``; all or nothing. Returns what changed."""
     target = resolve_target(target)
@@ -107,12 +115,17 @@ def _write_locked(parent: Path, target: Path, files: dict[str, bytes]) -> WriteR
     return result
 
 
-def _make_parent(parent: Path) -> None:
+def _check_ancestors(parent: Path) -> None:
+    """The nearest existing ancestor must be a directory (a regular file stops even root)."""
     for ancestor in (parent, *parent.parents):
         if ancestor.exists():
             if not ancestor.is_dir():
                 raise AcpgenError(str(ancestor), "is not a directory; cannot create the output directory below it")
             break
+
+
+def _make_parent(parent: Path) -> None:
+    _check_ancestors(parent)
     try:
         parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -166,7 +179,7 @@ def recover(target: Path) -> None:
 _recover = recover
 
 
-def _refuse_foreign(target: Path) -> dict[str, bytes]:
+def _refuse_foreign(target: Path, read: bool = True) -> dict[str, bytes]:
     """The current tree, after proving it is ours to replace."""
     if not target.exists():
         return {}
@@ -182,7 +195,7 @@ def _refuse_foreign(target: Path) -> dict[str, bytes]:
             f"is not empty and has no acpgen {MANIFEST_NAME}; refusing to replace a directory "
             "acpgen did not write (remove it or choose another --out)",
         )
-    return read_tree(target)
+    return read_tree(target) if read else {}
 
 
 def _is_generated(manifest: Path) -> bool:

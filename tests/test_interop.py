@@ -31,8 +31,8 @@ LATEST = 1
 
 
 @pytest.fixture(scope="module")
-def skeleton(tmp_path_factory: pytest.TempPathFactory, project: Any) -> Path:
-    return shared_skeleton(tmp_path_factory, project)
+def skeleton(tmp_path_factory: pytest.TempPathFactory, inputs_dir: Path) -> Path:
+    return shared_skeleton(tmp_path_factory, inputs_dir)
 
 
 # ---- the official client drives the skeleton's echo agent ------------------------------------

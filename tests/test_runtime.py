@@ -21,8 +21,8 @@ MB = 1024 * 1024
 
 
 @pytest.fixture(scope="module")
-def skeleton(tmp_path_factory: pytest.TempPathFactory, project: Any) -> Path:
-    return shared_skeleton(tmp_path_factory, project)
+def skeleton(tmp_path_factory: pytest.TempPathFactory, inputs_dir: Path) -> Path:
+    return shared_skeleton(tmp_path_factory, inputs_dir)
 
 
 def _error_code(reply: dict[str, Any]) -> int:

@@ -16,26 +16,15 @@ from test_skeleton_support import SKELETON_PACKAGE, shared_skeleton
 
 from acpgen.generate import MANIFEST_NAME
 from acpgen.lock import load_lock
-from acpgen.skeleton import SKELETON_TEMPLATES
+from acpgen.skeleton import SKELETON_TEMPLATES, skeleton_lock
 
-PACKAGE = "my_acp_sdk"
+PACKAGE = SKELETON_PACKAGE
 
 
 @pytest.fixture(scope="module")
 def created(tmp_path_factory: pytest.TempPathFactory, inputs_dir: Path) -> Path:
-    """A skeleton made by the real CLI, from the project root, with the inputs vendored."""
-    out = tmp_path_factory.mktemp("cli") / "sdk"
-    done = run_acpgen("skeleton", "--package", PACKAGE, "--out", str(out), "--vendor-inputs",
-                      "--inputs", str(inputs_dir))
-    assert done.returncode == 0, done.stderr
-    assert f"package {PACKAGE}" in done.stdout
-    return out
-
-
-@pytest.fixture(scope="module")
-def referencing(tmp_path_factory: pytest.TempPathFactory, project: Any) -> Path:
-    """A skeleton (made through the API) whose lock references the inputs by relative path."""
-    return shared_skeleton(tmp_path_factory, project)
+    """The session's skeleton: made by the real CLI, from the project root, inputs vendored."""
+    return shared_skeleton(tmp_path_factory, inputs_dir)
 
 
 def test_the_skeleton_has_its_project_files(created: Path) -> None:
@@ -54,8 +43,8 @@ def test_the_skeleton_has_its_project_files(created: Path) -> None:
     assert f'packages = ["generated/{PACKAGE}"]' in pyproject
 
 
-def test_the_skeleton_lock_pins_the_same_inputs(created: Path, referencing: Path, project: Any,
-                                                inputs_dir: Path) -> None:
+def test_the_skeleton_lock_pins_the_same_inputs(created: Path, project: Any, inputs_dir: Path,
+                                                tmp_path: Path) -> None:
     pins = {n: f.sha256 for n, f in project.lock.files.items()}
     lock = load_lock(created)
     assert (lock.package, lock.out, lock.tests_dir) == (PACKAGE, "generated", "tests")
@@ -64,11 +53,11 @@ def test_the_skeleton_lock_pins_the_same_inputs(created: Path, referencing: Path
     for name, pinned in project.lock.files.items():
         assert (created / lock.inputs / pinned.path).read_bytes() == project.inputs.data[name]
     # Without --vendor-inputs: the same pins, the inputs found by a relative path.
-    lock = load_lock(referencing)
-    assert lock.package == SKELETON_PACKAGE
+    root = tmp_path / "some" / "where" / "sdk"
+    lock = skeleton_lock(project, root, PACKAGE, vendor_inputs=False)
     assert {n: f.sha256 for n, f in lock.files.items()} == pins
     assert not Path(lock.inputs).is_absolute()
-    assert (referencing / lock.inputs).resolve() == inputs_dir.resolve()
+    assert (root / lock.inputs).resolve() == inputs_dir.resolve()
     gating = (project.root / "schema" / "capabilities.toml").read_bytes()
     assert (created / "schema" / "capabilities.toml").read_bytes() == gating
 

@@ -21,13 +21,17 @@ T = TypeVar("T")
 _CACHE: dict[str, Path] = {}
 
 
-def shared_skeleton(tmp_path_factory: pytest.TempPathFactory, project: Any) -> Path:
-    """The session's skeleton (package ``interop_sdk``), created once."""
+def shared_skeleton(tmp_path_factory: pytest.TempPathFactory, inputs_dir: Path) -> Path:
+    """The session's skeleton (package ``interop_sdk``), made once by the real CLI from the
+    project root with the inputs vendored. Tests must not change it (copy it first)."""
     if "root" not in _CACHE:
-        from acpgen.skeleton import create_skeleton
+        from conftest import run_acpgen
 
         root = tmp_path_factory.mktemp("skeleton") / "sdk"
-        create_skeleton(project, root, SKELETON_PACKAGE)
+        done = run_acpgen("skeleton", "--package", SKELETON_PACKAGE, "--out", str(root),
+                          "--vendor-inputs", "--inputs", str(inputs_dir))
+        assert done.returncode == 0, done.stderr
+        assert f"package {SKELETON_PACKAGE}" in done.stdout
         _CACHE["root"] = root
     return _CACHE["root"]
 

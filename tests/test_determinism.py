@@ -10,8 +10,9 @@ absolute path, with several variables changed at once (it keeps the test to thre
 
 B's path has spaces and non-ASCII; C finds its project upwards from the cwd and its inputs
 through a relative ``$ACPGEN_INPUTS``. All three must equal each other and the in-process
-tree's file list (the tree is computed first, in-process, to warm C's black cache), and no
-output may contain a path of the machine it was generated on, or today's date.
+tree's file list (computed in-process once per session; it warms the default black cache
+C uses), and no output may contain a path of the machine it was generated on, or today's
+date.
 """
 
 from __future__ import annotations
@@ -27,9 +28,9 @@ from pathlib import Path
 
 import pytest
 from conftest import PROJECT_ROOT
+from test_check import generated_now
 
 from acpgen import format_cache
-from acpgen.generate import build_tree, options_for
 
 CLOCK_SHIFT = 1_000_000_000  # seconds, about 31.7 years
 
@@ -92,19 +93,21 @@ def finish(proc: subprocess.Popen[str]) -> None:
 
 
 @pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="needs Linux (affinity, fork)")
-def test_output_does_not_depend_on_environment(tmp_path: Path, inputs_dir: Path, project,  # type: ignore[no-untyped-def]
-                                               monkeypatch) -> None:
+def test_output_does_not_depend_on_environment(tmp_path: Path, inputs_dir: Path, project) -> None:  # type: ignore[no-untyped-def]
     a = project_copy(tmp_path / "a" / "proj")
     b = project_copy(tmp_path / "b dir" / "déjà vu" / "deeper" / "proj")
     c = project_copy(tmp_path / "c" / "proj")
     mark = tmp_path / "clock-mark"
     shim = clock_shim(tmp_path / "shim")
-    # The in-process tree fills run C's cache, so that C formats nothing itself.
-    warm = tmp_path / "warm-cache"
-    monkeypatch.delenv(format_cache.ENV_OFF, raising=False)
-    monkeypatch.setenv(format_cache.ENV_DIR, str(warm))
-    in_process = build_tree(project, options_for(project))
-    assert list((warm / "black").iterdir()), "the in-process run filled the black cache"
+    # The session's in-process tree (shared with the other tests) filled the default black
+    # cache, so run C formats nothing itself.
+    in_process = generated_now(project)
+    warm = format_cache.cache_dir()
+    if warm is None:  # the caller turned the cache off: C runs cold too
+        c_cache = {format_cache.ENV_OFF: "1"}
+    else:
+        assert list(warm.iterdir()), "the default black cache is warm"
+        c_cache = {format_cache.ENV_DIR: str(warm.parent)}
 
     # All three at once: the shortest window for a concurrent edit of the working tree.
     runs = {
@@ -117,7 +120,7 @@ def test_output_does_not_depend_on_environment(tmp_path: Path, inputs_dir: Path,
                     "ACPGEN_TEST_CLOCK_MARK": str(mark)},
                    umask=0o077, one_cpu=False),
         "C": start(["generate"], c / "schema",
-                   {"PYTHONHASHSEED": "random", "LC_ALL": "POSIX", "TZ": "XXX+11", "ACPGEN_CACHE_DIR": str(warm),
+                   {"PYTHONHASHSEED": "random", "LC_ALL": "POSIX", "TZ": "XXX+11", **c_cache,
                     "ACPGEN_INPUTS": os.path.relpath(inputs_dir, c / "schema")},
                    umask=0o002, one_cpu=False),
     }

@@ -270,9 +270,15 @@ def _swap(staging: Path, target: Path) -> None:
         shutil.rmtree(staging, ignore_errors=True)  # now holds the previous tree
         return
     old = old_path(target)
-    if target.exists():
+    moved = target.exists()
+    if moved:
         os.replace(target, old)
-    os.replace(staging, target)
+    try:
+        os.replace(staging, target)
+    except OSError:
+        if moved:
+            os.replace(old, target)  # put the previous tree back at once
+        raise
     shutil.rmtree(old, ignore_errors=True)
 
 

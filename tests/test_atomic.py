@@ -102,6 +102,23 @@ def test_fallback_two_renames_when_exchange_is_unsupported(tmp_path: Path, monke
     assert tree_digest(target) == tree(b=b"2") and leftovers(target) == []
 
 
+def test_failed_second_rename_puts_the_previous_tree_back(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    target = tmp_path / "generated"
+    write_tree(target, tree(a=b"previous"))
+    monkeypatch.setattr(writer, "_exchange", lambda a, b: False)
+    real_replace = os.replace
+
+    def failing_replace(src: object, dst: object) -> None:
+        if Path(str(src)).name.startswith(staging_prefix(target)):
+            raise OSError(28, "No space left on device")
+        real_replace(src, dst)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(writer.os, "replace", failing_replace)
+    with pytest.raises(AcpgenError, match="cannot replace the output directory: No space left on device"):
+        write_tree(target, tree(a=b"next"))
+    assert tree_digest(target) == tree(a=b"previous") and leftovers(target) == []
+
+
 def test_kill_between_the_two_renames_is_recovered(tmp_path: Path) -> None:
     """The fallback swap's only window: target renamed away, staging not yet renamed in."""
     target = tmp_path / "generated"

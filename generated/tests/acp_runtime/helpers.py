@@ -18,6 +18,7 @@ import acp_v1
 from acp_v1 import models
 from acp_v1.connection import AgentSideConnection, ClientSideConnection
 from acp_v1.interfaces import Agent, Client
+from acp_v1.rpc import RpcError
 
 T = TypeVar("T")
 LIMIT = 64 * 1024 * 1024
@@ -124,6 +125,10 @@ class ProbeAgent(Agent):
                 raise
         elif cwd == "/boom":
             raise RuntimeError("boom")
+        elif cwd == "/auth":
+            raise RpcError.auth_required()
+        elif cwd == "/missing":
+            raise RpcError.resource_not_found({"path": cwd})
         return models.NewSessionResponse.model_validate({"sessionId": f"session{cwd}"})
 
     async def session_cancel(self, params: models.CancelNotification) -> None:

@@ -181,6 +181,21 @@ def test_omitted_or_null_params_are_validated_as_an_empty_object(params: object)
     run(body())
 
 
+@req("ACP-V1-SCHEMA-ERROR-OBJECT")
+@pytest.mark.parametrize(("cwd", "code"), [("/auth", -32000), ("/missing", -32002)])
+def test_acp_errors_raised_by_a_handler_keep_their_codes(cwd: str, code: int) -> None:
+    async def body() -> None:
+        _, peer, _ = await agent_and_raw_client()
+        await peer.send(_new(16, cwd))
+        reply = await peer.recv()
+        _assert_response(reply, 16)
+        assert reply["error"]["code"] == code
+        assert reply["error"]["message"] == rpc.ERROR_MESSAGES[code]
+        await _still_works(peer)
+
+    run(body())
+
+
 def test_a_failing_handler_gets_internal_error() -> None:
     async def body() -> None:
         _, peer, _ = await agent_and_raw_client()

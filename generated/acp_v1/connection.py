@@ -24,6 +24,7 @@ import contextlib
 import functools
 import json
 import logging
+import socket
 from collections.abc import AsyncIterator, Sequence
 from typing import Any, ClassVar
 
@@ -45,6 +46,7 @@ __all__ = [
     "AgentSideConnection",
     "ClientSideConnection",
     "Route",
+    "connect_in_memory",
     "connect_to_agent",
     "from_wire",
     "run_agent",
@@ -518,3 +520,29 @@ async def connect_to_agent(
             yield connection
         finally:
             await connection.close()
+
+
+@contextlib.asynccontextmanager
+async def connect_in_memory(
+    agent: Agent, client: Client, *, max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES
+) -> AsyncIterator[tuple[AgentSideConnection, ClientSideConnection]]:
+    """Both ends in this process, over a socket pair: for tests and embedding.
+
+    The bytes still go through the full NDJSON framing, so what works here works on stdio.
+    """
+    left, right = socket.socketpair()
+    agent_reader, agent_writer = await asyncio.open_connection(sock=left, limit=max_frame_bytes)
+    client_reader, client_writer = await asyncio.open_connection(sock=right, limit=max_frame_bytes)
+    agent_end = AgentSideConnection(
+        agent, agent_reader, agent_writer, max_frame_bytes=max_frame_bytes
+    )
+    client_end = ClientSideConnection(
+        client, client_reader, client_writer, max_frame_bytes=max_frame_bytes
+    )
+    agent_end.start()
+    client_end.start()
+    try:
+        yield agent_end, client_end
+    finally:
+        await client_end.close()
+        await agent_end.close()

@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 
 from acp_v1 import models, rpc
+from acp_v1.connection import connect_in_memory
+from acp_v1.examples.echo_agent import EchoAgent
 from acp_v1.interfaces import Client
 
 from .helpers import initialized_client, run
@@ -122,5 +124,51 @@ def test_an_answered_permission_request_is_passed_through() -> None:
             "id": 300,
             "result": {"outcome": {"outcome": "selected", "optionId": "allow"}},
         }
+
+    run(body())
+
+
+@req(
+    "ACP-V1-PROMPT-CLIENT-RESPOND-PENDING-PERMISSIONS", "ACP-V1-PROMPT-AGENT-CANCELLED-STOP-REASON"
+)
+def test_end_to_end_the_agent_sees_the_cancelled_outcome_and_ends_the_turn() -> None:
+    class Recording(EchoAgent):
+        def __init__(self) -> None:
+            super().__init__()
+            self.outcomes: list[object] = []
+
+        async def _permission_request(self, session_id: str) -> models.RequestPermissionResponse:
+            response = await super()._permission_request(session_id)
+            self.outcomes.append(response.outcome.outcome)
+            return response
+
+    async def body() -> None:
+        agent, client = Recording(), UndecidedClient()
+        async with connect_in_memory(agent, client) as (_agent_end, client_end):
+            await client_end.initialize(
+                models.InitializeRequest.model_validate({"protocolVersion": 1})
+            )
+            session = await client_end.session_new(
+                models.NewSessionRequest.model_validate({"cwd": "/tmp", "mcpServers": []})
+            )
+            turn = asyncio.ensure_future(
+                client_end.session_prompt(
+                    models.PromptRequest.model_validate(
+                        {
+                            "sessionId": session.session_id,
+                            "prompt": [{"type": "text", "text": "/permission"}],
+                        }
+                    )
+                )
+            )
+            while not client.asked:
+                await asyncio.sleep(0.01)
+            await client_end.session_cancel(
+                models.CancelNotification.model_validate({"sessionId": session.session_id})
+            )
+            response = await asyncio.wait_for(turn, 1.5)  # well inside the agent's grace period
+            assert str(getattr(response.stop_reason, "value", response.stop_reason)) == "cancelled"
+            assert agent.outcomes == ["cancelled"]  # answered by the client, not timed out
+            assert client.abandoned == 1
 
     run(body())

@@ -171,8 +171,8 @@ def test_generated_modules_tag_and_document_every_requirement(project) -> None: 
             for part in (req.keyword, f"role {req.role}", f"responsibility {req.responsibility}",
                          _words(req.text), str(req.source)):
                 assert part in doc, f"{req_id}: docstring lacks {part!r}"
-            assert f"Applies when: {_words(req.applicability)}" in doc if req.applicability else (
-                "Applies when: always" in doc
+            assert f"Applicability: {_words(req.applicability)}" in doc if req.applicability else (
+                "Applicability: always" in doc
             )
             body = [ast.unparse(s) for s in fn.body[1:]]
             if plan[req_id].is_stub:

@@ -64,7 +64,7 @@ def docstring_lines(req: Requirement) -> list[str]:
     lines.append("")
     lines += textwrap.wrap(_escape(req.text), DOC_WIDTH, break_on_hyphens=False)
     lines.append("")
-    lines += textwrap.wrap(_escape(f"Applies when: {applies}"), DOC_WIDTH, break_on_hyphens=False)
+    lines += textwrap.wrap(_escape(f"Applicability: {applies}"), DOC_WIDTH, break_on_hyphens=False)
     lines += textwrap.wrap(_escape(f"Source: {req.source}"), DOC_WIDTH, break_on_hyphens=False)
     return lines
 

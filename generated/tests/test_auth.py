@@ -19,7 +19,7 @@ def test_auth_client_no_logout_without_capability() -> None:
     If agentCapabilities.auth.logout is omitted or null, the Agent does not support logout
     and Clients MUST NOT call it. Supplying {} means the Agent supports the method.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/authentication.mdx L74-L76
     """
     _acp_checks.check_gate(
@@ -43,7 +43,7 @@ def test_auth_client_no_terminal_method_id() -> None:
     The ID of an advertised authentication method whose type defines the authenticate flow.
     Clients MUST NOT pass a terminal method.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/authentication.mdx L151-L154
     """
     _acp_checks.check_gate(
@@ -66,9 +66,9 @@ def test_auth_agent_terminal_login_args() -> None:
 
     Agents SHOULD provide arguments that enter a login-only flow and exit when it completes.
 
-    Applies when: Applies only to an Agent that advertises a terminal authentication method;
-    the arguments are the Agent program's, so the SDK is the subject only insofar as it
-    models and transmits the method descriptor.
+    Applicability: Applies only to an Agent that advertises a terminal authentication
+    method; the arguments are the Agent program's, so the SDK is the subject only insofar as
+    it models and transmits the method descriptor.
     Source: docs/protocol/v1/authentication.mdx L183-L184
     """
     pytest.skip("not implemented: ACP-V1-AUTH-AGENT-TERMINAL-LOGIN-ARGS")
@@ -83,7 +83,7 @@ def test_auth_client_after_logout() -> None:
     authentication-related errors after logout and should prompt the user to authenticate
     again when appropriate.
 
-    Applies when: The user prompt is the embedding application's; the SDK is the subject
+    Applicability: The user prompt is the embedding application's; the SDK is the subject
     insofar as it surfaces auth_required errors on active sessions after logout rather than
     hiding them.
     Source: docs/protocol/v1/authentication.mdx L224-L226
@@ -99,7 +99,7 @@ def test_auth_agent_terminal_method_only_with_capability() -> None:
     Agents MUST advertise this method only when the client enabled its terminal
     authentication capability.
 
-    Applies when: Applies when the Agent offers a terminal authentication method.
+    Applicability: Applies when the Agent offers a terminal authentication method.
     Source: schema/v1/schema.json /$defs/AuthMethodTerminal
     """
     _acp_checks.check_gate(

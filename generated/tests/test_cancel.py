@@ -19,7 +19,7 @@ def test_cancel_request_may_cancel_activity() -> None:
     implementation: - MAY cancel the corresponding request activity and all nested
     activities related to that request
 
-    Applies when: Applies to an implementation that supports $/cancel_request; support is
+    Applicability: Applies to an implementation that supports $/cancel_request; support is
     optional (cancellation.mdx:14).
     Source: docs/protocol/v1/cancellation.mdx L16-L18
     """
@@ -33,7 +33,7 @@ def test_cancel_request_may_finish_notifications() -> None:
 
     MAY finish sending any pending notifications before responding
 
-    Applies when: Applies to an implementation that supports $/cancel_request.
+    Applicability: Applies to an implementation that supports $/cancel_request.
     Source: docs/protocol/v1/cancellation.mdx L19
     """
     pytest.skip("not implemented: ACP-V1-CANCEL-REQUEST-MAY-FINISH-NOTIFICATIONS")
@@ -47,7 +47,7 @@ def test_cancel_request_must_respond() -> None:
     appropriate data (such as partial results or cancellation marker) - An error response
     with code -32800 (Request Cancelled)
 
-    Applies when: Applies to an implementation that supports $/cancel_request.
+    Applicability: Applies to an implementation that supports $/cancel_request.
     Source: docs/protocol/v1/cancellation.mdx L20-L22
     """
     pytest.skip("not implemented: ACP-V1-CANCEL-REQUEST-MUST-RESPOND")
@@ -60,7 +60,7 @@ def test_cancel_caller_may_wait() -> None:
     The calling side MAY implement graceful cancellation processing by waiting for the
     response from the remote side.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/cancellation.mdx L24
     """
     pytest.skip("not implemented: ACP-V1-CANCEL-CALLER-MAY-WAIT")
@@ -74,8 +74,8 @@ def test_cancel_internal_should() -> None:
     (Cancelled) error response as if $/cancel_request was received - Ensure consistent
     behavior regardless of cancellation source
 
-    Applies when: Applies when the executing party cancels a request internally (for example
-    on timeout or shutdown).
+    Applicability: Applies when the executing party cancels a request internally (for
+    example on timeout or shutdown).
     Source: docs/protocol/v1/cancellation.mdx L35-L38
     """
     pytest.skip("not implemented: ACP-V1-CANCEL-INTERNAL-SHOULD")

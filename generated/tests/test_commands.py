@@ -17,7 +17,7 @@ def test_commands_advertise_may() -> None:
     After creating a session, the Agent MAY send a list of available commands via the
     available_commands_update session notification:
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/slash-commands.mdx L10
     """
     pytest.skip("not implemented: ACP-V1-COMMANDS-ADVERTISE-MAY")

@@ -18,7 +18,7 @@ def test_config_client_prefer_config_options() -> None:
 
     If an Agent provides configOptions, Clients SHOULD use them instead of the modes field.
 
-    Applies when: Applies when the Agent provides configOptions; which selector the UI uses
+    Applicability: Applies when the Agent provides configOptions; which selector the UI uses
     is the application's.
     Source: docs/protocol/v1/session-config-options.mdx L9-L12
     """
@@ -32,7 +32,7 @@ def test_config_initial_state_may() -> None:
     During Session Setup the Agent MAY return a list of configuration options and their
     current values:
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/session-config-options.mdx L17
     """
     pytest.skip("not implemented: ACP-V1-CONFIG-INITIAL-STATE-MAY")
@@ -46,7 +46,7 @@ def test_config_client_respect_order() -> None:
     The order of this array represents the Agent's preferred priority. Clients SHOULD
     respect this ordering when displaying options.
 
-    Applies when: Display order is the application's; the SDK is assessed on preserving
+    Applicability: Display order is the application's; the SDK is assessed on preserving
     array order.
     Source: docs/protocol/v1/session-config-options.mdx L70-L74
     """
@@ -61,7 +61,7 @@ def test_config_boolean_only_after_capability_may() -> None:
     Agents MAY include boolean config options only after the Client advertises support
     during initialization:
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/session-config-options.mdx L156-L157
     """
     _acp_checks.check_gate(
@@ -129,7 +129,7 @@ def test_config_no_boolean_without_capability() -> None:
     Agents MUST NOT include type: "boolean" options in configOptions payloads unless the
     Client advertised support.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/session-config-options.mdx L187-L188
     """
     _acp_checks.check_gate(
@@ -195,7 +195,7 @@ def test_config_category_may() -> None:
 
     Each config option MAY include a category field.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/session-config-options.mdx L193
     """
     pytest.skip("not implemented: ACP-V1-CONFIG-CATEGORY-MAY")
@@ -208,7 +208,7 @@ def test_config_category_not_required_for_correctness() -> None:
 
     Categories are for UX purposes only and MUST NOT be required for correctness.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/session-config-options.mdx L196-L197
     """
     pytest.skip("not implemented: ACP-V1-CONFIG-CATEGORY-NOT-REQUIRED-FOR-CORRECTNESS")
@@ -221,7 +221,7 @@ def test_config_client_unknown_category() -> None:
 
     Clients MUST handle missing or unknown categories gracefully.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/session-config-options.mdx L197
     """
     pytest.skip("not implemented: ACP-V1-CONFIG-CLIENT-UNKNOWN-CATEGORY")
@@ -235,8 +235,8 @@ def test_config_client_render_model_config_near_model() -> None:
     Clients SHOULD render model_config options near the model selector, such as in the same
     popover or panel.
 
-    Applies when: Rendering is the Client application's; the SDK is the subject only insofar
-    as it exposes category.
+    Applicability: Rendering is the Client application's; the SDK is the subject only
+    insofar as it exposes category.
     Source: docs/protocol/v1/session-config-options.mdx L209
     """
     pytest.skip("not implemented: ACP-V1-CONFIG-CLIENT-RENDER-MODEL-CONFIG-NEAR-MODEL")
@@ -251,7 +251,7 @@ def test_config_client_tie_order() -> None:
     resolve ties, preferring earlier options in the list for prominent placement or keyboard
     shortcuts.
 
-    Applies when: Placement is the Client application's; the SDK is assessed on preserving
+    Applicability: Placement is the Client application's; the SDK is assessed on preserving
     array order.
     Source: docs/protocol/v1/session-config-options.mdx L211
     """
@@ -266,7 +266,7 @@ def test_config_agent_priority_order() -> None:
     The order of the configOptions array is significant. Agents SHOULD place higher-priority
     options first in the list.
 
-    Applies when: Option priority is the Agent application's; the SDK is assessed on
+    Applicability: Option priority is the Agent application's; the SDK is assessed on
     preserving array order.
     Source: docs/protocol/v1/session-config-options.mdx L215
     """
@@ -282,7 +282,7 @@ def test_config_client_ordering() -> None:
     resolve ties when multiple options share the same category - If displaying a limited
     number of options, prefer those at the beginning of the list
 
-    Applies when: Display is the Client application's; the SDK is assessed on preserving
+    Applicability: Display is the Client application's; the SDK is assessed on preserving
     array order.
     Source: docs/protocol/v1/session-config-options.mdx L217-L221
     """
@@ -295,8 +295,8 @@ def test_config_agent_defaults() -> None:
 
     Agents MUST always provide a default value for every configuration option.
 
-    Applies when: Applies when the Agent provides configOptions; currentValue is required by
-    the schema, so the SDK is assessed on requiring it.
+    Applicability: Applies when the Agent provides configOptions; currentValue is required
+    by the schema, so the SDK is assessed on requiring it.
     Source: docs/protocol/v1/session-config-options.mdx L225
     """
     pytest.skip("not implemented: ACP-V1-CONFIG-AGENT-DEFAULTS")
@@ -309,7 +309,7 @@ def test_config_client_ignore_unknown_type() -> None:
 
     If a Client receives an option with an unrecognized type, it SHOULD ignore that option.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/session-config-options.mdx L231
     """
     pytest.skip("not implemented: ACP-V1-CONFIG-CLIENT-IGNORE-UNKNOWN-TYPE")
@@ -323,7 +323,7 @@ def test_config_set_response_complete() -> None:
     The Agent MUST respond with the complete list of all configuration options and their
     current values:
 
-    Applies when: Applies when the Agent handles session/set_config_option.
+    Applicability: Applies when the Agent handles session/set_config_option.
     Source: docs/protocol/v1/session-config-options.mdx L284
     """
     pytest.skip("not implemented: ACP-V1-CONFIG-SET-RESPONSE-COMPLETE")
@@ -338,7 +338,7 @@ def test_config_agent_send_both_during_transition() -> None:
     SHOULD send both: - configOptions with a category: "mode" option for Clients that
     support config options - modes for Clients that only support the older API
 
-    Applies when: Applies to Agents that provide mode-like configuration; what to send is
+    Applicability: Applies to Agents that provide mode-like configuration; what to send is
     the application's choice, the SDK is assessed on allowing both fields.
     Source: docs/protocol/v1/session-config-options.mdx L359-L362
     """
@@ -353,7 +353,7 @@ def test_config_client_use_config_exclusively() -> None:
     Clients that support config options SHOULD use configOptions exclusively and ignore
     modes
 
-    Applies when: Applies when both fields are present; the choice is the Client
+    Applicability: Applies when both fields are present; the choice is the Client
     application's.
     Source: docs/protocol/v1/session-config-options.mdx L366
     """
@@ -367,7 +367,7 @@ def test_config_client_fallback_to_modes() -> None:
 
     Clients that don't support config options SHOULD fall back to modes
 
-    Applies when: Applies to Clients without config-option support when both fields are
+    Applicability: Applies to Clients without config-option support when both fields are
     present; the choice is the application's.
     Source: docs/protocol/v1/session-config-options.mdx L367
     """
@@ -382,7 +382,7 @@ def test_config_agent_keep_in_sync() -> None:
     Agents SHOULD keep both in sync to ensure consistent behavior regardless of which field
     the Client uses
 
-    Applies when: Applies when the Agent sends both configOptions and modes; the values are
+    Applicability: Applies when the Agent sends both configOptions and modes; the values are
     the application's.
     Source: docs/protocol/v1/session-config-options.mdx L368
     """
@@ -397,7 +397,7 @@ def test_config_set_value_valid() -> None:
     For select options, this must be one of the values listed in the option's options array.
     For boolean options, this must be a boolean.
 
-    Applies when: Applies when the Client calls session/set_config_option.
+    Applicability: Applies when the Client calls session/set_config_option.
     Source: docs/protocol/v1/session-config-options.mdx L262-L266
     """
     pytest.skip("not implemented: ACP-V1-CONFIG-SET-VALUE-VALID")

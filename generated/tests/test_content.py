@@ -16,7 +16,7 @@ def test_content_text_support() -> None:
 
     All Agents MUST support text content blocks when included in prompts.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/content.mdx L31
     """
     pytest.skip("not implemented: ACP-V1-CONTENT-TEXT-SUPPORT")
@@ -29,8 +29,8 @@ def test_content_client_render_markdown() -> None:
 
     Clients SHOULD render this text as Markdown.
 
-    Applies when: Rendering is the Client application's; the SDK is the subject only insofar
-    as it preserves the text unchanged.
+    Applicability: Rendering is the Client application's; the SDK is the subject only
+    insofar as it preserves the text unchanged.
     Source: schema/v1/schema.json /$defs/ContentBlock/oneOf/0
     """
     pytest.skip("not implemented: ACP-V1-CONTENT-CLIENT-RENDER-MARKDOWN")

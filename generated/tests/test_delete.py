@@ -18,7 +18,7 @@ def test_delete_init_first() -> None:
     Before deleting sessions, Clients MUST first complete the initialization phase and
     verify the Agent supports this capability.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/session-delete.mdx L8
     """
     _acp_checks.check_gate(
@@ -42,7 +42,7 @@ def test_delete_client_check_capability() -> None:
     Before attempting to delete a session, Clients MUST verify that the Agent supports this
     capability by checking the sessionCapabilities.delete field in the initialize response:
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/session-delete.mdx L35
     """
     _acp_checks.check_gate(
@@ -67,7 +67,7 @@ def test_delete_client_no_delete_without_capability() -> None:
     sessions and Clients MUST NOT attempt to call session/delete. Supplying {} means the
     Agent supports the method.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/session-delete.mdx L52
     """
     _acp_checks.check_gate(
@@ -90,7 +90,7 @@ def test_delete_idempotent() -> None:
     Deleting an already-deleted session, or a session that never existed, SHOULD succeed
     silently.
 
-    Applies when: Applies when the Agent advertises sessionCapabilities.delete; the outcome
+    Applicability: Applies when the Agent advertises sessionCapabilities.delete; the outcome
     is decided by the application's delete handler.
     Source: docs/protocol/v1/session-delete.mdx L86
     """

@@ -19,9 +19,9 @@ def test_elic_client_identify_agent() -> None:
     Clients MUST clearly identify the Agent requesting information, respect user privacy,
     and provide clear decline and cancel controls.
 
-    Applies when: User-interface conduct is the Client application's; the SDK is the subject
-    only insofar as it exposes the request, the decline and the cancel actions to the
-    application.
+    Applicability: User-interface conduct is the Client application's; the SDK is the
+    subject only insofar as it exposes the request, the decline and the cancel actions to
+    the application.
     Source: docs/protocol/v1/elicitation.mdx L17-L18
     """
     pytest.skip("not implemented: ACP-V1-ELIC-CLIENT-IDENTIFY-AGENT")
@@ -34,7 +34,7 @@ def test_elic_client_form_review() -> None:
 
     For form mode, Clients MUST let users review and modify responses before sending them.
 
-    Applies when: Applies when the Client advertises form-mode elicitation; the form UI is
+    Applicability: Applies when the Client advertises form-mode elicitation; the form UI is
     the application's.
     Source: docs/protocol/v1/elicitation.mdx L18-L19
     """
@@ -49,8 +49,8 @@ def test_elic_client_url_consent() -> None:
     For URL mode, Clients MUST display the target host and obtain consent before navigating
     to it.
 
-    Applies when: Applies when the Client advertises URL-mode elicitation; the consent UI is
-    the application's.
+    Applicability: Applies when the Client advertises URL-mode elicitation; the consent UI
+    is the application's.
     Source: docs/protocol/v1/elicitation.mdx L19-L21
     """
     pytest.skip("not implemented: ACP-V1-ELIC-CLIENT-URL-CONSENT")
@@ -64,7 +64,7 @@ def test_elic_client_present_message() -> None:
     Clients SHOULD present the request's message so users understand what is requested and
     why.
 
-    Applies when: Applies when the Client advertises elicitation; presentation is the
+    Applicability: Applies when the Client advertises elicitation; presentation is the
     application's, the SDK is assessed on exposing message.
     Source: docs/protocol/v1/elicitation.mdx L21-L22
     """
@@ -78,7 +78,7 @@ def test_elic_agent_no_unadvertised_mode() -> None:
 
     Agents MUST NOT request a mode the Client has not advertised.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/elicitation.mdx L54
     """
     _acp_checks.check_gate(
@@ -123,7 +123,7 @@ def test_elic_agent_fallback() -> None:
 
     Agents SHOULD provide a graceful fallback when the required mode is unavailable.
 
-    Applies when: The fallback is the Agent application's; the SDK is the subject only
+    Applicability: The fallback is the Agent application's; the SDK is the subject only
     insofar as it reports which modes the Client advertised.
     Source: docs/protocol/v1/elicitation.mdx L54-L55
     """
@@ -139,7 +139,7 @@ def test_elic_agent_bind_connection() -> None:
     and, when authentication exists, the verified user identity. A sessionId alone or an
     unverified Client-provided identity is not sufficient.
 
-    Applies when: Applies when the Agent uses elicitation.
+    Applicability: Applies when the Agent uses elicitation.
     Source: docs/protocol/v1/elicitation.mdx L69-L71
     """
     pytest.skip("not implemented: ACP-V1-ELIC-AGENT-BIND-CONNECTION")
@@ -151,7 +151,7 @@ def test_elic_client_validate() -> None:
 
     Clients SHOULD validate submitted values before responding,
 
-    Applies when: Applies when the Client advertises form-mode elicitation.
+    Applicability: Applies when the Client advertises form-mode elicitation.
     Source: docs/protocol/v1/elicitation.mdx L99
     """
     pytest.skip("not implemented: ACP-V1-ELIC-CLIENT-VALIDATE")
@@ -163,7 +163,7 @@ def test_elic_agent_revalidate() -> None:
 
     and Agents SHOULD validate them again.
 
-    Applies when: Applies when the Agent uses form-mode elicitation.
+    Applicability: Applies when the Agent uses form-mode elicitation.
     Source: docs/protocol/v1/elicitation.mdx L99-L100
     """
     pytest.skip("not implemented: ACP-V1-ELIC-AGENT-REVALIDATE")
@@ -177,7 +177,7 @@ def test_elic_client_defaults() -> None:
     Clients that support schema defaults SHOULD pre-populate form fields with their declared
     default values.
 
-    Applies when: Applies only to Clients that support schema defaults; form rendering is
+    Applicability: Applies only to Clients that support schema defaults; form rendering is
     the application's.
     Source: docs/protocol/v1/elicitation.mdx L102-L103
     """
@@ -193,7 +193,7 @@ def test_elic_form_no_secrets() -> None:
     authorize transactions, such as passwords, API keys, access or refresh tokens, private
     keys, recovery codes, or payment credentials.
 
-    Applies when: What is requested is the Agent application's choice; the SDK is the
+    Applicability: What is requested is the Agent application's choice; the SDK is the
     subject only if it itself composes elicitation requests.
     Source: docs/protocol/v1/elicitation.mdx L105-L108
     """
@@ -207,7 +207,7 @@ def test_elic_agent_url_for_sensitive() -> None:
 
     Agents MUST use URL mode for sensitive interactions.
 
-    Applies when: What is requested is the Agent application's choice; the SDK is the
+    Applicability: What is requested is the Agent application's choice; the SDK is the
     subject only if it itself composes elicitation requests.
     Source: docs/protocol/v1/elicitation.mdx L109-L110
     """
@@ -222,7 +222,7 @@ def test_elic_agent_no_form_fallback() -> None:
     If the Client does not support URL mode, the Agent MUST NOT fall back to form mode; it
     must use another safe flow or fail the operation.
 
-    Applies when: Applies when the Client has not advertised URL mode; the choice is the
+    Applicability: Applies when the Client has not advertised URL mode; the choice is the
     Agent application's.
     Source: docs/protocol/v1/elicitation.mdx L110-L111
     """
@@ -237,8 +237,8 @@ def test_elic_agent_no_credentials_over_acp() -> None:
     Agents MUST NOT send credentials or tokens obtained through URL mode back over ACP or
     place them in Client or model context.
 
-    Applies when: Applies when the Agent uses URL-mode elicitation; the handling of obtained
-    credentials is the application's.
+    Applicability: Applies when the Agent uses URL-mode elicitation; the handling of
+    obtained credentials is the application's.
     Source: docs/protocol/v1/elicitation.mdx L134-L135
     """
     pytest.skip("not implemented: ACP-V1-ELIC-AGENT-NO-CREDENTIALS-OVER-ACP")
@@ -251,7 +251,7 @@ def test_elic_accept_content_schema() -> None:
 
     For an accepted form elicitation, content SHOULD conform to the requested schema.
 
-    Applies when: Applies when the Client accepts a form-mode elicitation.
+    Applicability: Applies when the Client accepts a form-mode elicitation.
     Source: docs/protocol/v1/elicitation.mdx L147-L148
     """
     pytest.skip("not implemented: ACP-V1-ELIC-ACCEPT-CONTENT-SCHEMA")
@@ -264,7 +264,7 @@ def test_elic_agent_no_assume_success() -> None:
 
     Agents MUST NOT assume an elicitation succeeds.
 
-    Applies when: Applies when the Agent uses elicitation; the SDK is assessed on surfacing
+    Applicability: Applies when the Agent uses elicitation; the SDK is assessed on surfacing
     every action (accept, decline, cancel) and failures to the application.
     Source: docs/protocol/v1/elicitation.mdx L151
     """
@@ -279,7 +279,7 @@ def test_elic_agent_handle_outcomes() -> None:
     They MUST handle decline, cancel, and failures by safely falling back, retrying, or
     failing the originating operation as appropriate.
 
-    Applies when: Applies when the Agent uses elicitation; the handling is the
+    Applicability: Applies when the Agent uses elicitation; the handling is the
     application's.
     Source: docs/protocol/v1/elicitation.mdx L151-L153
     """
@@ -294,7 +294,7 @@ def test_elic_agent_unique_elicitation_id() -> None:
     The Agent MUST keep each elicitationId unique among outstanding URL elicitations on that
     Agent-Client connection,
 
-    Applies when: Applies when the Agent application uses URL-mode elicitation. The
+    Applicability: Applies when the Agent application uses URL-mode elicitation. The
     application chooses the elicitationId and alone knows when a URL elicitation stops being
     outstanding (completion is optional), so the SDK is the subject only insofar as it sends
     the id unchanged.
@@ -310,7 +310,7 @@ def test_elic_client_opaque_elicitation_id() -> None:
 
     and the Client MUST treat it as opaque.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/elicitation.mdx L160
     """
     pytest.skip("not implemented: ACP-V1-ELIC-CLIENT-OPAQUE-ELICITATION-ID")
@@ -322,7 +322,7 @@ def test_elic_agent_complete_may() -> None:
 
     The Agent MAY send elicitation/complete after the external interaction finishes.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/elicitation.mdx L160-L161
     """
     pytest.skip("not implemented: ACP-V1-ELIC-AGENT-COMPLETE-MAY")
@@ -336,7 +336,7 @@ def test_elic_agent_complete_same_client() -> None:
     It MUST send that notification only to the same Client that received the original
     request and include the original elicitationId.
 
-    Applies when: Applies when the Agent sends elicitation/complete.
+    Applicability: Applies when the Agent sends elicitation/complete.
     Source: docs/protocol/v1/elicitation.mdx L161-L163
     """
     _acp_checks.check_gate(
@@ -359,7 +359,7 @@ def test_elic_client_ignore_unknown_complete() -> None:
 
     Clients MUST ignore unknown or already-completed IDs.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/elicitation.mdx L163-L164
     """
     pytest.skip("not implemented: ACP-V1-ELIC-CLIENT-IGNORE-UNKNOWN-COMPLETE")
@@ -372,7 +372,7 @@ def test_elic_url_no_credentials() -> None:
 
     Agents MUST NOT put credentials, personal data, or pre-authenticated access in the URL
 
-    Applies when: Applies when the Agent uses URL-mode elicitation; the URL is composed by
+    Applicability: Applies when the Agent uses URL-mode elicitation; the URL is composed by
     the application.
     Source: docs/protocol/v1/elicitation.mdx L177-L178
     """
@@ -385,7 +385,7 @@ def test_elic_url_https() -> None:
 
     and SHOULD use HTTPS outside development.
 
-    Applies when: Applies when the Agent uses URL-mode elicitation; the URL is composed by
+    Applicability: Applies when the Agent uses URL-mode elicitation; the URL is composed by
     the application.
     Source: docs/protocol/v1/elicitation.mdx L178
     """
@@ -400,7 +400,7 @@ def test_elic_form_no_clickable_urls() -> None:
     Agents SHOULD NOT include URLs intended to be clickable in any field of a form-mode
     request.
 
-    Applies when: Applies when the Agent uses form-mode elicitation; the request content is
+    Applicability: Applies when the Agent uses form-mode elicitation; the request content is
     the application's.
     Source: docs/protocol/v1/elicitation.mdx L179-L180
     """
@@ -414,8 +414,8 @@ def test_elic_client_no_prefetch() -> None:
 
     Clients MUST NOT prefetch the URL or open it without explicit user consent.
 
-    Applies when: Applies when the Client advertises URL-mode elicitation; navigation is the
-    application's.
+    Applicability: Applies when the Client advertises URL-mode elicitation; navigation is
+    the application's.
     Source: docs/protocol/v1/elicitation.mdx L181-L182
     """
     pytest.skip("not implemented: ACP-V1-ELIC-CLIENT-NO-PREFETCH")
@@ -428,8 +428,8 @@ def test_elic_client_show_full_url() -> None:
 
     They MUST show the full URL before asking for consent.
 
-    Applies when: Applies when the Client advertises URL-mode elicitation; the consent UI is
-    the application's.
+    Applicability: Applies when the Client advertises URL-mode elicitation; the consent UI
+    is the application's.
     Source: docs/protocol/v1/elicitation.mdx L182
     """
     pytest.skip("not implemented: ACP-V1-ELIC-CLIENT-SHOW-FULL-URL")
@@ -443,8 +443,8 @@ def test_elic_client_secure_context() -> None:
     Clients MUST open the URL in a secure context that prevents the Client or Agent's
     language model from inspecting the page or user input.
 
-    Applies when: Applies when the Client advertises URL-mode elicitation; navigation is the
-    application's.
+    Applicability: Applies when the Client advertises URL-mode elicitation; navigation is
+    the application's.
     Source: docs/protocol/v1/elicitation.mdx L183-L184
     """
     pytest.skip("not implemented: ACP-V1-ELIC-CLIENT-SECURE-CONTEXT")
@@ -458,7 +458,7 @@ def test_elic_client_highlight_domain() -> None:
     Clients SHOULD highlight the domain and warn about suspicious or ambiguous URLs,
     including Punycode domains.
 
-    Applies when: Applies when the Client advertises URL-mode elicitation; the UI is the
+    Applicability: Applies when the Client advertises URL-mode elicitation; the UI is the
     application's.
     Source: docs/protocol/v1/elicitation.mdx L185-L186
     """
@@ -473,7 +473,7 @@ def test_elic_client_no_clickable_fields() -> None:
     Clients SHOULD NOT render a URL as clickable in any elicitation field except the url
     field of a URL-mode request, subject to the restrictions above.
 
-    Applies when: Applies when the Client advertises elicitation; rendering is the
+    Applicability: Applies when the Client advertises elicitation; rendering is the
     application's.
     Source: docs/protocol/v1/elicitation.mdx L187-L189
     """
@@ -488,8 +488,8 @@ def test_elic_agent_verify_same_user() -> None:
     The Agent MUST verify that the authenticated user who started the elicitation is the
     same user who completes the external interaction.
 
-    Applies when: Applies when the Agent uses URL-mode elicitation; the external interaction
-    is the application's.
+    Applicability: Applies when the Agent uses URL-mode elicitation; the external
+    interaction is the application's.
     Source: docs/protocol/v1/elicitation.mdx L190-L191
     """
     pytest.skip("not implemented: ACP-V1-ELIC-AGENT-VERIFY-SAME-USER")
@@ -504,7 +504,7 @@ def test_elic_client_unknown_mode_not_rendered_as_known() -> None:
     replaying, proxying, or forwarding elicitation requests. They MUST NOT render it as a
     known elicitation mode.
 
-    Applies when: Applies when the Client receives an elicitation/create request whose mode
+    Applicability: Applies when the Client receives an elicitation/create request whose mode
     it does not understand.
     Source: schema/v1/schema.json /$defs/CreateElicitationRequest/anyOf/2
     """
@@ -520,7 +520,7 @@ def test_elic_client_unknown_property_schema_not_rendered_as_known() -> None:
     when storing, replaying, proxying, or forwarding elicitation requests. They MUST NOT
     render it as a known input control.
 
-    Applies when: Applies when the Client receives a form-mode elicitation with a property
+    Applicability: Applies when the Client receives a form-mode elicitation with a property
     schema type it does not understand.
     Source: schema/v1/schema.json /$defs/ElicitationPropertySchema/anyOf/5
     """
@@ -536,7 +536,7 @@ def test_elic_agent_unknown_action_not_treated_as_known() -> None:
     replaying, proxying, or forwarding elicitation responses. They MUST NOT treat it as a
     known elicitation action.
 
-    Applies when: Applies when the Agent receives an elicitation/create response whose
+    Applicability: Applies when the Agent receives an elicitation/create response whose
     action it does not understand.
     Source: schema/v1/schema.json /$defs/CreateElicitationResponse/anyOf/3
     """
@@ -551,7 +551,7 @@ def test_elic_client_unadvertised_mode_invalid_params() -> None:
     Requests using a mode the Client has not advertised produce JSON-RPC -32602 (Invalid
     params).
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/elicitation.mdx L166-L167
     """
     pytest.skip("not implemented: ACP-V1-ELIC-CLIENT-UNADVERTISED-MODE-INVALID-PARAMS")

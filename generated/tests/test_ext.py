@@ -19,7 +19,7 @@ def test_ext_meta_trace_keys_reserved() -> None:
     guarantee interop with existing MCP implementations and OpenTelemetry tooling: -
     traceparent - tracestate - baggage
 
-    Applies when: Applies to any implementation that writes _meta; the SDK is assessed on
+    Applicability: Applies to any implementation that writes _meta; the SDK is assessed on
     not using these keys for anything else.
     Source: docs/protocol/v1/extensibility.mdx L37-L41
     """
@@ -34,7 +34,7 @@ def test_ext_no_root_custom_fields() -> None:
     Implementations MUST NOT add any custom fields at the root of a type that's part of the
     specification. All possible names are reserved for future protocol versions.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/extensibility.mdx L43
     """
     pytest.skip("not implemented: ACP-V1-EXT-NO-ROOT-CUSTOM-FIELDS")
@@ -47,7 +47,7 @@ def test_ext_custom_requests_may() -> None:
     In addition to the requests specified by the protocol, implementations MAY expose and
     call custom JSON-RPC requests as long as their name starts with an underscore (_).
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/extensibility.mdx L56
     """
     pytest.skip("not implemented: ACP-V1-EXT-CUSTOM-REQUESTS-MAY")
@@ -61,7 +61,7 @@ def test_ext_respond_to_custom_request() -> None:
     Upon receiving a custom request, implementations MUST respond accordingly with the
     provided id:
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/extensibility.mdx L69
     """
     pytest.skip("not implemented: ACP-V1-EXT-RESPOND-TO-CUSTOM-REQUEST")
@@ -76,7 +76,7 @@ def test_ext_advertise_custom_capabilities() -> None:
     callers can check their availability first and adapt their behavior or interface
     accordingly.
 
-    Applies when: Applies to implementations that define extension methods; what to
+    Applicability: Applies to implementations that define extension methods; what to
     advertise is the application's, the SDK is assessed on allowing _meta in capability
     objects.
     Source: docs/protocol/v1/extensibility.mdx L97
@@ -91,7 +91,7 @@ def test_ext_ignore_unknown_notifications() -> None:
 
     Unlike with custom requests, implementations SHOULD ignore unrecognized notifications.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/extensibility.mdx L113
     """
     pytest.skip("not implemented: ACP-V1-EXT-IGNORE-UNKNOWN-NOTIFICATIONS")
@@ -105,8 +105,8 @@ def test_ext_meta_for_custom_capabilities() -> None:
     Implementations SHOULD use the _meta field in capability objects to advertise support
     for extensions and their methods:
 
-    Applies when: Applies to implementations that support extensions; the SDK is assessed on
-    carrying _meta in capability objects.
+    Applicability: Applies to implementations that support extensions; the SDK is assessed
+    on carrying _meta in capability objects.
     Source: docs/protocol/v1/extensibility.mdx L117
     """
     pytest.skip("not implemented: ACP-V1-EXT-META-FOR-CUSTOM-CAPABILITIES")
@@ -120,7 +120,7 @@ def test_ext_meta_no_assumptions() -> None:
     metadata to their interactions. Implementations MUST NOT make assumptions about values
     at these keys.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: schema/v1/schema.json /$defs/InitializeRequest/properties/_meta
     """
     pytest.skip("not implemented: ACP-V1-EXT-META-NO-ASSUMPTIONS")
@@ -134,7 +134,7 @@ def test_ext_unknown_method_not_found() -> None:
     If the receiving end doesn't recognize the custom method name, it should respond with
     the standard "Method not found" error:
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/extensibility.mdx L84
     """
     pytest.skip("not implemented: ACP-V1-EXT-UNKNOWN-METHOD-NOT-FOUND")

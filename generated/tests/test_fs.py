@@ -19,7 +19,7 @@ def test_fs_agent_check_capability() -> None:
     these capabilities by checking the Client Capabilities field in the Client's initialize
     request:
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/file-system.mdx L10
     """
     _acp_checks.check_gate(
@@ -54,7 +54,7 @@ def test_fs_agent_no_call_without_capability() -> None:
     If readTextFile or writeTextFile is false or not present, the Agent MUST NOT attempt to
     call the corresponding filesystem method.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/file-system.mdx L29
     """
     _acp_checks.check_gate(
@@ -87,7 +87,7 @@ def test_fs_client_create_file() -> None:
 
     Absolute path to the file to write. The Client MUST create the file if it doesn't exist.
 
-    Applies when: Applies when the Client advertises fs.writeTextFile; the file write is
+    Applicability: Applies when the Client advertises fs.writeTextFile; the file write is
     performed by the application's handler unless the SDK supplies one.
     Source: docs/protocol/v1/file-system.mdx L98-L101
     """

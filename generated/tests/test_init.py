@@ -20,7 +20,7 @@ def test_init_client_initialize_first() -> None:
     initialize method with: - The latest protocol version supported - The capabilities
     supported
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/initialization.mdx L24-L27
     """
     _acp_checks.check_initialize_first(
@@ -38,7 +38,7 @@ def test_init_implementation_info() -> None:
     Both Clients and Agents SHOULD provide information about their implementation in the
     clientInfo and agentInfo fields respectively.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/initialization.mdx L271
     """
     pytest.skip("not implemented: ACP-V1-INIT-IMPLEMENTATION-INFO")
@@ -51,7 +51,7 @@ def test_init_agent_response() -> None:
     The Agent MUST respond with the chosen protocol version and the capabilities it
     supports.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/initialization.mdx L54
     """
     pytest.skip("not implemented: ACP-V1-INIT-AGENT-RESPONSE")
@@ -64,7 +64,7 @@ def test_init_version_agreement() -> None:
     Clients and Agents MUST agree on a protocol version and act according to its
     specification.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/initialization.mdx L88
     """
     pytest.skip("not implemented: ACP-V1-INIT-VERSION-AGREEMENT")
@@ -77,7 +77,7 @@ def test_init_request_latest_version() -> None:
 
     The initialize request MUST include the latest protocol version the Client supports.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/initialization.mdx L94
     """
     pytest.skip("not implemented: ACP-V1-INIT-REQUEST-LATEST-VERSION")
@@ -89,7 +89,7 @@ def test_init_agent_same_version() -> None:
 
     If the Agent supports the requested version, it MUST respond with the same version.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/initialization.mdx L96
     """
     pytest.skip("not implemented: ACP-V1-INIT-AGENT-SAME-VERSION")
@@ -101,7 +101,7 @@ def test_init_agent_latest_version() -> None:
 
     Otherwise, the Agent MUST respond with the latest version it supports.
 
-    Applies when: Applies when the Agent does not support the protocol version requested in
+    Applicability: Applies when the Agent does not support the protocol version requested in
     initialize.
     Source: docs/protocol/v1/initialization.mdx L96
     """
@@ -116,7 +116,7 @@ def test_init_client_unsupported_version() -> None:
     If the Client does not support the version specified by the Agent in the initialize
     response, the Client SHOULD close the connection and inform the user about it.
 
-    Applies when: Applies when the Agent's initialize response carries a protocol version
+    Applicability: Applies when the Agent's initialize response carries a protocol version
     the Client does not support.
     Source: docs/protocol/v1/initialization.mdx L98
     """
@@ -129,7 +129,7 @@ def test_init_capabilities_optional() -> None:
 
     All capabilities included in the initialize request are OPTIONAL.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/initialization.mdx L104
     """
     pytest.skip("not implemented: ACP-V1-INIT-CAPABILITIES-OPTIONAL")
@@ -143,7 +143,7 @@ def test_init_support_all_combinations() -> None:
     Clients and Agents SHOULD support all possible combinations of their peer's
     capabilities.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/initialization.mdx L104
     """
     pytest.skip("not implemented: ACP-V1-INIT-SUPPORT-ALL-COMBINATIONS")
@@ -156,7 +156,7 @@ def test_init_omitted_unsupported() -> None:
     Therefore, Clients and Agents MUST treat all capabilities omitted in the initialize
     request as UNSUPPORTED.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/initialization.mdx L106
     """
     _acp_checks.check_initialize_first(
@@ -173,7 +173,7 @@ def test_init_client_specify_capabilities() -> None:
 
     The Client SHOULD specify whether it supports the following capabilities:
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/initialization.mdx L116
     """
     pytest.skip("not implemented: ACP-V1-INIT-CLIENT-SPECIFY-CAPABILITIES")
@@ -186,7 +186,7 @@ def test_init_agent_specify_capabilities() -> None:
 
     The Agent SHOULD specify whether it supports the following capabilities:
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/initialization.mdx L186
     """
     pytest.skip("not implemented: ACP-V1-INIT-AGENT-SPECIFY-CAPABILITIES")
@@ -199,7 +199,7 @@ def test_init_prompt_baseline() -> None:
     As a baseline, all Agents MUST support ContentBlock::Text and ContentBlock::ResourceLink
     in session/prompt requests.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/initialization.mdx L204
     """
     pytest.skip("not implemented: ACP-V1-INIT-PROMPT-BASELINE")
@@ -212,7 +212,7 @@ def test_init_prompt_richer_may() -> None:
     Optionally, they MAY support richer types of content by specifying the following
     capabilities:
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/initialization.mdx L206
     """
     pytest.skip("not implemented: ACP-V1-INIT-PROMPT-RICHER-MAY")
@@ -225,7 +225,7 @@ def test_init_session_baseline() -> None:
     As a baseline, all Agents MUST support session/new, session/prompt, session/cancel, and
     session/update.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/initialization.mdx L245
     """
     pytest.skip("not implemented: ACP-V1-INIT-SESSION-BASELINE")
@@ -238,7 +238,7 @@ def test_init_session_optional_may() -> None:
     Optionally, they MAY support other session methods and notifications by specifying
     additional capabilities.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/initialization.mdx L247
     """
     pytest.skip("not implemented: ACP-V1-INIT-SESSION-OPTIONAL-MAY")

@@ -17,7 +17,7 @@ def test_jsonrpc_version_member() -> None:
 
     A String specifying the version of the JSON-RPC protocol. MUST be exactly "2.0".
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: jsonrpc/specification.html #request_object
     """
     _acp_checks.check_jsonrpc_version(version="2.0")
@@ -32,7 +32,7 @@ def test_jsonrpc_rpc_prefix_reserved() -> None:
     ASCII 46) are reserved for rpc-internal methods and extensions and MUST NOT be used for
     anything else.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: jsonrpc/specification.html #request_object
     """
     _acp_checks.check_jsonrpc_reserved_prefix(prefix="rpc.")
@@ -46,7 +46,7 @@ def test_jsonrpc_params_may_be_omitted() -> None:
     A Structured value that holds the parameter values to be used during the invocation of
     the method. This member MAY be omitted.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: jsonrpc/specification.html #request_object
     """
     _acp_checks.check_jsonrpc_params_omitted()
@@ -59,7 +59,7 @@ def test_jsonrpc_id_type() -> None:
     An identifier established by the Client that MUST contain a String, Number, or NULL
     value if included. If it is not included it is assumed to be a notification.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: jsonrpc/specification.html #request_object
     """
     _acp_checks.check_jsonrpc_ids(
@@ -73,7 +73,7 @@ def test_jsonrpc_id_not_null() -> None:
 
     The value SHOULD normally not be Null [1]
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: jsonrpc/specification.html #request_object
     """
     pytest.skip("not implemented: ACP-V1-JSONRPC-ID-NOT-NULL")
@@ -86,7 +86,7 @@ def test_jsonrpc_id_no_fraction() -> None:
 
     Numbers SHOULD NOT contain fractional parts [2]
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: jsonrpc/specification.html #request_object
     """
     _acp_checks.check_jsonrpc_ids(accept=[1, -1, 0], reject=[1.5, -0.25])
@@ -99,7 +99,7 @@ def test_jsonrpc_response_same_id() -> None:
     The Server MUST reply with the same value in the Response object if included. This
     member is used to correlate the context between the two objects.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: jsonrpc/specification.html #request_object
     """
     pytest.skip("not implemented: ACP-V1-JSONRPC-RESPONSE-SAME-ID")
@@ -113,7 +113,7 @@ def test_jsonrpc_no_reply_to_notification() -> None:
     The Server MUST NOT reply to a Notification, including those that are within a batch
     request.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: jsonrpc/specification.html #notification
     """
     pytest.skip("not implemented: ACP-V1-JSONRPC-NO-REPLY-TO-NOTIFICATION")
@@ -127,7 +127,7 @@ def test_jsonrpc_params_structured() -> None:
     If present, parameters for the rpc call MUST be provided as a Structured value. Either
     by-position through an Array or by-name through an Object.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: jsonrpc/specification.html #parameter_structures
     """
     _acp_checks.check_jsonrpc_params_structured(reject=["text", 0, 1.5, True])
@@ -140,7 +140,7 @@ def test_jsonrpc_param_names_exact() -> None:
 
     The names MUST match exactly, including case, to the method's expected parameters.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: jsonrpc/specification.html #parameter_structures
     """
     pytest.skip("not implemented: ACP-V1-JSONRPC-PARAM-NAMES-EXACT")
@@ -154,7 +154,7 @@ def test_jsonrpc_response_required() -> None:
     When a rpc call is made, the Server MUST reply with a Response, except for in the case
     of Notifications.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: jsonrpc/specification.html #response_object
     """
     pytest.skip("not implemented: ACP-V1-JSONRPC-RESPONSE-REQUIRED")
@@ -168,7 +168,7 @@ def test_jsonrpc_result_on_success() -> None:
     This member is REQUIRED on success. This member MUST NOT exist if there was an error
     invoking the method.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: jsonrpc/specification.html #response_object
     """
     _acp_checks.check_jsonrpc_result_on_success()
@@ -183,7 +183,7 @@ def test_jsonrpc_error_member_on_error() -> None:
     triggered during invocation. The value for this member MUST be an Object as defined in
     section 5.1.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: jsonrpc/specification.html #response_object
     """
     _acp_checks.check_jsonrpc_error_member()
@@ -197,7 +197,7 @@ def test_jsonrpc_response_id_echo() -> None:
     error in detecting the id in the Request object (e.g. Parse error/Invalid Request), it
     MUST be Null.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: jsonrpc/specification.html #response_object
     """
     pytest.skip("not implemented: ACP-V1-JSONRPC-RESPONSE-ID-ECHO")
@@ -210,7 +210,7 @@ def test_jsonrpc_result_xor_error() -> None:
     Either the result member or error member MUST be included, but both members MUST NOT be
     included.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: jsonrpc/specification.html #response_object
     """
     _acp_checks.check_jsonrpc_result_xor_error()
@@ -223,7 +223,7 @@ def test_jsonrpc_error_code_integer() -> None:
 
     A Number that indicates the error type that occurred. This MUST be an integer.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: jsonrpc/specification.html #error_object
     """
     _acp_checks.check_jsonrpc_error_object(
@@ -241,7 +241,7 @@ def test_jsonrpc_error_message_concise() -> None:
     A String providing a short description of the error. The message SHOULD be limited to a
     concise single sentence.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: jsonrpc/specification.html #error_object
     """
     pytest.skip("not implemented: ACP-V1-JSONRPC-ERROR-MESSAGE-CONCISE")
@@ -255,7 +255,7 @@ def test_jsonrpc_error_response_contains_error() -> None:
     When a rpc call encounters an error, the Response Object MUST contain the error member
     with a value that is a Object with the following members:
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: jsonrpc/specification.html #error_object
     """
     _acp_checks.check_jsonrpc_error_member()

@@ -18,7 +18,7 @@ def test_list_init_first() -> None:
     Before listing sessions, Clients MUST first complete the initialization phase to verify
     the Agent supports this capability.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/session-list.mdx L10
     """
     _acp_checks.check_gate(
@@ -42,7 +42,7 @@ def test_list_client_check_capability() -> None:
     Before attempting to list sessions, Clients MUST verify that the Agent supports this
     capability by checking the sessionCapabilities.list field in the initialize response:
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/session-list.mdx L37
     """
     _acp_checks.check_gate(
@@ -66,7 +66,7 @@ def test_list_client_no_list_without_capability() -> None:
     If sessionCapabilities.list is not present, the Agent does not support listing sessions
     and Clients MUST NOT attempt to call session/list.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/session-list.mdx L54
     """
     _acp_checks.check_gate(
@@ -88,7 +88,7 @@ def test_list_agent_response() -> None:
 
     The Agent MUST respond with a list of sessions and optional pagination metadata:
 
-    Applies when: Applies when the Agent advertises sessionCapabilities.list.
+    Applicability: Applies when the Agent advertises sessionCapabilities.list.
     Source: docs/protocol/v1/session-list.mdx L94
     """
     pytest.skip("not implemented: ACP-V1-LIST-AGENT-RESPONSE")
@@ -103,7 +103,7 @@ def test_list_additional_dirs_may() -> None:
     session. Omitted and empty values are equivalent: this SessionInfo response reports no
     additional roots.
 
-    Applies when: Applies when the Agent advertises sessionCapabilities.list and
+    Applicability: Applies when the Agent advertises sessionCapabilities.list and
     sessionCapabilities.additionalDirectories.
     Source: docs/protocol/v1/session-list.mdx L139-L143
     """
@@ -118,7 +118,7 @@ def test_list_client_no_merge_additional_dirs() -> None:
     Clients MUST NOT merge this field with prior values or infer additional roots from
     agent-specific state.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/session-list.mdx L144-L145
     """
     pytest.skip("not implemented: ACP-V1-LIST-CLIENT-NO-MERGE-ADDITIONAL-DIRS")
@@ -130,7 +130,7 @@ def test_list_empty_array() -> None:
 
     When no sessions match the criteria, the Agent MUST return an empty sessions array.
 
-    Applies when: Applies when the Agent advertises sessionCapabilities.list.
+    Applicability: Applies when the Agent advertises sessionCapabilities.list.
     Source: docs/protocol/v1/session-list.mdx L166
     """
     pytest.skip("not implemented: ACP-V1-LIST-EMPTY-ARRAY")
@@ -143,7 +143,7 @@ def test_list_client_missing_cursor_is_end() -> None:
 
     Clients MUST treat a missing nextCursor as the end of results
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/session-list.mdx L172
     """
     pytest.skip("not implemented: ACP-V1-LIST-CLIENT-MISSING-CURSOR-IS-END")
@@ -155,7 +155,7 @@ def test_list_client_opaque_cursor() -> None:
 
     Clients MUST treat cursors as opaque tokens — do not parse, modify, or persist them
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/session-list.mdx L173
     """
     pytest.skip("not implemented: ACP-V1-LIST-CLIENT-OPAQUE-CURSOR")
@@ -168,7 +168,7 @@ def test_list_agent_invalid_cursor_error() -> None:
 
     Agents SHOULD return an error if the cursor is invalid
 
-    Applies when: Applies when the Agent advertises sessionCapabilities.list; cursor
+    Applicability: Applies when the Agent advertises sessionCapabilities.list; cursor
     validity is the application's to judge, so the SDK is assessed on letting the handler
     fail the request with an error.
     Source: docs/protocol/v1/session-list.mdx L174
@@ -183,8 +183,8 @@ def test_list_agent_page_size() -> None:
 
     Agents SHOULD enforce reasonable page sizes internally
 
-    Applies when: Applies when the Agent advertises sessionCapabilities.list; page sizing is
-    the application's.
+    Applicability: Applies when the Agent advertises sessionCapabilities.list; page sizing
+    is the application's.
     Source: docs/protocol/v1/session-list.mdx L175
     """
     pytest.skip("not implemented: ACP-V1-LIST-AGENT-PAGE-SIZE")

@@ -17,7 +17,7 @@ def test_modes_initial_state_may() -> None:
     During Session Setup the Agent MAY return a list of modes it can operate in and the
     currently active mode:
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/session-modes.mdx L17
     """
     pytest.skip("not implemented: ACP-V1-MODES-INITIAL-STATE-MAY")
@@ -30,7 +30,7 @@ def test_modes_set_mode_id_listed() -> None:
 
     The ID of the mode to switch to. Must be one of the modes listed in availableModes
 
-    Applies when: Applies when the Client calls session/set_mode.
+    Applicability: Applies when the Client calls session/set_mode.
     Source: docs/protocol/v1/session-modes.mdx L101-L104
     """
     pytest.skip("not implemented: ACP-V1-MODES-SET-MODE-ID-LISTED")

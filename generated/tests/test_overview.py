@@ -17,7 +17,7 @@ def test_overview_absolute_paths() -> None:
 
     All file paths in the protocol MUST be absolute.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/overview.mdx L214
     """
     _acp_checks.check_absolute_path(

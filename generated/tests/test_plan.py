@@ -17,7 +17,7 @@ def test_plan_report() -> None:
     When the language model creates an execution plan, the Agent SHOULD report it to the
     Client:
 
-    Applies when: Planning is the application's; the SDK is assessed on providing the plan
+    Applicability: Planning is the application's; the SDK is assessed on providing the plan
     session update.
     Source: docs/protocol/v1/agent-plan.mdx L12
     """
@@ -31,7 +31,7 @@ def test_plan_report_updates() -> None:
     As the Agent progresses through the plan, it SHOULD report updates by sending more
     session/update notifications with the same structure.
 
-    Applies when: Applies when the Agent reports plans.
+    Applicability: Applies when the Agent reports plans.
     Source: docs/protocol/v1/agent-plan.mdx L77
     """
     pytest.skip("not implemented: ACP-V1-PLAN-REPORT-UPDATES")
@@ -44,7 +44,7 @@ def test_plan_complete_list() -> None:
     The Agent MUST send a complete list of all plan entries in each update and their current
     status.
 
-    Applies when: Applies when the Agent reports plans.
+    Applicability: Applies when the Agent reports plans.
     Source: docs/protocol/v1/agent-plan.mdx L79
     """
     pytest.skip("not implemented: ACP-V1-PLAN-COMPLETE-LIST")
@@ -56,7 +56,7 @@ def test_plan_client_replace() -> None:
 
     The Client MUST replace the current plan completely.
 
-    Applies when: Applies when the Client receives plan updates; plan state is the
+    Applicability: Applies when the Client receives plan updates; plan state is the
     application's unless the SDK keeps it.
     Source: docs/protocol/v1/agent-plan.mdx L79
     """
@@ -70,7 +70,7 @@ def test_plan_dynamic_may() -> None:
     The Agent MAY add, remove, or modify plan entries as it discovers new requirements or
     completes tasks, allowing it to adapt based on what it learns.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/agent-plan.mdx L83
     """
     pytest.skip("not implemented: ACP-V1-PLAN-DYNAMIC-MAY")

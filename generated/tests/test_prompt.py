@@ -19,7 +19,7 @@ def test_prompt_init_and_setup_first() -> None:
     Before sending prompts, Clients MUST first complete the initialization phase and session
     setup.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/prompt-turn.mdx L8
     """
     pytest.skip("not implemented: ACP-V1-PROMPT-INIT-AND-SETUP-FIRST")
@@ -33,7 +33,7 @@ def test_prompt_client_restrict_content() -> None:
     Clients MUST restrict types of content according to the Prompt Capabilities established
     during initialization.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/prompt-turn.mdx L114
     """
     _acp_checks.check_gate(
@@ -78,7 +78,7 @@ def test_prompt_message_id_may() -> None:
     The Agent MAY include an opaque, unique messageId on message chunks. Chunks with the
     same messageId belong to the same message; a changed messageId indicates a new message.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/prompt-turn.mdx L191
     """
     pytest.skip("not implemented: ACP-V1-PROMPT-MESSAGE-ID-MAY")
@@ -91,7 +91,7 @@ def test_prompt_usage_update_may() -> None:
     The Agent MAY also report current session context and cumulative cost state with a
     usage_update:
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/prompt-turn.mdx L214
     """
     pytest.skip("not implemented: ACP-V1-PROMPT-USAGE-UPDATE-MAY")
@@ -105,7 +105,7 @@ def test_prompt_respond_with_stop_reason() -> None:
     If there are no pending tool calls, the turn ends and the Agent MUST respond to the
     original session/prompt request with a StopReason:
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/prompt-turn.mdx L239
     """
     pytest.skip("not implemented: ACP-V1-PROMPT-RESPOND-WITH-STOP-REASON")
@@ -117,7 +117,7 @@ def test_prompt_agent_may_stop() -> None:
 
     Agents MAY stop the turn at any point by returning the corresponding StopReason.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/prompt-turn.mdx L251
     """
     pytest.skip("not implemented: ACP-V1-PROMPT-AGENT-MAY-STOP")
@@ -130,7 +130,7 @@ def test_prompt_permission_may() -> None:
     Before proceeding with execution, the Agent MAY request permission from the Client via
     the session/request_permission method.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/prompt-turn.mdx L255
     """
     pytest.skip("not implemented: ACP-V1-PROMPT-PERMISSION-MAY")
@@ -144,7 +144,7 @@ def test_prompt_tool_in_progress() -> None:
     Once permission is granted (if required), the Agent SHOULD invoke the tool and report a
     status update marking the tool as in_progress:
 
-    Applies when: Tool invocation is the application's; the SDK is assessed on letting the
+    Applicability: Tool invocation is the application's; the SDK is assessed on letting the
     application report the in_progress status update.
     Source: docs/protocol/v1/prompt-turn.mdx L257
     """
@@ -158,7 +158,7 @@ def test_prompt_tool_updates_may() -> None:
     As the tool runs, the Agent MAY send additional updates, providing real-time feedback
     about tool execution progress.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/prompt-turn.mdx L274
     """
     pytest.skip("not implemented: ACP-V1-PROMPT-TOOL-UPDATES-MAY")
@@ -172,7 +172,7 @@ def test_prompt_tools_may_use_client_capabilities() -> None:
     While tools execute on the Agent, they MAY leverage Client capabilities such as the file
     system (fs) methods to access resources within the Client's environment.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/prompt-turn.mdx L276
     """
     pytest.skip("not implemented: ACP-V1-PROMPT-TOOLS-MAY-USE-CLIENT-CAPABILITIES")
@@ -185,7 +185,7 @@ def test_prompt_client_cancel_may() -> None:
     Clients MAY cancel an ongoing prompt turn at any time by sending a session/cancel
     notification:
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/prompt-turn.mdx L336
     """
     pytest.skip("not implemented: ACP-V1-PROMPT-CLIENT-CANCEL-MAY")
@@ -199,7 +199,7 @@ def test_prompt_client_mark_cancelled() -> None:
     The Client SHOULD preemptively mark all non-finished tool calls pertaining to the
     current turn as cancelled as soon as it sends the session/cancel notification.
 
-    Applies when: Tool-call display state is the application's; the SDK is assessed on
+    Applicability: Tool-call display state is the application's; the SDK is assessed on
     giving the application the hook to do this when session/cancel is sent.
     Source: docs/protocol/v1/prompt-turn.mdx L348
     """
@@ -214,7 +214,7 @@ def test_prompt_client_respond_pending_permissions() -> None:
     The Client MUST respond to all pending session/request_permission requests with the
     cancelled outcome.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/prompt-turn.mdx L350
     """
     pytest.skip("not implemented: ACP-V1-PROMPT-CLIENT-RESPOND-PENDING-PERMISSIONS")
@@ -228,7 +228,7 @@ def test_prompt_agent_stop_on_cancel() -> None:
     When the Agent receives this notification, it SHOULD stop all language model requests
     and all tool call invocations as soon as possible.
 
-    Applies when: Model and tool execution are the application's; the SDK is assessed on
+    Applicability: Model and tool execution are the application's; the SDK is assessed on
     delivering cancellation to the running prompt promptly.
     Source: docs/protocol/v1/prompt-turn.mdx L352
     """
@@ -244,7 +244,7 @@ def test_prompt_agent_cancelled_stop_reason() -> None:
     been sent, the Agent MUST respond to the original session/prompt request with the
     cancelled stop reason.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/prompt-turn.mdx L354
     """
     pytest.skip("not implemented: ACP-V1-PROMPT-AGENT-CANCELLED-STOP-REASON")
@@ -258,7 +258,7 @@ def test_prompt_agent_catch_abort_errors() -> None:
     Agents MUST catch these errors and return the semantically meaningful cancelled stop
     reason, so that Clients can reliably confirm the cancellation.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/prompt-turn.mdx L361
     """
     pytest.skip("not implemented: ACP-V1-PROMPT-AGENT-CATCH-ABORT-ERRORS")
@@ -272,7 +272,7 @@ def test_prompt_updates_after_cancel_may() -> None:
     The Agent MAY send session/update notifications with content or tool call updates after
     receiving the session/cancel notification,
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/prompt-turn.mdx L365
     """
     pytest.skip("not implemented: ACP-V1-PROMPT-UPDATES-AFTER-CANCEL-MAY")
@@ -285,7 +285,7 @@ def test_prompt_updates_before_response() -> None:
 
     but it MUST ensure that it does so before responding to the session/prompt request.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/prompt-turn.mdx L365
     """
     pytest.skip("not implemented: ACP-V1-PROMPT-UPDATES-BEFORE-RESPONSE")
@@ -298,7 +298,7 @@ def test_prompt_client_accept_late_updates() -> None:
 
     The Client SHOULD still accept tool call updates received after sending session/cancel.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/prompt-turn.mdx L367
     """
     pytest.skip("not implemented: ACP-V1-PROMPT-CLIENT-ACCEPT-LATE-UPDATES")
@@ -312,8 +312,8 @@ def test_prompt_client_context_blocks_may() -> None:
     The client MAY include referenced pieces of context as either [ContentBlock::Resource]
     or [ContentBlock::ResourceLink].
 
-    Applies when: Embedded resources additionally require the Agent's embeddedContext prompt
-    capability.
+    Applicability: Embedded resources additionally require the Agent's embeddedContext
+    prompt capability.
     Source: schema/v1/schema.json /$defs/PromptRequest/properties/prompt
     """
     pytest.skip("not implemented: ACP-V1-PROMPT-CLIENT-CONTEXT-BLOCKS-MAY")

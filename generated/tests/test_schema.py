@@ -29,7 +29,7 @@ def test_schema_initialize_shape() -> None:
     declared properties ['loadSession', 'promptCapabilities', 'mcpCapabilities',
     'sessionCapabilities', 'auth', '_meta']
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: schema/v1/schema.json /$defs/InitializeRequest
     """
     _acp_checks.check_members(
@@ -71,7 +71,7 @@ def test_schema_authenticate_shape() -> None:
     required ['methodId']; declared properties ['methodId', '_meta'] |
     /$defs/AuthenticateResponse: required none; declared properties ['_meta']
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: schema/v1/schema.json /$defs/AuthenticateRequest
     """
     _acp_checks.check_members(
@@ -89,7 +89,7 @@ def test_schema_logout_shape() -> None:
     pinned schema): /$defs/LogoutRequest: required none; declared properties ['_meta'] |
     /$defs/LogoutResponse: required none; declared properties ['_meta']
 
-    Applies when: Applies when the Agent advertises auth.logout.
+    Applicability: Applies when the Agent advertises auth.logout.
     Source: schema/v1/schema.json /$defs/LogoutRequest
     """
     _acp_checks.check_members(name="LogoutRequest", required=[], declared=["_meta"])
@@ -111,7 +111,7 @@ def test_schema_new_session_shape() -> None:
     /$defs/SessionConfigOption: required ['id', 'name']; declared properties ['id', 'name',
     'description', 'category', '_meta']
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: schema/v1/schema.json /$defs/NewSessionRequest
     """
     _acp_checks.check_members(
@@ -147,7 +147,7 @@ def test_schema_load_session_shape() -> None:
     'sessionId', '_meta'] | /$defs/LoadSessionResponse: required none; declared properties
     ['modes', 'configOptions', '_meta']
 
-    Applies when: Applies when the Agent advertises loadSession.
+    Applicability: Applies when the Agent advertises loadSession.
     Source: schema/v1/schema.json /$defs/LoadSessionRequest
     """
     _acp_checks.check_members(
@@ -171,7 +171,7 @@ def test_schema_resume_session_shape() -> None:
     'additionalDirectories', 'mcpServers', '_meta'] | /$defs/ResumeSessionResponse: required
     none; declared properties ['modes', 'configOptions', '_meta']
 
-    Applies when: Applies when the Agent advertises sessionCapabilities.resume.
+    Applicability: Applies when the Agent advertises sessionCapabilities.resume.
     Source: schema/v1/schema.json /$defs/ResumeSessionRequest
     """
     _acp_checks.check_members(
@@ -194,7 +194,7 @@ def test_schema_close_session_shape() -> None:
     required ['sessionId']; declared properties ['sessionId', '_meta'] |
     /$defs/CloseSessionResponse: required none; declared properties ['_meta']
 
-    Applies when: Applies when the Agent advertises sessionCapabilities.close.
+    Applicability: Applies when the Agent advertises sessionCapabilities.close.
     Source: schema/v1/schema.json /$defs/CloseSessionRequest
     """
     _acp_checks.check_members(
@@ -216,7 +216,7 @@ def test_schema_list_sessions_shape() -> None:
     declared properties ['sessionId', 'cwd', 'additionalDirectories', 'title', 'updatedAt',
     '_meta']
 
-    Applies when: Applies when the Agent advertises sessionCapabilities.list.
+    Applicability: Applies when the Agent advertises sessionCapabilities.list.
     Source: schema/v1/schema.json /$defs/ListSessionsRequest
     """
     _acp_checks.check_members(
@@ -244,7 +244,7 @@ def test_schema_delete_session_shape() -> None:
     required ['sessionId']; declared properties ['sessionId', '_meta'] |
     /$defs/DeleteSessionResponse: required none; declared properties ['_meta']
 
-    Applies when: Applies when the Agent advertises sessionCapabilities.delete.
+    Applicability: Applies when the Agent advertises sessionCapabilities.delete.
     Source: schema/v1/schema.json /$defs/DeleteSessionRequest
     """
     _acp_checks.check_members(
@@ -263,7 +263,7 @@ def test_schema_set_mode_shape() -> None:
     required ['sessionId', 'modeId']; declared properties ['sessionId', 'modeId', '_meta'] |
     /$defs/SetSessionModeResponse: required none; declared properties ['_meta']
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: schema/v1/schema.json /$defs/SetSessionModeRequest
     """
     _acp_checks.check_members(
@@ -287,7 +287,7 @@ def test_schema_set_config_option_shape() -> None:
     /$defs/SetSessionConfigOptionResponse: required ['configOptions']; declared properties
     ['configOptions', '_meta']
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: schema/v1/schema.json /$defs/SetSessionConfigOptionRequest
     """
     _acp_checks.check_members(
@@ -313,7 +313,7 @@ def test_schema_prompt_shape() -> None:
     properties ['sessionId', 'prompt', '_meta'] | /$defs/PromptResponse: required
     ['stopReason']; declared properties ['stopReason', '_meta']
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: schema/v1/schema.json /$defs/PromptRequest
     """
     _acp_checks.check_members(
@@ -335,7 +335,7 @@ def test_schema_cancel_notification_shape() -> None:
     Derived structure (generated from the pinned schema): /$defs/CancelNotification:
     required ['sessionId']; declared properties ['sessionId', '_meta']
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: schema/v1/schema.json /$defs/CancelNotification
     """
     _acp_checks.check_members(
@@ -353,7 +353,7 @@ def test_schema_cancel_request_notification_shape() -> None:
     Derived structure (generated from the pinned schema): /$defs/CancelRequestNotification:
     required ['requestId']; declared properties ['requestId', '_meta']
 
-    Applies when: Applies to an implementation that sends or supports $/cancel_request.
+    Applicability: Applies to an implementation that sends or supports $/cancel_request.
     Source: schema/v1/schema.json /$defs/CancelRequestNotification
     """
     _acp_checks.check_members(
@@ -377,7 +377,7 @@ def test_schema_request_permission_shape() -> None:
     /$defs/PermissionOption: required ['optionId', 'name', 'kind']; declared properties
     ['optionId', 'name', 'kind', '_meta']
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: schema/v1/schema.json /$defs/RequestPermissionRequest
     """
     _acp_checks.check_members(
@@ -424,7 +424,7 @@ def test_schema_session_update_variants() -> None:
     /$defs/UsageUpdate: required ['used', 'size']; declared properties ['used', 'size',
     'cost', '_meta']
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: schema/v1/schema.json /$defs/SessionNotification
     """
     _acp_checks.check_members(
@@ -500,7 +500,7 @@ def test_schema_read_text_file_shape() -> None:
     'limit', '_meta'] | /$defs/ReadTextFileResponse: required ['content']; declared
     properties ['content', '_meta']
 
-    Applies when: Applies when the Client advertises fs.readTextFile.
+    Applicability: Applies when the Client advertises fs.readTextFile.
     Source: schema/v1/schema.json /$defs/ReadTextFileRequest
     """
     _acp_checks.check_members(
@@ -524,7 +524,7 @@ def test_schema_write_text_file_shape() -> None:
     'content', '_meta'] | /$defs/WriteTextFileResponse: required none; declared properties
     ['_meta']
 
-    Applies when: Applies when the Client advertises fs.writeTextFile.
+    Applicability: Applies when the Client advertises fs.writeTextFile.
     Source: schema/v1/schema.json /$defs/WriteTextFileRequest
     """
     _acp_checks.check_members(
@@ -546,7 +546,7 @@ def test_schema_terminal_create_shape() -> None:
     'env', 'cwd', 'outputByteLimit', '_meta'] | /$defs/CreateTerminalResponse: required
     ['terminalId']; declared properties ['terminalId', '_meta']
 
-    Applies when: Applies when the Client advertises terminal.
+    Applicability: Applies when the Client advertises terminal.
     Source: schema/v1/schema.json /$defs/CreateTerminalRequest
     """
     _acp_checks.check_members(
@@ -572,7 +572,7 @@ def test_schema_terminal_output_shape() -> None:
     'exitStatus', '_meta'] | /$defs/TerminalExitStatus: required none; declared properties
     ['exitCode', 'signal', '_meta']
 
-    Applies when: Applies when the Client advertises terminal.
+    Applicability: Applies when the Client advertises terminal.
     Source: schema/v1/schema.json /$defs/TerminalOutputRequest
     """
     _acp_checks.check_members(
@@ -601,7 +601,7 @@ def test_schema_terminal_release_shape() -> None:
     ['sessionId', 'terminalId', '_meta'] | /$defs/ReleaseTerminalResponse: required none;
     declared properties ['_meta']
 
-    Applies when: Applies when the Client advertises terminal.
+    Applicability: Applies when the Client advertises terminal.
     Source: schema/v1/schema.json /$defs/ReleaseTerminalRequest
     """
     _acp_checks.check_members(
@@ -625,7 +625,7 @@ def test_schema_terminal_wait_for_exit_shape() -> None:
     /$defs/WaitForTerminalExitResponse: required none; declared properties ['exitCode',
     'signal', '_meta']
 
-    Applies when: Applies when the Client advertises terminal.
+    Applicability: Applies when the Client advertises terminal.
     Source: schema/v1/schema.json /$defs/WaitForTerminalExitRequest
     """
     _acp_checks.check_members(
@@ -648,7 +648,7 @@ def test_schema_terminal_kill_shape() -> None:
     required ['sessionId', 'terminalId']; declared properties ['sessionId', 'terminalId',
     '_meta'] | /$defs/KillTerminalResponse: required none; declared properties ['_meta']
 
-    Applies when: Applies when the Client advertises terminal.
+    Applicability: Applies when the Client advertises terminal.
     Source: schema/v1/schema.json /$defs/KillTerminalRequest
     """
     _acp_checks.check_members(
@@ -674,7 +674,7 @@ def test_schema_elicitation_create_shape() -> None:
     /$defs/ElicitationSchema: required none; declared properties ['type', 'title',
     'properties', 'required', 'description', '_meta']
 
-    Applies when: Applies when the Client advertises an elicitation mode.
+    Applicability: Applies when the Client advertises an elicitation mode.
     Source: schema/v1/schema.json /$defs/CreateElicitationRequest
     """
     _acp_checks.check_members(
@@ -707,7 +707,7 @@ def test_schema_elicitation_complete_shape() -> None:
     (generated from the pinned schema): /$defs/CompleteElicitationNotification: required
     ['elicitationId']; declared properties ['elicitationId', '_meta']
 
-    Applies when: Applies when the Agent sends elicitation/complete.
+    Applicability: Applies when the Agent sends elicitation/complete.
     Source: schema/v1/schema.json /$defs/CompleteElicitationNotification
     """
     _acp_checks.check_members(
@@ -735,7 +735,7 @@ def test_schema_content_block_variants() -> None:
     '_meta'] | /$defs/ToolCallContent: oneOf | /$defs/Diff: required ['path', 'newText'];
     declared properties ['path', 'oldText', 'newText', '_meta']
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: schema/v1/schema.json /$defs/ContentBlock
     """
     _acp_checks.check_members(
@@ -797,7 +797,7 @@ def test_schema_stop_reason_values() -> None:
     max_tokens, max_turn_requests, refusal, cancelled). Derived structure (generated from
     the pinned schema): /$defs/StopReason: oneOf
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: schema/v1/schema.json /$defs/StopReason
     """
     _acp_checks.check_shape(name="StopReason", keyword="oneOf")
@@ -819,7 +819,7 @@ def test_schema_error_object() -> None:
     required ['code', 'message']; declared properties ['code', 'message', 'data'] |
     /$defs/ErrorCode: anyOf
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: schema/v1/schema.json /$defs/Error
     """
     _acp_checks.check_members(
@@ -855,7 +855,7 @@ def test_schema_mcp_server_variants() -> None:
     'url', 'headers', '_meta'] | /$defs/McpServerSse: required ['name', 'url', 'headers'];
     declared properties ['name', 'url', 'headers', '_meta']
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: schema/v1/schema.json /$defs/McpServer
     """
     _acp_checks.check_members(
@@ -891,7 +891,7 @@ def test_schema_auth_method_variants() -> None:
     required ['id', 'name']; declared properties ['id', 'name', 'description', 'args',
     'env', '_meta']
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: schema/v1/schema.json /$defs/AuthMethod
     """
     _acp_checks.check_members(
@@ -919,7 +919,7 @@ def test_schema_extension_method_names() -> None:
     implementation may route. Derived structure (generated from the pinned schema):
     /$defs/ExtRequest: schema | /$defs/ExtNotification: schema | /$defs/ExtResponse: schema
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: schema/v1/schema.json /$defs/ExtRequest
     """
     _acp_checks.check_shape(name="ExtRequest", keyword="schema")

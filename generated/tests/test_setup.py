@@ -18,7 +18,7 @@ def test_setup_init_before_session() -> None:
     Before creating a session, Clients MUST first complete the initialization phase to
     establish protocol compatibility and capabilities.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/session-setup.mdx L8
     """
     _acp_checks.check_initialize_first(
@@ -34,7 +34,7 @@ def test_setup_new_session_id() -> None:
 
     The Agent MUST respond with a unique Session ID that identifies this conversation:
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/session-setup.mdx L71
     """
     pytest.skip("not implemented: ACP-V1-SETUP-NEW-SESSION-ID")
@@ -48,7 +48,7 @@ def test_setup_client_check_loadsession() -> None:
     Before attempting to load a session, Clients MUST verify that the Agent supports this
     capability by checking the loadSession field in the initialize response:
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/session-setup.mdx L89
     """
     _acp_checks.check_gate(
@@ -72,7 +72,7 @@ def test_setup_client_no_load_without_capability() -> None:
     If loadSession is false or not present, the Agent does not support loading sessions and
     Clients MUST NOT attempt to call session/load.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/session-setup.mdx L104
     """
     _acp_checks.check_gate(
@@ -96,7 +96,7 @@ def test_setup_load_request_contents() -> None:
     To load an existing session, Clients MUST call the session/load method with: - The
     Session ID to resume - MCP servers to connect to - The working directory
 
-    Applies when: Applies when the Client loads a session (the Agent advertised
+    Applicability: Applies when the Client loads a session (the Agent advertised
     loadSession).
     Source: docs/protocol/v1/session-setup.mdx L108-L112
     """
@@ -110,8 +110,8 @@ def test_setup_load_replay() -> None:
     The Agent MUST replay the entire conversation to the Client in the form of
     session/update notifications (like session/prompt).
 
-    Applies when: Applies when the Agent advertises loadSession; the conversation history is
-    the application's, so the SDK is assessed on whether it lets the application replay
+    Applicability: Applies when the Agent advertises loadSession; the conversation history
+    is the application's, so the SDK is assessed on whether it lets the application replay
     through session/update before the session/load response.
     Source: docs/protocol/v1/session-setup.mdx L134
     """
@@ -126,7 +126,7 @@ def test_setup_load_respond_after_replay() -> None:
     When all the conversation entries have been streamed to the Client, the Agent MUST
     respond to the original session/load request.
 
-    Applies when: Applies when the Agent advertises loadSession.
+    Applicability: Applies when the Agent advertises loadSession.
     Source: docs/protocol/v1/session-setup.mdx L178
     """
     pytest.skip("not implemented: ACP-V1-SETUP-LOAD-RESPOND-AFTER-REPLAY")
@@ -140,7 +140,7 @@ def test_setup_client_check_resume() -> None:
     capability by checking for the sessionCapabilities.resume field in the initialize
     response:
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/session-setup.mdx L196
     """
     _acp_checks.check_gate(
@@ -164,7 +164,7 @@ def test_setup_client_no_resume_without_capability() -> None:
     If sessionCapabilities.resume is not present, the Agent does not support resuming
     sessions and Clients MUST NOT attempt to call session/resume.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/session-setup.mdx L213
     """
     _acp_checks.check_gate(
@@ -189,7 +189,7 @@ def test_setup_resume_request_contents() -> None:
     session/resume method with: - The Session ID to resume - MCP servers to connect to - The
     working directory
 
-    Applies when: Applies when the Client resumes a session (the Agent advertised
+    Applicability: Applies when the Client resumes a session (the Agent advertised
     sessionCapabilities.resume).
     Source: docs/protocol/v1/session-setup.mdx L217-L221
     """
@@ -206,7 +206,7 @@ def test_setup_resume_no_replay() -> None:
     context, reconnects to the requested MCP servers, and returns once the session is ready
     to continue.
 
-    Applies when: Applies when the Agent advertises sessionCapabilities.resume.
+    Applicability: Applies when the Agent advertises sessionCapabilities.resume.
     Source: docs/protocol/v1/session-setup.mdx L243
     """
     pytest.skip("not implemented: ACP-V1-SETUP-RESUME-NO-REPLAY")
@@ -220,7 +220,7 @@ def test_setup_resume_response_state_may() -> None:
     The response MAY also include initial mode, model, or session configuration state when
     those features are supported by the Agent.
 
-    Applies when: Applies when the Agent advertises sessionCapabilities.resume.
+    Applicability: Applies when the Agent advertises sessionCapabilities.resume.
     Source: docs/protocol/v1/session-setup.mdx L253
     """
     pytest.skip("not implemented: ACP-V1-SETUP-RESUME-RESPONSE-STATE-MAY")
@@ -233,7 +233,7 @@ def test_setup_client_check_close() -> None:
     Before attempting to close a session, Clients MUST verify that the Agent supports this
     capability by checking the sessionCapabilities.close field in the initialize response:
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/session-setup.mdx L261
     """
     _acp_checks.check_gate(
@@ -257,7 +257,7 @@ def test_setup_client_no_close_without_capability() -> None:
     If sessionCapabilities.close is not present, the Agent does not support closing sessions
     and Clients MUST NOT attempt to call session/close.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/session-setup.mdx L278
     """
     _acp_checks.check_gate(
@@ -280,7 +280,7 @@ def test_setup_close_request() -> None:
     To close an active session, Clients MUST call the session/close method with the session
     ID:
 
-    Applies when: Applies when the Client closes a session (the Agent advertised
+    Applicability: Applies when the Client closes a session (the Agent advertised
     sessionCapabilities.close).
     Source: docs/protocol/v1/session-setup.mdx L282
     """
@@ -295,7 +295,7 @@ def test_setup_close_cancels_and_frees() -> None:
     The Agent MUST cancel any ongoing work for that session as if session/cancel had been
     called, then free the resources associated with the session.
 
-    Applies when: Applies when the Agent advertises sessionCapabilities.close.
+    Applicability: Applies when the Agent advertises sessionCapabilities.close.
     Source: docs/protocol/v1/session-setup.mdx L299
     """
     pytest.skip("not implemented: ACP-V1-SETUP-CLOSE-CANCELS-AND-FREES")
@@ -307,7 +307,7 @@ def test_setup_close_may_error() -> None:
 
     Agents MAY return an error if the session does not exist or is not currently active.
 
-    Applies when: Applies when the Agent advertises sessionCapabilities.close.
+    Applicability: Applies when the Agent advertises sessionCapabilities.close.
     Source: docs/protocol/v1/session-setup.mdx L311
     """
     pytest.skip("not implemented: ACP-V1-SETUP-CLOSE-MAY-ERROR")
@@ -320,7 +320,7 @@ def test_setup_additional_dirs_absolute() -> None:
 
     each additionalDirectories entry MUST be an absolute path
 
-    Applies when: Applies when additionalDirectories is sent (the Agent advertised
+    Applicability: Applies when additionalDirectories is sent (the Agent advertised
     sessionCapabilities.additionalDirectories).
     Source: docs/protocol/v1/session-setup.mdx L340
     """
@@ -355,7 +355,7 @@ def test_setup_client_additional_dirs_only_with_capability() -> None:
     Clients MUST only send additionalDirectories when the Agent advertises
     sessionCapabilities.additionalDirectories.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/session-setup.mdx L344
     """
     _acp_checks.check_gate(
@@ -399,7 +399,7 @@ def test_setup_cwd_absolute() -> None:
 
     MUST be an absolute path
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/session-setup.mdx L362
     """
     _acp_checks.check_absolute_path(
@@ -432,7 +432,7 @@ def test_setup_cwd_used_regardless_of_spawn() -> None:
 
     MUST be used for the session regardless of where the Agent subprocess was spawned
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/session-setup.mdx L363
     """
     pytest.skip("not implemented: ACP-V1-SETUP-CWD-USED-REGARDLESS-OF-SPAWN")
@@ -444,7 +444,7 @@ def test_setup_cwd_relative_base() -> None:
 
     MUST remain the base for relative-path resolution
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/session-setup.mdx L364
     """
     pytest.skip("not implemented: ACP-V1-SETUP-CWD-RELATIVE-BASE")
@@ -456,7 +456,7 @@ def test_setup_cwd_in_root_set() -> None:
 
     MUST be part of the session's effective root set
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/session-setup.mdx L365
     """
     pytest.skip("not implemented: ACP-V1-SETUP-CWD-IN-ROOT-SET")
@@ -469,7 +469,7 @@ def test_setup_root_set_boundary() -> None:
 
     This root set SHOULD serve as a boundary for tool operations on the file system.
 
-    Applies when: Tool operations are the Agent application's; the SDK is the subject only
+    Applicability: Tool operations are the Agent application's; the SDK is the subject only
     insofar as it exposes the effective root set to the application.
     Source: docs/protocol/v1/session-setup.mdx L367
     """
@@ -484,7 +484,7 @@ def test_setup_client_mcp_servers_may() -> None:
     When creating a session, Clients MAY include connection details for MCP servers that the
     Agent should connect to.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/session-setup.mdx L371
     """
     pytest.skip("not implemented: ACP-V1-SETUP-CLIENT-MCP-SERVERS-MAY")
@@ -497,7 +497,7 @@ def test_setup_agent_mcp_stdio() -> None:
     All Agents MUST support the stdio transport, while HTTP and SSE transports are optional
     capabilities that can be checked during initialization.
 
-    Applies when: Connecting to MCP servers is the Agent application's; the SDK is assessed
+    Applicability: Connecting to MCP servers is the Agent application's; the SDK is assessed
     on accepting and exposing stdio MCP server configurations unconditionally.
     Source: docs/protocol/v1/session-setup.mdx L373
     """
@@ -512,7 +512,7 @@ def test_setup_agent_mcp_http_should() -> None:
     While they are not required to by the spec, new Agents SHOULD support the HTTP transport
     to ensure compatibility with modern MCP servers.
 
-    Applies when: MCP connectivity is the Agent application's; the SDK is the subject only
+    Applicability: MCP connectivity is the Agent application's; the SDK is the subject only
     insofar as it models the HTTP MCP server configuration and the mcpCapabilities.http
     capability.
     Source: docs/protocol/v1/session-setup.mdx L375
@@ -528,7 +528,7 @@ def test_setup_client_check_mcp_transport() -> None:
     Before using HTTP or SSE transports, Clients MUST verify the Agent's capabilities during
     initialization:
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/session-setup.mdx L522
     """
     _acp_checks.check_gate(
@@ -606,7 +606,7 @@ def test_setup_agent_connect_all_mcp() -> None:
 
     Agents SHOULD connect to all MCP servers specified by the Client.
 
-    Applies when: MCP connectivity is the Agent application's; the SDK is the subject only
+    Applicability: MCP connectivity is the Agent application's; the SDK is the subject only
     insofar as it delivers every configured server to the application.
     Source: docs/protocol/v1/session-setup.mdx L543
     """
@@ -621,7 +621,7 @@ def test_setup_client_own_mcp_may() -> None:
     Clients MAY use this ability to provide tools directly to the underlying language model
     by including their own MCP server.
 
-    Applies when: A permission for Client applications; the SDK is the subject only insofar
+    Applicability: A permission for Client applications; the SDK is the subject only insofar
     as it does not prevent including a Client-owned MCP server.
     Source: docs/protocol/v1/session-setup.mdx L545
     """
@@ -638,7 +638,7 @@ def test_setup_additional_dirs_full_list_on_load() -> None:
     request cwd matches the session's cwd, and omitting the field or providing an empty
     array does not restore stored roots implicitly
 
-    Applies when: Applies when the Client sends additionalDirectories on session/load or
+    Applicability: Applies when the Client sends additionalDirectories on session/load or
     session/resume.
     Source: docs/protocol/v1/session-setup.mdx L342
     """

@@ -19,7 +19,7 @@ def test_term_agent_check_capability() -> None:
     this capability by checking the Client Capabilities field in the Client's initialize
     request:
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/terminals.mdx L10
     """
     _acp_checks.check_gate(
@@ -87,7 +87,7 @@ def test_term_agent_no_call_without_capability() -> None:
     If terminal is false or not present, the Agent MUST NOT attempt to call any terminal
     methods.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/terminals.mdx L26
     """
     _acp_checks.check_gate(
@@ -156,7 +156,7 @@ def test_term_client_truncate_at_character_boundary() -> None:
     string output, even if this means the retained output is slightly less than the
     specified limit.
 
-    Applies when: Applies when the Client advertises terminal and a terminal/create request
+    Applicability: Applies when the Client advertises terminal and a terminal/create request
     carries outputByteLimit; the terminal is run by the application's handler unless the SDK
     supplies one.
     Source: docs/protocol/v1/terminals.mdx L86-L88
@@ -170,7 +170,7 @@ def test_term_agent_release() -> None:
 
     The Agent MUST release the terminal using terminal/release when it's no longer needed.
 
-    Applies when: Applies when the Agent uses terminal methods; the release call is issued
+    Applicability: Applies when the Agent uses terminal methods; the release call is issued
     by the application's tool code unless the SDK manages terminal lifetimes.
     Source: docs/protocol/v1/terminals.mdx L109-L110
     """
@@ -185,7 +185,7 @@ def test_term_client_display_after_release() -> None:
     If the terminal was added to a tool call, the client SHOULD continue to display its
     output after release.
 
-    Applies when: Display is the Client application's; the SDK is the subject only insofar
+    Applicability: Display is the Client application's; the SDK is the subject only insofar
     as releasing a terminal does not destroy output the application still references.
     Source: docs/protocol/v1/terminals.mdx L282
     """

@@ -17,7 +17,7 @@ def test_tools_report_tool_call() -> None:
     When the language model requests a tool invocation, the Agent SHOULD report it to the
     Client:
 
-    Applies when: The model loop is the application's; the SDK is assessed on providing the
+    Applicability: The model loop is the application's; the SDK is assessed on providing the
     tool_call session update for the application to report.
     Source: docs/protocol/v1/tool-calls.mdx L14
     """
@@ -31,7 +31,7 @@ def test_tools_name_in_first_report() -> None:
 
     Agents SHOULD include it in the first report when available
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/tool-calls.mdx L39-L40
     """
     pytest.skip("not implemented: ACP-V1-TOOLS-NAME-IN-FIRST-REPORT")
@@ -44,7 +44,7 @@ def test_tools_name_stable() -> None:
     SHOULD NOT change it later except to correct metadata. Names are opaque, informational
     metadata: they do not advertise a capability or grant authorization.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/tool-calls.mdx L40-L43
     """
     pytest.skip("not implemented: ACP-V1-TOOLS-NAME-STABLE")
@@ -57,7 +57,7 @@ def test_tools_permission_may() -> None:
     The Agent MAY request permission from the user before executing a tool call by calling
     the session/request_permission method:
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/tool-calls.mdx L135
     """
     pytest.skip("not implemented: ACP-V1-TOOLS-PERMISSION-MAY")
@@ -71,7 +71,7 @@ def test_tools_client_auto_permission_may() -> None:
     Clients MAY automatically allow or reject permission requests according to the user
     settings.
 
-    Applies when: A permission for Client applications; the SDK is the subject only insofar
+    Applicability: A permission for Client applications; the SDK is the subject only insofar
     as it lets the permission handler answer without user interaction.
     Source: docs/protocol/v1/tool-calls.mdx L191
     """

@@ -16,7 +16,7 @@ def test_transport_utf8() -> None:
 
     JSON-RPC messages MUST be UTF-8 encoded.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/transports.mdx L6
     """
     pytest.skip("not implemented: ACP-V1-TRANSPORT-UTF8")
@@ -28,7 +28,7 @@ def test_transport_stdio_should() -> None:
 
     Agents and clients SHOULD support stdio whenever possible.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/transports.mdx L13
     """
     pytest.skip("not implemented: ACP-V1-TRANSPORT-STDIO-SHOULD")
@@ -41,7 +41,7 @@ def test_transport_stdio_newline_delimited() -> None:
 
     Messages are delimited by newlines (\\n), and MUST NOT contain embedded newlines.
 
-    Applies when: Applies to the stdio transport.
+    Applicability: Applies to the stdio transport.
     Source: docs/protocol/v1/transports.mdx L24
     """
     pytest.skip("not implemented: ACP-V1-TRANSPORT-STDIO-NEWLINE-DELIMITED")
@@ -53,7 +53,7 @@ def test_transport_agent_stderr_may() -> None:
 
     The agent MAY write UTF-8 strings to its standard error (stderr) for logging purposes.
 
-    Applies when: Applies to the stdio transport.
+    Applicability: Applies to the stdio transport.
     Source: docs/protocol/v1/transports.mdx L25
     """
     pytest.skip("not implemented: ACP-V1-TRANSPORT-AGENT-STDERR-MAY")
@@ -65,7 +65,7 @@ def test_transport_client_stderr_may() -> None:
 
     Clients MAY capture, forward, or ignore this logging.
 
-    Applies when: Applies to the stdio transport.
+    Applicability: Applies to the stdio transport.
     Source: docs/protocol/v1/transports.mdx L25
     """
     pytest.skip("not implemented: ACP-V1-TRANSPORT-CLIENT-STDERR-MAY")
@@ -78,7 +78,7 @@ def test_transport_agent_stdout_only_acp() -> None:
 
     The agent MUST NOT write anything to its stdout that is not a valid ACP message.
 
-    Applies when: Applies to the stdio transport.
+    Applicability: Applies to the stdio transport.
     Source: docs/protocol/v1/transports.mdx L26
     """
     pytest.skip("not implemented: ACP-V1-TRANSPORT-AGENT-STDOUT-ONLY-ACP")
@@ -91,7 +91,7 @@ def test_transport_client_stdin_only_acp() -> None:
 
     The client MUST NOT write anything to the agent's stdin that is not a valid ACP message.
 
-    Applies when: Applies to the stdio transport.
+    Applicability: Applies to the stdio transport.
     Source: docs/protocol/v1/transports.mdx L27
     """
     pytest.skip("not implemented: ACP-V1-TRANSPORT-CLIENT-STDIN-ONLY-ACP")
@@ -104,7 +104,7 @@ def test_transport_custom_may() -> None:
     Agents and clients MAY implement additional custom transport mechanisms to suit their
     specific needs.
 
-    Applies when: always (no condition stated)
+    Applicability: always (no condition stated)
     Source: docs/protocol/v1/transports.mdx L50
     """
     pytest.skip("not implemented: ACP-V1-TRANSPORT-CUSTOM-MAY")
@@ -118,7 +118,7 @@ def test_transport_custom_preserve_format_and_lifecycle() -> None:
     Implementers who choose to support custom transports MUST ensure they preserve the
     JSON-RPC message format and lifecycle requirements defined by ACP.
 
-    Applies when: Applies to every custom transport the implementation offers; for the Java
+    Applicability: Applies to every custom transport the implementation offers; for the Java
     SDK that is its HTTP and WebSocket transports, which the stable page does not define and
     which are assessed here only as custom transports.
     Source: docs/protocol/v1/transports.mdx L52
@@ -134,7 +134,7 @@ def test_transport_custom_document() -> None:
     Custom transports SHOULD document their specific connection establishment and message
     exchange patterns to aid interoperability.
 
-    Applies when: Applies to every custom transport the implementation offers.
+    Applicability: Applies to every custom transport the implementation offers.
     Source: docs/protocol/v1/transports.mdx L52
     """
     pytest.skip("not implemented: ACP-V1-TRANSPORT-CUSTOM-DOCUMENT")

@@ -98,7 +98,14 @@ def build_report(roster: Roster, tracker: Tracker, require: str | None, roster_p
                 "kind": req.kind,
                 "status": requirement_status(tests),
                 "tests": [
-                    {"nodeid": t.nodeid, "outcome": t.outcome, "reason": t.reason} for t in tests
+                    {
+                        "nodeid": t.nodeid,
+                        "outcome": t.outcome,
+                        "reason": t.reason,
+                        "stub": t.outcome == "skipped"
+                        and (t.reason or "").startswith(STUB_REASON_PREFIX),
+                    }
+                    for t in tests
                 ],
             }
         )

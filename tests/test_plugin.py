@@ -269,11 +269,14 @@ def test_coverage_json_and_table_match_the_run(
     assert status[ids["mixed"]] == "failing"  # one failing test is enough to fail the ID
     assert status[ids["stub"]] == "skipped"
     assert status[ids["xfail"]] == "skipped"  # an expected failure is not a pass
+    xfail_tests = next(e["tests"] for e in entries if e["id"] == ids["xfail"])
+    assert [t["stub"] for t in xfail_tests] == [False]
     tagged = set(ids.values())
     assert all(status[r.id] == "no_test" for r in reqs if r.id not in tagged)
     stub_tests = next(e["tests"] for e in entries if e["id"] == ids["stub"])
     assert stub_tests == [
-        {"nodeid": "test_cov.py::test_stub", "outcome": "skipped", "reason": f"not implemented: {ids['stub']}"}
+        {"nodeid": "test_cov.py::test_stub", "outcome": "skipped",
+         "reason": f"not implemented: {ids['stub']}", "stub": True}
     ]
 
     counts = report["counts"]
@@ -388,5 +391,5 @@ def test_reports_for_tests_this_process_did_not_collect_count_by_their_propertie
     report = build_report(roster, state.tracker, None, "roster.md")
     assert report["counts"]["passing"] == 1 and report["counts"]["failing"] == 0
     assert report["requirements"][0]["tests"] == [
-        {"nodeid": "w.py::test_remote", "outcome": "passed", "reason": None}
+        {"nodeid": "w.py::test_remote", "outcome": "passed", "reason": None, "stub": False}
     ]

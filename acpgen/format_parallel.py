@@ -75,7 +75,8 @@ def _format_uncached(todo: dict[str, str]) -> dict[str, str]:
 
     # The largest file stays in this process; the others go to workers meanwhile.
     results: dict[str, str] = {}
-    with ProcessPoolExecutor(workers - 1, mp_context=multiprocessing.get_context("fork")) as pool:
+    pool = ProcessPoolExecutor(workers - 1, mp_context=multiprocessing.get_context("fork"))
+    try:
         futures = {rel: pool.submit(_format_in_worker, rel, todo[rel]) for rel in big[1:]}
         for rel in [big[0], *(r for r in todo if r not in futures and r != big[0])]:
             results[rel] = format_python(rel, todo[rel])
@@ -84,6 +85,8 @@ def _format_uncached(todo: dict[str, str]) -> dict[str, str]:
             if not ok:
                 raise AcpgenError(rel, text)
             results[rel] = text
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)  # on an error, queued files are dropped
     return results
 
 

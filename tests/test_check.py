@@ -286,3 +286,12 @@ def test_tool_caches_are_ignored_binary_and_long_lines_stay_readable(copy: Path,
     assert f"Binary file {gen}/acp_v1/blob.bin differs" in report["diff"]
     assert max(len(line) for line in report["diff"].splitlines()) < 300
     assert "more chars)" in report["diff"]
+
+
+def test_symlinked_generated_dir_is_checked_through_the_link(copy: Path, project, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    real = tmp_path / "elsewhere"
+    shutil.move(str(copy / "generated"), real)
+    (copy / "generated").symlink_to(real, target_is_directory=True)
+    assert json_report(project, copy)["status"] == "clean"
+    (real / MANIFEST_NAME).unlink()
+    assert json_report(project, copy)["missing"] == [MANIFEST_NAME]

@@ -59,6 +59,13 @@ _KW = {
     "pattern": "pattern",
 }
 # Tag() values of the branches that no listed tag names (part of the naming contract).
+# Names the module header of templates/models/models.py.jinja imports: a $def by one of
+# these names would shadow it (helpers all start with "_", which no $def name may).
+MODULE_NAMES = frozenset({
+    "Annotated", "Any", "BaseModel", "Callable", "ClassVar", "ConfigDict", "Discriminator",
+    "Enum", "Field", "GetCoreSchemaHandler", "Literal", "Strict", "TYPE_CHECKING", "Tag",
+    "TypeAlias", "TypeVar", "core_schema",
+})
 OTHER_TAG = "(other)"  # a catch-all branch: any tag not listed elsewhere
 UNTAGGED = "(untagged)"  # the branch used when the tag member is absent
 
@@ -271,6 +278,9 @@ class Planner:
 
     def plan(self) -> list[Block]:
         for name, d in self.defs.items():
+            if name in MODULE_NAMES or name.startswith("_"):
+                raise AcpgenError(d.pointer, f"models: def name {name!r} collides with a name "
+                                  "the models module imports or reserves for helpers")
             self.plan_def(name, d)
         return self.ordered()
 

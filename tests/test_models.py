@@ -364,3 +364,21 @@ def test_templates_lay_out_code_the_way_black_does(project: Any) -> None:
         diff = "".join(list(difflib.unified_diff(text.splitlines(True), formatted.splitlines(True)))[:40])
         raise AssertionError("black changes the emitted models:\n" + diff)
     assert (GENERATED / "acp_v1" / "models.py").read_text(encoding="utf-8") == formatted
+
+
+def test_a_def_named_like_an_import_is_an_error(project: Any) -> None:
+    import dataclasses
+
+    from acpgen.errors import AcpgenError
+    from acpgen.models_plan import MODULE_NAMES, plan_models
+
+    template = (Path(__file__).resolve().parent.parent / "templates" / "models" / "models.py.jinja")
+    header = template.read_text(encoding="utf-8").split("__all__")[0]
+    imported = set(re.findall(r"^\s+(\w+),$", header, re.MULTILINE))
+    imported |= {n.strip() for line in re.findall(r"^from (?!__future__)\S+ import ([\w, ]+)$", header, re.MULTILINE)
+                 for n in line.split(",")}
+    assert imported <= MODULE_NAMES  # the guard knows every name the template imports
+    defs = dict(project.ir.defs)
+    defs["Field"] = dataclasses.replace(defs["SessionId"], name="Field")
+    with pytest.raises(AcpgenError, match="collides"):
+        plan_models(dataclasses.replace(project.ir, defs=defs), project.schema)

@@ -166,9 +166,11 @@ def test_a_wrong_tag_is_one_error_naming_the_tag(ir: SchemaIR) -> None:
 
 
 def test_catch_all_unions_report_one_error_for_a_missing_tag() -> None:
-    for name, tag in (("CreateElicitationResponse", "action"), ("ElicitationPropertySchema", "type")):
-        errs = errors(name, {})
-        assert len(errs) == 1 and tag in errs[0]["loc"], errs
+    for name, tag in (("CreateElicitationResponse", "action"), ("ElicitationPropertySchema", "type"),
+                      ("CreateElicitationRequest", "mode")):
+        for bad in ({}, {tag: 5}):
+            errs = errors(name, bad)
+            assert len(errs) == 1 and f"'{tag}'" in errs[0]["msg"], errs
 
 
 def test_union_typed_fields_are_discriminated() -> None:

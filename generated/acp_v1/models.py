@@ -228,22 +228,22 @@ def _tag_in(
 ) -> Callable[[Any], str | None]:
     """The discriminator of a union whose tag may be absent or open-ended.
 
-    A listed tag picks its branch; another tag picks the catch-all branch (if any, else the
-    untagged branch); no tag picks the untagged branch (if any, else the catch-all branch,
-    which then reports the missing member). ``None`` makes pydantic report ONE tag error.
+    A listed tag picks its branch; another string picks the catch-all branch (if any, else
+    the untagged branch); a missing or non-string tag picks the untagged branch (if any).
+    Otherwise ``None``: pydantic reports ONE error, which names the tag member.
     """
     listed = frozenset(known)
 
     def pick(value: Any) -> str | None:
         if isinstance(value, dict):
-            tag = value.get(wire, value.get(attr, _ABSENT))
+            tag = value.get(wire, _ABSENT)
         else:
             tag = getattr(value, attr, _ABSENT)
-        if tag is _ABSENT:
-            return untagged if untagged is not None else other
-        if isinstance(tag, str) and tag in listed:
-            return tag
-        return other if other is not None else untagged
+        if isinstance(tag, str):
+            if tag in listed:
+                return tag
+            return other if other is not None else untagged
+        return untagged
 
     return pick
 

@@ -65,21 +65,22 @@ def _workers(big: int) -> int:
 
 
 def _format_uncached(todo: dict[str, str]) -> dict[str, str]:
-    big = sorted((rel for rel in todo if len(todo[rel]) >= PARALLEL_MIN_CHARS),
-                 key=lambda rel: (-len(todo[rel]), rel))
+    big = [rel for rel in todo if len(todo[rel]) >= PARALLEL_MIN_CHARS]
     workers = _workers(len(big))
     if not workers:
         return {rel: format_python(rel, source) for rel, source in todo.items()}
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    # The largest file stays in this process; the others go to workers meanwhile.
+    share = _balance(todo, workers)  # share 0 stays in this process, the rest go to workers
     results: dict[str, str] = {}
     pool = ProcessPoolExecutor(workers - 1, mp_context=multiprocessing.get_context("fork"))
     try:
-        futures = {rel: pool.submit(_format_in_worker, rel, todo[rel]) for rel in big[1:]}
-        for rel in [big[0], *(r for r in todo if r not in futures and r != big[0])]:
-            results[rel] = format_python(rel, todo[rel])
+        futures = {rel: pool.submit(_format_in_worker, rel, todo[rel])
+                   for rel in sorted(todo, key=lambda r: (-len(todo[r]), r)) if share[rel]}
+        for rel, source in todo.items():
+            if not share[rel]:
+                results[rel] = format_python(rel, source)
         for rel, future in futures.items():
             ok, text = future.result()
             if not ok:
@@ -88,6 +89,17 @@ def _format_uncached(todo: dict[str, str]) -> dict[str, str]:
     finally:
         pool.shutdown(wait=True, cancel_futures=True)  # on an error, queued files are dropped
     return results
+
+
+def _balance(todo: dict[str, str], bins: int) -> dict[str, int]:
+    """Longest first into the least-loaded bin (size as the cost estimate): near-equal shares."""
+    load = [0] * bins
+    share: dict[str, int] = {}
+    for rel in sorted(todo, key=lambda r: (-len(todo[r]), r)):
+        chosen = min(range(bins), key=lambda i: (load[i], i))
+        share[rel] = chosen
+        load[chosen] += len(todo[rel])
+    return share
 
 
 def _format_in_worker(rel: str, source: str) -> tuple[bool, str]:

@@ -12,6 +12,9 @@ committed ``MANIFEST.json`` as the witness of the last real ``generate``:
 * stale output: none of the above, so the generator or its templates changed since the
   last ``generate``.
 
+Tool caches inside the tree (``__pycache__``, directories with a CACHEDIR.TAG such as
+``.mypy_cache``) are not part of it (:func:`acpgen.writer.read_tree`).
+
 Input drift (the input bytes differ from the lock) never gets here: loading the project
 refuses it with exit 2, as ``acpgen verify`` does; :func:`error_json` renders that case.
 """

@@ -35,6 +35,7 @@ from typing import Any
 
 from acpgen.errors import AcpgenError
 from acpgen.ir import Definition, Property, SchemaIR, TypeExpr
+from acpgen.naming import snake_case
 
 # Ranges of the integer formats the schema uses (Rust integer widths). The schema's own
 # minimum/maximum narrow them further.
@@ -223,13 +224,12 @@ class Entry:
     """One member of a union: a class, or a nested union of classes, or a bare type."""
 
     tag: str | None  # Tag() value for a callable discriminator
-    classes: list[str]
-    title: str | None = None  # 1 class, or several (a branch that is itself a union)
+    classes: list[str]  # 1 class, or several (a branch that is itself a union)
+    title: str | None = None  # the branch's schema title
     type: dict[str, Any] | None = None  # a bare type branch
-    suffixes: list[str] = field(default_factory=list)
 
 
-def field_spec(p: Property, defs: dict[str, Definition], tag: Any = None) -> FieldSpec:
+def field_spec(p: Property, tag: Any = None) -> FieldSpec:
     typ = {"k": "lit", "value": tag} if tag is not None else type_node(p.type)
     is_any = p.type.kind == "any"
     validate_default = p.has_default and (
@@ -250,8 +250,6 @@ def field_spec(p: Property, defs: dict[str, Definition], tag: Any = None) -> Fie
 
 
 def _tag_field(wire: str, value: Any) -> Property:
-    from acpgen.naming import snake_case
-
     return Property(
         wire_name=wire,
         py_name=snake_case(wire),
@@ -307,12 +305,12 @@ class Planner:
     def add(self, block: Block) -> None:
         self.blocks[block.name] = block
 
-    def alias(self, name: str, doc: str | None, typ: dict[str, Any], public: bool = True) -> Block:
-        return Block(kind="alias", name=name, doc=docstring_text(doc), public=public, type=typ,
+    def alias(self, name: str, doc: str | None, typ: dict[str, Any]) -> Block:
+        return Block(kind="alias", name=name, doc=docstring_text(doc), public=True, type=typ,
                      deps=_names(typ))
 
     def object_block(self, d: Definition) -> Block:
-        fields = [field_spec(p, self.defs) for p in d.properties]
+        fields = [field_spec(p) for p in d.properties]
         lazy: set[str] = set()
         for p in d.properties:
             lazy |= p.type.refs()
@@ -349,8 +347,6 @@ class Planner:
         disc = d.discriminator
         disc_prop = None
         if disc:
-            from acpgen.naming import snake_case
-
             disc_prop = snake_case(disc)
         simple = (
             disc is not None
@@ -423,8 +419,8 @@ class Planner:
             classes = []
             for base, inner in bases:
                 cls = f"_{d.name}{suffix}{inner}"
-                fields = [field_spec(p, self.defs) for p in own if p.type.kind != "const"]
-                fields += [field_spec(p, self.defs, tag=p.type.value) for p in own if p.type.kind == "const"]
+                fields = [field_spec(p) for p in own if p.type.kind != "const"]
+                fields += [field_spec(p, tag=p.type.value) for p in own if p.type.kind == "const"]
                 lazy: set[str] = set()
                 for p in own:
                     lazy |= p.type.refs()

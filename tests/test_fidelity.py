@@ -300,3 +300,16 @@ def samples_valid(name: str) -> list[Any]:
         if oracle(name).is_valid(instance):
             out.append(instance)
     return out
+
+
+def test_golden_corpus_agrees_with_the_schema() -> None:
+    """Real messages (the official SDK's golden files): the oracle and the models accept
+    every one, and both the dict and the JSON path dump it back unchanged."""
+    corpus = INPUTS / "corpus" / "python-sdk-golden"
+    rows = [line.split("\t") for line in (corpus / "TYPES.tsv").read_text(encoding="utf-8").splitlines()[1:] if line]
+    assert len(rows) == len(list(corpus.glob("*.json"))) > 0
+    for filename, type_name, valid, *_ in rows:
+        instance = json.loads((corpus / filename).read_text(encoding="utf-8"))
+        assert oracle(type_name).is_valid(instance) is (valid == "true"), filename
+        accepted, problem = model_verdict(type_name, instance)
+        assert accepted is (valid == "true") and not problem, (filename, problem)

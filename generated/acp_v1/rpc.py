@@ -27,6 +27,7 @@ from typing import Any, Protocol, Self
 __all__ = [
     "AUTHENTICATION_REQUIRED",
     "CANCEL_REQUEST_METHOD",
+    "DEFAULT_EOF_GRACE",
     "DEFAULT_MAX_FRAME_BYTES",
     "ERROR_MESSAGES",
     "INTERNAL_ERROR",
@@ -70,6 +71,8 @@ CANCEL_REQUEST_METHOD = "$/cancel_request"
 
 # Large enough for inline images and long prompts; a longer frame is refused, not buffered.
 DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024
+# After the peer's EOF, how long requests already received may take to be answered.
+DEFAULT_EOF_GRACE = 5.0
 _READ_CHUNK = 256 * 1024
 _VERSION = "2.0"
 
@@ -187,8 +190,10 @@ class Connection:
         *,
         max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
         name: str = "acp",
+        eof_grace: float = DEFAULT_EOF_GRACE,
     ) -> None:
         self._reader = reader
+        self._eof_grace = eof_grace
         self._writer = writer
         self._dispatcher = dispatcher
         self._max_frame_bytes = max_frame_bytes
@@ -206,6 +211,7 @@ class Connection:
         self._reader_task: asyncio.Task[None] | None = None
         self._notification_task: asyncio.Task[None] | None = None
         self._closed = asyncio.Event()
+        self._writer_closed = False
 
     # -- lifecycle ---------------------------------------------------------------------
 
@@ -226,14 +232,19 @@ class Connection:
         await self._closed.wait()
 
     async def close(self) -> None:
-        """Close the writer, stop reading, fail pending requests, cancel handlers."""
-        if self._closed.is_set():
-            return
-        with contextlib.suppress(Exception):
-            if self._writer.can_write_eof():
-                self._writer.write_eof()
-        with contextlib.suppress(Exception):
-            self._writer.close()
+        """Close the writer, stop reading, fail pending requests, cancel handlers.
+
+        Also after the peer's EOF: the writer is still ours to flush and close.
+        """
+        if not self._writer_closed:
+            self._writer_closed = True
+            with contextlib.suppress(Exception):
+                if self._writer.can_write_eof():
+                    self._writer.write_eof()
+            with contextlib.suppress(Exception):
+                self._writer.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._writer.wait_closed(), 2.0)
         current = asyncio.current_task()
         if self._reader_task is not None and self._reader_task is not current:
             self._reader_task.cancel()
@@ -387,12 +398,30 @@ class Connection:
                     raise
                 except Exception:  # one bad frame must never end the connection
                     logger.exception("%s: failed to handle a frame", self._name)
+            await self._finish_received()
         except asyncio.CancelledError:
             pass
         except (ConnectionError, OSError) as exc:
             logger.debug("%s: connection ended: %s", self._name, exc)
         finally:
             self._shutdown()
+
+    async def _finish_received(self) -> None:
+        """At EOF: let what was already received finish and be answered, for a bounded time.
+
+        A peer may write its last requests and close its end at once (``< requests.jsonl``);
+        those requests still get their responses. A peer that went away for good costs at
+        most ``eof_grace`` seconds.
+        """
+        work: list[asyncio.Future[Any]] = [
+            t for t in (*self._inbound.values(), *self._tasks) if not t.done()
+        ]
+        if self._notifications_done < self._notifications_received:
+            work.append(
+                asyncio.ensure_future(self._notifications_delivered(self._notifications_received))
+            )
+        if work:
+            await asyncio.wait(work, timeout=self._eof_grace)
 
     async def _handle_frame(self, frame: bytes) -> None:
         if not frame.strip():

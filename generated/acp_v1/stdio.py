@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
+import stat
 import sys
-from collections.abc import AsyncIterator, Sequence
+import threading
+from collections.abc import AsyncIterator, Callable, Sequence
 
 __all__ = ["spawn_process", "stdio_streams"]
 
@@ -27,14 +30,56 @@ async def stdio_streams() -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     os.dup2(2, 1)
     sys.stdout = sys.stderr
     reader = asyncio.StreamReader()
-    await loop.connect_read_pipe(
-        lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(0, "rb", 0)
-    )
+    if _pollable(0):
+        await loop.connect_read_pipe(
+            lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(0, "rb", 0)
+        )
+    else:  # a regular file (``< requests.jsonl``): the event loop cannot poll it
+        _copy_in_thread(
+            0,
+            lambda data: loop.call_soon_threadsafe(reader.feed_data, data),
+            lambda: loop.call_soon_threadsafe(reader.feed_eof),
+        )
+    if not _pollable(protocol_fd):  # ``> responses.jsonl``: write through a pipe and a thread
+        read_end, write_end = os.pipe()
+        target = functools.partial(_write_all, protocol_fd)
+        # Not a daemon: the interpreter waits for it, so every response reaches the file.
+        _copy_in_thread(read_end, target, lambda: None, daemon=False)
+        protocol_fd = write_end
     transport, flow = await loop.connect_write_pipe(
         asyncio.streams.FlowControlMixin, os.fdopen(protocol_fd, "wb", 0)
     )
+    # drain() then waits until each frame is in the pipe: nothing is lost at exit.
+    transport.set_write_buffer_limits(high=0)
     writer = asyncio.StreamWriter(transport, flow, None, loop)
     return reader, writer
+
+
+def _pollable(fd: int) -> bool:
+    """Whether the event loop can watch ``fd`` (a pipe, socket or terminal; not a file)."""
+    mode = os.fstat(fd).st_mode
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _copy_in_thread(
+    fd: int, chunk: Callable[[bytes], object], end: Callable[[], object], *, daemon: bool = True
+) -> None:
+    def pump() -> None:
+        try:
+            while data := os.read(fd, 256 * 1024):
+                chunk(data)
+        except OSError:
+            pass
+        finally:
+            end()
+
+    threading.Thread(target=pump, name=f"stdio-fd{fd}", daemon=daemon).start()
 
 
 @contextlib.asynccontextmanager

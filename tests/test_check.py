@@ -295,3 +295,13 @@ def test_symlinked_generated_dir_is_checked_through_the_link(copy: Path, project
     assert json_report(project, copy)["status"] == "clean"
     (real / MANIFEST_NAME).unlink()
     assert json_report(project, copy)["missing"] == [MANIFEST_NAME]
+
+
+def test_json_report_for_bad_input_that_is_not_drift(copy: Path, inputs_dir: Path) -> None:
+    (copy / "schema" / "acp.lock").write_text("inputs = [unclosed\n", encoding="utf-8")
+    result = cli(*check_args(copy, inputs_dir, "--json"))
+    assert result.exit_code == 2
+    report = json.loads(result.stdout)
+    assert report["status"] == "error" and report["exit_code"] == 2
+    assert report["error"].startswith("schema/acp.lock: not valid TOML")
+    assert result.stderr.splitlines() == [f"acpgen: error: {report['error']}"]

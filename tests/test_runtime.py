@@ -5,13 +5,19 @@ connection keeps working; notifications are never answered; stdout carries only 
 
 from __future__ import annotations
 
+import asyncio
+import json
+import socket
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_skeleton_support import (
     RawProcessPeer,
     echo_agent_command,
+    import_skeleton,
     run,
     shared_skeleton,
     skeleton_env,
@@ -130,3 +136,68 @@ def test_the_committed_runtime_passes_mypy_strict_and_ruff(project_root: Path) -
                            "--no-incremental", *files],
                           cwd=generated, capture_output=True, text=True, timeout=300, check=False)
     assert mypy.returncode == 0, mypy.stdout + mypy.stderr
+
+
+# ---- fuzz: whatever arrives, every reply is a well-formed response and the link survives ----
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+_METHODS = st.sampled_from(["initialize", "session/new", "session/prompt", "session/cancel",
+                            "$/cancel_request", "nope", "rpc.x", "_ext"])
+_MESSAGE = st.fixed_dictionaries(
+    {"jsonrpc": st.sampled_from(["2.0", "1.0", 2]), "method": _METHODS | _JSON},
+    optional={"id": _JSON, "params": _JSON, "result": _JSON, "error": _JSON},
+)
+_FRAME = (
+    st.binary(max_size=64).map(lambda b: b.replace(b"\n", b" "))
+    | _JSON.map(lambda v: json.dumps(v).encode())
+    | _MESSAGE.map(lambda v: json.dumps(v).encode())
+    | st.lists(_MESSAGE, max_size=3).map(lambda v: json.dumps(v).encode())
+)
+
+
+def _well_formed(reply: Any) -> None:
+    for response in reply if isinstance(reply, list) else [reply]:
+        assert response["jsonrpc"] == "2.0" and "id" in response, response
+        assert ("result" in response) != ("error" in response), response
+        if "error" in response:
+            assert isinstance(response["error"]["code"], int)
+            assert isinstance(response["error"]["message"], str)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(frames=st.lists(_FRAME, min_size=1, max_size=8))
+def test_fuzzed_frames_get_well_formed_replies_and_the_connection_survives(
+    skeleton: Path, frames: list[bytes]
+) -> None:
+    import_skeleton(skeleton)
+    from interop_sdk.connection import AgentSideConnection
+    from interop_sdk.examples.echo_agent import EchoAgent
+
+    async def body() -> None:
+        left, right = socket.socketpair()
+        agent_reader, agent_writer = await asyncio.open_connection(sock=left)
+        reader, writer = await asyncio.open_connection(sock=right)
+        connection = AgentSideConnection(EchoAgent(), agent_reader, agent_writer)
+        connection.start()
+        for frame in frames:
+            writer.write(frame + b"\n")
+        marker = {"jsonrpc": "2.0", "id": "fuzz-end", "method": "session/new",
+                  "params": {"cwd": "/tmp", "mcpServers": []}}
+        writer.write(json.dumps(marker).encode() + b"\n")
+        await writer.drain()
+        while True:
+            reply = json.loads(await asyncio.wait_for(reader.readline(), 10))
+            if isinstance(reply, dict) and "method" in reply:
+                continue  # the agent's own notifications / requests (echoed prompts)
+            _well_formed(reply)
+            if isinstance(reply, dict) and reply["id"] == "fuzz-end":
+                assert reply["result"]["sessionId"].startswith("echo-")
+                break
+        writer.close()
+        await connection.close()
+
+    run(body(), timeout=30)

@@ -43,6 +43,7 @@ class OfficialRecordingClient:
 
     def __init__(self) -> None:
         self.chunks: list[str] = []
+        self.by_session: dict[str, list[str]] = {}
 
     def on_connect(self, conn: Any) -> None:
         self.conn = conn
@@ -52,6 +53,7 @@ class OfficialRecordingClient:
         text = getattr(content, "text", None)
         if getattr(update, "session_update", None) == "agent_message_chunk" and text is not None:
             self.chunks.append(text)
+            self.by_session.setdefault(session_id, []).append(text)
 
     async def request_permission(self, options: list[Any], session_id: str, tool_call: Any, **kwargs: Any) -> Any:
         import acp
@@ -89,6 +91,14 @@ def test_the_official_client_drives_the_skeleton_echo_agent(skeleton: Path) -> N
                 await asyncio.sleep(0.01)
             await conn.cancel(session_id=session.session_id)
             assert (await turn).stop_reason == "cancelled"
+            # Concurrent turns in two sessions: each session's updates stay its own.
+            sessions = [await conn.new_session(cwd="/tmp", mcp_servers=[]) for _ in range(2)]
+            texts = [f"session {i} says " + " ".join(["word"] * 20) for i in range(2)]
+            results = await asyncio.gather(*(
+                conn.prompt(session_id=s.session_id, prompt=[acp.text_block(t)])
+                for s, t in zip(sessions, texts)))
+            assert [r.stop_reason for r in results] == ["end_turn", "end_turn"]
+            assert ["".join(client.by_session[s.session_id]) for s in sessions] == texts
 
     run(body())
 

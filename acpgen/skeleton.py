@@ -25,6 +25,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import acpgen
 from acpgen.errors import AcpgenError
@@ -98,14 +99,15 @@ def build_skeleton(
     }
     files[LOCK_RELPATH.as_posix()] = dump_lock(lock).encode("utf-8")
     manifest = project.root / MANIFEST_RELPATH
-    try:
-        files[MANIFEST_RELPATH] = manifest.read_bytes()
-    except OSError as exc:
-        raise AcpgenError(MANIFEST_RELPATH, f"cannot read the gating manifest: {exc.strerror}") from None
+    if manifest.is_file():  # a project without one has no gates; neither has its skeleton
+        try:
+            files[MANIFEST_RELPATH] = manifest.read_bytes()
+        except OSError as exc:
+            raise AcpgenError(MANIFEST_RELPATH, f"cannot read the gating manifest: {exc.strerror}") from None
     if vendor_inputs:
         for name, pinned in sorted(project.lock.files.items()):
             files[f"{VENDORED_INPUTS}/{pinned.path}"] = project.inputs.data[name]
-    ctx = {
+    ctx: dict[str, Any] = {
         "package": package,
         "dist_name": package.replace("_", "-"),
         "protocol_version": project.ir.protocol_version,

@@ -1,0 +1,78 @@
+"""The runtime emitter: what it computes from the IR, and how it refuses a schema it cannot serve."""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_skeleton_support import import_skeleton, shared_skeleton
+
+from acpgen.emitters import GenOptions, runtime
+from acpgen.errors import AcpgenError
+
+
+@pytest.fixture(scope="module")
+def sdk(tmp_path_factory: pytest.TempPathFactory, inputs_dir: Path) -> Any:
+    import_skeleton(shared_skeleton(tmp_path_factory, inputs_dir))
+    import interop_sdk.connection
+    import interop_sdk.interfaces
+    import interop_sdk.rpc
+
+    return interop_sdk
+
+
+def test_error_codes_are_the_schemas(sdk: Any, project: Any) -> None:
+    members = project.ir.defs["ErrorCode"].enum_members
+    assert {m.value: m.title for m in members} == sdk.rpc.ERROR_MESSAGES
+    for member in members:
+        assert sdk.rpc.RpcError(member.value).to_json() == {"code": member.value, "message": member.title}
+
+
+def test_one_typed_method_per_method_each_side_handles(sdk: Any, project: Any) -> None:
+    sides = {"agent": (sdk.interfaces.Agent, sdk.connection.ClientSideConnection),
+             "client": (sdk.interfaces.Client, sdk.connection.AgentSideConnection)}
+    for method in project.ir.methods:
+        if method.side not in sides:
+            continue
+        for cls in sides[method.side]:  # the handler interface and the peer's outbound call
+            func = getattr(cls, method.py_name)
+            assert inspect.iscoroutinefunction(func), (cls, method.wire)
+            hints = func.__annotations__
+            assert hints["params"] == f"models.{method.params}"
+            expected = f"models.{method.result}" if method.result else "None"
+            assert hints["return"] == expected, (cls, method.wire)
+    handled = {m.wire for m in project.ir.methods if m.side == "agent"}
+    assert set(sdk.connection.AGENT_ROUTES) == handled
+    assert set(sdk.connection.CLIENT_ROUTES) == {m.wire for m in project.ir.methods if m.side == "client"}
+    protocol = [m for m in project.ir.methods if m.side == "protocol"]
+    assert [m.wire for m in protocol] == [sdk.rpc.CANCEL_REQUEST_METHOD]
+
+
+def _without_def(project: Any, name: str) -> Any:
+    defs = {k: v for k, v in project.ir.defs.items() if k != name}
+    return replace(project, ir=replace(project.ir, defs=defs))
+
+
+def _without_method(project: Any, wire: str) -> Any:
+    methods = tuple(m for m in project.ir.methods if m.wire != wire)
+    return replace(project, ir=replace(project.ir, methods=methods))
+
+
+@pytest.mark.parametrize(
+    ("mutate", "message"),
+    [
+        (lambda p: _without_def(p, "ErrorCode"), "ErrorCode"),
+        (lambda p: _without_method(p, "session/request_permission"), "session/request_permission"),
+        (lambda p: _without_method(p, "$/cancel_request"), "cancel request"),
+        (lambda p: _without_def(p, "RequestPermissionOutcome"), "cancelled"),
+    ],
+    ids=["no-error-codes", "no-permission-method", "no-cancel-request", "no-cancelled-outcome"],
+)
+def test_a_schema_the_runtime_cannot_serve_is_one_error(project: Any, mutate: Any, message: str) -> None:
+    with pytest.raises(AcpgenError) as caught:
+        runtime.emit(mutate(project), GenOptions(package="x"))
+    assert message in str(caught.value)
+    assert str(caught.value).startswith("schema/v1/schema.json:") and "\n" not in str(caught.value)

@@ -137,6 +137,14 @@ class _Side:
             raise RpcError.method_not_found(method)
         value = self._parse_params(route, params)
         result = await self._dispatch(route, value)
+        if result is None or isinstance(result, dict):
+            # Wire-shaped results are welcome (None: an empty result); they are validated
+            # like the models, so a handler cannot answer what the schema does not allow.
+            try:
+                result = from_wire({} if result is None else result, route.result)
+            except ValidationError as exc:
+                logger.warning("%s: invalid %s result from the handler", self.role, route.wire)
+                raise RpcError.internal_error(_validation_data(exc)) from None
         try:
             self._check_result(route, result)
         except guards.AcpGuardError as exc:
@@ -190,6 +198,8 @@ class _Side:
 
     async def _call(self, wire: str, params: Any) -> Any:
         route = self.outbound_routes[wire]
+        if isinstance(params, dict):  # wire-shaped params: validated into the model first
+            params = from_wire(params, route.params)
         params = self._before_request(route, params)
         self._check_outbound(route, params)
         raw = await self.rpc.request(wire, to_wire(params, route.params))
@@ -200,6 +210,8 @@ class _Side:
 
     async def _send(self, wire: str, params: Any) -> None:
         route = self.outbound_routes[wire]
+        if isinstance(params, dict):
+            params = from_wire(params, route.params)
         self._check_outbound(route, params)
         try:
             await self.rpc.notify(wire, to_wire(params, route.params))

@@ -129,10 +129,19 @@ class ProbeAgent(Agent):
             raise RpcError.auth_required()
         elif cwd == "/missing":
             raise RpcError.resource_not_found({"path": cwd})
+        elif cwd == "/dict":
+            return {"sessionId": "from-a-dict"}  # type: ignore[return-value]
+        elif cwd == "/bad-dict":
+            return {"session": "no sessionId"}  # type: ignore[return-value]
         return models.NewSessionResponse.model_validate({"sessionId": f"session{cwd}"})
 
     async def session_cancel(self, params: models.CancelNotification) -> None:
         self.cancelled_sessions.append(str(params.session_id))
+
+    async def session_set_mode(
+        self, params: models.SetSessionModeRequest
+    ) -> models.SetSessionModeResponse:
+        return None  # type: ignore[return-value]  # "nothing to say": answered as {}
 
 
 async def agent_and_raw_client(

@@ -196,6 +196,28 @@ def test_acp_errors_raised_by_a_handler_keep_their_codes(cwd: str, code: int) ->
     run(body())
 
 
+def test_wire_shaped_results_are_validated_then_sent() -> None:
+    async def body() -> None:
+        _, peer, _ = await agent_and_raw_client()
+        await peer.send(_new(17, "/dict"))
+        assert (await peer.recv())["result"] == {"sessionId": "from-a-dict"}
+        await peer.send(_new(18, "/bad-dict"))
+        reply = await peer.recv()
+        _assert_response(reply, 18)
+        assert reply["error"]["code"] == rpc.INTERNAL_ERROR  # never an invalid result
+        await peer.send(
+            {
+                "jsonrpc": "2.0",
+                "id": 19,
+                "method": "session/set_mode",
+                "params": {"sessionId": "s", "modeId": "m"},
+            }
+        )
+        assert (await peer.recv())["result"] == {}
+
+    run(body())
+
+
 def test_a_failing_handler_gets_internal_error() -> None:
     async def body() -> None:
         _, peer, _ = await agent_and_raw_client()

@@ -452,7 +452,11 @@ def states_gate(keyword: str, text: str) -> bool:
 
 def uncited_gate_warnings(project: Project) -> list[str]:
     """Roster requirements that state a capability gate but that no manifest entry cites."""
-    return gate_warnings(project, load_manifest(project))
+    missing = []
+    if not (project.root / MANIFEST_RELPATH).is_file():
+        # Allowed (a project may opt out of gating), but never silently.
+        missing.append(f"{MANIFEST_RELPATH}: not found; the generated guards enforce no capability gate")
+    return missing + gate_warnings(project, load_manifest(project))
 
 
 def gate_warnings(project: Project, manifest: Manifest) -> list[str]:

@@ -310,3 +310,13 @@ def test_every_member_the_schema_calls_absolute_has_a_path_rule(project) -> None
 # requirement tests (issue 5) cannot yet build a SessionUpdate value through the ToolCall
 # branch for that selector; add the rule back once they can.
 KNOWN_GAPS = {("Diff", "path")}
+
+
+def test_verify_says_when_there_is_no_gating_manifest(tmp_path: Path, project_root: Path, inputs_copy: Path) -> None:
+    proj = make_project(project_root, tmp_path / "proj", inputs_copy)
+    (proj / MANIFEST_RELPATH).unlink()
+    result = run_acpgen("verify", "--project", str(proj))
+    assert result.returncode == 0, result.stderr
+    assert f"acpgen: warning: {MANIFEST_RELPATH}: not found; the generated guards enforce no capability gate" in result.stderr
+    # Without the manifest every gate the roster states is uncited, and each is named.
+    assert sum("states a capability gate" in line for line in result.stderr.splitlines()) > 10

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import acpgen
+from acpgen.emitters.runtime import RUNTIME_TESTS_DIR
 from acpgen.errors import AcpgenError
 from acpgen.gates import MANIFEST_RELPATH
 from acpgen.generate import build_tree, options_for
@@ -118,6 +119,7 @@ def build_skeleton(
         "inputs": lock.inputs,
         "generated_dir": GENERATED_DIR,
         "tests_dir": TESTS_DIR,
+        "runtime_tests_dir": RUNTIME_TESTS_DIR,
         "pins": {name: f.sha256 for name, f in sorted(project.lock.files.items())},
         "method_count": len(project.ir.methods),
         "def_count": len(project.ir.defs),

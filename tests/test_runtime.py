@@ -129,7 +129,7 @@ def test_the_committed_runtime_passes_mypy_strict_and_ruff(project_root: Path) -
     generated = project_root / "generated"
     files = [f"acp_v1/{name}" for name in RUNTIME_MODULES]
     ruff = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "--isolated",
-                           "--line-length", "100", *files, "tests/acp_runtime"],
+                           "--line-length", "100", *files, "runtime_tests"],
                           cwd=generated, capture_output=True, text=True, timeout=120, check=False)
     assert ruff.returncode == 0, ruff.stdout + ruff.stderr
     mypy = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent",

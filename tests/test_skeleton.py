@@ -36,7 +36,7 @@ def test_the_skeleton_has_its_project_files(created: Path) -> None:
     for module in ("models", "methods", "guards", "rpc", "stdio", "handshake", "interfaces",
                    "connection", "examples/echo_agent", "examples/client"):
         assert (package / f"{module}.py").is_file(), module
-    assert list((created / "generated" / "tests" / "acp_runtime").glob("test_*.py"))
+    assert list((created / "generated" / "runtime_tests").glob("test_*.py"))
     yaml = pytest.importorskip("yaml")
     workflow = yaml.safe_load((created / ".github/workflows/ci.yml").read_text())
     runs = [step.get("run", "") for job in workflow["jobs"].values() for step in job["steps"]]

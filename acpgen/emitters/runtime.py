@@ -4,7 +4,9 @@
 computed from the schema: the error codes of ``ErrorCode``, the protocol version, the
 cancel-request method); ``interfaces.py`` and ``connection.py`` are generated from the IR's
 method table; ``examples/`` is an echo agent and a client. The runtime's own tests go to
-``{tests_dir}/acp_runtime/`` so that they are regenerated together with the code they test.
+``runtime_tests/`` beside the requirement tests (not inside them: ``pytest {tests_dir}`` collects
+exactly one test per roster requirement), regenerated together with the code they test. It is a
+package, so pytest puts the output directory (and with it the generated package) on ``sys.path``.
 """
 
 from __future__ import annotations
@@ -38,14 +40,15 @@ _PACKAGE_TEMPLATES = {
     "examples/echo_agent.py": "runtime/examples/echo_agent.py.jinja",
     "examples/client.py": "runtime/examples/client.py.jinja",
 }
+RUNTIME_TESTS_DIR = "runtime_tests"  # relative to the output directory
 _TEST_TEMPLATES = {
-    "acp_runtime/__init__.py": "runtime/tests/__init__.py.jinja",
-    "acp_runtime/helpers.py": "runtime/tests/helpers.py.jinja",
-    "acp_runtime/test_jsonrpc.py": "runtime/tests/test_jsonrpc.py.jinja",
-    "acp_runtime/test_handshake.py": "runtime/tests/test_handshake.py.jinja",
-    "acp_runtime/test_cancel.py": "runtime/tests/test_cancel.py.jinja",
-    "acp_runtime/test_guards.py": "runtime/tests/test_guards.py.jinja",
-    "acp_runtime/test_examples.py": "runtime/tests/test_examples.py.jinja",
+    "__init__.py": "runtime/tests/__init__.py.jinja",
+    "helpers.py": "runtime/tests/helpers.py.jinja",
+    "test_jsonrpc.py": "runtime/tests/test_jsonrpc.py.jinja",
+    "test_handshake.py": "runtime/tests/test_handshake.py.jinja",
+    "test_cancel.py": "runtime/tests/test_cancel.py.jinja",
+    "test_guards.py": "runtime/tests/test_guards.py.jinja",
+    "test_examples.py": "runtime/tests/test_examples.py.jinja",
 }
 
 
@@ -162,6 +165,6 @@ def emit(project: Project, options: GenOptions) -> dict[str, str]:
         for rel, template in _PACKAGE_TEMPLATES.items()
     }
     files.update(
-        {f"{options.tests_dir}/{rel}": render(template, **ctx) for rel, template in _TEST_TEMPLATES.items()}
+        {f"{RUNTIME_TESTS_DIR}/{rel}": render(template, **ctx) for rel, template in _TEST_TEMPLATES.items()}
     )
     return files

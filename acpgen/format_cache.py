@@ -20,14 +20,15 @@ ENV_OFF = "ACPGEN_NO_CACHE"
 MAX_ENTRIES = 512  # ~10 generations of ~50 files; the least recently used are pruned
 
 
-def cache_dir() -> Path | None:
+def cache_dir(kind: str = "black") -> Path | None:
+    """The cache folder for one kind of memo (``black``, ``metaschema``), or None when off."""
     if os.environ.get(ENV_OFF, "") not in ("", "0"):
         return None
     explicit = os.environ.get(ENV_DIR)
     if explicit:
-        return Path(explicit) / "black"
+        return Path(explicit) / kind
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "acpgen" / "black"
+    return Path(base) / "acpgen" / kind
 
 
 def key(source: str, formatter_id: str) -> str:

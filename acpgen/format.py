@@ -17,7 +17,7 @@ def format_python(relpath: str, source: str) -> str:
         return black.format_file_contents(source, fast=True, mode=_MODE)
     except black.NothingChanged:
         return source
-    except Exception as exc:  # black raises several unrelated types for bad input
+    except Exception as exc:  # noqa: BLE001 - black raises several unrelated types for bad input
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise AcpgenError(relpath, f"formatter (black) rejected the emitted code: {first}") from None
 

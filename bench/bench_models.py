@@ -118,7 +118,8 @@ def main() -> None:
     print(f"{'SessionNotification validate':<48} {'acp_v1/s':>10} {'acp.schema/s':>13} {'ratio':>7}")
     for label, a, b, r in rows:
         print(f"{label:<48} {a:>10,.0f} {b:>13,.0f} {r:>6.2f}x")
-    print(f"{'import CPU time (median of %d fresh processes)' % runs:<48} {imp_ours:>9.3f}s {imp_theirs:>12.3f}s "
+    label = f"import CPU time (median of {runs} fresh processes)"
+    print(f"{label:<48} {imp_ours:>9.3f}s {imp_theirs:>12.3f}s "
           f"{imp_ours / imp_theirs:>6.2f}x")
 
 

@@ -50,7 +50,7 @@ def dmcg_models(inputs_dir: Path) -> dict[str, Any]:
 def test_objects_agree_with_datamodel_code_generator(project: Any, dmcg_models: dict[str, Any]) -> None:
     if str(GENERATED) not in sys.path:
         sys.path.insert(0, str(GENERATED))
-    import acp_v1.models as models
+    from acp_v1 import models
 
     compared = 0
     for name, d in project.ir.defs.items():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from acpgen.render import render
 
@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 def emit(project: Project, options: GenOptions) -> dict[str, str]:
     pins = {name: f.sha256 for name, f in sorted(project.lock.files.items())}
-    ctx = {
+    ctx: dict[str, Any] = {
         "package": options.package,
         "protocol_version": project.ir.protocol_version,
         "roster_revision": project.roster.revision,

@@ -277,6 +277,7 @@ def check_variants(
             classes = [c for b in special for c in _branch_classes(b)]
         for cls in classes:
             value = adapter.validate_python({**minimal_payload(cls), disc: tag})
+            assert isinstance(value, pydantic.BaseModel), f"{name}: {tag!r} is not a model"
             assert isinstance(
                 value, tuple(classes)
             ), f"{name}: {disc}={tag!r} validated as {type(value).__name__}, not the {tag!r} variant"
@@ -347,7 +348,7 @@ def _normalise(text: str) -> str:
     return re.sub(r"[^a-z0-9]", "", text.lower())
 
 
-def check_codes(name: str, codes: list[tuple[int, str]]) -> None:
+def check_codes(name: str, codes: list[list[Any]]) -> None:
     """Each predefined code is a named constant with that meaning, and validates."""
     tp = definition(name)
     adapter = pydantic.TypeAdapter(tp)
@@ -679,7 +680,7 @@ def _checker(sender: str, message: str) -> Any:
     return lambda method, payload, caps, auth=None: check(method, payload, caps)
 
 
-def _refusal(function: Any, *args: Any) -> Exception:
+def _refusal(function: Any, *args: Any) -> Any:
     """The guard error ``function(*args)`` raises (failing the test if it raises none)."""
     g = generated("guards")
     try:
@@ -734,7 +735,8 @@ def check_gate(
     if kind == "never":
         assert condition == "advertised-terminal-auth-method", f"unknown condition {condition!r}"
         auth = [TERMINAL_AUTH, AGENT_AUTH]
-        auth_models = pydantic.TypeAdapter(list[definition("AuthMethod")]).validate_python(auth)
+        auth_adapter: pydantic.TypeAdapter[Any] = pydantic.TypeAdapter(definition("AuthMethod"))
+        auth_models = [auth_adapter.validate_python(a) for a in auth]
         allowed = _message_forms(method, message, _payload(select, AGENT_AUTH["id"]))
         gated = _message_forms(method, message, _payload(select, TERMINAL_AUTH["id"]))
         for caps in _capability_forms(root, full):

@@ -305,11 +305,9 @@ def test_every_member_the_schema_calls_absolute_has_a_path_rule(project) -> None
     assert described - covered == KNOWN_GAPS
 
 
-# Reviewed gaps, each with its reason. Diff.path (session/update tool-call content): the rule
-# `update.content[].path` is valid and enforced correctly by the guards, but the generated
-# requirement tests (issue 5) cannot yet build a SessionUpdate value through the ToolCall
-# branch for that selector; add the rule back once they can.
-KNOWN_GAPS = {("Diff", "path")}
+# Reviewed gaps, each with its reason (none today: a member the schema calls absolute with no
+# rule fails the test above until a rule or a reasoned entry here is added).
+KNOWN_GAPS: set[tuple[str, str]] = set()
 
 
 def test_verify_says_when_there_is_no_gating_manifest(tmp_path: Path, project_root: Path, inputs_copy: Path) -> None:

@@ -1164,6 +1164,19 @@ ABSOLUTE_PATHS: Final[tuple[PathRule, ...]] = (
         requirements=("ACP-V1-OVERVIEW-ABSOLUTE-PATHS",),
     ),
     PathRule(
+        target="session/update params.update.content[].path",
+        method="session/update",
+        sender="agent",
+        message="params",
+        select=(
+            "update",
+            "content",
+            "[]",
+            "path",
+        ),
+        requirements=("ACP-V1-OVERVIEW-ABSOLUTE-PATHS",),
+    ),
+    PathRule(
         target="session/new params.mcpServers[].command",
         method="session/new",
         sender="client",

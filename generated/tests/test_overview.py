@@ -112,6 +112,13 @@ def test_overview_absolute_paths() -> None:
         requirement="ACP-V1-OVERVIEW-ABSOLUTE-PATHS",
     )
     _acp_checks.check_absolute_path(
+        method="session/update",
+        sender="agent",
+        message="params",
+        select=["update", "content", "[]", "path"],
+        requirement="ACP-V1-OVERVIEW-ABSOLUTE-PATHS",
+    )
+    _acp_checks.check_absolute_path(
         method="session/new",
         sender="client",
         message="params",

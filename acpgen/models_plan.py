@@ -85,26 +85,6 @@ def docstring_text(text: str | None) -> str | None:
     return text[:-1] + '\\"' if text.endswith('"') else text
 
 
-def py_literal(value: Any) -> str:
-    """A Python literal for a JSON value, spelled the way black spells it (double quotes
-    unless that needs more escapes), so black finds nothing to change (see emitters.models)."""
-    if isinstance(value, str):
-        single = repr(value)
-        if single.startswith('"'):
-            return single  # contains ' and no ": black keeps this form
-        body = single[1:-1]
-        swapped = body.replace("\\'", "'").replace('"', '\\"')
-        if swapped.count('\\"') > body.count("\\'"):
-            return single
-        return '"' + swapped + '"'
-    if isinstance(value, dict):
-        items = ", ".join(f"{py_literal(k)}: {py_literal(v)}" for k, v in sorted(value.items()))
-        return "{" + items + "}"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(py_literal(v) for v in value) + "]"
-    return repr(value)
-
-
 def member_name(value: Any, title: str | None) -> str:
     """Enum member names: the value for strings (``END_TURN``), else the title (``PARSE_ERROR``)."""
     source = value if isinstance(value, str) else (title or f"value {value}")

@@ -33,13 +33,24 @@ def templates_dir() -> Path:
     raise AcpgenError(str(here), "templates directory not found (broken installation)")
 
 
-def _pyrepr(value: Any) -> str:
-    """A Python literal for a JSON value; sorted keys so output never depends on dict order."""
+def py_literal(value: Any) -> str:
+    """A Python literal for a JSON value, spelled the way black spells it (double quotes
+    unless that needs more escapes; dict keys sorted, so output never depends on dict order).
+    Templates that already emit black's layout rely on it: black then finds nothing to do."""
+    if isinstance(value, str):
+        single = repr(value)
+        if single.startswith('"'):
+            return single  # contains ' and no ": black keeps this form
+        body = single[1:-1]
+        swapped = body.replace("\\'", "'").replace('"', '\\"')
+        if swapped.count('\\"') > body.count("\\'"):
+            return single
+        return '"' + swapped + '"'
     if isinstance(value, dict):
-        items = ", ".join(f"{_pyrepr(k)}: {_pyrepr(v)}" for k, v in sorted(value.items()))
+        items = ", ".join(f"{py_literal(k)}: {py_literal(v)}" for k, v in sorted(value.items()))
         return "{" + items + "}"
     if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_pyrepr(v) for v in value) + "]"
+        return "[" + ", ".join(py_literal(v) for v in value) + "]"
     return repr(value)
 
 
@@ -53,7 +64,7 @@ def environment(directory: str | None = None) -> jinja2.Environment:
         lstrip_blocks=True,
         autoescape=False,
     )
-    env.filters["pyrepr"] = _pyrepr
+    env.filters["pyrepr"] = py_literal
     env.filters["tojson_sorted"] = lambda v: json.dumps(v, sort_keys=True)
     return env
 

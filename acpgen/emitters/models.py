@@ -28,8 +28,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from acpgen.models_plan import int_formats, plan_models, py_literal
-from acpgen.render import render
+from acpgen.models_plan import int_formats, plan_models
+from acpgen.render import py_literal, render
 
 if TYPE_CHECKING:
     from acpgen.emitters import GenOptions

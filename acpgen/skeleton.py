@@ -21,7 +21,6 @@ import keyword
 import os
 import re
 import shutil
-import tempfile
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -35,6 +34,7 @@ from acpgen.generate import build_tree, options_for
 from acpgen.lock import LOCK_RELPATH, Lock, dump_lock
 from acpgen.project import Project, load_project
 from acpgen.render import render
+from acpgen.writer import stage
 
 GENERATED_DIR = "generated"
 TESTS_DIR = "tests"  # relative to GENERATED_DIR, beside the package: never a package name
@@ -147,15 +147,10 @@ def write_skeleton(out: Path, files: dict[str, bytes], verify: Callable[[Path], 
     _refuse_existing(out)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.skeleton-", dir=out.parent))
     except OSError as exc:
         raise AcpgenError(str(out.parent), f"cannot create the skeleton: {exc.strerror}") from None
+    staging = stage(out.parent, out, files)  # the generator's own staging: fixed modes
     try:
-        for rel, data in files.items():
-            path = staging / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(data)
-        os.chmod(staging, 0o755)
         if verify is not None:
             verify(staging)  # a sibling of ``out``: relative input paths resolve the same
         _refuse_existing(out)  # again: something may have appeared meanwhile

@@ -102,7 +102,7 @@ def _write_locked(parent: Path, target: Path, files: dict[str, bytes]) -> WriteR
         result = _compare(target, previous, files)
         if result.unchanged and _modes_ok(target, files):
             return result  # nothing to do: keep mtimes, editors and watchers undisturbed
-        staging = _stage(parent, target, files)
+        staging = stage(parent, target, files)
         try:
             _pause_hook(staging)
             _swap(staging, target)
@@ -229,7 +229,11 @@ def _modes_ok(target: Path, files: dict[str, bytes]) -> bool:
         return False
 
 
-def _stage(parent: Path, target: Path, files: dict[str, bytes]) -> Path:
+def stage(parent: Path, target: Path, files: dict[str, bytes]) -> Path:
+    """Write ``files`` into a new staging directory in ``parent`` (fixed modes, no overwrite).
+
+    Also used by ``acpgen skeleton``, which verifies the staged tree before renaming it.
+    """
     try:
         staging = Path(tempfile.mkdtemp(prefix=staging_prefix(target), dir=parent))
     except OSError as exc:

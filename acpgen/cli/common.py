@@ -59,9 +59,9 @@ def project_options(func: F) -> F:
     return func
 
 
-def open_project(project_dir: Path | None, inputs: str | None) -> Project:
+def open_project(project_dir: Path | None, inputs: str | None, metaschema: bool = False) -> Project:
     root = project_dir.resolve() if project_dir else find_project_root(Path.cwd())
-    return load_project(root, inputs)
+    return load_project(root, inputs, metaschema=metaschema)
 
 
 def emit_json(data: Any) -> None:

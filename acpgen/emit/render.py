@@ -1,18 +1,40 @@
-"""The jinja2 environment every emitter renders through."""
+"""The jinja2 environment every emitter renders through.
+
+A template whose first line is :data:`BLACK_LAYOUT_MARK` promises that it lays its output
+out the way black does; :func:`render` then returns a :class:`BlackLayout` string, and the
+formatting stage may skip black for it after a cheap check of what the inputs put into it
+(:mod:`acpgen.output.layout`). ``tests/test_fast_format.py`` holds every such template to
+its promise.
+
+Compiled templates are memoised in a jinja2 bytecode cache beside the black cache
+(``<cache>/jinja-<jinja2 version>``): an entry is used only for the same template name and
+the same SHA-1 of its source, by the same jinja2 and Python versions. jinja2 is imported
+on first use, so a command answered from the generation memo never pays for it.
+"""
 
 from __future__ import annotations
 
 import functools
 import json
 import os
+from importlib.metadata import version
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jinja2
-
+from acpgen import cache as acpgen_cache
 from acpgen.errors import AcpgenError
 
+if TYPE_CHECKING:
+    import jinja2
+
 ENV_TEMPLATES = "ACPGEN_TEMPLATES"
+BLACK_LAYOUT_MARK = "{# acpgen: black-layout"
+
+
+class BlackLayout(str):
+    """Text rendered by a template that declares black's layout (see the module docstring)."""
+
+    __slots__ = ()
 
 
 def templates_dir() -> Path:
@@ -54,8 +76,17 @@ def py_literal(value: Any) -> str:
     return repr(value)
 
 
+@functools.lru_cache(maxsize=64)
+def _declares_black_layout(directory: str, template: str) -> bool:
+    with open(Path(directory) / template, encoding="utf-8") as handle:
+        return handle.readline().startswith(BLACK_LAYOUT_MARK)
+
+
 @functools.lru_cache(maxsize=4)
 def environment(directory: str | None = None) -> jinja2.Environment:
+    import jinja2
+
+    cache_dir = acpgen_cache.cache_dir(f"jinja-{version('jinja2')}")
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(directory or str(templates_dir())),
         undefined=jinja2.StrictUndefined,  # a typo in a template is an error, not empty output
@@ -63,17 +94,46 @@ def environment(directory: str | None = None) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         autoescape=False,
+        bytecode_cache=_BytecodeCache(cache_dir) if cache_dir else None,
+        auto_reload=False,  # one process renders each template once; no mtime polling
     )
     env.filters["pyrepr"] = py_literal
     env.filters["tojson_sorted"] = lambda v: json.dumps(v, sort_keys=True)
     return env
 
 
+def _BytecodeCache(directory: Path) -> jinja2.BytecodeCache:  # noqa: N802 - a class factory
+    """jinja2's file bytecode cache in ``directory``; any cache trouble only costs a compile."""
+    import jinja2
+
+    class Cache(jinja2.FileSystemBytecodeCache):
+        def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+            try:
+                super().load_bytecode(bucket)
+            except Exception:  # noqa: BLE001 - a damaged entry: compile from source
+                bucket.reset()
+
+        def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+            try:
+                directory.mkdir(parents=True, exist_ok=True)
+                super().dump_bytecode(bucket)
+            except OSError:
+                pass
+
+    return Cache(str(directory))
+
+
 def render(template: str, directory: str | None = None, **context: Any) -> str:
+    import jinja2
+
     try:
-        return environment(directory).get_template(template).render(**context)
+        env = environment(directory)
+        text = env.get_template(template).render(**context)
     except jinja2.TemplateError as exc:
         name = getattr(exc, "filename", None) or template
         line = getattr(exc, "lineno", None)
         where = f"templates/{template}" + (f":{line}" if line else "")
         raise AcpgenError(where if name else template, f"template failed to render: {exc}") from None
+    if _declares_black_layout(directory or str(templates_dir()), template):
+        return BlackLayout(text)
+    return text

@@ -1,8 +1,12 @@
-"""Format a whole emitted tree: cached results first, the rest with black, big files in parallel.
+"""Format a whole emitted tree: black-layout files as they are, cached results next, the rest
+with black, big files in parallel.
 
 black dominates generation time (seconds for the models module, milliseconds for the rest).
-Each file is formatted independently and results are collected by path, so running the big
-ones in forked worker processes cannot change a byte; it only overlaps their cost.
+A file rendered by a template that declares black's layout (:class:`BlackLayout`) and that
+passes :func:`acpgen.output.layout.is_black_layout` is already what black would return, so
+it is not formatted at all; everything else is. Each file is formatted independently and
+results are collected by path, so running the big ones in forked worker processes cannot
+change a byte; it only overlaps their cost.
 """
 
 from __future__ import annotations
@@ -12,33 +16,39 @@ import os
 import sys
 from pathlib import Path
 
-import black
+from importlib.metadata import version
 
 from acpgen import cache as format_cache
+from acpgen.emit.render import BlackLayout
 from acpgen.errors import AcpgenError
 from acpgen.output import format as fmt
 from acpgen.output.format import format_python
+from acpgen.output.layout import is_black_layout
 
 PARALLEL_MIN_CHARS = 20_000  # below this, a worker process costs more than it saves
 
 
 def formatter_id() -> str:
-    """Everything that decides black's output: its version, the mode, and our wrapper's code
-    (so an edit to acpgen/format.py can never be answered from a stale cache)."""
+    """Everything that decides black's output: its version, and our wrapper's code, which
+    holds the mode (so an edit to acpgen/output/format.py can never be answered from a stale
+    cache). Computed without importing black."""
     wrapper = hashlib.sha256(Path(fmt.__file__).read_bytes()).hexdigest()
-    return f"black {black.__version__} {fmt._MODE.get_cache_key()} format.py {wrapper}"
+    return f"black {version('black')} format.py {wrapper}"
 
 
 def format_tree(sources: dict[str, str]) -> dict[str, str]:
     """Like :func:`acpgen.output.format.format_tree`, with a cache and parallel workers."""
     out: dict[str, str] = {}
     todo: dict[str, str] = {}
-    directory = format_cache.cache_dir()
-    ident = formatter_id() if directory else ""
+    directory: Path | None = None
+    ident = ""
     for rel, source in sources.items():
-        if not rel.endswith(".py"):
-            out[rel] = source
+        if not rel.endswith(".py") or (isinstance(source, BlackLayout) and is_black_layout(source)):
+            out[rel] = str(source)
             continue
+        if not ident:
+            directory = format_cache.cache_dir()
+            ident = formatter_id()
         hit = format_cache.load(directory, format_cache.key(source, ident)) if directory else None
         if hit is None:
             todo[rel] = source

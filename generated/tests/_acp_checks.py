@@ -278,9 +278,9 @@ def check_variants(
         for cls in classes:
             value = adapter.validate_python({**minimal_payload(cls), disc: tag})
             assert isinstance(value, pydantic.BaseModel), f"{name}: {tag!r} is not a model"
-            assert isinstance(
-                value, tuple(classes)
-            ), f"{name}: {disc}={tag!r} validated as {type(value).__name__}, not the {tag!r} variant"
+            kind = type(value).__name__
+            message = f"{name}: {disc}={tag!r} validated as {kind}, not the {tag!r} variant"
+            assert isinstance(value, tuple(classes)), message
             assert value.model_dump(by_alias=True).get(disc) == tag, f"{name}: {disc}={tag!r} lost"
     # A value without the tag: accepted (as the untagged variant) only if the roster says so.
     if untagged is None:

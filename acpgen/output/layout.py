@@ -1,0 +1,203 @@
+"""A cheap, conservative test that black would leave a *black-layout* file unchanged.
+
+Templates that declare black's layout (first line ``{# acpgen: black-layout #}``, see
+:mod:`acpgen.emit.render`) lay out statements, blank lines, brackets and spacing the way
+black does; ``tests/test_fast_format.py`` asserts that black leaves their output unchanged
+on the pinned schema, on a schema twice its size and on fixtures with hostile names and
+descriptions. What a template cannot control is what the *inputs* put into its output:
+a long name or description can make a line black would split, a description can make a
+docstring black would re-indent or pad, a character can be wider than it is long. This
+module finds every such case it knows of, in one pass over the text and its AST (tens of
+milliseconds, against seconds for black); when in doubt it says no, and the file goes
+through black like any other. It never decides what the bytes are, only whether black may
+be skipped, so a wrong "no" costs time and a wrong "yes" is what the tests guard.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import unicodedata
+
+from acpgen.output.format import LINE_LENGTH
+
+# Characters black or Python treat as line breaks or whitespace differently from a plain
+# newline/space, and backslash continuations (black skips docstrings that hold one).
+_AWKWARD = re.compile(r"[\t\r\f\v\x00\x1c-\x1e\x85\u2028\u2029]|\\\n| \n|\n\n\n\n")
+# Unicode escapes black rewrites (hex digits to lowercase, \N{...} names to uppercase).
+_ESCAPES = re.compile(r"\\(?:x[0-9a-fA-F]{0,1}[A-F]|u[0-9a-fA-F]{0,3}[A-F]|U[0-9a-fA-F]{0,7}[A-F]|N\{)")
+# A line that is one string atom, optionally a keyword argument, optionally with its comma:
+# black has no split point in it, so it stays however long it is.
+_LONE_STRING = re.compile(
+    r'\s*(?:[A-Za-z_][A-Za-z0-9_]*=)?'
+    r'(?:"""(?:[^"\\]|\\.|"(?!""))*"""|"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'),?'
+)
+# A single-line literal exactly as black spells it: lowercase prefix without u, double quotes.
+_STRING_TOKEN = re.compile(r'(?:[rbf]|rb|br|fr|rf)?"(?:[^"\\\n]|\\.)*"')
+_CONCATENATED = re.compile(
+    r'(?:(?:[rbf]|rb|br|fr|rf)?"(?:[^"\\\n]|\\.)*"\n\s*)+(?:[rbf]|rb|br|fr|rf)?"(?:[^"\\\n]|\\.)*"'
+)
+_SINGLE_QUOTED = re.compile(r"(?:[rbf]|rb|br|fr|rf)?'((?:[^'\\\n]|\\.)*)'")
+_NUMBER = re.compile(r"\d+(?:\.\d+)?(?:e[+-]?\d+)?|0x[0-9A-F]+")
+
+
+def is_black_layout(text: str) -> bool:
+    """True only if black (line length 100) provably leaves ``text`` from a black-layout
+    template unchanged; False sends the file through black."""
+    if not text.endswith("\n") or text.startswith("\n") or text.endswith("\n\n"):
+        return False
+    if _AWKWARD.search(text) or _ESCAPES.search(text):
+        return False
+    if not text.isascii() and not _narrow(text):
+        return False
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return False  # black reports it, with its own message
+    lines = text.split("\n")
+    strings, numbers, blocks = _collect(tree)
+    if not _literals_ok(strings, numbers, lines) or not _docstrings_ok(blocks, lines):
+        return False
+    inside = _string_lines(strings, lines)
+    for number, line in enumerate(lines, start=1):
+        if len(line) > LINE_LENGTH and number not in inside and not _LONE_STRING.fullmatch(line):
+            return False
+    return True
+
+
+def _narrow(text: str) -> bool:
+    """Every character is one column wide, so ``len`` is black's width (black counts East
+    Asian wide characters as two columns and combining ones as none)."""
+    for char in set(text):
+        if ord(char) < 128:
+            continue
+        if unicodedata.combining(char) or unicodedata.east_asian_width(char) in ("W", "F"):
+            return False
+        if unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp", "Zs"):
+            return False  # control, format and odd space characters: let black judge
+    return True
+
+
+def _collect(tree: ast.AST) -> tuple[list[ast.expr], list[ast.Constant], list[list[ast.stmt]]]:
+    """One walk: string literals (not those inside f-string expressions, which black leaves
+    alone), number literals, and every statement block."""
+    strings: list[ast.expr] = []
+    numbers: list[ast.Constant] = []
+    blocks: list[list[ast.stmt]] = []
+    todo: list[ast.AST] = [tree]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, (str, bytes)):
+                strings.append(node)
+            elif isinstance(node.value, (int, float, complex)) and not isinstance(node.value, bool):
+                numbers.append(node)
+            continue
+        if isinstance(node, ast.JoinedStr):
+            strings.append(node)
+            continue
+        for name in ("body", "orelse", "finalbody"):
+            block = getattr(node, name, None)
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                blocks.append(block)
+        todo.extend(ast.iter_child_nodes(node))
+    return strings, numbers, blocks
+
+
+def _segment(lines: list[str], node: ast.expr) -> str:
+    """The source of a node (col offsets are UTF-8 byte offsets)."""
+    first, last = node.lineno - 1, (node.end_lineno or node.lineno) - 1
+    if first == last:
+        return lines[first].encode("utf-8")[node.col_offset:node.end_col_offset].decode("utf-8")
+    head = lines[first].encode("utf-8")[node.col_offset:].decode("utf-8")
+    tail = lines[last].encode("utf-8")[:node.end_col_offset].decode("utf-8")
+    return "\n".join([head, *lines[first + 1:last], tail])
+
+
+def _literals_ok(strings: list[ast.expr], numbers: list[ast.Constant], lines: list[str]) -> bool:
+    """Strings and numbers are already spelled as black spells them."""
+    for node in strings:
+        source = _segment(lines, node)
+        if (source.startswith('"""') and source.endswith('"""') and '"""' not in source[3:-3]) \
+                or _STRING_TOKEN.fullmatch(source):
+            continue  # one literal in black's spelling (docstrings are checked on their own)
+        if _CONCATENATED.fullmatch(source):
+            continue  # implicit concatenation, one literal per line, each in black's spelling
+        single = _SINGLE_QUOTED.fullmatch(source)
+        # black keeps single quotes only when double quotes would need more escapes.
+        if isinstance(node, ast.JoinedStr) or single is None:
+            return False
+        body = single.group(1)
+        if '"' not in body or "\\'" in body:
+            return False
+    return all(_NUMBER.fullmatch(_segment(lines, node)) for node in numbers)
+
+
+def _string_lines(strings: list[ast.expr], lines: list[str]) -> set[int]:
+    """Line numbers black cannot split because they continue a multi-line string that the
+    line itself opens with (``\"\"\"text``) or that ends the line (``text\"\"\"``)."""
+    inside: set[int] = set()
+    for node in strings:
+        end = node.end_lineno or node.lineno
+        if not isinstance(node, ast.Constant) or end == node.lineno:
+            continue
+        inside.update(range(node.lineno + 1, end))
+        if not lines[node.lineno - 1].encode("utf-8")[: node.col_offset].strip():
+            inside.add(node.lineno)  # the string starts the line: nothing before it to split
+        if len(lines[end - 1].encode("utf-8")) == node.end_col_offset:
+            inside.add(end)  # nothing after the closing quotes (docstrings: checked on their own)
+    return inside
+
+
+def _docstrings_ok(blocks: list[list[ast.stmt]], lines: list[str]) -> bool:
+    """Every string in a position black treats as a docstring (the first statement of the
+    module or of any block: a superset of black's rule) is already in black's form."""
+    for block in blocks:
+        first = block[0]
+        if not (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)):
+            continue
+        node = first.value
+        end = node.end_lineno or node.lineno
+        opening = lines[node.lineno - 1]
+        indent = opening[: node.col_offset]
+        if indent.strip() or len(indent) % 4 or not opening[node.col_offset:].startswith('"""'):
+            return False  # not a plain triple-quoted docstring on its own line
+        closing = lines[end - 1]
+        if not closing.endswith('"""') or len(closing.encode("utf-8")) != node.end_col_offset:
+            return False
+        if end == node.lineno:
+            body = opening[node.col_offset + 3: -3]
+            if not body or body != body.strip():
+                return False
+            body_lines = [body]
+        else:
+            body_lines = [opening[node.col_offset + 3:], *lines[node.lineno: end - 1], closing[:-3]]
+            if not _fixed_docstring(body_lines, indent):
+                return False
+            if len(body_lines[-1]) + 3 > LINE_LENGTH:
+                return False  # black would move the closing quotes to a line of their own
+        body = "\n".join(body_lines)
+        if body.startswith('"') or body.endswith('"') or body.endswith("\\"):
+            return False  # black pads these
+    return True
+
+
+def _fixed_docstring(body_lines: list[str], indent: str) -> bool:
+    """black's PEP 257 re-indentation (strip the first line, re-indent the rest by their
+    common indentation) leaves these lines as they are."""
+    first, rest = body_lines[0], body_lines[1:]
+    if first != first.strip() and first.strip():
+        return False
+    if not first.strip() and first:
+        return False
+    common = min((len(line) - len(line.lstrip()) for line in rest if line.strip()), default=None)
+    if common is not None and common != len(indent):
+        return False
+    for i, line in enumerate(rest):
+        last = i == len(rest) - 1
+        if line.strip():
+            continue
+        if line != (indent if last else ""):
+            return False  # an empty middle line is "", the closing line is the indent
+    return True

@@ -17,7 +17,6 @@ from __future__ import annotations
 import functools
 import json
 import os
-from importlib.metadata import version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -86,7 +85,7 @@ def _declares_black_layout(directory: str, template: str) -> bool:
 def environment(directory: str | None = None) -> jinja2.Environment:
     import jinja2
 
-    cache_dir = acpgen_cache.cache_dir(f"jinja-{version('jinja2')}")
+    cache_dir = acpgen_cache.cache_dir(f"jinja-{acpgen_cache.installed_version('jinja2')}")
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(directory or str(templates_dir())),
         undefined=jinja2.StrictUndefined,  # a typo in a template is an error, not empty output

@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from importlib.metadata import version
 from typing import Any
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError
 
 from acpgen import cache as format_cache
 from acpgen.errors import AcpgenError
@@ -32,10 +28,13 @@ def check_metaschema(schema: Any, where: str, blob: bytes | None = None) -> None
 def _metaschema_memo(blob: bytes | None) -> str | None:
     if blob is None:
         return None
-    return format_cache.key(hashlib.sha256(blob).hexdigest(), f"jsonschema {version('jsonschema')}")
+    return format_cache.key(hashlib.sha256(blob).hexdigest(), f"jsonschema {format_cache.installed_version('jsonschema')}")
 
 
 def _validate_metaschema(schema: Any, where: str) -> None:
+    from jsonschema import Draft202012Validator  # a fifth of a second: only where it is used
+    from jsonschema.exceptions import SchemaError
+
     if not isinstance(schema, dict):
         raise AcpgenError(where, "top level is not a JSON object")
     declared = schema.get("$schema")

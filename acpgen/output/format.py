@@ -16,7 +16,6 @@ if TYPE_CHECKING:
 
 LINE_LENGTH = 100
 TARGET_VERSION = "PY311"
-CALLS: list[str] = []  # every file black formatted in this process (the warm-run guard reads it)
 
 
 @functools.lru_cache(maxsize=1)
@@ -29,7 +28,6 @@ def _mode() -> black.Mode:
 def format_python(relpath: str, source: str) -> str:
     import black
 
-    CALLS.append(relpath)
     try:
         # fast=True skips black's AST-equivalence re-parse: we own the input, and
         # `acpgen check` plus the test suite import every generated module anyway.

@@ -16,7 +16,6 @@ import os
 import sys
 from pathlib import Path
 
-from importlib.metadata import version
 
 from acpgen import cache as format_cache
 from acpgen.emit.render import BlackLayout
@@ -26,6 +25,7 @@ from acpgen.output.format import format_python
 from acpgen.output.layout import is_black_layout
 
 PARALLEL_MIN_CHARS = 20_000  # below this, a worker process costs more than it saves
+SENT_TO_BLACK: list[str] = []  # every file handed to black by this process (tests/test_warm_run.py)
 
 
 def formatter_id() -> str:
@@ -33,7 +33,7 @@ def formatter_id() -> str:
     holds the mode (so an edit to acpgen/output/format.py can never be answered from a stale
     cache). Computed without importing black."""
     wrapper = hashlib.sha256(Path(fmt.__file__).read_bytes()).hexdigest()
-    return f"black {version('black')} format.py {wrapper}"
+    return f"black {format_cache.installed_version('black')} format.py {wrapper}"
 
 
 def format_tree(sources: dict[str, str]) -> dict[str, str]:
@@ -54,6 +54,7 @@ def format_tree(sources: dict[str, str]) -> dict[str, str]:
             todo[rel] = source
         else:
             out[rel] = hit
+    SENT_TO_BLACK.extend(todo)
     for rel, text in _format_uncached(todo).items():
         out[rel] = text
         if directory:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,8 @@ from acpgen.emit.registry import EMITTERS
 from acpgen.errors import AcpgenError
 from acpgen.model.generation import GenOptions, generation_model
 from acpgen.model.project import Project
+from acpgen import cache
+from acpgen.output import memo
 from acpgen.output.format_parallel import format_tree
 from acpgen.output.writer import WriteResult, preflight, write_tree
 
@@ -28,6 +29,8 @@ OUTPUT_TOOLS = ("black", "jinja2")
 
 
 def tool_versions() -> dict[str, str]:
+    from importlib.metadata import version  # a tenth of a second: not on the memo's path
+
     return {name: version(name) for name in OUTPUT_TOOLS}
 
 
@@ -61,6 +64,20 @@ def manifest(project: Project, options: GenOptions, files: dict[str, bytes]) -> 
 
 
 def build_tree(project: Project, options: GenOptions) -> dict[str, bytes]:
+    """The whole output, from the memo when this machine already built it for exactly these
+    inputs, options, generator and tools (:mod:`acpgen.output.memo`)."""
+    key = memo.tree_key(project, options) if cache.cache_dir(memo.KIND) else None
+    if key is not None:
+        hit = memo.load(key)
+        if hit is not None:
+            return hit
+    files = _build_tree(project, options)
+    if key is not None:
+        memo.store(key, files)
+    return files
+
+
+def _build_tree(project: Project, options: GenOptions) -> dict[str, bytes]:
     formatted = format_tree(emit_sources(project, options))
     files = {rel: text.encode("utf-8") for rel, text in sorted(formatted.items())}
     doc = manifest(project, options, files)

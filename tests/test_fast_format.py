@@ -1,0 +1,115 @@
+"""black-layout templates keep their promise, and the layout check never lets through a file
+black would change (so skipping black cannot change a byte)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from acpgen.emit.render import BlackLayout
+from acpgen.output import format_parallel
+from acpgen.output.format import format_python
+from acpgen.output.generate import emit_sources, options_for
+from acpgen.output.layout import is_black_layout
+
+
+@pytest.fixture(scope="module")
+def sources(project: Any) -> dict[str, str]:
+    return emit_sources(project, options_for(project))
+
+
+def test_black_layout_templates_emit_what_black_would(sources: dict[str, str]) -> None:
+    declared = {rel: text for rel, text in sources.items() if isinstance(text, BlackLayout)}
+    # The big data-driven modules are among them: that is where skipping black pays.
+    assert any(rel.endswith("/models.py") for rel in declared), sorted(declared)
+    assert sum(rel.startswith("tests/test_") for rel in declared) >= 10, sorted(declared)
+    for rel, text in declared.items():
+        assert format_python(rel, text) == text, (
+            f"{rel}: its template declares black's layout (first line '{{# acpgen: black-layout')"
+            " but black changes the output: fix the template or drop the declaration")
+        assert is_black_layout(text), f"{rel}: the layout check refuses it, so black runs anyway"
+
+
+def test_only_declared_files_skip_black(sources: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ACPGEN_NO_CACHE", "1")
+    before = len(format_parallel.SENT_TO_BLACK)
+    out = format_parallel.format_tree(sources)
+    formatted = set(format_parallel.SENT_TO_BLACK[before:])
+    for rel, text in sources.items():
+        if rel.endswith(".py") and not isinstance(text, BlackLayout):
+            assert rel in formatted, f"{rel} skipped black without declaring black's layout"
+        if isinstance(text, BlackLayout):
+            assert rel not in formatted and out[rel] == text
+
+
+# Snippets laid out as a black-layout template lays them out, once the inputs put something
+# odd in (long names and strings, quotes, escapes, wide characters, docstring text): each
+# either passes the check AND is black-stable, or is refused (and then black runs). Layout
+# itself (spacing, blank lines, brackets) is the template's promise, checked above.
+SNIPPETS = {
+    "plain": 'X = "a"\n',
+    "long-call": "x = f(" + ", ".join(f"argument_{i}" for i in range(12)) + ")\n",
+    "long-name": "class " + "N" * 120 + "(Base):\n    pass\n",
+    "long-lone-string": "x = [\n    \"" + "s" * 120 + "\",\n]\n",
+    "long-keyword-string": "x = f(\n    description=\"" + "d" * 120 + "\",\n)\n",
+    "long-assign-string": "description = \"" + "d" * 95 + "\"\n",
+    "single-quotes": "x = 'a'\n",
+    "single-quotes-kept": "x = 'say \"hi\"'\n",
+    "escaped-single": "x = 'it\\'s'\n",
+    "docstring-trailing-space": 'def f():\n    """Text \n    more."""\n',
+    "docstring-indent": 'def f():\n    """Text\n\n  under-indented\n    """\n',
+    "docstring-deeper": 'def f():\n    """Text\n\n        all deeper\n        still\n    """\n',
+    "docstring-quote-end": 'def f():\n    """Say "hi\""""\n',
+    "docstring-backslash-end": 'def f():\n    """Path C:\\\\"""\n',
+    "docstring-leading-space": 'def f():\n    """ Text."""\n',
+    "docstring-long-closing": 'def f():\n    """Text\n\n    ' + "w" * 97 + '"""\n',
+    "docstring-long-line": 'def f():\n    """Text\n\n    ' + "w" * 120 + '\n    """\n',
+    "docstring-long-single": 'def f():\n    """' + "w" * 120 + '"""\n',
+    "module-string-after-alias": 'A = int\n"""Doc\n\n' + "w" * 120 + '"""\n',
+    "tab": "x = 1\t# c\n",
+    "uppercase-hex-escape": 'x = "\\xAB"\n',
+    "unicode-escape-name": 'x = "\\N{bullet}"\n',
+    "wide-chars": 'x = f(\n    "' + "\u6f22" * 60 + '",\n)\n',
+    "wide-chars-short": "x = f(" + ", ".join(["\"\u6f22\u6f22\u6f22\u6f22\u6f22\""] * 9) + ")\n",
+    "combining": 'x = "e\u0301"\n',
+    "numbers": "x = [0XAB, 1E5, 10., .5, 1_000, 0xab, 1.5e-07, 2]\n",
+    "uppercase-prefix": 'x = B"a"\n',
+    "u-prefix": 'x = u"a"\n',
+    "f-string-single": "x = f'{y}'\n",
+    "f-string-nested-quotes": "x = f\"{d['k']}\"\n",
+    "concatenated": 'x = (\n    "' + "a" * 50 + '"\n    "' + "b" * 50 + '"\n)\n',
+    "concatenated-single": 'x = (\n    "' + "a" * 50 + "\"\n    '" + "b" * 50 + "'\n)\n",
+    "backslash-continuation": "x = 1 + \\\n    2\n",
+    "trailing-blank-lines": "x = 1\n\n",
+    "syntax-error": "def (:\n",
+    "comment-after-long-code": "x = f(" + "a" * 90 + ")  # c\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SNIPPETS))
+def test_the_layout_check_only_passes_what_black_leaves_alone(name: str) -> None:
+    text = SNIPPETS[name]
+    if is_black_layout(text):
+        assert format_python(name, text) == text, f"{name}: passed the check, but black changes it"
+
+
+def test_the_layout_check_passes_real_black_layout() -> None:
+    """Not a check that always says no: black-stable shapes the templates use pass."""
+    for name in ("plain", "long-lone-string", "long-keyword-string", "single-quotes-kept",
+                 "docstring-long-line", "docstring-long-single", "module-string-after-alias",
+                 "f-string-nested-quotes", "concatenated"):
+        text = SNIPPETS[name]
+        assert format_python(name, text) == text, name
+        assert is_black_layout(text), name
+    # 81 characters that black measures as 126 columns: black splits it, the check refuses it.
+    wide = SNIPPETS["wide-chars-short"]
+    assert format_python("wide", wide) != wide and not is_black_layout(wide)
+
+
+def test_a_refused_black_layout_file_goes_through_black(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ACPGEN_NO_CACHE", "1")
+    out = format_parallel.format_tree({"pkg/a.py": BlackLayout("x = 'a'\n"),
+                                       "pkg/b.py": BlackLayout(SNIPPETS["long-call"])})
+    assert out["pkg/a.py"] == 'x = "a"\n'
+    assert out["pkg/b.py"] == format_python("b.py", SNIPPETS["long-call"]) != SNIPPETS["long-call"]

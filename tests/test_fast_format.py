@@ -21,14 +21,15 @@ def sources(project: Any) -> dict[str, str]:
 
 def test_black_layout_templates_emit_what_black_would(sources: dict[str, str]) -> None:
     declared = {rel: text for rel, text in sources.items() if isinstance(text, BlackLayout)}
-    # The big data-driven modules are among them: that is where skipping black pays.
     assert any(rel.endswith("/models.py") for rel in declared), sorted(declared)
-    assert sum(rel.startswith("tests/test_") for rel in declared) >= 10, sorted(declared)
     for rel, text in declared.items():
         assert format_python(rel, text) == text, (
             f"{rel}: its template declares black's layout (first line '{{# acpgen: black-layout')"
             " but black changes the output: fix the template or drop the declaration")
-        assert is_black_layout(text), f"{rel}: the layout check refuses it, so black runs anyway"
+    # Most requirement-test modules take the fast path (models.py does not yet: it has splits
+    # whose shape black chooses by length, which the check leaves to black).
+    fast = [rel for rel, text in declared.items() if is_black_layout(text)]
+    assert sum(rel.startswith("tests/test_") for rel in fast) >= 10, sorted(fast)
 
 
 def test_only_declared_files_skip_black(sources: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
@@ -40,7 +41,7 @@ def test_only_declared_files_skip_black(sources: dict[str, str], monkeypatch: py
         if rel.endswith(".py") and not isinstance(text, BlackLayout):
             assert rel in formatted, f"{rel} skipped black without declaring black's layout"
         if isinstance(text, BlackLayout):
-            assert rel not in formatted and out[rel] == text
+            assert (rel in formatted) != is_black_layout(text) and out[rel] == text
 
 
 # Snippets laid out as a black-layout template lays them out, once the inputs put something
@@ -83,6 +84,12 @@ SNIPPETS = {
     "backslash-continuation": "x = 1 + \\\n    2\n",
     "trailing-blank-lines": "x = 1\n\n",
     "syntax-error": "def (:\n",
+    # The models template's split of a long annotation: right for the pinned schema, not
+    # for longer names (black then splits the value instead); found at twice the schema.
+    "annotation-split": "class A(B):\n    params: (\n        SessionNotificationX2\n"
+    "        | CompleteElicitationNotificationX2\n        | ExtNotificationX2\n        | None\n"
+    '    ) = Field(default=None, description="Method-specific notification parameters.")\n',
+    "exploded-call": 'x = f(\n    a,\n    b,\n)\n',
     "comment-after-long-code": "x = f(" + "a" * 90 + ")  # c\n",
 }
 
@@ -98,7 +105,8 @@ def test_the_layout_check_passes_real_black_layout() -> None:
     """Not a check that always says no: black-stable shapes the templates use pass."""
     for name in ("plain", "long-lone-string", "long-keyword-string", "single-quotes-kept",
                  "docstring-long-line", "docstring-long-single", "module-string-after-alias",
-                 "f-string-nested-quotes", "concatenated"):
+                 "exploded-call",
+                 "f-string-nested-quotes"):
         text = SNIPPETS[name]
         assert format_python(name, text) == text, name
         assert is_black_layout(text), name

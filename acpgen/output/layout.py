@@ -58,6 +58,8 @@ def is_black_layout(text: str) -> bool:
     strings, numbers, blocks = _collect(tree)
     if not _literals_ok(strings, numbers, lines) or not _docstrings_ok(blocks, lines):
         return False
+    if not _splits_ok(blocks, lines):
+        return False
     inside = _string_lines(strings, lines)
     for number, line in enumerate(lines, start=1):
         if len(line) > LINE_LENGTH and number not in inside and not _LONE_STRING.fullmatch(line):
@@ -131,6 +133,43 @@ def _literals_ok(strings: list[ast.expr], numbers: list[ast.Constant], lines: li
         if '"' not in body or "\\'" in body:
             return False
     return all(_NUMBER.fullmatch(_segment(lines, node)) for node in numbers)
+
+
+_OPENS = ("(", "[", "{")
+_HEADER_END = re.compile(r"\s*\)(?: -> .+)?:")
+
+
+def _splits_ok(blocks: list[list[ast.stmt]], lines: list[str]) -> bool:
+    """Every statement split over several lines is split at a magic trailing comma: its first
+    line opens a bracket, its last line only closes it, the line before ends with a comma.
+    black keeps such a bracket exploded whatever the lengths; any other split is black's
+    choice among several, which depends on the lengths the inputs bring, so black decides."""
+    for block in blocks:
+        for stmt in block:
+            first = stmt.lineno
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If,
+                                 ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith)):
+                last = first
+                while last < len(lines) and not lines[last - 1].endswith(":"):
+                    last += 1
+                if last > first and not (lines[first - 1].endswith("(")
+                                         and _HEADER_END.fullmatch(lines[last - 1])
+                                         and lines[last - 2].endswith(",")):
+                    return False
+                continue
+            if hasattr(stmt, "body"):
+                continue  # try/match: one-line headers
+            last = stmt.end_lineno or first
+            if last == first:
+                continue
+            value = getattr(stmt, "value", None)
+            if isinstance(value, ast.Constant) and isinstance(value.value, str) \
+                    and value.lineno == first and value.end_lineno == last:
+                continue  # a multi-line string, checked on its own
+            if not (lines[first - 1].endswith(_OPENS) and lines[last - 1].strip() in (")", "]", "}")
+                    and lines[last - 2].endswith(",")):
+                return False
+    return True
 
 
 def _string_lines(strings: list[ast.expr], lines: list[str]) -> set[int]:

@@ -37,7 +37,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import synth_schema  # noqa: E402
+import synth_schema
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent

@@ -101,7 +101,7 @@ def environment(directory: str | None = None) -> jinja2.Environment:
     return env
 
 
-def _BytecodeCache(directory: Path) -> jinja2.BytecodeCache:  # noqa: N802 - a class factory
+def _BytecodeCache(directory: Path) -> jinja2.BytecodeCache:
     """jinja2's file bytecode cache in ``directory``; any cache trouble only costs a compile."""
     import jinja2
 

@@ -16,7 +16,6 @@ import os
 import sys
 from pathlib import Path
 
-
 from acpgen import cache as format_cache
 from acpgen.emit.render import BlackLayout
 from acpgen.errors import AcpgenError

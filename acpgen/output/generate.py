@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import acpgen
+from acpgen import cache
 from acpgen.emit.registry import EMITTERS
 from acpgen.errors import AcpgenError
 from acpgen.model.generation import GenOptions, generation_model
 from acpgen.model.project import Project
-from acpgen import cache
 from acpgen.output import memo
 from acpgen.output.format_parallel import format_tree
 from acpgen.output.writer import WriteResult, preflight, write_tree

@@ -217,7 +217,7 @@ def _docstrings_ok(blocks: list[list[ast.stmt]], lines: list[str]) -> bool:
             if len(body_lines[-1]) + 3 > LINE_LENGTH:
                 return False  # black would move the closing quotes to a line of their own
         body = "\n".join(body_lines)
-        if body.startswith('"') or body.endswith('"') or body.endswith("\\"):
+        if body.startswith('"') or body.endswith(('"', "\\")):
             return False  # black pads these
     return True
 

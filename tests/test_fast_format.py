@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from acpgen.emit.render import BlackLayout
+from acpgen.emit.render import BlackLayout, Verbatim
+from acpgen.model.generation import GenOptions
 from acpgen.output import format_parallel
 from acpgen.output.format import format_python
 from acpgen.output.generate import emit_sources, options_for
@@ -121,3 +122,24 @@ def test_a_refused_black_layout_file_goes_through_black(monkeypatch: pytest.Monk
                                        "pkg/b.py": BlackLayout(SNIPPETS["long-call"])})
     assert out["pkg/a.py"] == 'x = "a"\n'
     assert out["pkg/b.py"] == format_python("b.py", SNIPPETS["long-call"]) != SNIPPETS["long-call"]
+
+
+def test_verbatim_files_are_black_formatted_and_do_not_vary(project: Any, sources: dict[str, str]) -> None:
+    """Fixed code copied as it is skips even the layout check: it must be black's layout, and
+    the same whatever the inputs and options (here: another package name)."""
+    verbatim = {rel: text for rel, text in sources.items() if isinstance(text, Verbatim)}
+    other = emit_sources(project, GenOptions(package="other_pkg", tests_dir=options_for(project).tests_dir))
+    package = options_for(project).package
+    for rel, text in verbatim.items():
+        assert format_python(rel, text) == text, f"{rel} is copied verbatim but black changes it"
+        moved = rel.replace(f"{package}/", "other_pkg/", 1)
+        assert other.get(moved, other.get(rel)) == text, f"{rel} varies with the package name"
+
+
+def test_verbatim_text_passes_through_untouched(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ACPGEN_NO_CACHE", "1")
+    before = len(format_parallel.SENT_TO_BLACK)
+    text = "x = (\n    a\n    | b\n)\n"  # a split the layout check leaves to black
+    assert not is_black_layout(text)
+    out = format_parallel.format_tree({"pkg/v.py": Verbatim(text), "pkg/b.py": BlackLayout(text)})
+    assert out["pkg/v.py"] == text and format_parallel.SENT_TO_BLACK[before:] == ["pkg/b.py"]

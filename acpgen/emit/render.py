@@ -36,6 +36,16 @@ class BlackLayout(str):
     __slots__ = ()
 
 
+class Verbatim(BlackLayout):
+    """Text that does not vary with the inputs and is already black-formatted: fixed code an
+    emitter copies as it is (say a module of the runtime kept as real Python). The format
+    stage passes it through untouched, without even the layout check; that black leaves it
+    unchanged, and that it is the same for other inputs and options, is tested once
+    (``tests/test_fast_format.py``) instead of paid on every run."""
+
+    __slots__ = ()
+
+
 def templates_dir() -> Path:
     """``templates/`` at the project root (source checkout), or inside an installed wheel.
 

@@ -4,7 +4,8 @@ with black, big files in parallel.
 black dominates generation time (seconds for the models module, milliseconds for the rest).
 A file rendered by a template that declares black's layout (:class:`BlackLayout`) and that
 passes :func:`acpgen.output.layout.is_black_layout` is already what black would return, so
-it is not formatted at all; everything else is. Each file is formatted independently and
+it is not formatted at all, nor is fixed code copied as it is (:class:`Verbatim`); everything
+else is. Each file is formatted independently and
 results are collected by path, so running the big ones in forked worker processes cannot
 change a byte; it only overlaps their cost.
 """
@@ -17,7 +18,7 @@ import sys
 from pathlib import Path
 
 from acpgen import cache as format_cache
-from acpgen.emit.render import BlackLayout
+from acpgen.emit.render import BlackLayout, Verbatim
 from acpgen.errors import AcpgenError
 from acpgen.output import format as fmt
 from acpgen.output.format import format_python
@@ -42,7 +43,9 @@ def format_tree(sources: dict[str, str]) -> dict[str, str]:
     directory: Path | None = None
     ident = ""
     for rel, source in sources.items():
-        if not rel.endswith(".py") or (isinstance(source, BlackLayout) and is_black_layout(source)):
+        if not rel.endswith(".py") or isinstance(source, Verbatim) or (
+            isinstance(source, BlackLayout) and is_black_layout(source)
+        ):
             out[rel] = str(source)
             continue
         if not ident:

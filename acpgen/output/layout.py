@@ -58,7 +58,7 @@ def is_black_layout(text: str) -> bool:
     strings, numbers, blocks = _collect(tree)
     if not _literals_ok(strings, numbers, lines) or not _docstrings_ok(blocks, lines):
         return False
-    if not _splits_ok(blocks, lines):
+    if not _splits_ok(blocks, strings, lines):
         return False
     inside = _string_lines(strings, lines)
     for number, line in enumerate(lines, start=1):
@@ -136,40 +136,154 @@ def _literals_ok(strings: list[ast.expr], numbers: list[ast.Constant], lines: li
 
 
 _OPENS = ("(", "[", "{")
-_HEADER_END = re.compile(r"\s*\)(?: -> .+)?:")
+_CLOSES = (")", "]", "}")
+_DOUBLE_CLOSES = {a + b for a in _CLOSES for b in _CLOSES}
+# A trailing comma before a closing bracket on one line is magic (black explodes the bracket)
+# except in a one-element tuple of a simple atom: ``("a",)``.
+_JOINED_COMMA = re.compile(r",\s*[)\]}]")
+_ONE_TUPLE = re.compile(r'\((?:"(?:[^"\\]|\\.)*"|[\w.]+),\)')
+_CALL_OPEN = re.compile(r".*[\w)\]]\($")
 
 
-def _splits_ok(blocks: list[list[ast.stmt]], lines: list[str]) -> bool:
-    """Every statement split over several lines is split at a magic trailing comma: its first
-    line opens a bracket, its last line only closes it, the line before ends with a comma.
-    black keeps such a bracket exploded whatever the lengths; any other split is black's
-    choice among several, which depends on the lengths the inputs bring, so black decides."""
+def _statement_spans(blocks: list[list[ast.stmt]], lines: list[str]) -> list[tuple[int, int]]:
+    """(first, last) line of every simple statement and of every compound statement's header."""
+    spans = []
     for block in blocks:
         for stmt in block:
-            first = stmt.lineno
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If,
-                                 ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith)):
+            first = stmt.lineno  # a def or class: the keyword's line, after any decorators
+            body = getattr(stmt, "body", None)
+            if isinstance(body, list) and body:
                 last = first
-                while last < len(lines) and not lines[last - 1].endswith(":"):
+                while last < len(lines) and not lines[last - 1].rstrip().endswith(":"):
                     last += 1
-                if last > first and not (lines[first - 1].endswith("(")
-                                         and _HEADER_END.fullmatch(lines[last - 1])
-                                         and lines[last - 2].endswith(",")):
-                    return False
+            else:
+                last = stmt.end_lineno or first
+            spans.append((first, last))
+    return spans
+
+
+def _splits_ok(blocks: list[list[ast.stmt]], strings: list[ast.expr], lines: list[str]) -> bool:
+    """Every statement is one line, or split only where black's split does not depend on
+    lengths the inputs bring, or depends on them in a way checked here:
+
+    * exploded at a magic trailing comma (one item per line, the closing bracket after a
+      comma): black keeps it so whatever the lengths, except a one-item tuple or subscript;
+    * hugged: the opening bracket ends a line, the whole body is the next line (no trailing
+      comma), the closing bracket starts the line after; black does exactly this when the
+      joined line is too long and the body fits, for the first bracket of a ``def`` and the
+      last bracket of a call that is not behind an assignment, ``return`` and the like
+      (black's optional parentheses make those a choice).
+
+    Any other split (at an operator, around an annotation) is black's choice by length, so
+    black decides those files."""
+    in_string = set()  # line k: the break after line k is inside a multi-line string
+    for node in strings:
+        end = node.end_lineno or node.lineno
+        in_string.update(range(node.lineno, end))
+    for line in lines:
+        if ("," in line and _JOINED_COMMA.search(line)
+                and len(_JOINED_COMMA.findall(line)) != len(_ONE_TUPLE.findall(line))):
+            return False
+    for first, last in _statement_spans(blocks, lines):
+        stack: list[list[int]] = []  # per open bracket: [one item stays exploded, items]
+        k = first
+        hug_closer = 0  # the line that closes a hugged bracket (not one on the stack)
+        while k < last:  # the break after line k
+            if k in in_string:
+                k += 1
                 continue
-            if hasattr(stmt, "body"):
-                continue  # try/match: one-line headers
-            last = stmt.end_lineno or first
-            if last == first:
-                continue
-            value = getattr(stmt, "value", None)
-            if isinstance(value, ast.Constant) and isinstance(value.value, str) \
-                    and value.lineno == first and value.end_lineno == last:
-                continue  # a multi-line string, checked on its own
-            if not (lines[first - 1].endswith(_OPENS) and lines[last - 1].strip() in (")", "]", "}")
-                    and lines[last - 2].endswith(",")):
+            before = lines[k - 1].rstrip()
+            after = lines[k].lstrip()
+            if before.lstrip()[:2] in _DOUBLE_CLOSES:
+                return False  # black closes one bracket per line
+            if before.lstrip().startswith(_CLOSES) and k != hug_closer and stack and not _close(stack):
                 return False
+            if before.endswith(_OPENS) and _hugged(lines, k, first, bool(stack)):
+                k += 2  # head, body: go on with the break after the closing line
+                hug_closer = k
+                continue
+            if before.endswith(_OPENS):
+                stack.append([_one_item_stays(before), 0])
+            elif before.endswith(","):
+                if not stack or _top_level_commas(before) != 1:
+                    return False  # two items on one line of an exploded bracket
+                stack[-1][1] += 1
+            elif not before.lstrip().startswith("#"):
+                return False  # a split at an operator or inside an expression
+            if after.startswith(_CLOSES) and not (before.endswith(",") or before.lstrip().startswith("#")):
+                return False  # no magic trailing comma: black may join the bracket
+            k += 1
+        if last > first and lines[last - 1].lstrip().startswith(_CLOSES) and last != hug_closer \
+                and stack and not _close(stack):
+            return False
+        if stack:
+            return False  # a bracket opened at a line end closes inside a line: black re-splits
     return True
+
+
+_NO_HUG = re.compile(r"\s*(?:return|assert|del|raise|yield|await|if|elif|while|for|with|async|import|from)\b")
+_STRING_BODY = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def _hugged(lines: list[str], k: int, first: int, nested: bool) -> bool:
+    """Lines k, k+1, k+2 are ``head(`` / body / ``)tail`` as black lays out a bracket whose
+    body fits on a line of its own but not together with head and tail: the parameters of
+    a ``def``; a call or subscript that starts a statement with no optional parentheses
+    around it (not behind ``=``, ``return`` and the like), or that is an item of an exploded
+    bracket. (A tuple, list, set or dict display with a comma is exploded instead.)"""
+    if k + 1 >= len(lines):
+        return False
+    head, body, tail = lines[k - 1].rstrip(), lines[k], lines[k + 1].strip()
+    if body.rstrip().endswith((",", *_OPENS)) or body.lstrip().startswith(("#", *_CLOSES)):
+        return False
+    if len(body) > LINE_LENGTH:
+        return False
+    if k == first and head.lstrip().startswith(("def ", "async def ", "class ")):
+        if _top_level_commas(body) < 1:
+            return False  # black adds a trailing comma to a lone parameter, then explodes it
+        if not re.fullmatch(r"\)(?: -> .+)?:", tail):
+            return False
+    else:
+        if not _SUBSCRIPT_OR_CALL.match(head) or not re.fullmatch(r"[)\]],?", tail):
+            return False
+        if k == first:
+            if _NO_HUG.match(head) or " = " in _STRING_BODY.sub('""', head) or ": " in head:
+                return False  # optional parentheses: black chooses by length
+            if tail.endswith(","):
+                return False
+        elif not nested:
+            return False
+    return len(head + body.strip() + tail) > LINE_LENGTH
+
+
+_SUBSCRIPT_OR_CALL = re.compile(r"\s*[\w.]+(?:=[\w.]+)?[(\[]$")
+
+
+def _top_level_commas(line: str) -> int:
+    """Commas outside brackets and strings in one line."""
+    depth = count = 0
+    for char in _STRING_BODY.sub('""', line.lstrip().lstrip(")]}")):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            count += 1
+    return count
+
+
+def _close(stack: list[list[int]]) -> bool:
+    one_stays, items = stack.pop()
+    return items > 1 or bool(one_stays)
+
+
+def _one_item_stays(line: str) -> bool:
+    """black keeps an exploded bracket with one item and a trailing comma for a call or a
+    list/dict/set display, and joins it back for a tuple (the comma makes the tuple) or a
+    subscript."""
+    after_name = bool(_CALL_OPEN.match(line[:-1] + "("))
+    return (line.endswith("(") and after_name) or (line.endswith("[") and not after_name) \
+        or line.endswith("{")
 
 
 def _string_lines(strings: list[ast.expr], lines: list[str]) -> set[int]:

@@ -176,7 +176,7 @@ def _splits_ok(blocks: list[list[ast.stmt]], strings: list[ast.expr], lines: lis
 
     Any other split (at an operator, around an annotation) is black's choice by length, so
     black decides those files."""
-    in_string = set()  # line k: the break after line k is inside a multi-line string
+    in_string: set[int] = set()  # line k: the break after line k is inside a multi-line string
     for node in strings:
         end = node.end_lineno or node.lineno
         in_string.update(range(node.lineno, end))

@@ -58,11 +58,52 @@ def is_black_layout(text: str) -> bool:
     strings, numbers, blocks = _collect(tree)
     if not _literals_ok(strings, numbers, lines) or not _docstrings_ok(blocks, lines):
         return False
-    if not _splits_ok(blocks, strings, lines):
-        return False
+    uncertain = _uncertain_splits(blocks, strings, lines)
+    if uncertain is None or sum(last - first + 1 for first, last, _ in uncertain) > len(lines) // 4:
+        return False  # black on the whole file costs about as much as on a quarter of it
+    checked = {n for first, last, _ in uncertain for n in range(first, last + 1)}
     inside = _string_lines(strings, lines)
     for number, line in enumerate(lines, start=1):
-        if len(line) > LINE_LENGTH and number not in inside and not _LONE_STRING.fullmatch(line):
+        if len(line) > LINE_LENGTH and number not in inside | checked and not _LONE_STRING.fullmatch(line):
+            return False
+    return not uncertain or _black_agrees(uncertain, lines)
+
+
+_CUT = "_acpgen_layout_cut = 0"
+
+
+def _black_agrees(spans: list[tuple[int, int, bool]], lines: list[str]) -> bool:
+    """black lays out each of these statements exactly as they are, formatting only them.
+
+    black formats every logical line on its own, from its text, its depth and the mode (the
+    surrounding statements only decide blank lines, which are not compared here). So each
+    statement is set at its own depth under ``if _:`` headers, a compound statement's
+    header gets a ``pass`` body, all of them go through black in one small module, and
+    each comes back or not as it was. One run on a few statements instead of the file."""
+    from acpgen.output.format import format_python
+
+    chunks = []
+    for first, last, header in spans:
+        own = lines[first - 1: last]
+        indent = len(own[0]) - len(own[0].lstrip())
+        if indent % 4:
+            return False
+        wrapper = [" " * (4 * i) + "if _:" for i in range(indent // 4)]
+        body = [" " * (indent + 4) + "pass"] if header else []
+        chunks.append("\n".join([*wrapper, *own, *body, _CUT]))
+    try:
+        formatted = format_python("layout check", "\n".join(chunks) + "\n")
+    except Exception:  # noqa: BLE001 - black refuses the snippet: let black judge the file
+        return False
+    parts = formatted.split(_CUT + "\n")
+    if len(parts) != len(spans) + 1 or parts[-1].strip():
+        return False
+    for (first, last, header), part in zip(spans, parts):
+        got = [line for line in part.split("\n") if line.strip()]
+        own = lines[first - 1: last]
+        depth = (len(own[0]) - len(own[0].lstrip())) // 4
+        got = got[depth: len(got) - (1 if header else 0)]
+        if got != own:
             return False
     return True
 
@@ -145,26 +186,32 @@ _ONE_TUPLE = re.compile(r'\((?:"(?:[^"\\]|\\.)*"|[\w.]+),\)')
 _CALL_OPEN = re.compile(r".*[\w)\]]\($")
 
 
-def _statement_spans(blocks: list[list[ast.stmt]], lines: list[str]) -> list[tuple[int, int]]:
-    """(first, last) line of every simple statement and of every compound statement's header."""
+def _statement_spans(blocks: list[list[ast.stmt]], lines: list[str]) -> list[tuple[int, int, bool]]:
+    """(first, last, is a header) lines of every simple statement and compound statement header."""
     spans = []
     for block in blocks:
         for stmt in block:
             first = stmt.lineno  # a def or class: the keyword's line, after any decorators
             body = getattr(stmt, "body", None)
-            if isinstance(body, list) and body:
+            header = isinstance(body, list) and bool(body)
+            if header:
                 last = first
                 while last < len(lines) and not lines[last - 1].rstrip().endswith(":"):
                     last += 1
             else:
                 last = stmt.end_lineno or first
-            spans.append((first, last))
+            spans.append((first, last, header))
     return spans
 
 
-def _splits_ok(blocks: list[list[ast.stmt]], strings: list[ast.expr], lines: list[str]) -> bool:
-    """Every statement is one line, or split only where black's split does not depend on
-    lengths the inputs bring, or depends on them in a way checked here:
+def _uncertain_splits(
+    blocks: list[list[ast.stmt]], strings: list[ast.expr], lines: list[str]
+) -> list[tuple[int, int, bool]] | None:
+    """The statements whose splits are not certainly black's, or None when a line holds a
+    magic trailing comma black would explode.
+
+    Certainly black's: a statement on one line, or split only where black's split does not
+    depend on lengths the inputs bring, or depends on them in a way checked here:
 
     * exploded at a magic trailing comma (one item per line, the closing bracket after a
       comma): black keeps it so whatever the lengths, except a one-item tuple or subscript;
@@ -174,8 +221,8 @@ def _splits_ok(blocks: list[list[ast.stmt]], strings: list[ast.expr], lines: lis
       last bracket of a call that is not behind an assignment, ``return`` and the like
       (black's optional parentheses make those a choice).
 
-    Any other split (at an operator, around an annotation) is black's choice by length, so
-    black decides those files."""
+    Any other split (at an operator, around an annotation) is black's choice by length: those
+    statements are checked by black itself (:func:`_black_agrees`)."""
     in_string: set[int] = set()  # line k: the break after line k is inside a multi-line string
     for node in strings:
         end = node.end_lineno or node.lineno
@@ -183,42 +230,44 @@ def _splits_ok(blocks: list[list[ast.stmt]], strings: list[ast.expr], lines: lis
     for line in lines:
         if ("," in line and _JOINED_COMMA.search(line)
                 and len(_JOINED_COMMA.findall(line)) != len(_ONE_TUPLE.findall(line))):
-            return False
-    for first, last in _statement_spans(blocks, lines):
-        stack: list[list[int]] = []  # per open bracket: [one item stays exploded, items]
-        k = first
-        hug_closer = 0  # the line that closes a hugged bracket (not one on the stack)
-        while k < last:  # the break after line k
-            if k in in_string:
-                k += 1
-                continue
-            before = lines[k - 1].rstrip()
-            after = lines[k].lstrip()
-            if before.lstrip()[:2] in _DOUBLE_CLOSES:
-                return False  # black closes one bracket per line
-            if before.lstrip().startswith(_CLOSES) and k != hug_closer and stack and not _close(stack):
-                return False
-            if before.endswith(_OPENS) and _hugged(lines, k, first, bool(stack)):
-                k += 2  # head, body: go on with the break after the closing line
-                hug_closer = k
-                continue
-            if before.endswith(_OPENS):
-                stack.append([_one_item_stays(before), 0])
-            elif before.endswith(","):
-                if not stack or _top_level_commas(before) != 1:
-                    return False  # two items on one line of an exploded bracket
-                stack[-1][1] += 1
-            elif not before.lstrip().startswith("#"):
-                return False  # a split at an operator or inside an expression
-            if after.startswith(_CLOSES) and not (before.endswith(",") or before.lstrip().startswith("#")):
-                return False  # no magic trailing comma: black may join the bracket
+            return None
+    return [span for span in _statement_spans(blocks, lines)
+            if not _span_certain(span[0], span[1], lines, in_string)]
+
+
+def _span_certain(first: int, last: int, lines: list[str], in_string: set[int]) -> bool:
+    stack: list[list[int]] = []  # per open bracket: [one item stays exploded, items]
+    k = first
+    hug_closer = 0  # the line that closes a hugged bracket (not one on the stack)
+    while k < last:  # the break after line k
+        if k in in_string:
             k += 1
-        if last > first and lines[last - 1].lstrip().startswith(_CLOSES) and last != hug_closer \
-                and stack and not _close(stack):
+            continue
+        before = lines[k - 1].rstrip()
+        after = lines[k].lstrip()
+        if before.lstrip()[:2] in _DOUBLE_CLOSES:
+            return False  # black closes one bracket per line
+        if before.lstrip().startswith(_CLOSES) and k != hug_closer and stack and not _close(stack):
             return False
-        if stack:
-            return False  # a bracket opened at a line end closes inside a line: black re-splits
-    return True
+        if before.endswith(_OPENS) and _hugged(lines, k, first, bool(stack)):
+            k += 2  # head, body: go on with the break after the closing line
+            hug_closer = k
+            continue
+        if before.endswith(_OPENS):
+            stack.append([_one_item_stays(before), 0])
+        elif before.endswith(","):
+            if not stack or _top_level_commas(before) != 1:
+                return False  # two items on one line of an exploded bracket
+            stack[-1][1] += 1
+        elif not before.lstrip().startswith("#"):
+            return False  # a split at an operator or inside an expression
+        if after.startswith(_CLOSES) and not (before.endswith(",") or before.lstrip().startswith("#")):
+            return False  # no magic trailing comma: black may join the bracket
+        k += 1
+    if last > first and lines[last - 1].lstrip().startswith(_CLOSES) and last != hug_closer \
+            and stack and not _close(stack):
+        return False
+    return not stack  # else a bracket opened at a line end closes inside a line: black re-splits
 
 
 _NO_HUG = re.compile(r"\s*(?:return|assert|del|raise|yield|await|if|elif|while|for|with|async|import|from)\b")

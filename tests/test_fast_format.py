@@ -3,12 +3,17 @@ black would change (so skipping black cannot change a byte)."""
 
 from __future__ import annotations
 
+import json
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
+from repin import make_project
 
 from acpgen.emit.render import BlackLayout, Verbatim
 from acpgen.model.generation import GenOptions
+from acpgen.model.project import load_project
 from acpgen.output import format_parallel
 from acpgen.output.format import format_python
 from acpgen.output.generate import emit_sources, options_for
@@ -143,3 +148,28 @@ def test_verbatim_text_passes_through_untouched(monkeypatch: pytest.MonkeyPatch)
     assert not is_black_layout(text)
     out = format_parallel.format_tree({"pkg/v.py": Verbatim(text), "pkg/b.py": BlackLayout(text)})
     assert out["pkg/v.py"] == text and format_parallel.SENT_TO_BLACK[before:] == ["pkg/b.py"]
+
+
+def test_the_fast_path_holds_on_a_schema_twice_the_size(
+    project_root: Path, inputs_copy: Path, tmp_path: Path
+) -> None:
+    """Longer and more names change where lines break: at twice the schema (every def copied
+    under a new name, bench/synth_schema.py), every file that skips black is still exactly
+    what black would write."""
+    sys.path.insert(0, str(project_root / "bench"))
+    try:
+        import synth_schema
+    finally:
+        sys.path.remove(str(project_root / "bench"))
+    path = inputs_copy / "schema/v1/schema.json"
+    doubled = synth_schema.scaled_schema(json.loads(path.read_bytes()), 2)
+    path.write_text(json.dumps(doubled, indent=2) + "\n", encoding="utf-8")
+    proj = make_project(project_root, tmp_path / "proj", inputs_copy)
+    big = load_project(proj)
+    assert len(big.ir.defs) > 300
+    skipped = 0
+    for rel, text in emit_sources(big, options_for(big)).items():
+        if isinstance(text, BlackLayout) and is_black_layout(text):
+            skipped += 1
+            assert format_python(rel, text) == text, f"{rel} skips black but black changes it"
+    assert skipped >= 10

@@ -85,6 +85,45 @@ def py_literal(value: Any) -> str:
     return repr(value)
 
 
+LINE_LENGTH = 100  # black's line length (acpgen.output.format); layouts below aim at it
+
+
+def black_tuple(head: str, items: list[str], tail: str, indent: int = 0) -> str:
+    """A tuple written with a trailing comma, ``head`` + items + ``tail``, as black leaves it:
+    two or more items one a line (the comma is magic), one item joined as ``("x",)`` when it
+    fits, no item as ``()``."""
+    pad = " " * indent
+    if not items:
+        return f"{pad}{head}{tail}"
+    joined = f"{pad}{head}{items[0]},{tail}"
+    if len(items) == 1 and len(joined) <= LINE_LENGTH:
+        return joined
+    inner = " " * (indent + 4)
+    return "\n".join([f"{pad}{head}", *(f"{inner}{item}," for item in items), f"{pad}{tail}"])
+
+
+def black_union(items: list[str], indent: int = 0, suffix: str = "") -> str:
+    """``A | B | C`` + ``suffix`` as black splits it when it does not fit: one operand a line,
+    the operator leading."""
+    pad = " " * indent
+    joined = f"{pad}{' | '.join(items)}{suffix}"
+    if len(joined) <= LINE_LENGTH:
+        return joined
+    return "\n".join(f"{pad}{'| ' if i else ''}{item}" for i, item in enumerate(items)) + suffix
+
+
+def black_def(head: str, params: str, tail: str) -> str:
+    """A top-level ``def`` line (``head`` ends with ``(``, ``tail`` starts with ``)``) as black
+    lays it out: one line when it fits, else the parameters on a line of their own, else one
+    parameter a line with a trailing comma."""
+    joined = f"{head}{params}{tail}"
+    if len(joined) <= LINE_LENGTH:
+        return joined
+    if 4 + len(params) <= LINE_LENGTH and "," in params:
+        return f"{head}\n    {params}\n{tail}"
+    return "\n".join([head, *(f"    {p.strip()}," for p in params.split(",")), tail])
+
+
 @functools.lru_cache(maxsize=64)
 def _declares_black_layout(directory: str, template: str) -> bool:
     with open(Path(directory) / template, encoding="utf-8") as handle:
@@ -107,6 +146,7 @@ def environment(directory: str | None = None) -> jinja2.Environment:
         auto_reload=False,  # one process renders each template once; no mtime polling
     )
     env.filters["pyrepr"] = py_literal
+    env.globals.update(black_tuple=black_tuple, black_union=black_union, black_def=black_def)
     env.filters["tojson_sorted"] = lambda v: json.dumps(v, sort_keys=True)
     return env
 

@@ -193,11 +193,17 @@ def _statement_spans(blocks: list[list[ast.stmt]], lines: list[str]) -> list[tup
         for stmt in block:
             first = stmt.lineno  # a def or class: the keyword's line, after any decorators
             body = getattr(stmt, "body", None)
-            header = isinstance(body, list) and bool(body)
+            header = isinstance(body, list) and bool(body) and isinstance(body[0], ast.stmt)
             if header:
-                last = first
-                while last < len(lines) and not lines[last - 1].rstrip().endswith(":"):
-                    last += 1
+                start = body[0]
+                own_line = lines[start.lineno - 1]
+                if len(own_line) - len(own_line.lstrip()) == start.col_offset:
+                    last = start.lineno - 1  # the body starts on a line of its own
+                    while last > first and not lines[last - 1].rstrip().endswith(":"):
+                        last -= 1  # comments between the header and the body
+                else:
+                    header = False  # ``def f(...) -> T: ...``: the body is on the header's line
+                    last = stmt.end_lineno or first
             else:
                 last = stmt.end_lineno or first
             spans.append((first, last, header))

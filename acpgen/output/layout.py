@@ -193,9 +193,9 @@ def _statement_spans(blocks: list[list[ast.stmt]], lines: list[str]) -> list[tup
         for stmt in block:
             first = stmt.lineno  # a def or class: the keyword's line, after any decorators
             body = getattr(stmt, "body", None)
-            header = isinstance(body, list) and bool(body) and isinstance(body[0], ast.stmt)
-            if header:
-                start = body[0]
+            start = body[0] if isinstance(body, list) and body else None
+            header = isinstance(start, ast.stmt)
+            if isinstance(start, ast.stmt):
                 own_line = lines[start.lineno - 1]
                 if len(own_line) - len(own_line.lstrip()) == start.col_offset:
                     last = start.lineno - 1  # the body starts on a line of its own

@@ -96,6 +96,16 @@ SNIPPETS = {
     "        | CompleteElicitationNotificationX2\n        | ExtNotificationX2\n        | None\n"
     '    ) = Field(default=None, description="Method-specific notification parameters.")\n',
     "exploded-call": 'x = f(\n    a,\n    b,\n)\n',
+    "raw-docstring": 'def f():\n    r"""Path C:\\x.\n\n    More.\n    """\n',
+    "long-f-string-item": 'x = f(\n    a,\n    f"{a}' + "b" * 100 + '",\n)\n',
+    "hugged-call": "f" * 30 + "(\n    " + ", ".join(["argument"] * 9) + "\n)\n",
+    "hugged-call-fits": "f(\n    a, b\n)\n",
+    "hugged-assignment": "x = f(\n    " + ", ".join(["argument"] * 10) + "\n)\n",
+    "stub-def-hugged": "def f(\n    " + ", ".join(f"argu{i}: int" for i in range(8)) + "\n) -> None: ...\n",
+    "one-item-tuple-exploded": 'x = (\n    "a",\n)\n',
+    "one-item-list-exploded": 'x = [\n    "a",\n]\n',
+    "two-items-one-line": 'x = [\n    "a", "b",\n]\n',
+    "operator-split": "x = (\n    aaaa\n    | bbbb\n)\n",
     "comment-after-long-code": "x = f(" + "a" * 90 + ")  # c\n",
 }
 
@@ -111,7 +121,8 @@ def test_the_layout_check_passes_real_black_layout() -> None:
     """Not a check that always says no: black-stable shapes the templates use pass."""
     for name in ("plain", "long-lone-string", "long-keyword-string", "single-quotes-kept",
                  "docstring-long-line", "docstring-long-single", "module-string-after-alias",
-                 "exploded-call",
+                 "exploded-call", "raw-docstring", "long-f-string-item", "hugged-call",
+                 "stub-def-hugged", "one-item-list-exploded",
                  "f-string-nested-quotes"):
         text = SNIPPETS[name]
         assert format_python(name, text) == text, name

@@ -102,6 +102,38 @@ def black_tuple(head: str, items: list[str], tail: str, indent: int = 0) -> str:
     return "\n".join([f"{pad}{head}", *(f"{inner}{item}," for item in items), f"{pad}{tail}"])
 
 
+def _magic(value: Any) -> bool:
+    """A tuple written with a trailing comma after every item: the comma is magic (black keeps
+    the tuple exploded) from two items on, or when an item holds such a tuple."""
+    return isinstance(value, (list, tuple)) and (len(value) > 1 or any(_magic(v) for v in value))
+
+
+def _joined(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        inner = ", ".join(_joined(v) for v in value)
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    return py_literal(value)
+
+
+def black_value(
+    prefix: str, value: Any, indent: int = 0, suffix: str = "", trailing_comma: bool = True
+) -> str:
+    """``prefix`` + a literal (nested tuples of JSON scalars, every tuple written with a
+    trailing comma, except the outermost one when ``trailing_comma`` is false) + ``suffix``
+    as black lays it out: joined when it fits and no tuple in it has a magic trailing comma,
+    else exploded one item a line, recursively."""
+    pad = " " * indent
+    magic = _magic(value) if trailing_comma else any(_magic(v) for v in value)
+    if not magic:
+        joined = f"{pad}{prefix}{_joined(value)}{suffix}"
+        if len(joined) <= LINE_LENGTH or not isinstance(value, (list, tuple)) or not value:
+            return joined
+    lines = [f"{pad}{prefix}("]
+    lines += [black_value("", item, indent + 4, ",") for item in value]
+    lines.append(f"{pad}){suffix}")
+    return "\n".join(lines)
+
+
 def black_union(items: list[str], indent: int = 0, suffix: str = "") -> str:
     """``A | B | C`` + ``suffix`` as black splits it when it does not fit: one operand a line,
     the operator leading."""
@@ -146,7 +178,7 @@ def environment(directory: str | None = None) -> jinja2.Environment:
         auto_reload=False,  # one process renders each template once; no mtime polling
     )
     env.filters["pyrepr"] = py_literal
-    env.globals.update(black_tuple=black_tuple, black_union=black_union, black_def=black_def)
+    env.globals.update(black_tuple=black_tuple, black_value=black_value, black_union=black_union, black_def=black_def)
     env.filters["tojson_sorted"] = lambda v: json.dumps(v, sort_keys=True)
     return env
 

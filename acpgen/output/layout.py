@@ -30,7 +30,7 @@ _ESCAPES = re.compile(r"\\(?:x[0-9a-fA-F]{0,1}[A-F]|u[0-9a-fA-F]{0,3}[A-F]|U[0-9
 # black has no split point in it, so it stays however long it is.
 _LONE_STRING = re.compile(
     r'\s*(?:[A-Za-z_][A-Za-z0-9_]*=)?'
-    r'(?:"""(?:[^"\\]|\\.|"(?!""))*"""|"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'),?'
+    r'(?:[rbf]|rb|br|fr|rf)?(?:"""(?:[^"\\]|\\.|"(?!""))*"""|"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'),?'
 )
 # A single-line literal exactly as black spells it: lowercase prefix without u, double quotes.
 _STRING_TOKEN = re.compile(r'(?:[rbf]|rb|br|fr|rf)?"(?:[^"\\\n]|\\.)*"')
@@ -59,7 +59,7 @@ def is_black_layout(text: str) -> bool:
     if not _literals_ok(strings, numbers, lines) or not _docstrings_ok(blocks, lines):
         return False
     uncertain = _uncertain_splits(blocks, strings, lines)
-    if uncertain is None or sum(last - first + 1 for first, last, _ in uncertain) > len(lines) // 4:
+    if uncertain is None or sum(last - first + 1 for first, last, _ in uncertain) > max(len(lines) // 4, 40):
         return False  # black on the whole file costs about as much as on a quarter of it
     checked = {n for first, last, _ in uncertain for n in range(first, last + 1)}
     inside = _string_lines(strings, lines)
@@ -161,7 +161,8 @@ def _literals_ok(strings: list[ast.expr], numbers: list[ast.Constant], lines: li
     """Strings and numbers are already spelled as black spells them."""
     for node in strings:
         source = _segment(lines, node)
-        if (source.startswith('"""') and source.endswith('"""') and '"""' not in source[3:-3]) \
+        plain = source[1:] if source.startswith('r"""') else source
+        if (plain.startswith('"""') and plain.endswith('"""') and '"""' not in plain[3:-3]) \
                 or _STRING_TOKEN.fullmatch(source):
             continue  # one literal in black's spelling (docstrings are checked on their own)
         if _CONCATENATED.fullmatch(source):
@@ -296,7 +297,7 @@ def _hugged(lines: list[str], k: int, first: int, nested: bool) -> bool:
     if k == first and head.lstrip().startswith(("def ", "async def ", "class ")):
         if _top_level_commas(body) < 1:
             return False  # black adds a trailing comma to a lone parameter, then explodes it
-        if not re.fullmatch(r"\)(?: -> .+)?:", tail):
+        if not re.fullmatch(r"\)(?: -> .+)?:(?: \.\.\.)?", tail):
             return False
     else:
         if not _SUBSCRIPT_OR_CALL.match(head) or not re.fullmatch(r"[)\]],?", tail):
@@ -369,18 +370,19 @@ def _docstrings_ok(blocks: list[list[ast.stmt]], lines: list[str]) -> bool:
         end = node.end_lineno or node.lineno
         opening = lines[node.lineno - 1]
         indent = opening[: node.col_offset]
-        if indent.strip() or len(indent) % 4 or not opening[node.col_offset:].startswith('"""'):
+        start = node.col_offset + opening[node.col_offset:].startswith('r"""')  # a raw docstring
+        if indent.strip() or len(indent) % 4 or not opening[start:].startswith('"""'):
             return False  # not a plain triple-quoted docstring on its own line
         closing = lines[end - 1]
         if not closing.endswith('"""') or len(closing.encode("utf-8")) != node.end_col_offset:
             return False
         if end == node.lineno:
-            body = opening[node.col_offset + 3: -3]
+            body = opening[start + 3: -3]
             if not body or body != body.strip():
                 return False
             body_lines = [body]
         else:
-            body_lines = [opening[node.col_offset + 3:], *lines[node.lineno: end - 1], closing[:-3]]
+            body_lines = [opening[start + 3:], *lines[node.lineno: end - 1], closing[:-3]]
             if not _fixed_docstring(body_lines, indent):
                 return False
             if len(body_lines[-1]) + 3 > LINE_LENGTH:

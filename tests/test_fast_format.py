@@ -17,7 +17,7 @@ from acpgen.model.project import load_project
 from acpgen.output import format_parallel
 from acpgen.output.format import format_python
 from acpgen.output.generate import emit_sources, options_for
-from acpgen.output.layout import is_black_layout
+from acpgen.output.layout import black_layout, is_black_layout
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +47,9 @@ def test_only_declared_files_skip_black(sources: dict[str, str], monkeypatch: py
         if rel.endswith(".py") and not isinstance(text, BlackLayout):
             assert rel in formatted, f"{rel} skipped black without declaring black's layout"
         if isinstance(text, BlackLayout):
-            assert (rel in formatted) != is_black_layout(text) and out[rel] == text
+            assert (rel in formatted) == (black_layout(text) is None), rel
+            if rel not in formatted:
+                assert out[rel] == black_layout(text), rel
 
 
 # Snippets laid out as a black-layout template lays them out, once the inputs put something
@@ -155,8 +157,8 @@ def test_verbatim_files_are_black_formatted_and_do_not_vary(project: Any, source
 def test_verbatim_text_passes_through_untouched(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ACPGEN_NO_CACHE", "1")
     before = len(format_parallel.SENT_TO_BLACK)
-    text = "x = (\n    a\n    | b\n)\n"  # a split the layout check leaves to black
-    assert not is_black_layout(text)
+    text = "x = 'a'\n"  # a spelling the layout check leaves to black
+    assert black_layout(text) is None
     out = format_parallel.format_tree({"pkg/v.py": Verbatim(text), "pkg/b.py": BlackLayout(text)})
     assert out["pkg/v.py"] == text and format_parallel.SENT_TO_BLACK[before:] == ["pkg/b.py"]
 
@@ -165,8 +167,8 @@ def test_the_fast_path_holds_on_a_schema_twice_the_size(
     project_root: Path, inputs_copy: Path, tmp_path: Path
 ) -> None:
     """Longer and more names change where lines break: at twice the schema (every def copied
-    under a new name, bench/synth_schema.py), every file that skips black is still exactly
-    what black would write."""
+    under a new name, bench/synth_schema.py), every file that skips whole-file black is
+    still exactly what black would write."""
     sys.path.insert(0, str(project_root / "bench"))
     try:
         import synth_schema
@@ -178,9 +180,14 @@ def test_the_fast_path_holds_on_a_schema_twice_the_size(
     proj = make_project(project_root, tmp_path / "proj", inputs_copy)
     big = load_project(proj)
     assert len(big.ir.defs) > 300
-    skipped = 0
+    skipped = repaired = 0
     for rel, text in emit_sources(big, options_for(big)).items():
-        if isinstance(text, BlackLayout) and is_black_layout(text):
+        fast = black_layout(text) if isinstance(text, BlackLayout) else None
+        if fast is not None:
             skipped += 1
-            assert format_python(rel, text) == text, f"{rel} skips black but black changes it"
+            repaired += fast != text
+            assert fast == format_python(rel, text), f"{rel} skips black but black writes otherwise"
     assert skipped >= 10
+    # The models template splits a long annotation unlike black at this size: that
+    # statement is laid out by black alone, and the rest of the file still skips black.
+    assert repaired >= 1

@@ -144,16 +144,17 @@ def black_union(items: list[str], indent: int = 0, suffix: str = "") -> str:
     return "\n".join(f"{pad}{'| ' if i else ''}{item}" for i, item in enumerate(items)) + suffix
 
 
-def black_def(head: str, params: str, tail: str) -> str:
-    """A top-level ``def`` line (``head`` ends with ``(``, ``tail`` starts with ``)``) as black
-    lays it out: one line when it fits, else the parameters on a line of their own, else one
-    parameter a line with a trailing comma."""
-    joined = f"{head}{params}{tail}"
+def black_def(head: str, params: str, tail: str, indent: int = 0) -> str:
+    """A ``def`` line (``head`` ends with ``(``, ``tail`` starts with ``)``) as black lays it
+    out: one line when it fits, else the parameters on a line of their own, else one
+    parameter a line with a trailing comma. ``params`` holds no bracketed comma."""
+    pad, inner = " " * indent, " " * (indent + 4)
+    joined = f"{pad}{head}{params}{tail}"
     if len(joined) <= LINE_LENGTH:
         return joined
-    if 4 + len(params) <= LINE_LENGTH and "," in params:
-        return f"{head}\n    {params}\n{tail}"
-    return "\n".join([head, *(f"    {p.strip()}," for p in params.split(",")), tail])
+    if len(inner) + len(params) <= LINE_LENGTH and "," in params:
+        return f"{pad}{head}\n{inner}{params}\n{pad}{tail}"
+    return "\n".join([f"{pad}{head}", *(f"{inner}{p.strip()}," for p in params.split(",")), f"{pad}{tail}"])
 
 
 @functools.lru_cache(maxsize=64)

@@ -2,12 +2,13 @@
 with black, big files in parallel.
 
 black dominates generation time (seconds for the models module, milliseconds for the rest).
-A file rendered by a template that declares black's layout (:class:`BlackLayout`) and that
-passes :func:`acpgen.output.layout.is_black_layout` is already what black would return, so
-it is not formatted at all, nor is fixed code copied as it is (:class:`Verbatim`); everything
-else is. Each file is formatted independently and
-results are collected by path, so running the big ones in forked worker processes cannot
-change a byte; it only overlaps their cost.
+A file rendered by a template that declares black's layout (:class:`BlackLayout`) is taken
+as it is, but for the few statements whose line breaks black chooses by length, which black
+lays out on their own, whenever :func:`acpgen.output.layout.black_layout` can vouch for it;
+fixed code copied as it is (:class:`Verbatim`) is taken as it is; everything else goes
+through black. Each file is formatted independently and results are collected by path, so
+running the big ones in forked worker processes cannot change a byte; it only overlaps
+their cost.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from acpgen.emit.render import BlackLayout, Verbatim
 from acpgen.errors import AcpgenError
 from acpgen.output import format as fmt
 from acpgen.output.format import format_python
-from acpgen.output.layout import is_black_layout
+from acpgen.output.layout import black_layout
 
 PARALLEL_MIN_CHARS = 20_000  # below this, a worker process costs more than it saves
 SENT_TO_BLACK: list[str] = []  # every file handed to black by this process (tests/test_warm_run.py)
@@ -43,10 +44,12 @@ def format_tree(sources: dict[str, str]) -> dict[str, str]:
     directory: Path | None = None
     ident = ""
     for rel, source in sources.items():
-        if not rel.endswith(".py") or isinstance(source, Verbatim) or (
-            isinstance(source, BlackLayout) and is_black_layout(source)
-        ):
+        if not rel.endswith(".py") or isinstance(source, Verbatim):
             out[rel] = str(source)
+            continue
+        laid_out = black_layout(source) if isinstance(source, BlackLayout) else None
+        if laid_out is not None:
+            out[rel] = laid_out
             continue
         if not ident:
             directory = format_cache.cache_dir()

@@ -38,74 +38,102 @@ _CONCATENATED = re.compile(
     r'(?:(?:[rbf]|rb|br|fr|rf)?"(?:[^"\\\n]|\\.)*"\n\s*)+(?:[rbf]|rb|br|fr|rf)?"(?:[^"\\\n]|\\.)*"'
 )
 _SINGLE_QUOTED = re.compile(r"(?:[rbf]|rb|br|fr|rf)?'((?:[^'\\\n]|\\.)*)'")
-_NUMBER = re.compile(r"\d+(?:\.\d+)?(?:e[+-]?\d+)?|0x[0-9A-F]+")
+_NUMBER = re.compile(r"\d[\d_]*(?:\.\d[\d_]*)?(?:e[+-]?\d+)?|0x[0-9A-F_]+")
 
 
 def is_black_layout(text: str) -> bool:
     """True only if black (line length 100) provably leaves ``text`` from a black-layout
-    template unchanged; False sends the file through black."""
+    template unchanged."""
+    return black_layout(text) == text
+
+
+def black_layout(text: str) -> str | None:
+    """What black makes of ``text`` from a black-layout template, or None when this cheap
+    check cannot tell (the file then goes through black).
+
+    Everything the inputs can change is checked here; the few statements whose line breaks
+    black chooses by length are formatted by black on their own and put back as black lays
+    them out (:func:`_black_statements`)."""
     if not text.endswith("\n") or text.startswith("\n") or text.endswith("\n\n"):
-        return False
+        return None
     if _AWKWARD.search(text) or _ESCAPES.search(text):
-        return False
+        return None
     if not text.isascii() and not _narrow(text):
-        return False
+        return None
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
-        return False  # black reports it, with its own message
+        return None  # black reports it, with its own message
     lines = text.split("\n")
     strings, numbers, blocks = _collect(tree)
     if not _literals_ok(strings, numbers, lines) or not _docstrings_ok(blocks, lines):
-        return False
+        return None
     uncertain = _uncertain_splits(blocks, strings, lines)
     if uncertain is None or sum(last - first + 1 for first, last, _ in uncertain) > max(len(lines) // 4, 40):
-        return False  # black on the whole file costs about as much as on a quarter of it
+        return None  # black on the whole file costs about as much as on a quarter of it
     checked = {n for first, last, _ in uncertain for n in range(first, last + 1)}
     inside = _string_lines(strings, lines)
     for number, line in enumerate(lines, start=1):
         if len(line) > LINE_LENGTH and number not in inside | checked and not _LONE_STRING.fullmatch(line):
-            return False
-    return not uncertain or _black_agrees(uncertain, lines)
+            return None
+    if not uncertain:
+        return text
+    formatted = _black_statements(uncertain, lines)
+    if formatted is None:
+        return None
+    out: list[str] = []
+    previous = 0
+    for (first, last, _), statement in sorted(zip(uncertain, formatted)):
+        if first <= previous:
+            return None  # overlapping spans: not a layout this check knows
+        out += lines[previous: first - 1]
+        out += statement
+        previous = last
+    out += lines[previous:]
+    return "\n".join(out)
 
 
 _CUT = "_acpgen_layout_cut = 0"
 
 
-def _black_agrees(spans: list[tuple[int, int, bool]], lines: list[str]) -> bool:
-    """black lays out each of these statements exactly as they are, formatting only them.
+def _black_statements(spans: list[tuple[int, int, bool]], lines: list[str]) -> list[list[str]] | None:
+    """black's layout of each of these statements, formatting only them.
 
     black formats every logical line on its own, from its text, its depth and the mode (the
-    surrounding statements only decide blank lines, which are not compared here). So each
-    statement is set at its own depth under ``if _:`` headers, a compound statement's
-    header gets a ``pass`` body, all of them go through black in one small module, and
-    each comes back or not as it was. One run on a few statements instead of the file."""
+    surrounding statements only decide the blank lines around it, which a black-layout
+    template already has right and which do not depend on how the statement is split). So
+    each statement is set at its own depth under ``if _:`` headers, a compound statement's
+    header gets a ``pass`` body, and all of them go through black in one small module:
+    one run on a few statements instead of the file."""
     from acpgen.output.format import format_python
 
     chunks = []
     for first, last, header in spans:
         own = lines[first - 1: last]
         indent = len(own[0]) - len(own[0].lstrip())
-        if indent % 4:
-            return False
+        if indent % 4 or any(not line.strip() for line in own):
+            return None
         wrapper = [" " * (4 * i) + "if _:" for i in range(indent // 4)]
         body = [" " * (indent + 4) + "pass"] if header else []
         chunks.append("\n".join([*wrapper, *own, *body, _CUT]))
     try:
         formatted = format_python("layout check", "\n".join(chunks) + "\n")
     except Exception:  # noqa: BLE001 - black refuses the snippet: let black judge the file
-        return False
+        return None
     parts = formatted.split(_CUT + "\n")
     if len(parts) != len(spans) + 1 or parts[-1].strip():
-        return False
+        return None
+    statements = []
     for (first, last, header), part in zip(spans, parts):
         got = [line for line in part.split("\n") if line.strip()]
-        own = lines[first - 1: last]
-        depth = (len(own[0]) - len(own[0].lstrip())) // 4
+        depth = (len(lines[first - 1]) - len(lines[first - 1].lstrip())) // 4
+        if got[:depth] != [" " * (4 * i) + "if _:" for i in range(depth)]:
+            return None
         got = got[depth: len(got) - (1 if header else 0)]
-        if got != own:
-            return False
-    return True
+        if not got or len(got[0]) - len(got[0].lstrip()) != 4 * depth:
+            return None
+        statements.append(got)
+    return statements
 
 
 def _narrow(text: str) -> bool:

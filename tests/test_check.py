@@ -251,6 +251,23 @@ def test_edited_capability_manifest_is_named_as_the_drifted_input(copy: Path, in
     assert report["generator_drift"] == {}
 
 
+def test_other_generate_options_are_named_not_generator_drift(copy: Path, inputs_dir: Path, project) -> None:  # type: ignore[no-untyped-def]
+    """A check run with another --package than the tree was generated with: the bytes differ
+    because of the options, and the diagnosis says so (neither generator drift nor stale)."""
+    result = cli(*check_args(copy, inputs_dir, "--package", "other_sdk"))
+    assert result.exit_code == 1
+    assert f"cause: generate options changed: the tree was generated with package " \
+           f"{project.lock.package!r}, checking with package 'other_sdk'" in result.stderr
+    assert "generator drift" not in result.stderr and "stale output" not in result.stderr
+
+    report = check(project, str(copy / "generated"), "other_sdk").to_json()
+    assert report["causes"] == [{"kind": "options_changed",
+                                 "options": {"package": {"recorded": project.lock.package,
+                                                         "current": "other_sdk"}}}]
+    assert report["generator_drift"] == {} and report["inputs_changed"] == {}
+    assert any(p.startswith("other_sdk/") for p in report["missing"])
+
+
 def test_never_generated_tree(copy: Path, fresh_tree, project) -> None:  # type: ignore[no-untyped-def]
     shutil.rmtree(copy / "generated")
     report = json_report(project, copy)

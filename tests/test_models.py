@@ -383,4 +383,4 @@ def test_a_def_named_like_an_import_is_an_error(project: Any) -> None:
     defs = dict(project.ir.defs)
     defs["Field"] = dataclasses.replace(defs["SessionId"], name="Field")
     with pytest.raises(AcpgenError, match="collides"):
-        plan_models(dataclasses.replace(project.ir, defs=defs), project.schema)
+        plan_models(dataclasses.replace(project.ir, defs=defs))

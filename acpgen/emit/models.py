@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 
 def emit(model: GenerationModel) -> dict[str, str]:
-    blocks = plan_models(model.ir, model.raw_defs)
+    blocks = plan_models(model.ir)
     public = sorted(b.name for b in blocks if b.public)
     text = render(
         "models/models.py.jinja",

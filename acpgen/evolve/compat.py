@@ -56,7 +56,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from acpgen.evolve.changes import Change
-from acpgen.ir.types import Definition, SchemaIR, TypeExpr
+from acpgen.ir.types import Definition, SchemaIR
+from acpgen.ir.visit import def_types, refs
 
 ROLES = ("client", "agent")
 
@@ -125,22 +126,9 @@ class Flows:
 
 def def_refs(d: Definition) -> set[str]:
     """Every def a def refers to directly."""
-    found: set[str] = set()
-
-    def add(t: TypeExpr | None) -> None:
-        if t is not None:
-            found.update(t.refs())
-
-    for p in d.properties:
-        add(p.type)
-    for v in d.variants:
-        if v.ref:
-            found.add(v.ref)
-        add(v.inline)
-        for p in v.properties:
-            add(p.type)
-    add(d.catch_all)
-    add(d.primitive)
+    found = {v.ref for v in d.variants if v.ref}
+    for t in def_types(d):
+        found |= refs(t)
     return found
 
 

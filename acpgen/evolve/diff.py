@@ -28,6 +28,7 @@ from acpgen.inputs.pinned import parse_json
 from acpgen.ir.build import build_ir
 from acpgen.ir.describe import describe_type as spell_type
 from acpgen.ir.types import Definition, Property, SchemaIR, TypeExpr, Variant
+from acpgen.ir.visit import fold, transform
 
 # Keys that document a schema but never change what is valid on the wire or what is generated
 # structurally. x-side / x-method are excluded: they bind types to methods (diffed as methods).
@@ -141,23 +142,12 @@ def describe_type(t: TypeExpr) -> str:
 
 def _bare(t: TypeExpr) -> TypeExpr:
     """The type without format and constraints (those are diffed separately)."""
-    return dataclasses.replace(
-        t,
-        format=None,
-        constraints=(),
-        items=_bare(t.items) if t.items else None,
-        variants=tuple(_bare(v) for v in t.variants),
-    )
+    return transform(t, lambda node: dataclasses.replace(node, format=None, constraints=()))
 
 
 def _limits(t: TypeExpr) -> tuple[Any, ...]:
     """Format and constraints, recursively, as a comparable value."""
-    return (
-        t.format,
-        t.constraints,
-        _limits(t.items) if t.items else None,
-        tuple(_limits(v) for v in t.variants),
-    )
+    return fold(t, lambda node, items, variants: (node.format, node.constraints, items, variants))
 
 
 # -- the IR diff --------------------------------------------------------------------------

@@ -31,6 +31,7 @@ from acpgen.evolve.compat import Flows, compute_flows
 from acpgen.evolve.diff import SchemaDiff, variant_key
 from acpgen.inputs.roster import Requirement, Roster
 from acpgen.ir.types import SchemaIR
+from acpgen.ir.visit import refs
 from acpgen.model.capabilities import MANIFEST_RELPATH
 from acpgen.model.derived_claims import DerivedClaims, derived_claims
 from acpgen.model.project import Project
@@ -247,7 +248,7 @@ def _carriers(name: str, ir: SchemaIR, flows: Flows) -> list[str]:
             if v.ref == name:
                 variants.append(f"{d.name}[{variant_key(d, v)}]")
         for p in d.properties:
-            if name in p.type.refs():
+            if name in refs(p.type):
                 props.append(f"{d.name}.{p.wire_name}")
     methods = sorted(flows.carriers.get(name, ()))
     out = sorted(variants) + sorted(props)[:_MAX_CARRIERS]

@@ -20,22 +20,19 @@ from pathlib import Path
 import pytest
 import yaml  # type: ignore[import-untyped]  # PyYAML: a datamodel-code-generator dependency
 from click.testing import CliRunner, Result
-from conftest import PROJECT_ROOT, tree_digest
+from conftest import PROJECT_ROOT, load_real_project, tree_digest, tree_now
 
 import acpgen
 from acpgen.cli.main import main
 from acpgen.output.check import MAX_DIFF_LINES, check
-from acpgen.output.generate import MANIFEST_NAME, OUTPUT_TOOLS, build_tree, options_for
+from acpgen.output.generate import MANIFEST_NAME, OUTPUT_TOOLS
 from acpgen.output.writer import write_tree
-
-_FRESH: dict[str, dict[str, bytes]] = {}
 
 
 def generated_now(project) -> dict[str, bytes]:  # type: ignore[no-untyped-def]
     """What the generator produces now from the real pinned inputs (computed once per run)."""
-    if "tree" not in _FRESH:
-        _FRESH["tree"] = build_tree(project, options_for(project))
-    return dict(_FRESH["tree"])
+    assert project is load_real_project()
+    return tree_now()
 
 
 @pytest.fixture()

@@ -9,15 +9,13 @@ the defaults.
 
 from __future__ import annotations
 
-import sys
 import warnings
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import generated_dir
 from pydantic_core import PydanticUndefined
-
-GENERATED = Path(__file__).resolve().parent.parent / "generated"
 
 
 @pytest.fixture(scope="module")
@@ -48,8 +46,7 @@ def dmcg_models(inputs_dir: Path) -> dict[str, Any]:
 
 
 def test_objects_agree_with_datamodel_code_generator(project: Any, dmcg_models: dict[str, Any]) -> None:
-    if str(GENERATED) not in sys.path:
-        sys.path.insert(0, str(GENERATED))
+    generated_dir()  # generated now into a temporary directory, on sys.path
     from acp_v1 import models
 
     compared = 0

@@ -47,7 +47,12 @@ def tree_now() -> dict[str, bytes]:
 
 def generated_dir() -> Path:
     """:func:`tree_now` written to a temporary ``generated/`` (once per process), on
-    ``sys.path`` so that ``import acp_v1`` finds it. Tests must not change it (copy it)."""
+    ``sys.path`` so that ``import acp_v1`` finds it. Tests must not change it (copy it).
+
+    ``ACPGEN_TEST_TREE=DIR`` uses DIR instead: ``bench/oracle_mutants.py`` runs the oracle
+    tests against deliberately broken trees that way."""
+    if "dir" not in _SESSION and os.environ.get("ACPGEN_TEST_TREE"):
+        _SESSION["dir"] = Path(os.environ["ACPGEN_TEST_TREE"]).resolve()
     if "dir" not in _SESSION:
         from acpgen.output.writer import write_tree
 

@@ -25,7 +25,7 @@ from conftest import PROJECT_ROOT, load_real_project, tree_digest, tree_now
 import acpgen
 from acpgen.cli.main import main
 from acpgen.output.check import MAX_DIFF_LINES, check
-from acpgen.output.generate import MANIFEST_NAME, OUTPUT_TOOLS
+from acpgen.output.generate import MANIFEST_NAME, OUTPUT_TOOLS, build_tree, options_for
 from acpgen.output.writer import write_tree
 
 
@@ -263,6 +263,15 @@ def test_other_generate_options_are_named_not_generator_drift(copy: Path, inputs
                                                          "current": "other_sdk"}}}]
     assert report["generator_drift"] == {} and report["inputs_changed"] == {}
     assert any(p.startswith("other_sdk/") for p in report["missing"])
+
+    # The mirror case: a tree generated elsewhere with --package, checked there without it.
+    other = copy / "other"
+    write_tree(other, build_tree(project, options_for(project, "other_sdk")))
+    assert check(project, str(other), "other_sdk").clean
+    report = check(project, str(other)).to_json()
+    assert report["causes"] == [{"kind": "options_changed",
+                                 "options": {"package": {"recorded": "other_sdk",
+                                                         "current": project.lock.package}}}]
 
 
 def test_never_generated_tree(copy: Path, fresh_tree, project) -> None:  # type: ignore[no-untyped-def]

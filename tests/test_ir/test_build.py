@@ -7,14 +7,22 @@ change in how a shape is read shows up here, named, before it reaches any emitte
 from __future__ import annotations
 
 import pytest
-from support.fixture_schemas import fixture_ir, fixture_meta, fixture_schema
+from support.fixture_schemas import SCHEMAS, SHAPES, fixture_ir, fixture_meta, fixture_schema
 
 from acpgen.errors import AcpgenError
+from acpgen.inputs.metaschema import check_metaschema
 from acpgen.ir.build import build_ir
 from acpgen.ir.types import EnumMember, NestedBranch, TypeExpr
 
 STRING = TypeExpr("primitive", name="string")
 ANY = TypeExpr("any")
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_every_fixture_is_valid_json_schema_and_builds(shape: str) -> None:
+    assert sorted(p.stem for p in SCHEMAS.glob("*.json")) == sorted([*SHAPES, "meta"])
+    check_metaschema(fixture_schema(shape), f"{shape}.json")
+    assert set(fixture_ir(shape).defs) >= {"AgentCapabilities", "ClientCapabilities"}
 
 
 def test_object_members_names_required_defaults_and_annotations() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -18,7 +19,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from acpgen.runtime import errors, framing, rpc
+from acpgen.runtime import errors, framing, rpc, stdio
 
 T = TypeVar("T")
 RUNTIME = Path(__file__).resolve().parents[1] / "acpgen" / "runtime"
@@ -382,6 +383,46 @@ def test_a_batch_is_refused_whole_with_one_invalid_request() -> None:
         assert await peer.silent()
         assert handlers.started == [] and handlers.notifications == []
         await connection.close()
+
+    run(body())
+
+
+# ---- the stdio transport reaps the agent's whole process group -----------------------------
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as stat:  # a zombie is not running
+        return stat.read().split(") ", 1)[1][0] != "Z"
+
+
+@pytest.mark.parametrize("launcher", ["sleep 300 & echo $!; read line", "sleep 300 & echo $!; wait"],
+                         ids=["leader-exits-on-eof", "leader-ignores-eof"])
+def test_spawn_process_leaves_no_process_of_the_group_behind(launcher: str) -> None:
+    async def body() -> None:
+        async with stdio.spawn_process(["sh", "-c", launcher], exit_grace=0.5) as (out, _, process):
+            child = int(await out.readline())
+            assert _alive(child) and os.getpgid(child) == process.pid
+        assert process.returncode is not None
+        for _ in range(40):
+            if not _alive(child):
+                break
+            await asyncio.sleep(0.05)
+        assert not _alive(child)
+
+    run(body())
+
+
+def test_spawn_process_stops_the_group_when_the_body_fails() -> None:
+    async def body() -> None:
+        with pytest.raises(RuntimeError):
+            async with stdio.spawn_process(["sh", "-c", "sleep 300 & echo $!; wait"], exit_grace=0.2) as (out, _, p):
+                child = int(await out.readline())
+                raise RuntimeError("the client failed")
+        assert not _alive(p.pid) and not _alive(child)
 
     run(body())
 

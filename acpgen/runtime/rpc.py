@@ -496,6 +496,9 @@ class Connection:
             response = {"jsonrpc": _VERSION, "id": record.request_id, "result": task.result()}
         elif isinstance(exc, RpcError):
             response = _error_response(record.request_id, exc)
+        elif isinstance(exc, ConnectionClosed):  # the peer went away mid-request: say why, once
+            logger.info("%s: %s ended: %s", self._name, method, exc)
+            return
         else:
             logger.error("%s: %s failed", self._name, method, exc_info=exc)
             response = _error_response(

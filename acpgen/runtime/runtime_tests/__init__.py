@@ -1,7 +1,6 @@
-"""Tests of the generated runtime (JSON-RPC, handshake, cancellation, faults, examples).
+"""Tests of the generated runtime: JSON-RPC, handshake, cancellation, faults, examples.
 
-In acpgen this file only marks the folder as a package; in a generated project it is
-rendered from ``templates/runtime/tests/__init__.py.jinja`` and names the package under test.
+Copied verbatim into every generated project by acpgen (``acpgen/runtime/runtime_tests/``).
+They reach the generated package only through ``_package.py``, which acpgen renders beside
+them with the package's name (in acpgen itself that module does not exist).
 """
-
-PACKAGE = "acp_v1"  # the generated package these tests drive

@@ -12,35 +12,23 @@ instead of stalling the run.
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import json
-import os
 import queue
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from . import PACKAGE
+from ._package import PACKAGE
+from .helpers import subprocess_env
 
 req = pytest.mark.acp_requirement
 MB = 1024 * 1024
 WAIT = 10.0  # seconds any single answer may take
-
-
-def package_env() -> dict[str, str]:
-    """The environment for ``python -m PACKAGE...``: the package importable as it is here."""
-    spec = importlib.util.find_spec(PACKAGE)
-    assert spec is not None and spec.origin is not None
-    root = str(Path(spec.origin).resolve().parents[1])
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
-    return env
 
 
 class RawAgent:
@@ -52,7 +40,7 @@ class RawAgent:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            env=package_env(),
+            env=subprocess_env(),
         )
         self.lines: queue.Queue[bytes | None] = queue.Queue()
         self.stderr: list[bytes] = []
@@ -460,7 +448,7 @@ def test_a_call_to_an_agent_killed_mid_request_fails_with_connection_closed() ->
     command = [sys.executable, "-m", f"{PACKAGE}.examples.echo_agent"]
 
     async def body() -> None:
-        async with stdio.spawn_process(command, env=package_env()) as (reader, writer, process):
+        async with stdio.spawn_process(command, env=subprocess_env()) as (reader, writer, process):
             client = connection.ClientSideConnection(interfaces.Client(), reader, writer)
             client.start()
             await client.initialize(

@@ -5,12 +5,13 @@ copied verbatim from acpgen/runtime/runtime_tests/. Do not edit: run `acpgen gen
 """
 
 import acp_v1 as package
-from acp_v1 import errors, guards, models, rpc
+from acp_v1 import errors, guards, methods, models, rpc
 from acp_v1.connection import (
     AgentSideConnection,
     ClientSideConnection,
     connect_in_memory,
     connect_to_agent,
+    run_agent,
 )
 from acp_v1.examples.echo_agent import EchoAgent
 from acp_v1.handshake import (
@@ -39,8 +40,10 @@ __all__ = [
     "connect_to_agent",
     "errors",
     "guards",
+    "methods",
     "models",
     "negotiate_version",
     "package",
     "rpc",
+    "run_agent",
 ]

@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
-from acpgen.runtime import errors, framing, rpc, stdio
+from acpgen.runtime import errors, framing, lenient, rpc, stdio
 
 T = TypeVar("T")
 RUNTIME = Path(__file__).resolve().parents[1] / "acpgen" / "runtime"
@@ -425,6 +426,51 @@ def test_spawn_process_stops_the_group_when_the_body_fails() -> None:
         assert not _alive(p.pid) and not _alive(child)
 
     run(body())
+
+
+# ---- lenient decoding where marked ----------------------------------------------------------
+
+
+class Item(BaseModel):
+    name: str
+
+
+class Inner(BaseModel):
+    flag: bool = False
+    strict: int = 0
+
+
+class Outer(BaseModel):
+    inner: Inner = Field(default_factory=Inner)
+    items: list[Item] = Field(default_factory=list)
+    required_items: list[Item] = Field(alias="requiredItems")
+    exact: int = 0
+
+
+MARKS: lenient.Markers = {
+    "Outer": {"inner": (True, False, lenient.NO_DEFAULT), "items": (False, True, lenient.NO_DEFAULT),
+              "requiredItems": (True, True, [])},
+    "Inner": {"flag": (True, False, lenient.NO_DEFAULT)},
+}
+
+
+def _lenient(data: Any) -> Outer:
+    result: Outer = lenient.validate_lenient(TypeAdapter(Outer), Outer, data, MARKS)
+    return result
+
+
+def test_lenient_decoding_repairs_only_marked_places() -> None:
+    data = {"inner": {"flag": None, "strict": 3}, "items": [{"name": "a"}, {"name": 1}, {"name": "b"}],
+            "requiredItems": "not a list"}
+    original = json.loads(json.dumps(data))
+    value = _lenient(data)
+    assert value.inner == Inner(flag=False, strict=3)  # innermost marked place: flag
+    assert [i.name for i in value.items] == ["a", "b"]  # the invalid item dropped
+    assert value.required_items == []  # a required member: the given default
+    assert data == original  # the caller's value is not touched
+    assert _lenient({"inner": {"strict": "x"}, "requiredItems": []}).inner == Inner()  # outer mark
+    with pytest.raises(ValidationError):  # unmarked: still an error
+        _lenient({"exact": "x", "requiredItems": []})
 
 
 # ---- the files themselves --------------------------------------------------------------------

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from acpgen.emit import verbatim
-from acpgen.emit.render import render
+from acpgen.emit.render import py_literal, render
 from acpgen.errors import AcpgenError
 from acpgen.ir.types import Method, SchemaIR
 from acpgen.runtime import errors as runtime_errors
@@ -36,6 +36,7 @@ REQUEST_PERMISSION = "session/request_permission"
 
 # Rendered modules (template -> path inside the package).
 _PACKAGE_TEMPLATES = {
+    "lenient_markers.py": "runtime/lenient_markers.py.jinja",
     "handshake.py": "runtime/handshake.py.jinja",
     "interfaces.py": "runtime/interfaces.py.jinja",
     "connection.py": "runtime/connection.py.jinja",
@@ -71,6 +72,36 @@ def check_error_codes(ir: SchemaIR) -> None:
                 f"$defs/ErrorCode lacks {code} {title!r} (by value and title), which the runtime"
                 " (acpgen/runtime/errors.py) answers with",
             )
+
+
+DEFAULT_ON_ERROR = "x-deserialize-default-on-error"
+SKIP_INVALID_ITEMS = "x-deserialize-skip-invalid-items"
+
+
+def lenient_markers(ir: SchemaIR) -> list[tuple[str, list[tuple[str, bool, bool, str]]]]:
+    """Per class, its marked properties: (wire name, default-on-error, skip-invalid-items,
+    the default as a Python literal, or ``NO_DEFAULT`` where the model's own default applies)."""
+    found = []
+    for name in sorted(ir.defs):
+        rows = []
+        for prop in ir.defs[name].properties:
+            marks = dict(prop.annotations)
+            default_on_error = marks.get(DEFAULT_ON_ERROR) is True
+            skip = marks.get(SKIP_INVALID_ITEMS) is True
+            if not (default_on_error or skip):
+                continue
+            default = "NO_DEFAULT"
+            if default_on_error and prop.required:
+                # A required member has no model default to fall back on: the schema's, or
+                # the empty array (what serde's Default gives the official Rust SDK).
+                if prop.has_default:
+                    default = py_literal(prop.default)
+                elif prop.type.kind == "array":
+                    default = "[]"
+            rows.append((prop.wire_name, default_on_error, skip, default))
+        if rows:
+            found.append((name, rows))
+    return found
 
 
 def _method(ir: SchemaIR, wire: str) -> Method:
@@ -125,6 +156,7 @@ def context(model: GenerationModel) -> dict[str, Any]:
         "protocol_version": ir.protocol_version,
         "supported_versions": [ir.protocol_version],
         "sides": sides,
+        "lenient_markers": lenient_markers(ir),
         "agent_side": sides[0],
         "client_side": sides[1],
         "initialize": {

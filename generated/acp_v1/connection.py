@@ -37,6 +37,9 @@ from acp_v1.handshake import (
     negotiate_version,
 )
 from acp_v1.interfaces import Agent, Client
+from acp_v1.errors import MalformedResponse
+from acp_v1.lenient import validate_lenient
+from acp_v1.lenient_markers import MARKERS
 from acp_v1.rpc import DEFAULT_MAX_FRAME_BYTES, Connection, RpcError
 from acp_v1.stdio import spawn_process, stdio_streams
 
@@ -48,6 +51,7 @@ __all__ = [
     "Route",
     "connect_in_memory",
     "connect_to_agent",
+    "from_peer",
     "from_wire",
     "run_agent",
     "to_wire",
@@ -79,6 +83,12 @@ def to_wire(value: Any, model: Any) -> Any:
 def from_wire(data: Any, model: Any) -> Any:
     """Validate a JSON value into ``model``, by wire names only (names must match exactly)."""
     return _adapter(model).validate_python(data, by_alias=True, by_name=False)
+
+
+def from_peer(data: Any, model: Any) -> Any:
+    """Validate what the peer sent into ``model``: strictly, except where the schema's
+    ``x-deserialize-*`` markers allow leniency (``lenient.py``), which is logged."""
+    return validate_lenient(_adapter(model), model, data, MARKERS)
 
 
 def _validation_data(exc: ValidationError) -> Any:
@@ -137,14 +147,6 @@ class _Side:
             raise RpcError.method_not_found(method)
         value = self._parse_params(route, params)
         result = await self._dispatch(route, value)
-        if result is None or isinstance(result, dict):
-            # Wire-shaped results are welcome (None: an empty result); they are validated
-            # like the models, so a handler cannot answer what the schema does not allow.
-            try:
-                result = from_wire({} if result is None else result, route.result)
-            except ValidationError as exc:
-                logger.warning("%s: invalid %s result from the handler", self.role, route.wire)
-                raise RpcError.internal_error(_validation_data(exc)) from None
         try:
             self._check_result(route, result)
         except guards.AcpGuardError as exc:
@@ -174,12 +176,21 @@ class _Side:
 
     def _parse_params(self, route: Route, params: Any) -> Any:
         try:
-            return from_wire({} if params is None else params, route.params)
+            return from_peer({} if params is None else params, route.params)
         except ValidationError as exc:
             raise RpcError.invalid_params(_validation_data(exc)) from None
 
     async def _dispatch(self, route: Route, value: Any) -> Any:
-        return await getattr(self.handler, route.py_name)(value)
+        result = await getattr(self.handler, route.py_name)(value)
+        if route.kind != "request" or not (result is None or isinstance(result, dict)):
+            return result
+        # Wire-shaped results are welcome (None: an empty result); they are validated like
+        # the models, so a handler cannot answer what the schema does not allow.
+        try:
+            return from_wire({} if result is None else result, route.result)
+        except ValidationError as exc:
+            logger.warning("%s: invalid %s result from the handler", self.role, route.wire)
+            raise RpcError.internal_error(_validation_data(exc)) from None
 
     # -- outbound ----------------------------------------------------------------------
 
@@ -204,7 +215,10 @@ class _Side:
         self._check_outbound(route, params)
         raw = await self.rpc.request(wire, to_wire(params, route.params))
         # A null result is read as an empty object: other SDKs answer null for "nothing".
-        result = from_wire({} if raw is None else raw, route.result)
+        try:
+            result = from_peer({} if raw is None else raw, route.result)
+        except ValidationError as exc:
+            raise MalformedResponse(f"invalid {wire} result", _validation_data(exc)) from None
         await self._after_response(route, params, result)
         return result
 

@@ -16,7 +16,7 @@ from acpgen.errors import AcpgenError
 RUNTIME_DIR = Path(__file__).resolve().parents[1] / "runtime"
 
 # Copied into the generated package, beside the rendered modules.
-PACKAGE_FILES = ("errors.py", "framing.py", "lenient.py", "rpc.py", "stdio.py")
+PACKAGE_FILES = ("errors.py", "framing.py", "lenient.py", "omit.py", "rpc.py", "stdio.py")
 # Copied into runtime_tests/ (every module of acpgen/runtime/runtime_tests/).
 TESTS_DIR = "runtime_tests"
 

@@ -40,6 +40,7 @@ from acp_v1.interfaces import Agent, Client
 from acp_v1.errors import MalformedResponse
 from acp_v1.lenient import validate_lenient
 from acp_v1.lenient_markers import MARKERS
+from acp_v1.omit import omit_unadvertised
 from acp_v1.rpc import DEFAULT_MAX_FRAME_BYTES, Connection, RpcError
 from acp_v1.stdio import spawn_process, stdio_streams
 
@@ -146,7 +147,7 @@ class _Side:
                 return await self.handler.ext_method(method, params)
             raise RpcError.method_not_found(method)
         value = self._parse_params(route, params)
-        result = await self._dispatch(route, value)
+        result = self._omit(route, "result", await self._dispatch(route, value))
         try:
             self._check_result(route, result)
         except guards.AcpGuardError as exc:
@@ -199,6 +200,25 @@ class _Side:
         """The capabilities the peer advertised in ``initialize``; None before it completed."""
         return None
 
+    def _advertised(self, capability: str) -> bool:
+        """Whether the peer advertised ``capability`` (a qualified path, e.g. ``clientCapabilities.fs``)."""
+        root, _, path = capability.partition(".")
+        if root == "agentCapabilities":
+            return guards.agent_capability_advertised(self.peer_capabilities, path)  # type: ignore[arg-type]
+        return guards.client_capability_advertised(self.peer_capabilities, path)  # type: ignore[arg-type]
+
+    def _omit(self, route: Route, message: str, value: Any) -> Any:
+        """``value`` without the items the peer cannot take where the spec says to omit them
+        (``omit.py``: boolean config options, terminal auth methods), each logged."""
+        gates = [g for g in guards.gates_for(route.wire, self.role) if g.message == message]  # type: ignore[arg-type]
+        if not gates or self.peer_capabilities is None:
+            return value
+        model = route.result if message == "result" else route.params
+        wire, omitted = omit_unadvertised(
+            to_wire(value, model), gates, self._advertised, f"{self.role}: {route.wire} {message}"
+        )
+        return from_wire(wire, model) if omitted else value
+
     def _check_outbound(self, route: Route, params: Any) -> None:
         """Raise (``guards.AcpGuardError``) before sending what the peer did not advertise."""
         raise NotImplementedError
@@ -226,6 +246,7 @@ class _Side:
         route = self.outbound_routes[wire]
         if isinstance(params, dict):
             params = from_wire(params, route.params)
+        params = self._omit(route, "params", params)
         self._check_outbound(route, params)
         try:
             await self.rpc.notify(wire, to_wire(params, route.params))

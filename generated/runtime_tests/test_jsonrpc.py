@@ -12,6 +12,7 @@ import pytest
 
 from ._package import Client, models, rpc
 from .helpers import (
+    ProbeAgent,
     RawPeer,
     agent_and_raw_client,
     init_request,
@@ -212,6 +213,22 @@ def test_wire_shaped_results_are_validated_then_sent() -> None:
             }
         )
         assert (await peer.recv())["result"] == {}
+
+    run(body())
+
+
+def test_an_initialize_handler_may_answer_a_wire_shaped_dict() -> None:
+    # The runtime's own work on initialize (version negotiation) runs on the validated model.
+    class DictAgent(ProbeAgent):
+        async def initialize(self, params: models.InitializeRequest) -> models.InitializeResponse:
+            return {"protocolVersion": 7, "agentCapabilities": {}}  # type: ignore[return-value]
+
+    async def body() -> None:
+        _, peer, _ = await agent_and_raw_client(DictAgent())
+        await peer.send(init_request(1, "dict-init"))
+        reply = await peer.recv()
+        _assert_response(reply, "dict-init")
+        assert reply["result"]["protocolVersion"] == 1  # negotiated, not the handler's 7
 
     run(body())
 

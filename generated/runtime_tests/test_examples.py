@@ -7,7 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import shlex
 import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -95,6 +99,40 @@ def test_the_echo_agent_streams_and_is_cancelled_over_stdio() -> None:
             assert _stop(await turn) == "cancelled"
 
     run(body(), timeout=60)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as stat:  # a zombie is not running
+        return stat.read().split(") ", 1)[1][0] != "Z"
+
+
+@pytest.mark.parametrize("agent_ends", ["by-itself", "never"])
+def test_the_example_client_fails_in_one_line_and_leaves_no_agent_process(
+    tmp_path: Path, agent_ends: str
+) -> None:
+    # A launcher (sh) runs the agent as its child and leaves a helper running: the client's
+    # error must not leave either behind, nor print a traceback or "Event loop is closed".
+    pidfile = tmp_path / "helper.pid"
+    agent = shlex.join([sys.executable, "-m", f"{__package__}.raising_agent"])
+    tail = "; :" if agent_ends == "by-itself" else "; sleep 300"
+    launcher = f"sleep 300 & echo $! > {pidfile}; {agent}{tail}"
+    command = module_command("examples.client") + ["--", "sh", "-c", launcher]
+    done = subprocess.run(
+        command, env=subprocess_env(), capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 1, done.stderr
+    assert "error: the agent answered -32000 Authentication required" in done.stderr
+    assert "Traceback" not in done.stderr and "Event loop is closed" not in done.stderr
+    helper = int(pidfile.read_text())
+    for _ in range(40):
+        if not _running(helper):
+            break
+        time.sleep(0.05)
+    assert not _running(helper)
 
 
 def test_the_example_client_drives_the_echo_agent() -> None:

@@ -2,8 +2,8 @@
 
 Copied verbatim into every generated project by acpgen. ``session/new`` raises by its ``cwd``
 (``/invalid-params``, ``/method-not-found``, ``/auth``, ``/resource``, ``/cancelled``,
-``/boom``) so that ``test_wire_errors.py`` can check, over a real stdio pipe, that each error
-class is answered with its code.
+``/boom``; any other: -32000 Authentication required) so that ``test_wire_errors.py`` can
+check, over a real stdio pipe, that each error class is answered with its code.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ class RaisingAgent(Agent):
         )
 
     async def session_new(self, params: models.NewSessionRequest) -> models.NewSessionResponse:
-        raise RAISES[str(params.cwd)]
+        raise RAISES.get(str(params.cwd), errors.AuthenticationRequiredError())
 
 
 if __name__ == "__main__":

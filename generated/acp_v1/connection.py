@@ -7,9 +7,13 @@ table. Do not edit: run `acpgen generate`.
   typed method per client method, to call the client.
 * :class:`ClientSideConnection` dispatches to a :class:`Client` and has one typed method per
   agent method. It checks the version the agent answers to ``initialize`` and closes the
-  connection when it does not support it (audit finding 1), and sending ``session/cancel``
-  answers every pending ``session/request_permission`` of that session with ``cancelled``
-  (audit finding 5).
+  connection when it does not support it (ACP-V1-INIT-CLIENT-UNSUPPORTED-VERSION), and
+  sending ``session/cancel`` answers every pending ``session/request_permission`` of that
+  session with ``cancelled`` (ACP-V1-PROMPT-CLIENT-RESPOND-PENDING-PERMISSIONS).
+
+Inbound messages are validated strictly, except where the schema marks leniency
+(``lenient.py``); an answer leaves out what the peer cannot take where the spec says to omit it
+(``omit.py``).
 
 Outbound calls pass the capability guards (``guards.check_*_call``) first: a call the
 peer did not advertise, or one before ``initialize`` completed, raises
@@ -31,13 +35,13 @@ from typing import Any, ClassVar
 from pydantic import TypeAdapter, ValidationError
 
 from acp_v1 import guards, methods, models
+from acp_v1.errors import MalformedResponse
 from acp_v1.handshake import (
     SUPPORTED_PROTOCOL_VERSIONS,
     ProtocolVersionError,
     negotiate_version,
 )
 from acp_v1.interfaces import Agent, Client
-from acp_v1.errors import MalformedResponse
 from acp_v1.lenient import validate_lenient
 from acp_v1.lenient_markers import MARKERS
 from acp_v1.omit import omit_unadvertised

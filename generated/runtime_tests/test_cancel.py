@@ -1,5 +1,5 @@
 """session/cancel answers every pending session/request_permission of that session with
-``cancelled`` (audit finding 5), and $/cancel_request reaches permission handlers too.
+``cancelled`` (ACP-V1-PROMPT-CLIENT-RESPOND-PENDING-PERMISSIONS), and $/cancel_request reaches permission handlers too.
 
 Copied verbatim into every generated project by acpgen (``acpgen/runtime/runtime_tests/test_cancel.py``).
 """

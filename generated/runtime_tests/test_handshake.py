@@ -1,4 +1,4 @@
-"""The initialize handshake: version negotiation on both sides (audit finding 1).
+"""The initialize handshake: version negotiation on both sides (ACP-V1-INIT-*-VERSION).
 
 Copied verbatim into every generated project by acpgen (``acpgen/runtime/runtime_tests/test_handshake.py``).
 """

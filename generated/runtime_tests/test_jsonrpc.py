@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from ._package import Client, models, rpc
+from ._package import Client, errors, models, rpc
 from .helpers import (
     ProbeAgent,
     RawPeer,
@@ -461,5 +461,46 @@ def test_rpc_prefixed_method_names_are_never_sent() -> None:
         connection, _agent = await initialized_client(Client())
         with pytest.raises(ValueError):
             await connection.rpc.request("rpc.discover")
+
+    run(body())
+
+
+def test_a_17_mib_prompt_raises_message_too_large_and_nothing_is_written() -> None:
+    async def body() -> None:
+        connection, agent = await initialized_client()
+        text = "y" * (17 * 1024 * 1024)
+        prompt = models.PromptRequest.model_validate(
+            {"sessionId": "s", "prompt": [{"type": "text", "text": text}]}
+        )
+        with pytest.raises(errors.MessageTooLarge) as caught:
+            await asyncio.wait_for(connection.session_prompt(prompt), 5)
+        assert caught.value.limit == rpc.DEFAULT_MAX_FRAME_BYTES < caught.value.size
+        await agent.nothing_within(0.3)
+        assert connection.rpc._pending == {}
+
+    run(body())
+
+
+@req("ACP-V1-TRANSPORT-UTF8")
+def test_a_lone_surrogate_in_a_file_read_answer_is_sent_replaced() -> None:
+    class Reader(Client):
+        async def fs_read_text_file(
+            self, params: models.ReadTextFileRequest
+        ) -> models.ReadTextFileResponse:
+            return models.ReadTextFileResponse.model_validate({"content": "cut \ud83d"})
+
+    async def body() -> None:
+        _, agent = await initialized_client(Reader())
+        await agent.send(
+            {
+                "jsonrpc": "2.0",
+                "id": "r",
+                "method": "fs/read_text_file",
+                "params": {"sessionId": "s", "path": "/tmp/x"},
+            }
+        )
+        raw = await agent.recv_line()
+        raw.decode("utf-8")  # strict UTF-8
+        assert json.loads(raw) == {"jsonrpc": "2.0", "id": "r", "result": {"content": "cut \ufffd"}}
 
     run(body())

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from ._package import Client, models
+from ._package import Client, errors, models
 from .helpers import agent_and_raw_client, client_and_raw_agent, init_request, run
 
 
@@ -89,9 +89,9 @@ def test_an_error_outside_a_marked_place_still_fails() -> None:
         await agent.send(
             {"jsonrpc": "2.0", "id": request["id"], "result": {"protocolVersion": "one"}}
         )
-        with pytest.raises(Exception) as caught:
+        with pytest.raises(errors.MalformedResponse) as caught:
             await call
-        assert type(caught.value).__name__ == "MalformedResponse" and caught.value.code == -32603
+        assert caught.value.code == -32603
 
     run(body())
 

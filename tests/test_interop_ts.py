@@ -103,6 +103,8 @@ def test_the_skeleton_client_drives_the_ts_agent(skeleton: Path, ts_root: Path) 
             return {"outcome": {"outcome": "selected", "optionId": "reject"}}
 
         async def fs_read_text_file(self, params: models.ReadTextFileRequest) -> Any:
+            if str(params.path) == "/cut":  # a truncated emoji: a lone surrogate
+                return {"content": "cut \ud83d"}
             return {"content": f"contents of {params.path}"}
 
     def prompt(session_id: str, text: str) -> Any:
@@ -131,6 +133,10 @@ def test_the_skeleton_client_drives_the_ts_agent(skeleton: Path, ts_root: Path) 
             client.chunks.clear()
             assert stop(await connection.session_prompt(prompt(sid, "/read /etc/motd"))) == "end_turn"
             assert client.chunks == ["contents of /etc/motd"]
+            client.chunks.clear()
+            # ACP-V1-TRANSPORT-UTF8: the answer is sent (the surrogate replaced), not lost.
+            assert stop(await connection.session_prompt(prompt(sid, "/read /cut"))) == "end_turn"
+            assert client.chunks == ["cut \ufffd"]
             client.chunks.clear()
             turn = asyncio.ensure_future(connection.session_prompt(prompt(sid, "/wait")))
             while not client.chunks:

@@ -5,8 +5,6 @@
 //   abort      N session/new requests, each aborted right after it was sent: every one
 //              must settle (result or -32800) within the deadline
 //   surrogate  a prompt whose text ends in a lone surrogate (a truncated emoji)
-//   read       /read PATH: the agent reads a file through this client, which answers
-//              with content ending in a lone surrogate
 import { spawn } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
@@ -31,8 +29,7 @@ const app = acp
   })
   .onRequest(acp.methods.client.session.requestPermission, ({ params }) => ({
     outcome: { outcome: "selected", optionId: params.options[0].optionId },
-  }))
-  .onRequest(acp.methods.client.fs.readTextFile, () => ({ content: "read: \ud83d" }));
+  }));
 
 function settleWithin(promise, ms) {
   return Promise.race([
@@ -82,10 +79,6 @@ const scenarios = {
     const outcome = await settleWithin(prompt(ctx, sessionId, "truncated \ud83d"), 10000);
     report.outcome = outcome;
   },
-  async read(ctx) {
-    const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd: "/tmp", mcpServers: [] });
-    report.outcome = await settleWithin(prompt(ctx, sessionId, "/read /tmp/any.txt"), 10000);
-  },
 };
 
 const child = spawn(command[0], command.slice(1), { stdio: ["pipe", "pipe", "inherit"] });
@@ -94,7 +87,7 @@ try {
   await app.connectWith(stream, async (ctx) => {
     const init = await ctx.request(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
-      clientCapabilities: { fs: { readTextFile: true } },
+      clientCapabilities: {},
       clientInfo: { name: "ts-interop-client", version: "2.4.0" },
     });
     report.protocolVersion = init.protocolVersion;

@@ -36,7 +36,8 @@ def diff_command(old: str, new: str, as_json: bool, verbose: bool,
                  project_dir: Path | None, inputs: str | None) -> None:
     project = open_project(project_dir, inputs)
     meta = pinned_meta(project)
-    result, impact = analyse(project, load_side(old, meta), load_side(new, meta))
+    old_side = load_side(old, meta)
+    result, impact = analyse(project, old_side, load_side(new, meta, trusted=old_side))
     if as_json:
         emit_json(to_json(result, impact))
     else:

@@ -21,7 +21,7 @@ class Outcome:
 
 @cache
 def pinned_side() -> Any:
-    from acpgen.diff import load_side
+    from acpgen.evolve.diff import load_side
 
     return load_side(str(INPUTS), None)
 
@@ -34,10 +34,10 @@ def write_inputs(root: Path, schema: bytes, meta: bytes) -> Path:
 
 
 def diff_dirs(old: Any, new_dir: Path) -> Outcome:
-    from acpgen.diff import diff_sides, load_side
-    from acpgen.diff_report import exit_code
+    from acpgen.evolve.diff import diff_sides, load_side
+    from acpgen.evolve.report import exit_code
 
-    diff = diff_sides(old, load_side(str(new_dir), None))
+    diff = diff_sides(old, load_side(str(new_dir), None, trusted=old))
     code = exit_code(diff)
     changes = diff.changes
 

@@ -7,8 +7,10 @@ from pathlib import Path
 
 import click
 
+from acpgen.errors import AcpgenError
 from acpgen.cli.common import emit_json, handle_errors, open_project, project_options
 from acpgen.evolve.bump import BumpPlan, analyse, apply_bump, pinned_meta, plan_bump
+from acpgen.evolve.compat import RULES, explain
 from acpgen.evolve.diff import load_side
 from acpgen.evolve.report import exit_code, render_text, to_json
 
@@ -26,14 +28,21 @@ _EXIT_HELP = (
     "breaking for a client and for an agent generated from OLD, their roster impact, and the "
     "derived claims that no longer hold against NEW.\n\n" + _EXIT_HELP
 ))
-@click.argument("old")
-@click.argument("new")
+@click.argument("old", required=False)
+@click.argument("new", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print the full report as JSON (for CI).")
 @click.option("--verbose", "-v", is_flag=True, help="List every change, not counts and the first 20.")
+@click.option("--explain", "explain_kind", metavar="KIND",
+              help="Print the policy for one change kind (e.g. DEFAULT_CHANGED, or 'all'), and exit.")
 @project_options
 @handle_errors
-def diff_command(old: str, new: str, as_json: bool, verbose: bool,
-                 project_dir: Path | None, inputs: str | None) -> None:
+def diff_command(old: str | None, new: str | None, as_json: bool, verbose: bool,
+                 explain_kind: str | None, project_dir: Path | None, inputs: str | None) -> None:
+    if explain_kind is not None:
+        click.echo(_explain(explain_kind))
+        return
+    if old is None or new is None:
+        raise click.UsageError("OLD and NEW are required (or --explain KIND)")
     project = open_project(project_dir, inputs)
     meta = pinned_meta(project)
     old_side = load_side(old, meta)
@@ -43,6 +52,15 @@ def diff_command(old: str, new: str, as_json: bool, verbose: bool,
     else:
         click.echo(render_text(result, impact, verbose))
     sys.exit(exit_code(result))
+
+
+def _explain(kind: str) -> str:
+    if kind.lower() == "all":
+        return "\n\n".join(filter(None, (explain(k) for k in RULES)))
+    text = explain(kind)
+    if text is None:
+        raise AcpgenError("--explain", f"unknown change kind {kind!r}; one of: {', '.join(RULES)}")
+    return text
 
 
 @click.command("bump", help=(

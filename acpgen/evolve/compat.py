@@ -28,10 +28,12 @@ from typing import Any
 from acpgen.evolve.changes import Change
 from acpgen.evolve.methods import ROLES, Flows, WireMethod, compute_flows
 
-WRITERS = "the side that writes the type"
-READERS = "the side that reads the type"
-BOTH_SIDES = "writers and readers of the type"
-NOBODY = "neither side"
+# Per-side verdicts; "{side}" is "client" or "agent".
+WRITERS = "breaking if the {side} writes the type"
+READERS = "breaking if the {side} reads the type"
+BOTH_SIDES = "breaking if the {side} writes or reads the type"
+NOBODY = "compatible"
+ALWAYS = "breaking"
 
 
 @dataclass(frozen=True)
@@ -40,8 +42,11 @@ class Rule:
 
     kind: str
     what: str
-    breaks: str
+    breaks: str  # the verdict for one side, "{side}" standing for client or agent
     why: str
+
+    def verdict(self, side: str) -> str:
+        return self.breaks.format(side=side)
 
 
 _ROWS = (
@@ -51,8 +56,8 @@ _ROWS = (
     Rule("DEF_REMOVED", "a def is removed", NOBODY,
          "every position that referred to it is reported where it changed (an inlined def with "
          "the same shape is wire-compatible). The generated class disappears (source-level)."),
-    Rule("PROPERTY_ADDED", "a property is added", "optional: nobody; required: " + WRITERS
-         + "; OLD object closed: " + READERS + " (and writers if required)",
+    Rule("PROPERTY_ADDED", "a property is added", "optional: compatible; required: " + WRITERS
+         + "; OLD object closed: breaking if the {side} reads (required: or writes) the type",
          "OLD readers ignore members they do not know unless the object forbids them; OLD "
          "writers do not send a member NEW requires."),
     Rule("PROPERTY_REMOVED", "a property is removed", "optional: " + WRITERS + "; required: "
@@ -83,15 +88,15 @@ _ROWS = (
          "an integer range moved, ...)", BOTH_SIDES,
          "each side may send what the other rejects."),
     Rule("ENUM_VALUE_ADDED", "a value is added to an enum", "closed enum: " + READERS
-         + "; open enum: nobody", "an OLD reader rejects a value of a closed enum it has never "
+         + "; open enum: compatible", "an OLD reader rejects a value of a closed enum it has never "
          "seen (an exhaustive match); an open enum's catch-all keeps it."),
     Rule("ENUM_VALUE_REMOVED", "a value is removed from an enum", "closed enum: " + WRITERS
-         + "; open enum: nobody", "an OLD writer may still send it; an open enum still accepts it."),
+         + "; open enum: compatible", "an OLD writer may still send it; an open enum still accepts it."),
     Rule("ENUM_OPENED", "a closed enum gains a catch-all", READERS,
          "values outside OLD's list may now arrive."),
     Rule("ENUM_CLOSED", "an open enum loses its catch-all", WRITERS,
          "an OLD writer may send an unlisted value."),
-    Rule("VARIANT_ADDED", "a branch is added to a union", READERS + "; nobody if OLD has a "
+    Rule("VARIANT_ADDED", "a branch is added to a union", READERS + "; compatible if OLD has a "
          "catch-all branch or the branch is only sent to peers advertising a capability NEW adds",
          "an OLD reader rejects a variant it has never seen; a peer generated from OLD never "
          "advertises a capability it does not know, so it never receives a gated variant."),
@@ -110,7 +115,7 @@ _ROWS = (
          "values reordered)", NOBODY,
          "the wire is unchanged; the generated code may differ (source-level change)."),
     Rule("UNCLASSIFIED", "a difference acpgen cannot classify (an unknown keyword, $id, ...)",
-         "both sides", "assumed breaking for both sides: a diff tool must never call a change "
+         ALWAYS, "assumed breaking for both sides: a diff tool must never call a change "
          "it does not understand compatible."),
     Rule("DESCRIPTION_CHANGED", "description, title, examples or $comment changed", NOBODY,
          "documentation only (reported apart, non-semantic)."),
@@ -120,26 +125,28 @@ _ROWS = (
     Rule("METHOD_ADDED", "a method is added (meta.json, its defs and union branches)", NOBODY,
          "new methods are opt-in: an OLD handler answers \"method not found\", an OLD caller "
          "never calls it."),
-    Rule("METHOD_REMOVED", "a method is removed", "the side that calls it",
+    Rule("METHOD_REMOVED", "a method is removed", "breaking if the {side} calls it",
          "an OLD caller calls a method NEW no longer handles; an OLD handler is simply never "
          "called."),
-    Rule("METHOD_RENAMED", "a method's wire name changes (same side, kind and types)", "both sides",
+    Rule("METHOD_RENAMED", "a method's wire name changes (same side, kind and types)", ALWAYS,
          "an OLD caller uses the old name, an OLD handler does not answer the new one."),
-    Rule("METHOD_KIND_CHANGED", "request <-> notification", "both sides",
+    Rule("METHOD_KIND_CHANGED", "request <-> notification", ALWAYS,
          "one side waits for a response the other never sends, or gets one it cannot route."),
-    Rule("METHOD_SIDE_CHANGED", "the method is handled by the other side", "both sides",
+    Rule("METHOD_SIDE_CHANGED", "the method is handled by the other side", ALWAYS,
          "the OLD caller and the OLD handler both address the wrong peer."),
-    Rule("METHOD_PARAMS_CHANGED", "the params def is another def", "as its shape difference: "
-         "narrower breaks the caller, wider the handler; same shape: nobody",
+    Rule("METHOD_PARAMS_CHANGED", "the params def is another def", "as the two defs differ: "
+         "narrower: breaking if the {side} calls it; wider: breaking if the {side} handles it; "
+         "same shape: compatible",
          "the caller writes the params, the handler reads them."),
-    Rule("METHOD_RESULT_CHANGED", "the result def is another def", "as its shape difference: "
-         "narrower breaks the handler, wider the caller; same shape: nobody",
+    Rule("METHOD_RESULT_CHANGED", "the result def is another def", "as the two defs differ: "
+         "narrower: breaking if the {side} handles it; wider: breaking if the {side} calls it; "
+         "same shape: compatible",
          "the handler writes the result, the caller reads it."),
     Rule("CAPABILITY_ADDED", "a capability is added", NOBODY,
          "an OLD peer ignores an advertisement it does not know."),
-    Rule("CAPABILITY_REMOVED", "a capability is removed", "the side that advertises it",
+    Rule("CAPABILITY_REMOVED", "a capability is removed", "breaking if the {side} advertises it",
          "it advertises a capability NEW no longer has."),
-    Rule("CAPABILITY_CHANGED", "a capability's kind or type changes", "both sides",
+    Rule("CAPABILITY_CHANGED", "a capability's kind or type changes", ALWAYS,
          "advertiser and reader disagree on what it is."),
 )
 
@@ -151,9 +158,18 @@ def explain(kind: str) -> str | None:
     rule = RULES.get(kind.upper())
     if rule is None:
         return None
-    return (f"{rule.kind}: {rule.what}\n  breaks: {rule.breaks}\n  why: {rule.why}\n"
-            "  (client and agent: each is breaking exactly when it is the side named above for "
-            "the changed type; see docs/schema-bumps.md)")
+    return (f"{rule.kind}: {rule.what}\n  client: {rule.verdict('client')}\n"
+            f"  agent: {rule.verdict('agent')}\n  why: {rule.why}")
+
+
+def policy_table() -> str:
+    """The policy table as markdown (docs/schema-bumps.md holds exactly this text)."""
+    rows = ["| kind | change | client (generated from OLD) | agent (generated from OLD) | why |",
+            "|---|---|---|---|---|"]
+    for r in _ROWS:
+        cells = (f"`{r.kind}`", r.what, r.verdict("client"), r.verdict("agent"), r.why)
+        rows.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    return "\n".join(rows)
 
 
 def _roles(effect: str, writers: frozenset[str], readers: frozenset[str]) -> set[str]:

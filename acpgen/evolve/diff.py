@@ -18,10 +18,12 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from acpgen.errors import AcpgenError
+from acpgen.evolve.capabilities import Capability, capabilities, spellings
 from acpgen.evolve.changes import Change
 from acpgen.evolve.compat import classify_all
 from acpgen.evolve.methods import WireMethod, method_table, unknown_refs
@@ -29,7 +31,6 @@ from acpgen.evolve.walk import NONE, WIDENS, Finding, Walker, combined, esc
 from acpgen.inputs.metaschema import check_metaschema
 from acpgen.inputs.pinned import parse_json
 from acpgen.ir.build import build_ir
-from acpgen.ir.types import SchemaIR
 
 ENVELOPE = "(envelope)"
 
@@ -37,8 +38,7 @@ ENVELOPE = "(envelope)"
 @dataclass(frozen=True)
 class SchemaSide:
     """One side of a diff: parsed schema + meta, their method table, and how the user named
-    them. ``ir`` is the generator's IR, or None (with ``ir_error``) when the generator cannot
-    model this schema; the diff does not need it."""
+    them."""
 
     label: str
     schema_path: Path
@@ -46,11 +46,19 @@ class SchemaSide:
     schema: dict[str, Any]
     meta: dict[str, Any]
     methods: tuple[WireMethod, ...]
-    ir: SchemaIR | None
     sha256: str
     size: int
     meta_bytes: bytes
-    ir_error: str | None = None
+
+    @cached_property
+    def generator_problem(self) -> str | None:
+        """Why the generator cannot model this schema (None if it can); the diff itself does
+        not need the generator's IR, a bump does."""
+        try:
+            build_ir(self.schema, self.meta, self.label, self.meta_label)
+        except AcpgenError as exc:
+            return exc.message
+        return None
 
     def method(self, wire: str) -> WireMethod | None:
         return next((m for m in self.methods if m.wire == wire), None)
@@ -74,9 +82,9 @@ class SchemaDiff:
     def notes(self) -> tuple[str, ...]:
         out = []
         for side, name in ((self.old, "OLD"), (self.new, "NEW")):
-            if side.ir_error:
-                out.append(f"the generator cannot model {name} ({side.ir_error}); capabilities "
-                           "were not compared and `acpgen bump` would refuse it")
+            if side.generator_problem:
+                out.append(f"the generator cannot model {name} ({side.generator_problem}): "
+                           "`acpgen bump` would refuse it")
         return tuple(out)
 
 
@@ -133,15 +141,9 @@ def build_side(label: str, path: Path, blob: bytes, meta_label: str, meta_bytes:
     if not isinstance(meta, dict):
         raise AcpgenError(meta_label, "top level is not a JSON object")
     methods = method_table(schema, meta, label, meta_label)
-    ir: SchemaIR | None = None
-    ir_error: str | None = None
-    try:
-        ir = build_ir(schema, meta, label, meta_label)
-    except AcpgenError as exc:
-        ir_error = exc.message
     return SchemaSide(label=label, schema_path=path, meta_label=meta_label, schema=schema, meta=meta,
-                      methods=methods, ir=ir, sha256=hashlib.sha256(blob).hexdigest(),
-                      size=len(blob), meta_bytes=meta_bytes, ir_error=ir_error)
+                      methods=methods, sha256=hashlib.sha256(blob).hexdigest(), size=len(blob),
+                      meta_bytes=meta_bytes)
 
 
 def _check_metaschema(schema: dict[str, Any], label: str, blob: bytes,
@@ -154,7 +156,11 @@ def _check_metaschema(schema: dict[str, Any], label: str, blob: bytes,
         return
     known = trusted.schema.get("$defs", {})
     changed = {k: v for k, v in defs.items() if known.get(k, object()) != v}
-    check_metaschema({**{k: v for k, v in schema.items() if k != "$defs"}, "$defs": changed}, label)
+    top = {k: v for k, v in schema.items() if k != "$defs"}
+    if top == {k: v for k, v in trusted.schema.items() if k != "$defs"}:
+        top = {}
+    if top or changed:
+        check_metaschema({**top, "$defs": changed}, label)
 
 
 def _read(path: Path, label: str) -> bytes:
@@ -180,15 +186,15 @@ def diff_sides(old: SchemaSide, new: SchemaSide) -> SchemaDiff:
             changes.append(Change("DEF_REMOVED", name, None, ptr, detail="def removed", effect=NONE))
         elif name not in a_defs:
             changes.append(Change("DEF_ADDED", name, None, ptr, detail="def added", effect=NONE))
-        else:
+        elif a_defs[name] != b_defs[name]:  # equal JSON: nothing can differ below
             changes += [_change(f) for f in walker.compare(a_defs[name], b_defs[name], ptr)]
     top_a = {k: v for k, v in old.schema.items() if k != "$defs"}
     top_b = {k: v for k, v in new.schema.items() if k != "$defs"}
     changes += [_change(f) for f in walker.compare(top_a, top_b, "")]
     changes += _method_changes(old, new, walker)
-    if old.ir is not None and new.ir is not None:
-        changes += _capability_changes(old.ir, new.ir)
-        changes = _mark_gated(changes, new.ir)
+    new_caps = capabilities(new.schema)
+    changes += _capability_changes(capabilities(old.schema), new_caps)
+    changes = _mark_gated(changes, new_caps)
     classified = classify_all(changes, old.schema, old.methods)
     return SchemaDiff(old, new, tuple(sorted(classified, key=lambda c: c.sort_key)))
 
@@ -277,10 +283,10 @@ def _method_changes(old: SchemaSide, new: SchemaSide, walker: Walker) -> list[Ch
 # -- capabilities -------------------------------------------------------------------------------
 
 
-def _capability_changes(a: SchemaIR, b: SchemaIR) -> list[Change]:
+def _capability_changes(a: tuple[Capability, ...], b: tuple[Capability, ...]) -> list[Change]:
     out: list[Change] = []
-    ca = {c.qualified: c for c in a.capabilities}
-    cb = {c.qualified: c for c in b.capabilities}
+    ca = {c.qualified: c for c in a}
+    cb = {c.qualified: c for c in b}
     for q in sorted(set(ca) | set(cb)):
         x, y = ca.get(q), cb.get(q)
         if y is None and x is not None:
@@ -295,54 +301,18 @@ def _capability_changes(a: SchemaIR, b: SchemaIR) -> list[Change]:
     return out
 
 
-def _capability_members(ir: SchemaIR) -> dict[str, str]:
-    """Spellings of a capability in documentation -> its qualified path.
-
-    The schema documents gated additions as "MUST only send this update when the Client
-    advertised [`ClientSessionCapabilities::notices`]" (or "the `session.notices` Client
-    capability"): ``ClientSessionCapabilities::notices`` -> ``clientCapabilities.session.notices``.
-    """
-    roots = {"agent": "AgentCapabilities", "client": "ClientCapabilities"}
-    by_path = {(c.root, c.path): c for c in ir.capabilities}
-    out: dict[str, str] = {}
-    for c in ir.capabilities:
-        parent_path, _, member = c.path.rpartition(".")
-        parent = by_path.get((c.root, parent_path)) if parent_path else None
-        owner = parent.type if parent else roots[c.root]
-        if owner:
-            out[f"{owner}::{member}"] = c.qualified
-        out[f"`{c.path}` {c.root.capitalize()} capability"] = c.qualified
-        out[f"`{c.qualified}`"] = c.qualified
-    return out
-
-
-def _mark_gated(changes: list[Change], new: SchemaIR) -> list[Change]:
+def _mark_gated(changes: list[Change], new: tuple[Capability, ...]) -> list[Change]:
     """An added variant whose documentation says it is only sent to peers that advertise a
     capability NEW adds never reaches a peer generated from OLD: it is compatible."""
     added = {c.subject for c in changes if c.kind == "CAPABILITY_ADDED"}
-    spellings = {k: v for k, v in _capability_members(new).items() if v in added}
-    if not spellings:
+    spelled = {k: v for k, v in spellings(new).items() if v in added}
+    if not spelled:
         return changes
     out: list[Change] = []
     for c in changes:
         if c.kind == "VARIANT_ADDED" and c.effect == WIDENS:
-            target = new.defs.get(str(c.member))
-            text = " ".join(filter(None, [c.doc, target.description if target else None,
-                                          _ref_doc(new, c)]))
-            gate = next((path for spelled, path in sorted(spellings.items()) if spelled in text), None)
+            gate = next((path for text, path in sorted(spelled.items()) if text in c.doc), None)
             if gate:
                 c = dataclasses.replace(c, gate=gate, effect=NONE, detail=f"{c.detail}, gated by {gate}")
         out.append(c)
     return out
-
-
-def _ref_doc(ir: SchemaIR, c: Change) -> str | None:
-    """The description of the def an added variant is built on."""
-    d = ir.defs.get(c.subject)
-    if d is None:
-        return None
-    for v in d.variants:
-        if v.ref and (v.tag == c.member or v.ref == c.member):
-            ref = ir.defs.get(v.ref)
-            return ref.description if ref else None
-    return None

@@ -238,19 +238,25 @@ def _merge(into: dict[str, set[str]], more: dict[str, set[str]]) -> None:
         into.setdefault(k, set()).update(v)
 
 
-def _carriers(name: str, side: SchemaSide, flows: Flows) -> list[str]:
-    """Union branches built on the def, properties that hold it, methods that carry it."""
-    variants: list[str] = []
-    props: list[str] = []
+def _holders(side: SchemaSide) -> dict[str, tuple[list[str], list[str]]]:
+    """def -> (union branches built on it, properties that hold it), for one side."""
+    out: dict[str, tuple[list[str], list[str]]] = {}
     for owner, node in side.schema.get("$defs", {}).items():
         norm = normalise(node)
         for key, (_, branch) in norm.variants.items():
-            if ref_name(normalise(branch).raw.get("$ref")) == name:
-                variants.append(f"{owner}[{key}]")
+            target = ref_name(normalise(branch).raw.get("$ref"))
+            if target:
+                out.setdefault(target, ([], []))[0].append(f"{owner}[{key}]")
         declared = norm.a.get("properties", {})
         for wire, schema in (declared.items() if isinstance(declared, dict) else ()):
-            if name in refs_in(schema):
-                props.append(f"{owner}.{wire}")
+            for target in refs_in(schema):
+                out.setdefault(target, ([], []))[1].append(f"{owner}.{wire}")
+    return out
+
+
+def _carriers(name: str, holders: dict[str, tuple[list[str], list[str]]], flows: Flows) -> list[str]:
+    """Union branches built on the def, properties that hold it, methods that carry it."""
+    variants, props = holders.get(name, ([], []))
     methods = sorted(flows.carriers.get(name, ()))
     out = sorted(variants) + sorted(props)[:_MAX_CARRIERS]
     if len(props) > _MAX_CARRIERS:
@@ -274,6 +280,7 @@ def compute_impact(diff: SchemaDiff, roster: Roster, gate_entries: list[Any] | N
     carrier_cache: dict[tuple[str, int], list[str]] = {}
     flows = {id(old): compute_flows(old.schema, old.methods),
              id(new): compute_flows(new.schema, new.methods)}
+    holders: dict[int, dict[str, tuple[list[str], list[str]]]] = {}
     for change in diff.semantic:
         reqs: dict[str, set[str]] = {}
         carriers: list[str] = []
@@ -286,7 +293,9 @@ def compute_impact(diff: SchemaDiff, roster: Roster, gate_entries: list[Any] | N
                     _merge(reqs, index.mentioning(m.wire, "method"))
             key = (name, id(side))
             if key not in carrier_cache:
-                carrier_cache[key] = _carriers(name, side, flows[id(side)])
+                if id(side) not in holders:
+                    holders[id(side)] = _holders(side)
+                carrier_cache[key] = _carriers(name, holders[id(side)], flows[id(side)])
             carriers = carrier_cache[key]
         elif change.kind.startswith("METHOD_"):
             _merge(reqs, index.mentioning(change.subject, "text"))

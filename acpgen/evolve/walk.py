@@ -358,7 +358,7 @@ class Walker:
                 continue  # a method's params/result branch: reported as the method change
             if x is None and y is not None:
                 effect = NONE if na.catch_all else WIDENS
-                doc = _doc(y[1])
+                doc = _doc(y[1], self.new_defs)
                 out.append(Finding("VARIANT_ADDED", _join(ptr, y[0]), effect, f"variant {key} added",
                                    key, None, key, doc))
             elif y is None and x is not None:
@@ -509,10 +509,15 @@ def _join(ptr: str, rel: str) -> str:
     return f"{ptr}/{rel}" if rel else ptr
 
 
-def _doc(branch: Any) -> str:
-    if isinstance(branch, dict):
-        return str(branch.get("description", "") or "")
-    return ""
+def _doc(branch: Any, defs: dict[str, Any]) -> str:
+    """The documentation of a branch and of the def it is built on."""
+    if not isinstance(branch, dict):
+        return ""
+    texts = [str(branch.get("description", "") or "")]
+    target = defs.get(str(normalise(branch).a.get("$ref")))
+    if isinstance(target, dict):
+        texts.append(str(target.get("description", "") or ""))
+    return " ".join(t for t in texts if t)
 
 
 def _conflicts(target: Any, rest: dict[str, Any]) -> bool:

@@ -86,9 +86,12 @@ def bump_command(schema: str, meta: str | None, roster: str | None, accept_roste
                  dry_run: bool, as_json: bool, verbose: bool,
                  project_dir: Path | None, inputs: str | None) -> None:
     project = open_project(project_dir, inputs)
-    plan = plan_bump(project, schema, meta, roster, accept_roster_mismatch)
-    if not dry_run:
-        apply_bump(plan)
+    try:
+        plan = plan_bump(project, schema, meta, roster, accept_roster_mismatch)
+        if not dry_run:
+            apply_bump(plan)
+    except OSError as exc:  # whatever the file system says, one line and exit 2
+        raise AcpgenError(str(exc.filename or schema), f"file-system error: {exc.strerror or exc}") from None
     out_dir = plan.project.lock.out.rstrip("/")
     if as_json:
         data = to_json(plan.diff, plan.impact)

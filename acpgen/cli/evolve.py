@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from acpgen.errors import AcpgenError
 from acpgen.cli.common import emit_json, handle_errors, open_project, project_options
+from acpgen.errors import AcpgenError
 from acpgen.evolve.bump import BumpPlan, analyse, apply_bump, pinned_meta, plan_bump
 from acpgen.evolve.compat import RULES, explain
 from acpgen.evolve.diff import load_side

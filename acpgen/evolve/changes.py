@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from typing import Any
 
 
-
 @dataclass(frozen=True)
 class Change:
     """One difference. ``semantic`` is False for annotation-only changes.

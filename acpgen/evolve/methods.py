@@ -201,13 +201,13 @@ def compute_flows(schema: dict[str, Any], methods: tuple[WireMethod, ...]) -> Fl
         held = refs[name] & set(roots)
         if name in by_method or not held:
             continue
-        w = set().union(*(roots[r][0] for r in held))
-        r_ = set().union(*(roots[r][1] for r in held))
+        held_w: set[str] = set().union(*(roots[r][0] for r in held))
+        held_r: set[str] = set().union(*(roots[r][1] for r in held))
         for reached in reach({name}) - by_method:
-            env_w.setdefault(reached, set()).update(w)
-            env_r.setdefault(reached, set()).update(r_)
-    for name in env_w:
-        writers[name] = env_w[name]
+            env_w.setdefault(reached, set()).update(held_w)
+            env_r.setdefault(reached, set()).update(held_r)
+    for name, roles in env_w.items():
+        writers[name] = roles
         readers[name] = env_r[name]
     return Flows(
         writers={k: frozenset(v) for k, v in writers.items()},

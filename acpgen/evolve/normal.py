@@ -181,11 +181,7 @@ def _canon(work: dict[str, Any], norm: Norm) -> dict[str, Any]:
             if req != ():
                 a["required"] = req
         elif key in ("additionalProperties", "unevaluatedProperties", "items", "unevaluatedItems",
-                     "propertyNames", "contains") and (value is True or value == {}):
-            continue
-        elif key == "properties" and value == {}:
-            continue
-        elif key == "uniqueItems" and value is False:
+                     "propertyNames", "contains") and (value is True or value == {}) or key == "properties" and value == {} or key == "uniqueItems" and value is False:
             continue
         elif key in ("anyOf", "oneOf") and isinstance(value, list) and "~union" not in a:
             indices = work.get(f"~{key}-indices", list(range(len(value))))

@@ -342,10 +342,12 @@ class Walker:
         return out
 
     def _variants(self, na: Norm, nb: Norm, ptr: str) -> list[Finding]:
-        ua, ub = na.a.get("~union"), nb.a.get("~union")
+        ua: str | None = na.a.get("~union")
+        ub: str | None = nb.a.get("~union")
         if ua is None and ub is None:
             return []
         if ua is None:
+            assert ub is not None
             na, ua = as_union(na, ub), ub
         elif ub is None:
             nb, ub = as_union(nb, ua), ua
@@ -526,9 +528,9 @@ def _conflicts(target: Any, rest: dict[str, Any]) -> bool:
     for key, value in rest.items():
         if key in target and target[key] != value and key not in ("properties", "required"):
             return True
-        if key == "properties" and isinstance(target.get(key), dict) and isinstance(value, dict):
-            if any(n in target[key] and target[key][n] != s for n, s in value.items()):
-                return True
+        if (key == "properties" and isinstance(target.get(key), dict) and isinstance(value, dict)
+                and any(n in target[key] and target[key][n] != s for n, s in value.items())):
+            return True
     return False
 
 

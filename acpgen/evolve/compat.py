@@ -205,7 +205,7 @@ def classify(change: Change, old_methods: dict[str, tuple[frozenset[str], frozen
     elif change.kind.startswith(("METHOD_", "CAPABILITY_")):
         broken = set()
     else:
-        writers, readers = flows.of(change.subject)
+        writers, readers = flows.of(change.subject, change.pointer)
         broken = _roles(change.effect, writers, readers)
     verdict = {r: ("breaking" if r in broken else "compatible") for r in ROLES}
     return dataclasses.replace(change, client=verdict["client"], agent=verdict["agent"],

@@ -26,13 +26,13 @@ from acpgen.errors import AcpgenError
 from acpgen.evolve.capabilities import Capability, capabilities, spellings
 from acpgen.evolve.changes import Change
 from acpgen.evolve.compat import classify_all
-from acpgen.evolve.methods import WireMethod, method_table, unknown_refs
+from acpgen.evolve.methods import ENVELOPE, METHOD_GROUPS, WireMethod, method_table, unknown_refs
 from acpgen.evolve.walk import NONE, WIDENS, Finding, Walker, combined, esc
 from acpgen.inputs.metaschema import check_metaschema
 from acpgen.inputs.pinned import parse_json
 from acpgen.ir.build import build_ir
 
-ENVELOPE = "(envelope)"
+META = "(meta.json)"
 
 
 @dataclass(frozen=True)
@@ -192,6 +192,7 @@ def diff_sides(old: SchemaSide, new: SchemaSide) -> SchemaDiff:
     top_b = {k: v for k, v in new.schema.items() if k != "$defs"}
     changes += [_change(f) for f in walker.compare(top_a, top_b, "")]
     changes += _method_changes(old, new, walker)
+    changes += _meta_changes(old.meta, new.meta)
     new_caps = capabilities(new.schema)
     changes += _capability_changes(capabilities(old.schema), new_caps)
     changes = _mark_gated(changes, new_caps)
@@ -277,6 +278,28 @@ def _method_changes(old: SchemaSide, new: SchemaSide, walker: Walker) -> list[Ch
             out.append(Change(kind, wire, attr, at, va, vb, effect=effect,
                               detail=f"{attr} type {va} -> {vb}" + (f": {what}" if what else
                                                                     " (same shape)")))
+    return out
+
+
+def _meta_changes(a: dict[str, Any], b: dict[str, Any]) -> list[Change]:
+    """meta.json beyond the method table: the keys it files methods under, and anything else."""
+    out: list[Change] = []
+    for key in sorted(set(a) | set(b)):
+        x, y = a.get(key), b.get(key)
+        if x == y:
+            continue
+        if key in METHOD_GROUPS and isinstance(x, dict) and isinstance(y, dict):
+            keys_a = {wire: k for k, wire in x.items()}
+            keys_b = {wire: k for k, wire in y.items()}
+            for wire in sorted(set(keys_a) & set(keys_b), key=str):
+                if keys_a[wire] != keys_b[wire]:
+                    out.append(Change("EQUIVALENT_REWRITE", META, wire, f"/{key}", keys_a[wire],
+                                      keys_b[wire], effect=NONE,
+                                      detail=f"{key}: {wire} filed under {keys_b[wire]!r} "
+                                             f"(was {keys_a[wire]!r}); the wire name is unchanged"))
+            continue  # methods that appear, vanish or move are the method changes
+        out.append(Change("UNCLASSIFIED", META, key, f"/{key}", x, y, effect="unclassified",
+                          detail=f"meta.json {key} {x!r} -> {y!r}: assumed breaking for both sides"))
     return out
 
 

@@ -22,7 +22,8 @@ from acpgen.errors import AcpgenError
 from acpgen.evolve.normal import ref_name
 
 ROLES = ("client", "agent")
-_GROUPS = {"agentMethods": "agent", "clientMethods": "client", "protocolMethods": "protocol"}
+ENVELOPE = "(envelope)"  # the subject of changes at the document root
+METHOD_GROUPS = {"agentMethods": "agent", "clientMethods": "client", "protocolMethods": "protocol"}
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,7 @@ def method_table(schema: dict[str, Any], meta: dict[str, Any], schema_where: str
             annotated.setdefault(node["x-method"], []).append(name)
     out: list[WireMethod] = []
     listed: set[str] = set()
-    for group, side in _GROUPS.items():
+    for group, side in METHOD_GROUPS.items():
         table = meta.get(group)
         if not isinstance(table, dict):
             raise AcpgenError(meta_where, f"missing object {group!r}")
@@ -159,8 +160,11 @@ class Flows:
     readers: dict[str, frozenset[str]]
     carriers: dict[str, frozenset[str]]  # def -> wire names of the methods that carry it
 
-    def of(self, name: str) -> tuple[frozenset[str], frozenset[str]]:
+    def of(self, name: str, pointer: str = "") -> tuple[frozenset[str], frozenset[str]]:
+        """Writers and readers of a def (of a message kind, for the document root)."""
         both = frozenset(ROLES)
+        if name == ENVELOPE:
+            name = f"{ENVELOPE}/" + "/".join(pointer.split("/")[1:3])
         return self.writers.get(name, both), self.readers.get(name, both)
 
 
@@ -209,6 +213,14 @@ def compute_flows(schema: dict[str, Any], methods: tuple[WireMethod, ...]) -> Fl
     for name, roles in env_w.items():
         writers[name] = roles
         readers[name] = env_r[name]
+    # The document root: each message kind (anyOf branch) takes the roles of what it holds.
+    for key in ("anyOf", "oneOf"):
+        branches = schema.get(key)
+        for i, branch in enumerate(branches if isinstance(branches, list) else ()):
+            held_refs = refs_in(branch) & set(writers)
+            if held_refs:
+                writers[f"{ENVELOPE}/{key}/{i}"] = set().union(*(writers[r] for r in held_refs))
+                readers[f"{ENVELOPE}/{key}/{i}"] = set().union(*(readers[r] for r in held_refs))
     return Flows(
         writers={k: frozenset(v) for k, v in writers.items()},
         readers={k: frozenset(v) for k, v in readers.items()},

@@ -117,18 +117,20 @@ class Walker:
         self.new_defs = new_defs
         self.explained = explained
         self._visiting: set[tuple[str | None, str | None]] = set()
+        self._explained_seen = 0  # branches left to the method changes so far
 
     # -- entry -------------------------------------------------------------------------------
 
     def compare(self, a: Any, b: Any, ptr: str) -> list[Finding]:
         na, nb = normalise(a), normalise(b)
         out = self._annotations(na, nb, ptr)
+        explained_before = self._explained_seen
         one_union = ("~union" in na.a) != ("~union" in nb.a)  # a union that kept one branch
         if na.a.get("$ref") != nb.a.get("$ref") and not one_union:
             sem = self._ref_changed(na, nb, ptr)
         else:
             sem = self._assertions(na, nb, ptr)
-        if not sem and spelling(a) != spelling(b):
+        if not sem and spelling(a) != spelling(b) and self._explained_seen == explained_before:
             sem = [Finding("EQUIVALENT_REWRITE", ptr, NONE,
                            "the same values are valid, spelt differently (generated code may differ)")]
         return out + sem
@@ -357,6 +359,7 @@ class Walker:
         for key in sorted(set(na.variants) | set(nb.variants)):
             x, y = na.variants.get(key), nb.variants.get(key)
             if key in self.explained and (x is None or y is None):
+                self._explained_seen += 1
                 continue  # a method's params/result branch: reported as the method change
             if x is None and y is not None:
                 effect = NONE if na.catch_all else WIDENS

@@ -526,6 +526,61 @@ def strip_x_method(name: str) -> Edit:
     return edit
 
 
+def rename_prop(name: str, member: str, new_member: str) -> Edit:
+    def edit(schema: Json, meta: Json) -> None:
+        node = d(schema, name)
+        node["properties"][new_member] = node["properties"].pop(member)
+        if member in node.get("required", []):
+            node["required"] = [new_member if r == member else r for r in node["required"]]
+
+    return edit
+
+
+def rename_enum_value(name: str, value: str, new_value: str) -> Edit:
+    def edit(schema: Json, meta: Json) -> None:
+        for b in enum_branches(d(schema, name)):
+            if b.get("const") == value:
+                b["const"] = new_value
+
+    return edit
+
+
+def plan_carries_content_chunk(schema: Json, meta: Json) -> None:
+    tagged_branch(d(schema, "SessionUpdate"), "plan")["allOf"] = [ref("ContentChunk")]
+
+
+def describe_end_turn(schema: Json, meta: Json) -> None:
+    for b in enum_branches(d(schema, "StopReason")):
+        if b.get("const") == "end_turn":
+            b["description"] = "The turn ended normally (reworded)."
+
+
+def union_keyword(name: str, old: str, new: str) -> Edit:
+    def edit(schema: Json, meta: Json) -> None:
+        node = d(schema, name)
+        node[new] = node.pop(old)
+
+    return edit
+
+
+def rename_meta_key(schema: Json, meta: Json) -> None:
+    group, key = meta_key(meta, "session/list")
+    meta[group]["list_sessions"] = meta[group].pop(key)
+
+
+def meta_version(schema: Json, meta: Json) -> None:
+    meta["version"] = 2
+
+
+def agent_envelope_jsonrpc_optional(schema: Json, meta: Json) -> None:
+    schema["anyOf"][0]["required"] = []
+
+
+def unknown_keyword_and_new_member(schema: Json, meta: Json) -> None:
+    prop(schema, "ReadTextFileRequest", "path")["frobnicate"] = True
+    d(schema, "ReadTextFileRequest")["properties"]["encoding"] = {"type": ["string", "null"]}
+
+
 def nothing(schema: Json, meta: Json) -> None:
     pass
 
@@ -877,6 +932,48 @@ MUTATIONS: tuple[Mutation, ...] = (
              compose(remove_prop("UsageUpdate", "cost"),
                      lambda s, m: s["$defs"].pop("Cost")), 3, C, B),
     Mutation("def-shape-changed", "SessionId string -> object", session_id_object, 3, B, B),
+
+    # Renames, payloads, and more of the same kinds in other places.
+    Mutation("prop-renamed-optional", "ToolCall.name renamed displayName (both optional)",
+             rename_prop("ToolCall", "name", "displayName"), 3, C, B),
+    Mutation("prop-renamed-required", "ReadTextFileRequest.path renamed filePath (required)",
+             rename_prop("ReadTextFileRequest", "path", "filePath"), 3, B, B),
+    Mutation("enum-value-renamed", "StopReason refusal -> refused",
+             rename_enum_value("StopReason", "refusal", "refused"), 3, B, B),
+    Mutation("variant-payload-changed", "SessionUpdate plan carries a ContentChunk instead",
+             plan_carries_content_chunk, 3, B, B),
+    Mutation("enum-value-description", "the description of StopReason end_turn reworded",
+             describe_end_turn, 1, C, C),
+    Mutation("maxlength-on-def-both-ways", "SessionId maxLength 128",
+             edit_def("SessionId", maxLength=128), 3, B, B),
+    Mutation("nullable-ref-added", "PromptResponse.stopReason may be null",
+             edit_prop("PromptResponse", "stopReason", allOf=None,
+                       anyOf=[ref("StopReason"), {"type": "null"}]), 3, B, C),
+    Mutation("meta-member-required", "PromptRequest._meta becomes required",
+             add_required("PromptRequest", "_meta"), 3, B, C),
+    Mutation("required-added-both-ways", "EnvVariable gains required secret",
+             add_prop("EnvVariable", "secret", {"type": "boolean"}, required=True), 3, B, B),
+    Mutation("result-required-added", "AuthenticateResponse gains required token",
+             add_prop("AuthenticateResponse", "token", {"type": "string"}, required=True),
+             3, C, B),
+    Mutation("oneof-to-anyof-values", "StopReason values as anyOf instead of oneOf",
+             union_keyword("StopReason", "oneOf", "anyOf"), 1, C, C),
+    Mutation("oneof-to-anyof-tagged", "ContentBlock branches as anyOf (tags keep them apart)",
+             union_keyword("ContentBlock", "oneOf", "anyOf"), 1, C, C),
+    Mutation("discriminator-annotation-changed", "the OpenAPI discriminator names another property",
+             edit_def("RequestPermissionOutcome", discriminator={"propertyName": "kind"}), 1, C, C),
+    Mutation("meta-version-changed", "meta.json version 1 -> 2", meta_version, 3, B, B),
+    Mutation("meta-key-renamed", "meta.json key session_list -> list_sessions (same wire name)",
+             rename_meta_key, 1, C, C),
+    Mutation("envelope-jsonrpc-optional", "the Agent message envelope no longer requires jsonrpc",
+             agent_envelope_jsonrpc_optional, 3, B, C),
+    Mutation("unknown-keyword", "an unknown keyword on ReadTextFileRequest.path",
+             edit_prop("ReadTextFileRequest", "path", frobnicate=True), 3, B, B),
+    Mutation("unknown-keyword-and-new-member",
+             "an unknown keyword plus a new optional member in the same def",
+             unknown_keyword_and_new_member, 3, B, B,
+             reports=(f"{P}/ReadTextFileRequest/properties/path",
+                      f"{P}/ReadTextFileRequest/properties/encoding")),
 
     # Bad inputs: exit 2, nothing compared.
     Mutation("bad-json", "schema.json is not JSON", nothing, 2, raw=lambda b: b"{not json"),

@@ -104,6 +104,10 @@ def _mergeable(work: dict[str, Any], inner: Any, skip: str) -> bool:
         if key == "properties" and isinstance(value, dict) and isinstance(work[key], dict):
             if any(n in work[key] and work[key][n] != s for n, s in value.items()):
                 return False
+            # additionalProperties sees only the properties of its own object: keep them apart
+            closed = ("additionalProperties", "unevaluatedProperties")
+            if any(k in work for k in closed) or any(k in inner for k in closed):
+                return False
         elif key == "required" and isinstance(value, list) and isinstance(work[key], list):
             continue
         elif work[key] != value:
@@ -127,8 +131,8 @@ def _flatten(work: dict[str, Any], norm: Norm) -> None:
             if not isinstance(branches, list) or len(branches) < 2:
                 continue
             nulls = [i for i, b in enumerate(branches) if is_null_schema(b)]
-            if len(nulls) != 1:
-                continue
+            if len(nulls) != 1 or "null" not in _types(work.get("type", "null")):
+                continue  # (a sibling type that rejects null makes the null branch dead)
             i = nulls[0]
             for k, v in branches[i].items():
                 if is_annotation(k):

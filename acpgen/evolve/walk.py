@@ -356,7 +356,13 @@ class Walker:
         if "~union" not in na.a or "~union" not in nb.a:  # a union of enum values vs branches
             return [Finding("TYPE_CHANGED", ptr, BOTH, "union of branches <-> enum")]
         out: list[Finding] = []
+        pairs, paired_new = self._renamed_branches(na, nb, ptr)
         for key in sorted(set(na.variants) | set(nb.variants)):
+            if key in pairs:
+                out.append(pairs[key])
+                continue
+            if key in paired_new:
+                continue
             x, y = na.variants.get(key), nb.variants.get(key)
             if key in self.explained and (x is None or y is None):
                 self._explained_seen += 1
@@ -380,6 +386,29 @@ class Walker:
             else:
                 out.append(_relax(ptr, ub, f"{ua} -> {ub}: a value may match several branches"))
         return out
+
+    def _renamed_branches(self, na: Norm, nb: Norm, ptr: str) -> tuple[dict[str, Finding], set[str]]:
+        """Branches keyed by def or title whose key changed but whose shape did not (a def
+        renamed, a branch retitled): one EQUIVALENT_REWRITE each, keyed by the OLD key."""
+        paired: set[str] = set()
+        gone = [k for k in na.variants if k not in nb.variants and k not in self.explained]
+        new = [k for k in nb.variants if k not in na.variants and k not in self.explained]
+        if na.a.get("~tag") or not gone or not new:
+            return {}, paired
+        out: dict[str, Finding] = {}
+        for old_key in gone:
+            rel, raw = na.variants[old_key]
+            for new_key in new:
+                if new_key in paired:
+                    continue
+                found = self.compare(raw, nb.variants[new_key][1], _join(ptr, rel))
+                if combined(found) == NONE:
+                    paired.add(new_key)
+                    out[old_key] = Finding("EQUIVALENT_REWRITE", _join(ptr, rel), NONE,
+                                           f"branch {old_key} is now {new_key} (same shape)",
+                                           old_key, old_key, new_key)
+                    break
+        return out, paired
 
     # -- objects -----------------------------------------------------------------------------
 

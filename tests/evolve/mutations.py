@@ -975,6 +975,12 @@ MUTATIONS: tuple[Mutation, ...] = (
              reports=(f"{P}/ReadTextFileRequest/properties/path",
                       f"{P}/ReadTextFileRequest/properties/encoding")),
 
+    Mutation("def-renamed-in-union", "TextResourceContents renamed TextResource (a union branch)",
+             rename_def("TextResourceContents", "TextResource"), 1, C, C),
+    Mutation("union-branch-retitled", "ElicitationContentValue branch String retitled Text",
+             lambda s, m: d(s, "ElicitationContentValue")["anyOf"][0].__setitem__("title", "Text"),
+             1, C, C),
+
     # Bad inputs: exit 2, nothing compared.
     Mutation("bad-json", "schema.json is not JSON", nothing, 2, raw=lambda b: b"{not json"),
     Mutation("bad-top-level", "schema.json is a JSON array", nothing, 2, raw=lambda b: b"[]"),

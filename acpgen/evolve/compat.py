@@ -90,8 +90,9 @@ _ROWS = (
     Rule("ENUM_VALUE_ADDED", "a value is added to an enum", "closed enum: " + READERS
          + "; open enum: compatible", "an OLD reader rejects a value of a closed enum it has never "
          "seen (an exhaustive match); an open enum's catch-all keeps it."),
-    Rule("ENUM_VALUE_REMOVED", "a value is removed from an enum", "closed enum: " + WRITERS
-         + "; open enum: compatible", "an OLD writer may still send it; an open enum still accepts it."),
+    Rule("ENUM_VALUE_REMOVED", "a value is removed from an enum", WRITERS,
+         "an OLD writer may still send it; even an open enum, which still accepts it, no longer "
+         "knows what it means (as for a removed property)."),
     Rule("ENUM_OPENED", "a closed enum gains a catch-all", READERS,
          "values outside OLD's list may now arrive."),
     Rule("ENUM_CLOSED", "an open enum loses its catch-all", WRITERS,

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -186,7 +187,8 @@ def diff_sides(old: SchemaSide, new: SchemaSide) -> SchemaDiff:
             changes.append(Change("DEF_REMOVED", name, None, ptr, detail="def removed", effect=NONE))
         elif name not in a_defs:
             changes.append(Change("DEF_ADDED", name, None, ptr, detail="def added", effect=NONE))
-        elif a_defs[name] != b_defs[name]:  # equal JSON: nothing can differ below
+        elif a_defs[name] != b_defs[name] or json.dumps(a_defs[name]) != json.dumps(b_defs[name]):
+            # (equal as dicts but not as text: members declared in another order)
             changes += [_change(f) for f in walker.compare(a_defs[name], b_defs[name], ptr)]
     top_a = {k: v for k, v in old.schema.items() if k != "$defs"}
     top_b = {k: v for k, v in new.schema.items() if k != "$defs"}

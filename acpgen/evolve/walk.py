@@ -329,8 +329,9 @@ class Walker:
         for v in va:
             if json_key(v) not in kb:
                 label = v if isinstance(v, str) else json_key(v)
-                effect = NONE if open_b else NARROWS
-                out.append(Finding("ENUM_VALUE_REMOVED", ptr, effect, f"value {json_key(v)} removed",
+                # Even an open enum still accepts it, but as an unknown value: what an OLD
+                # writer means by it is no longer understood (as for a removed property).
+                out.append(Finding("ENUM_VALUE_REMOVED", ptr, NARROWS, f"value {json_key(v)} removed",
                                    label, v, None))
         if open_a != open_b:
             if open_b:
@@ -451,6 +452,11 @@ class Walker:
                 out.append(_relax(ptr, "required", f"{name} (not declared) no longer required"))
         for key in ("additionalProperties", "unevaluatedProperties"):
             out += self._closure(key, a.get(key, True), b.get(key, True), ptr)
+        order_a = [n for n in pa if n in pb]
+        order_b = [n for n in pb if n in pa]
+        if order_a != order_b:  # the generated classes list their fields in this order
+            out.append(Finding("EQUIVALENT_REWRITE", ptr, NONE, "properties declared in another order",
+                               "properties"))
         return out
 
     def _closure(self, key: str, old: Any, new: Any, ptr: str) -> list[Finding]:

@@ -586,7 +586,7 @@ def nothing(schema: Json, meta: Json) -> None:
 
 
 def _reindent(blob: bytes) -> bytes:
-    return json.dumps(json.loads(blob), indent=4, sort_keys=True).encode()
+    return json.dumps(json.loads(blob), indent=4).encode()
 
 
 # -- the matrix -------------------------------------------------------------------------------
@@ -773,8 +773,14 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("enum-value-added-open", "the open SessionConfigOptionCategory gains speed",
              add_enum_value("SessionConfigOptionCategory", "speed", before_catch_all=True),
              1, C, C),
+    # (Revised from 1, C, C for consistency with a removed optional property: the value is
+    # still valid on the wire, but what the writer means by it is no longer understood.)
     Mutation("enum-value-removed-open", "the open SessionConfigOptionCategory loses model_config",
-             remove_enum_value("SessionConfigOptionCategory", "model_config"), 1, C, C),
+             remove_enum_value("SessionConfigOptionCategory", "model_config"), 3, C, B),
+    Mutation("properties-reordered", "PlanEntry declares its properties in reverse order",
+             lambda s, m: d(s, "PlanEntry").__setitem__(
+                 "properties", dict(reversed(list(d(s, "PlanEntry")["properties"].items())))),
+             1, C, C),
     Mutation("enum-reordered", "StopReason values listed in reverse order",
              reverse_enum, 1, C, C),
     Mutation("enum-keyword-rewrite", "PlanEntryPriority as type+enum instead of oneOf consts",
@@ -885,7 +891,7 @@ MUTATIONS: tuple[Mutation, ...] = (
              nullable_as_anyof, 1, C, C),
     Mutation("eq-required-reordered", "ReadTextFileRequest.required in reverse order",
              set_required("ReadTextFileRequest", ["path", "sessionId"]), 0),
-    Mutation("eq-reformatted", "the same schema, re-indented with sorted keys",
+    Mutation("eq-reformatted", "the same schema, re-indented",
              nothing, 0, raw=_reindent),
 
     # Methods: meta.json, defs and union branches together.

@@ -581,6 +581,13 @@ def unknown_keyword_and_new_member(schema: Json, meta: Json) -> None:
     d(schema, "ReadTextFileRequest")["properties"]["encoding"] = {"type": ["string", "null"]}
 
 
+def drop_required(name: str, member: str) -> Edit:
+    def edit(schema: Json, meta: Json) -> None:
+        d(schema, name)["required"] = [r for r in d(schema, name)["required"] if r != member]
+
+    return edit
+
+
 def nothing(schema: Json, meta: Json) -> None:
     pass
 
@@ -986,6 +993,47 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("union-branch-retitled", "ElicitationContentValue branch String retitled Text",
              lambda s, m: d(s, "ElicitationContentValue")["anyOf"][0].__setitem__("title", "Text"),
              1, C, C),
+
+    Mutation("minitems-agent-writes", "ToolCall.content minItems 1",
+             edit_prop("ToolCall", "content", minItems=1), 3, C, B),
+    Mutation("req-dropped-client-writes", "CancelNotification.sessionId optional",
+             drop_required("CancelNotification", "sessionId"), 3, C, B),
+    Mutation("variant-removed-both", "ContentBlock loses resource_link",
+             remove_tagged("ContentBlock", "resource_link"), 3, B, B),
+    Mutation("enum-value-added-stop-reason", "StopReason gains paused",
+             add_enum_value("StopReason", "paused"), 3, B, C),
+    Mutation("enum-value-removed-status", "ToolCallStatus loses pending",
+             remove_enum_value("ToolCallStatus", "pending"), 3, C, B),
+    Mutation("cap-added-nullable", "AgentCapabilities gains a nullable fork member",
+             add_prop("AgentCapabilities", "fork", {"type": ["boolean", "null"]}), 1, C, C),
+    Mutation("default-removed-object", "ClientCapabilities.fs loses its default",
+             edit_prop("ClientCapabilities", "fs", default=None), 3, B, B),
+    Mutation("default-changed-prompt-image", "PromptCapabilities.image default true",
+             edit_prop("PromptCapabilities", "image", default=True), 3, B, B),
+    Mutation("ann-title-keyword-on-title-property", "a title keyword inside ToolCall.title",
+             edit_prop("ToolCall", "title", title="Title"), 1, C, C),
+    Mutation("ann-examples-on-title-property", "examples inside ToolCall.title",
+             edit_prop("ToolCall", "title", examples=["Read file"]), 1, C, C),
+    Mutation("union-branch-added-both", "RequestId accepts booleans",
+             lambda s, m: d(s, "RequestId")["anyOf"].append({"title": "Bool", "type": "boolean"}),
+             3, B, B),
+    Mutation("union-null-branch-removed-both", "RequestId no longer accepts null",
+             lambda s, m: d(s, "RequestId")["anyOf"].pop(0), 3, B, B),
+    Mutation("pattern-on-def-both", "SessionId gets a pattern",
+             edit_def("SessionId", pattern="^[a-z0-9-]+$"), 3, B, B),
+    Mutation("addl-closed-nested-client-writes", "HttpHeader forbids additional properties",
+             edit_def("HttpHeader", additionalProperties=False), 3, B, C),
+    Mutation("enum-closed-both", "ErrorCode loses its catch-all",
+             lambda s, m: d(s, "ErrorCode")["anyOf"].pop(), 3, B, B),
+    Mutation("null-added-capability", "AgentCapabilities.loadSession accepts null",
+             edit_prop("AgentCapabilities", "loadSession", type=["boolean", "null"]), 3, B, C),
+    Mutation("maxlength-agent-writes", "PlanEntry.content maxLength 100",
+             edit_prop("PlanEntry", "content", maxLength=100), 3, C, B),
+    Mutation("enum-value-renamed-open", "SessionConfigOptionCategory mode -> modes",
+             rename_enum_value("SessionConfigOptionCategory", "mode", "modes"), 3, C, B),
+    Mutation("ann-tag-property-description", "description of the plan branch's tag property",
+             lambda s, m: tagged_branch(d(s, "SessionUpdate"), "plan")["properties"][
+                 "sessionUpdate"].__setitem__("description", "The plan tag."), 1, C, C),
 
     # Bad inputs: exit 2, nothing compared.
     Mutation("bad-json", "schema.json is not JSON", nothing, 2, raw=lambda b: b"{not json"),

@@ -23,10 +23,9 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from acpgen.evolve.changes import Change
-from acpgen.evolve.methods import ROLES, Flows, WireMethod, compute_flows
+from acpgen.evolve.methods import ROLES, Flows, WireMethod
 
 # Per-side verdicts; "{side}" is "client" or "agent".
 WRITERS = "breaking if the {side} writes the type"
@@ -213,9 +212,8 @@ def classify(change: Change, old_methods: dict[str, tuple[frozenset[str], frozen
                                reason=rule.why)
 
 
-def classify_all(changes: Iterable[Change], schema: dict[str, Any],
+def classify_all(changes: Iterable[Change], flows: Flows,
                  methods: tuple[WireMethod, ...]) -> list[Change]:
-    """Classify against OLD: its schema and method table say who writes and reads what."""
-    flows = compute_flows(schema, methods)
+    """Classify against OLD: its flows and method table say who writes and reads what."""
     by_wire = {m.wire: (m.sender, m.handler) for m in methods}
     return [classify(c, by_wire, flows) for c in changes]

@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -27,7 +28,16 @@ from acpgen.errors import AcpgenError
 from acpgen.evolve.capabilities import Capability, capabilities, spellings
 from acpgen.evolve.changes import Change
 from acpgen.evolve.compat import classify_all
-from acpgen.evolve.methods import ENVELOPE, METHOD_GROUPS, WireMethod, method_table, unknown_refs
+from acpgen.evolve.methods import (
+    ENVELOPE,
+    METHOD_GROUPS,
+    Flows,
+    WireMethod,
+    compute_flows,
+    method_table,
+    unknown_refs,
+)
+from acpgen.evolve.normal import ref_name
 from acpgen.evolve.walk import NONE, WIDENS, Finding, Walker, combined, esc
 from acpgen.inputs.metaschema import check_metaschema
 from acpgen.inputs.pinned import parse_json
@@ -50,6 +60,11 @@ class SchemaSide:
     sha256: str
     size: int
     meta_bytes: bytes
+
+    @cached_property
+    def flows(self) -> Flows:
+        """Who writes and who reads each def (computed once per side)."""
+        return compute_flows(self.schema, self.methods)
 
     @cached_property
     def generator_problem(self) -> str | None:
@@ -134,7 +149,7 @@ def build_side(label: str, path: Path, blob: bytes, meta_label: str, meta_bytes:
     if not isinstance(schema, dict):
         raise AcpgenError(label, "top level is not a JSON object")
     _check_metaschema(schema, label, blob, trusted)
-    bad = unknown_refs(schema)
+    bad = unknown_refs(schema) if _may_have_unknown_refs(schema, blob) else []
     if bad:
         pointer, ref = bad[0]
         raise AcpgenError(label, f"unknown $ref {ref!r} at {pointer}: no such def")
@@ -162,6 +177,21 @@ def _check_metaschema(schema: dict[str, Any], label: str, blob: bytes,
         top = {}
     if top or changed:
         check_metaschema({**top, "$defs": changed}, label)
+
+
+_REF_TEXT = re.compile(rb'"\$ref"\s*:\s*"((?:[^"\\]|\\.)*)"')
+
+
+def _may_have_unknown_refs(schema: dict[str, Any], blob: bytes) -> bool:
+    """A fast look at the text: every ``"$ref": "..."`` names a def that exists (then the
+    walk that finds the pointer of a bad one is not needed)."""
+    defs = schema.get("$defs", {})
+    for match in _REF_TEXT.finditer(blob):
+        ref = json.loads(b'"' + match.group(1) + b'"')
+        name = ref_name(ref)
+        if ref != "#" and (name is None or name not in defs):
+            return True
+    return False
 
 
 def _read(path: Path, label: str) -> bytes:
@@ -198,7 +228,7 @@ def diff_sides(old: SchemaSide, new: SchemaSide) -> SchemaDiff:
     new_caps = capabilities(new.schema)
     changes += _capability_changes(capabilities(old.schema), new_caps)
     changes = _mark_gated(changes, new_caps)
-    classified = classify_all(changes, old.schema, old.methods)
+    classified = classify_all(changes, old.flows, old.methods)
     return SchemaDiff(old, new, tuple(sorted(classified, key=lambda c: c.sort_key)))
 
 

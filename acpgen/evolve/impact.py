@@ -28,7 +28,7 @@ from typing import Any
 
 from acpgen.evolve.changes import Change
 from acpgen.evolve.diff import SchemaDiff, SchemaSide
-from acpgen.evolve.methods import Flows, compute_flows, refs_in
+from acpgen.evolve.methods import Flows, refs_in
 from acpgen.evolve.normal import normalise, ref_name
 from acpgen.inputs.roster import Requirement, Roster
 from acpgen.model.capabilities import MANIFEST_RELPATH
@@ -278,8 +278,7 @@ def compute_impact(diff: SchemaDiff, roster: Roster, gate_entries: list[Any] | N
     entries = gate_entries or []
     results: list[ChangeImpact] = []
     carrier_cache: dict[tuple[str, int], list[str]] = {}
-    flows = {id(old): compute_flows(old.schema, old.methods),
-             id(new): compute_flows(new.schema, new.methods)}
+    flows = {id(old): old.flows, id(new): new.flows}
     holders: dict[int, dict[str, tuple[list[str], list[str]]]] = {}
     for change in diff.semantic:
         reqs: dict[str, set[str]] = {}

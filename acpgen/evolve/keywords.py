@@ -83,3 +83,16 @@ def is_annotation(key: str) -> bool:
 
 def is_doc(key: str) -> bool:
     return key in DOC_KEYWORDS
+
+
+def kind_of(key: str) -> str:
+    """annotation | assertion | identifier | binding | unknown (reported as unclassified)."""
+    if key in BINDING_KEYWORDS:
+        return "binding"
+    if is_annotation(key):
+        return "annotation"
+    if key in ASSERTIONS or key in SCHEMA_VALUED or key in SCHEMA_LISTS or key in SCHEMA_MAPS:
+        return "assertion"
+    if key in IDENTIFIERS:
+        return "identifier"
+    return "unknown"

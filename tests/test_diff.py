@@ -453,3 +453,12 @@ def test_explain_prints_one_row_and_refuses_an_unknown_kind() -> None:
     assert out.splitlines()[0].startswith("DEFAULT_CHANGED: ")
     assert "client: breaking if the client writes or reads the type" in out
     assert "agent: breaking if the agent writes or reads the type" in out
+
+
+def test_every_semantic_kind_has_a_section_in_the_text_report() -> None:
+    """Nothing classified is left out of the plain-text report."""
+    from acpgen.evolve.compat import RULES
+    from acpgen.evolve.report import section_of
+
+    annotation_kinds = {"DESCRIPTION_CHANGED", "ANNOTATION_CHANGED"}
+    assert [k for k in RULES if k not in annotation_kinds and section_of(k) is None] == []

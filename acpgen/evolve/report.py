@@ -64,6 +64,11 @@ def _annotation_groups(changes: tuple[Change, ...]) -> list[tuple[str, int, int]
     return [(label, counts[label], len(defs[label])) for label in sorted(counts)]
 
 
+def section_of(kind: str) -> str | None:
+    """The text report's section for a semantic change kind (None: not listed in text)."""
+    return next((title for title, prefixes in _SECTIONS if kind.startswith(prefixes)), None)
+
+
 def render_text(diff: SchemaDiff, impact: Impact, verbose: bool = False) -> str:
     lines: list[str] = []
     sem = diff.semantic

@@ -323,7 +323,8 @@ class Walker:
         for v in vb:
             if json_key(v) not in ka:
                 label = v if isinstance(v, str) else json_key(v)
-                effect = NONE if open_a else WIDENS
+                # An open enum's catch-all already accepts it (if it has the catch-all's type).
+                effect = NONE if open_a and _json_type(v) in _widen_types(a["~open"]) else WIDENS
                 out.append(Finding("ENUM_VALUE_ADDED", ptr, effect, f"value {json_key(v)} added",
                                    label, None, v))
         for v in va:
@@ -543,6 +544,30 @@ class Walker:
 
 
 # -- helpers -----------------------------------------------------------------------------------
+
+
+def _json_type(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if value is None:
+        return "null"
+    return "array" if isinstance(value, list) else "object"
+
+
+def _widen_types(types: Any) -> set[str]:
+    """A type list with what it implies (number admits integers; no list: any type)."""
+    if not types:
+        return {"boolean", "integer", "number", "string", "null", "array", "object"}
+    out = set(types)
+    if "number" in out:
+        out.add("integer")
+    return out
 
 
 def _join(ptr: str, rel: str) -> str:

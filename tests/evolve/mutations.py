@@ -1035,6 +1035,9 @@ MUTATIONS: tuple[Mutation, ...] = (
              lambda s, m: tagged_branch(d(s, "SessionUpdate"), "plan")["properties"][
                  "sessionUpdate"].__setitem__("description", "The plan tag."), 1, C, C),
 
+    Mutation("method-params-def-renamed", "PromptRequest renamed SendPromptRequest (same wire)",
+             rename_def("PromptRequest", "SendPromptRequest"), 1, C, C),
+
     # Bad inputs: exit 2, nothing compared.
     Mutation("bad-json", "schema.json is not JSON", nothing, 2, raw=lambda b: b"{not json"),
     Mutation("bad-top-level", "schema.json is a JSON array", nothing, 2, raw=lambda b: b"[]"),

@@ -31,9 +31,11 @@ from acpgen.evolve.compat import classify_all
 from acpgen.evolve.methods import (
     ENVELOPE,
     METHOD_GROUPS,
+    EnvelopeRefs,
     Flows,
     WireMethod,
     compute_flows,
+    envelope_parts,
     method_table,
     unknown_refs,
 )
@@ -60,6 +62,12 @@ class SchemaSide:
     sha256: str
     size: int
     meta_bytes: bytes
+    envelope_parts: dict[str, tuple[Any, EnvelopeRefs]] = field(default_factory=dict, repr=False)
+
+    @cached_property
+    def def_texts(self) -> dict[str, str]:
+        """Each def as JSON text, member order kept (to see members declared in another order)."""
+        return {name: json.dumps(node) for name, node in self.schema.get("$defs", {}).items()}
 
     @cached_property
     def flows(self) -> Flows:
@@ -156,10 +164,11 @@ def build_side(label: str, path: Path, blob: bytes, meta_label: str, meta_bytes:
     meta = parse_json(meta_label, meta_bytes)
     if not isinstance(meta, dict):
         raise AcpgenError(meta_label, "top level is not a JSON object")
-    methods = method_table(schema, meta, label, meta_label)
+    parts = envelope_parts(schema, trusted.envelope_parts if trusted else None)
+    methods = method_table(schema, meta, label, meta_label, parts)
     return SchemaSide(label=label, schema_path=path, meta_label=meta_label, schema=schema, meta=meta,
                       methods=methods, sha256=hashlib.sha256(blob).hexdigest(), size=len(blob),
-                      meta_bytes=meta_bytes)
+                      meta_bytes=meta_bytes, envelope_parts=parts)
 
 
 def _check_metaschema(schema: dict[str, Any], label: str, blob: bytes,
@@ -176,7 +185,9 @@ def _check_metaschema(schema: dict[str, Any], label: str, blob: bytes,
     if top == {k: v for k, v in trusted.schema.items() if k != "$defs"}:
         top = {}
     if top or changed:
-        check_metaschema({**top, "$defs": changed}, label)
+        part = {**top, "$defs": changed}
+        # Memoised like a whole document (a pass only), by the canonical text of the part.
+        check_metaschema(part, label, json.dumps(part, sort_keys=True).encode())
 
 
 _REF_TEXT = re.compile(rb'"\$ref"\s*:\s*"((?:[^"\\]|\\.)*)"')
@@ -187,7 +198,8 @@ def _may_have_unknown_refs(schema: dict[str, Any], blob: bytes) -> bool:
     walk that finds the pointer of a bad one is not needed)."""
     defs = schema.get("$defs", {})
     for match in _REF_TEXT.finditer(blob):
-        ref = json.loads(b'"' + match.group(1) + b'"')
+        text = match.group(1)
+        ref = json.loads(b'"' + text + b'"') if b"\\" in text else text.decode("utf-8", "replace")
         name = ref_name(ref)
         if ref != "#" and (name is None or name not in defs):
             return True
@@ -217,7 +229,7 @@ def diff_sides(old: SchemaSide, new: SchemaSide) -> SchemaDiff:
             changes.append(Change("DEF_REMOVED", name, None, ptr, detail="def removed", effect=NONE))
         elif name not in a_defs:
             changes.append(Change("DEF_ADDED", name, None, ptr, detail="def added", effect=NONE))
-        elif a_defs[name] != b_defs[name] or json.dumps(a_defs[name]) != json.dumps(b_defs[name]):
+        elif a_defs[name] != b_defs[name] or old.def_texts[name] != json.dumps(b_defs[name]):
             # (equal as dicts but not as text: members declared in another order)
             changes += [_change(f) for f in walker.compare(a_defs[name], b_defs[name], ptr)]
     top_a = {k: v for k, v in old.schema.items() if k != "$defs"}

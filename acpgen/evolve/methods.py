@@ -44,11 +44,16 @@ class WireMethod:
 
 
 def method_table(schema: dict[str, Any], meta: dict[str, Any], schema_where: str,
-                 meta_where: str) -> tuple[WireMethod, ...]:
+                 meta_where: str, parts: dict[str, tuple[Any, EnvelopeRefs]] | None = None
+                 ) -> tuple[WireMethod, ...]:
+    """``parts``: :func:`envelope_parts` of ``schema``, if already known."""
     defs = schema.get("$defs", {})
     if not isinstance(defs, dict):
         raise AcpgenError(schema_where, "$defs is not an object")
-    params_refs, result_refs, request_refs = envelope_refs(schema)
+    triples = [refs for _, refs in (parts or envelope_parts(schema)).values()]
+    params_refs = set().union(*(t[0] for t in triples))
+    result_refs = set().union(*(t[1] for t in triples))
+    request_refs = set().union(*(t[2] for t in triples))
     annotated: dict[str, list[str]] = {}
     for name, node in defs.items():
         if isinstance(node, dict) and isinstance(node.get("x-method"), str):
@@ -87,7 +92,25 @@ def method_table(schema: dict[str, Any], meta: dict[str, Any], schema_where: str
     return tuple(out)
 
 
-def envelope_refs(schema: dict[str, Any]) -> tuple[set[str], set[str], set[str]]:
+EnvelopeRefs = tuple[frozenset[str], frozenset[str], frozenset[str]]
+
+
+def envelope_parts(schema: dict[str, Any],
+                   known: dict[str, tuple[Any, EnvelopeRefs]] | None = None
+                   ) -> dict[str, tuple[Any, EnvelopeRefs]]:
+    """:func:`envelope_refs` of the document root (key "") and of each def, with the node it
+    was computed from; a part equal to one in ``known`` (another side) is not walked again."""
+    known = known or {}
+    parts: dict[str, tuple[Any, EnvelopeRefs]] = {}
+    root = {k: v for k, v in schema.items() if k != "$defs"}
+    defs = schema.get("$defs", {})
+    for name, node in [("", root), *((f"/{n}", v) for n, v in defs.items())]:
+        seen = known.get(name)
+        parts[name] = seen if seen is not None and seen[0] == node else (node, envelope_refs(node))
+    return parts
+
+
+def envelope_refs(schema: Any) -> EnvelopeRefs:
     """Defs referenced under an envelope's ``params`` / ``result``, and those of requests."""
     params: set[str] = set()
     results: set[str] = set()
@@ -111,7 +134,7 @@ def envelope_refs(schema: dict[str, Any]) -> tuple[set[str], set[str], set[str]]
                 visit(value)
 
     visit(schema)
-    return params, results, requests
+    return frozenset(params), frozenset(results), frozenset(requests)
 
 
 def refs_in(node: Any) -> set[str]:

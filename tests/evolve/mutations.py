@@ -1063,4 +1063,4 @@ def build(mutation: Mutation, schema_blob: bytes, meta_blob: bytes) -> tuple[byt
     mutation.edit(schema, meta)
     if mutation.raw is not None:
         return mutation.raw(schema_blob), meta_blob
-    return json.dumps(schema, indent=2).encode(), json.dumps(meta, indent=2).encode()
+    return json.dumps(schema).encode(), json.dumps(meta).encode()

@@ -462,3 +462,16 @@ def test_every_semantic_kind_has_a_section_in_the_text_report() -> None:
 
     annotation_kinds = {"DESCRIPTION_CHANGED", "ANNOTATION_CHANGED"}
     assert [k for k in RULES if k not in annotation_kinds and section_of(k) is None] == []
+
+
+def test_a_schema_the_generator_cannot_model_is_still_diffed(tmp_path: Path) -> None:
+    """SessionId as ["string", "null"]: valid JSON Schema the IR builder refuses. The diff reads
+    the raw documents, classifies the change, and says bump would refuse NEW."""
+    schema = _pinned_copy()
+    schema["$defs"]["SessionId"]["type"] = ["string", "null"]
+    diff, impact = _diff_to(tmp_path, schema)
+    [c] = diff.semantic
+    assert (c.kind, c.subject, c.client, c.agent) == ("NULLABLE_ADDED", "SessionId", "breaking",
+                                                      "breaking")
+    assert any("cannot model NEW" in n and "bump" in n for n in diff.notes)
+    assert "cannot model NEW" in render_text(diff, impact)

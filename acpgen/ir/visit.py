@@ -5,7 +5,6 @@ A ``TypeExpr`` nests through two fields only: ``items`` (array items, map values
 
 * :func:`walk` yields a type and everything nested in it (to search: refs, formats);
 * :func:`fold` computes a value bottom-up (to spell a type, or turn it into a tree);
-* :func:`transform` rebuilds a type bottom-up (to strip or rewrite parts of it);
 * :func:`def_types` yields the top-level type positions of a ``Definition``, so a pass over
   a whole def (or the whole IR) does not list the positions again.
 
@@ -15,7 +14,6 @@ refs may be cyclic).
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
@@ -54,16 +52,6 @@ def fold(t: TypeExpr, fn: Callable[[TypeExpr, R | None, tuple[R, ...]], R]) -> R
     """``fn(t, folded items or None, folded variants)``, computed bottom-up."""
     items = fold(t.items, fn) if t.items is not None else None
     return fn(t, items, tuple(fold(v, fn) for v in t.variants))
-
-
-def transform(t: TypeExpr, fn: Callable[[TypeExpr], TypeExpr]) -> TypeExpr:
-    """``t`` rebuilt with ``fn`` applied to every node, children first."""
-    rebuilt = dataclasses.replace(
-        t,
-        items=transform(t.items, fn) if t.items is not None else None,
-        variants=tuple(transform(v, fn) for v in t.variants),
-    )
-    return fn(rebuilt)
 
 
 def def_types(d: Definition) -> Iterator[TypeExpr]:

@@ -74,8 +74,16 @@ def black_layout(text: str) -> str | None:
     checked = {n for first, last, _ in uncertain for n in range(first, last + 1)}
     inside = _string_lines(strings, lines)
     for number, line in enumerate(lines, start=1):
-        if len(line) > LINE_LENGTH and number not in inside | checked and not _LONE_STRING.fullmatch(line):
-            return None
+        if len(line) > LINE_LENGTH and number not in inside | checked and not _LONE_STRING.fullmatch(line) \
+                and not line.lstrip().startswith("#"):  # black never wraps a comment
+            # A long line black may split (or may not: a trailing pragma comment, say): its
+            # statement is laid out by black like the other uncertain ones.
+            around = [span for span in _statement_spans(blocks, lines) if span[0] <= number <= span[1]]
+            if not around:
+                return None
+            span = min(around, key=lambda span: span[1] - span[0])
+            uncertain.append(span)
+            checked.update(range(span[0], span[1] + 1))
     if not uncertain:
         return text
     formatted = _black_statements(uncertain, lines)

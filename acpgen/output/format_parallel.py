@@ -13,7 +13,6 @@ their cost.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sys
 from pathlib import Path
@@ -21,20 +20,11 @@ from pathlib import Path
 from acpgen import cache as format_cache
 from acpgen.emit.render import BlackLayout, Verbatim
 from acpgen.errors import AcpgenError
-from acpgen.output import format as fmt
-from acpgen.output.format import format_python
+from acpgen.output.format import format_python, formatter_id
 from acpgen.output.layout import black_layout
 
 PARALLEL_MIN_CHARS = 20_000  # below this, a worker process costs more than it saves
 SENT_TO_BLACK: list[str] = []  # every file handed to black by this process (tests/test_warm_run.py)
-
-
-def formatter_id() -> str:
-    """Everything that decides black's output: its version, and our wrapper's code, which
-    holds the mode (so an edit to acpgen/output/format.py can never be answered from a stale
-    cache). Computed without importing black."""
-    wrapper = hashlib.sha256(Path(fmt.__file__).read_bytes()).hexdigest()
-    return f"black {format_cache.installed_version('black')} format.py {wrapper}"
 
 
 def format_tree(sources: dict[str, str]) -> dict[str, str]:

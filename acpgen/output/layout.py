@@ -113,7 +113,7 @@ def _black_statements(spans: list[tuple[int, int, bool]], lines: list[str]) -> l
     each statement is set at its own depth under ``if _:`` headers, a compound statement's
     header gets a ``pass`` body, and all of them go through black in one small module:
     one run on a few statements instead of the file."""
-    from acpgen.output.format import format_python
+    from acpgen.output.format import format_memoised
 
     chunks = []
     for first, last, header in spans:
@@ -125,7 +125,7 @@ def _black_statements(spans: list[tuple[int, int, bool]], lines: list[str]) -> l
         body = [" " * (indent + 4) + "pass"] if header else []
         chunks.append("\n".join([*wrapper, *own, *body, _CUT]))
     try:
-        formatted = format_python("layout check", "\n".join(chunks) + "\n")
+        formatted = format_memoised("layout check", "\n".join(chunks) + "\n")
     except Exception:  # noqa: BLE001 - black refuses the snippet: let black judge the file
         return None
     parts = formatted.split(_CUT + "\n")

@@ -27,3 +27,14 @@ class InputDriftError(AcpgenError):
     def __init__(self, lines: list[str]) -> None:
         self.lines = lines
         super().__init__("schema/acp.lock", "; ".join(lines))
+
+
+def json_pointer(*segments: object) -> str:
+    """An RFC 6901 pointer (``/$defs/Foo/properties/bar``) for an error line: ``~`` and ``/``
+    escaped, and any non-printable character shown as a Python escape so the line stays one
+    line whatever a name holds."""
+    out = []
+    for segment in segments:
+        text = str(segment).replace("~", "~0").replace("/", "~1")
+        out.append("".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text))
+    return "/" + "/".join(out) if out else ""

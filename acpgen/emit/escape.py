@@ -20,14 +20,25 @@ filter        context              guarantee
 ``comment``   ``#`` comment        one line; no character can end the comment
 ============  ===================  =========================================================
 
-The checkable convention (``tests/test_escaping.py`` parses every template): an ``{{ }}``
-expression is a constant, a macro call, a concatenation of safe parts, a macro parameter or
-``{% set %}`` variable (text the template built from safe parts), or ends in one of the
-filters above / a ``lit(...)`` call. Reading a context value any other way is a test failure.
+The checkable convention (``tests/test_escaping.py`` parses every template that writes
+Python): an ``{{ }}`` expression is
+
+- a constant, a ``loop`` counter, or a ``length``/``count``;
+- a call of a macro (whose body is checked the same way) or of ``lit``;
+- one of the filters above (anywhere in its filter chain);
+- a macro parameter, a ``{% set %}`` variable, or one of a layout node's template-built parts
+  (:data:`LAYOUT_PARTS`): text the templates built, where every ``~`` concatenation is itself
+  checked (each operand safe, unless the whole concatenation is escaped);
+- a name of :data:`VALIDATED_CONTEXT`, which :func:`acpgen.emit.render.render` validates
+  with its escaping function before rendering.
+
+Reading a context value any other way is a test failure. Skeleton templates (README, TOML,
+YAML for a new project) are not Python and take only the skeleton's validated options.
 """
 
 from __future__ import annotations
 
+import inspect
 import keyword
 import math
 import re
@@ -36,6 +47,9 @@ from typing import Any
 # Filters the template scan accepts as the escaping of an input-derived value.
 ESCAPING_FILTERS = frozenset({"ident", "pyrepr", "regex", "num", "doc", "comment"})
 ESCAPING_GLOBALS = frozenset({"lit"})
+# Parts of the layout nodes of templates/models/_layout.jinja that templates build (heads and
+# brackets of calls, ``name=`` leads): template text, never a context value.
+LAYOUT_PARTS = frozenset({"head", "open", "close", "lead", "k"})
 
 _ASCII_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
@@ -49,6 +63,13 @@ def ident(name: Any) -> str:
     if not isinstance(name, str) or not _ASCII_IDENT.match(name) or keyword.iskeyword(name):
         raise EscapeError(f"not a valid Python identifier: {name!r}")
     return name
+
+
+def validate_context(context: dict[str, Any]) -> None:
+    """Check the context values templates may write bare (:data:`VALIDATED_CONTEXT`)."""
+    for name, check in VALIDATED_CONTEXT.items():
+        if name in context:
+            check(context[name])
 
 
 def num(value: Any) -> str:
@@ -107,7 +128,9 @@ def doc(text: Any) -> str:
     string); a quote at either end (black pads those with a space, which would change the
     value) as ``\\x22``; every non-printable character (``\\r``, tabs, NUL, line separators,
     bidi controls); and the last space of each line (black strips trailing whitespace).
-    ``inspect.cleandoc`` of the resulting ``__doc__`` equals ``inspect.cleandoc(text)``.
+    For ``text`` in ``inspect.cleandoc``'s normal form (what the planners pass: tabs
+    expanded, common indentation removed), ``inspect.cleandoc`` of the resulting ``__doc__``
+    equals ``text``.
     """
     if not isinstance(text, str):
         raise EscapeError(f"not text: {text!r}")
@@ -133,6 +156,21 @@ def doc(text: Any) -> str:
     return "".join(out)
 
 
+def doc_text(text: str | None) -> str | None:
+    """A description as a docstring states it: ``inspect.cleandoc``'s normal form, with blank
+    lines empty (a line of only whitespace, which black would re-indent), applied until it
+    changes nothing (one pass can leave a first line that starts with a line separator);
+    None when empty. ``doc`` writes it so that ``inspect.cleandoc(__doc__)`` gives it back.
+    The description itself is written exactly elsewhere (``Field(description=...)``)."""
+    if not text:
+        return None
+    while True:
+        cleaned = "\n".join(line if not line.isspace() else "" for line in inspect.cleandoc(text).split("\n"))
+        if cleaned == text:
+            return cleaned or None
+        text = cleaned
+
+
 def comment(text: Any) -> str:
     """Text for after a ``#``: one line of printable characters (repr's escaping)."""
     return repr(str(text))[1:-1]
@@ -145,3 +183,8 @@ def _escape_char(ch: str) -> str:
     if code <= 0xFFFF:
         return f"\\u{code:04x}"
     return f"\\U{code:08x}"
+
+
+# Context values every template may write bare: checked once per render instead of filtered at
+# each of their many uses (the package name in imports, the protocol version in headers).
+VALIDATED_CONTEXT = {"package": ident, "protocol_version": num}

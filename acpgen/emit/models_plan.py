@@ -29,11 +29,11 @@ How unions come out (the rest of the contract):
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from acpgen.emit.escape import doc_text
 from acpgen.errors import AcpgenError
 from acpgen.ir.naming import member_name, pascal, snake_case
 from acpgen.ir.types import Definition, Property, SchemaIR, TypeExpr
@@ -70,9 +70,7 @@ UNTAGGED = "(untagged)"  # the branch used when the tag member is absent
 def docstring_text(text: str | None) -> str | None:
     """A description as a docstring states it (``inspect.cleandoc``'s normal form; None when
     empty). Templates write it through the ``doc`` escaping filter."""
-    if not text:
-        return None
-    return inspect.cleandoc(text) or None
+    return doc_text(text)
 
 
 # -- type trees ------------------------------------------------------------------------------
@@ -344,6 +342,12 @@ class Planner:
                 "default": names[UNTAGGED] if any(e.tag == UNTAGGED for e in entries) else None,
                 "members": [{"tag": names.get(e.tag or "", e.tag), "type": _entry_type(e)} for e in entries],
             }
+            # The one error pydantic reports for a bad tag (text; the template writes it as a literal).
+            typ["message"] = (
+                f"'{disc}' must be one of {', '.join(known)}"
+                + (" (or another string)" if typ["other"] else "")
+                + (" or absent" if typ["default"] else "")
+            )
             # An untagged branch (anyOf) also accepts objects that carry a tag of another
             # branch but not its body: the schema admits them, so each tagged branch falls
             # back to the untagged one, tried in order (first the branch the tag names).

@@ -61,6 +61,7 @@ def environment(directory: str | None = None) -> jinja2.Environment:
 
 def render(template: str, directory: str | None = None, **context: Any) -> str:
     try:
+        escape.validate_context(context)
         return environment(directory).get_template(template).render(**context)
     except escape.EscapeError as exc:
         # The IR refuses what cannot be written; reaching here is a generator bug, still

@@ -48,23 +48,18 @@ def module_name(section: str) -> str:
     return f"test_{section.lower()}"
 
 
-def _escape(text: str) -> str:
-    # A backslash in the text ("\n" in the transport rules) must stay a backslash.
-    return text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
-
-
 def docstring_lines(req: Requirement) -> list[str]:
     head = (
         f"{req.id}: {req.keyword}; role {req.role}; responsibility {req.responsibility}; "
         f"kind {req.kind}."
     )
     applies = req.applicability or "always (no condition stated)"
-    lines = textwrap.wrap(_escape(head), DOC_WIDTH)
+    lines = textwrap.wrap(head, DOC_WIDTH)
     lines.append("")
-    lines += textwrap.wrap(_escape(req.text), DOC_WIDTH, break_on_hyphens=False)
+    lines += textwrap.wrap(req.text, DOC_WIDTH, break_on_hyphens=False)
     lines.append("")
-    lines += textwrap.wrap(_escape(f"Applicability: {applies}"), DOC_WIDTH, break_on_hyphens=False)
-    lines += textwrap.wrap(_escape(f"Source: {req.source}"), DOC_WIDTH, break_on_hyphens=False)
+    lines += textwrap.wrap(f"Applicability: {applies}", DOC_WIDTH, break_on_hyphens=False)
+    lines += textwrap.wrap(f"Source: {req.source}", DOC_WIDTH, break_on_hyphens=False)
     return lines
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from acpgen.emit.render import render
 from acpgen.errors import AcpgenError
+from acpgen.ir.naming import NamingError, constant_name, unique
 from acpgen.ir.types import Method, SchemaIR
 
 if TYPE_CHECKING:
@@ -69,18 +70,18 @@ class SideView:
     outbound: tuple[Method, ...]  # what this side sends (the peer's methods)
 
 
-def _constant(title: str) -> str:
-    return "_".join(title.upper().replace("-", " ").split())
-
-
 def error_codes(ir: SchemaIR) -> list[ErrorCodeView]:
     definition = ir.defs.get("ErrorCode")
     if definition is None or not definition.enum_members:
         raise AcpgenError(SCHEMA, "the runtime needs $defs/ErrorCode with its listed codes")
     codes = [
-        ErrorCodeView(_constant(m.title or f"error {m.value}"), int(m.value), m.title or "")
+        ErrorCodeView(constant_name(m.title or f"error {m.value}"), int(m.value), m.title or "")
         for m in definition.enum_members
     ]
+    try:
+        unique(((c.title or str(c.value), c.name) for c in codes), "ErrorCode titles")
+    except NamingError as exc:
+        raise AcpgenError(SCHEMA, f"/$defs/ErrorCode: {exc}") from None
     needed = {"PARSE_ERROR", "INVALID_REQUEST", "METHOD_NOT_FOUND", "INVALID_PARAMS",
               "INTERNAL_ERROR", "REQUEST_CANCELLED", "AUTHENTICATION_REQUIRED", "RESOURCE_NOT_FOUND"}
     missing = needed - {c.name for c in codes}

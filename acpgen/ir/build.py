@@ -475,6 +475,10 @@ def _methods(
                     result=results[0] if results else None,
                 )
             )
+    try:
+        unique(((m.wire, m.py_name) for m in methods), "methods")
+    except NamingError as exc:
+        raise AcpgenError(meta_where, str(exc)) from None
     for wire, types in sorted(annotated.items()):
         if wire not in listed:
             raise AcpgenError(

@@ -35,12 +35,15 @@ from typing import Any
 _ASCII_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
-# Names the header of the generated models module imports or binds (``from __future__ import
-# annotations`` binds ``annotations``): a ``$def`` by one of these names would shadow it.
+# Names the generated models and methods modules import: a ``$def`` (which methods.py imports
+# by name) by one of these names would shadow it.
 MODULE_NAMES = frozenset({
     "Annotated", "Any", "BaseModel", "Callable", "ClassVar", "ConfigDict", "Discriminator",
     "Enum", "Field", "GetCoreSchemaHandler", "Literal", "Strict", "TYPE_CHECKING", "Tag",
     "TypeAlias", "TypeVar", "core_schema",
+    # methods.py
+    "Final", "Mapping", "MappingProxyType", "StrictInt", "StrictStr", "TypeAdapter",
+    "ValidationError", "cache", "dataclass", "field", "overload",
 })
 # Every builtin: a module-level class by such a name would change what the generated code
 # (and code importing ``*`` from it) means by it.
@@ -135,7 +138,8 @@ def field_names(wires: Iterable[str], annotation_names: set[str]) -> list[str]:
 
 
 def method_py_name(wire: str) -> str:
-    """``session/set_mode`` -> ``session_set_mode``; ``$/cancel_request`` -> ``cancel_request``."""
+    """``session/set_mode`` -> ``session_set_mode``; ``$/cancel_request`` -> ``cancel_request``;
+    a name the interfaces or connections define themselves, or a builtin, gets a ``_``."""
     name = snake_case(wire.removeprefix("$/").replace("/", "_"))
     if name in INTERFACE_MEMBERS or name in BUILTIN_NAMES:
         name += "_"

@@ -15,9 +15,11 @@ from typing import Any
 import acpgen
 from acpgen.emit.registry import EMITTERS
 from acpgen.errors import AcpgenError
+from acpgen.ir.naming import is_identifier
 from acpgen.model.generation import GenOptions, generation_model
 from acpgen.model.project import Project
 from acpgen.output.format_parallel import format_tree
+from acpgen.output.proof import prove
 from acpgen.output.writer import WriteResult, preflight, write_tree
 
 MANIFEST_NAME = "MANIFEST.json"
@@ -32,7 +34,11 @@ def tool_versions() -> dict[str, str]:
 
 
 def options_for(project: Project, package: str | None = None) -> GenOptions:
-    return GenOptions(package=package or project.lock.package, tests_dir=project.lock.tests_dir)
+    name = package or project.lock.package
+    if not is_identifier(name):
+        raise AcpgenError("--package" if package else "schema/acp.lock",
+                          f"package name {name!r} is not a Python identifier")
+    return GenOptions(package=name, tests_dir=project.lock.tests_dir)
 
 
 def emit_sources(project: Project, options: GenOptions) -> dict[str, str]:
@@ -61,8 +67,11 @@ def manifest(project: Project, options: GenOptions, files: dict[str, bytes]) -> 
 
 
 def build_tree(project: Project, options: GenOptions) -> dict[str, bytes]:
+    """The whole output in memory, proven (every Python file compiles, the package imports:
+    :mod:`acpgen.output.proof`) before any caller can write or compare it."""
     formatted = format_tree(emit_sources(project, options))
     files = {rel: text.encode("utf-8") for rel, text in sorted(formatted.items())}
+    prove(files, options.package)
     doc = manifest(project, options, files)
     files[MANIFEST_NAME] = (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode("utf-8")
     return files

@@ -374,9 +374,8 @@ class Planner:
             own = list(common) + list(v.properties)
             if v.tag is not None and d.discriminator:
                 own.append(_tag_field(d.discriminator, v.tag))
-            suffix = pascal(str(v.tag)) if v.tag is not None else pascal(v.title or v.ref or "")
-            if suffix[:1].isdigit():
-                suffix = "V" + suffix
+            source = str(v.tag) if v.tag is not None else (v.title or v.ref or "")
+            suffix = pascal(source) or (source.encode("utf-8").hex().upper() if source else "")
             if not suffix:
                 raise AcpgenError(SCHEMA, f"{d.pointer}: variant {index} has no tag, title or $ref to name it by")
             # The classes this branch is built on.

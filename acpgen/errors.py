@@ -16,9 +16,15 @@ class AcpgenError(Exception):
 
     def __init__(self, where: str, message: str, exit_code: int = EXIT_BAD_INPUT) -> None:
         self.where = where
-        self.message = " ".join(message.split())  # one line, always
+        self.message = _one_line(message)
         self.exit_code = exit_code
         super().__init__(f"{where}: {self.message}")
+
+
+def _one_line(message: str) -> str:
+    """Line breaks (every kind Python's ``splitlines`` knows) become one space; other spacing
+    is kept, so a name quoted in the message is shown as it is."""
+    return " ".join(part.strip() for part in message.splitlines() if part.strip()) or message.strip()
 
 
 class InputDriftError(AcpgenError):

@@ -13,8 +13,8 @@ from acpgen.errors import AcpgenError, json_pointer
 from acpgen.ir.naming import (
     NamingError,
     def_class_name,
-    member_name,
     field_names,
+    member_name,
     method_py_name,
     unique,
 )
@@ -305,10 +305,10 @@ class _Builder:
             if isinstance(typ, list) or None in node["enum"]:
                 raise self.fail(at, "a nullable enum $def is not modelled (make the members that "
                                 "use it nullable instead)")
-            base = self.enum_base(list(node["enum"]), typ, f"{at}/enum")
+            enum_base = self.enum_base(list(node["enum"]), typ, f"{at}/enum")
             members = tuple(EnumMember(v, None, None) for v in node["enum"])
             self.member_names(members, at)
-            return Definition(shape="enum", enum_members=members, enum_base=base, **common)
+            return Definition(shape="enum", enum_members=members, enum_base=enum_base, **common)
         if "const" in node and union_key is None:
             const, _ = self.type_of(node, at)
             return Definition(shape="primitive", primitive=const, **common)
@@ -352,7 +352,7 @@ class _Builder:
     def member_names(self, members: tuple[EnumMember, ...], at: str) -> None:
         """Enum members become constants named after their value (or title): distinct ones."""
         try:
-            unique(((repr(m.value), member_name(m.value, m.title)) for m in members), "enum values")
+            unique(((str(m.value), member_name(m.value, m.title)) for m in members), "enum values")
         except NamingError as exc:
             raise self.fail(at, str(exc)) from None
 

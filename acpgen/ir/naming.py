@@ -110,10 +110,13 @@ def class_name(*parts: str) -> str:
 
 def snake_case(wire: str) -> str:
     """A member's Python name: ``toolCallId`` -> ``tool_call_id``; ``_meta`` -> ``field_meta``;
-    ``@type`` -> ``field_type``; ``""`` -> ``field_``; keywords and pydantic attributes get a
+    ``@type`` -> ``field_type``; ``""`` -> ``field_``; ``é`` -> ``field_c3a9``; keywords and pydantic attributes get a
     trailing ``_`` (``json_``, ``class_``)."""
     name = _CAMEL_BOUNDARY.sub("_", wire).lower()
     name = re.sub(r"[^0-9a-z_]", "_", name)
+    if wire and not re.search(r"[0-9a-z]", name):
+        # Nothing ASCII to go by ("é", "$"): spell the name by its UTF-8 bytes.
+        name = "field_" + wire.encode("utf-8").hex()
     if name.startswith("_") or not name or name[0].isdigit():
         # pydantic treats leading-underscore attributes as private, so ``_meta`` (or ``@id``)
         # gets a ``field_`` prefix and keeps its wire name as alias.

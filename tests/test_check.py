@@ -329,3 +329,17 @@ def test_json_report_for_bad_input_that_is_not_drift(copy: Path, inputs_dir: Pat
     assert report["status"] == "error" and report["exit_code"] == 2
     assert report["error"].startswith("schema/acp.lock: not valid TOML")
     assert result.stderr.splitlines() == [f"acpgen: error: {report['error']}"]
+
+
+def test_check_fails_on_output_that_does_not_compile(copy: Path, inputs_dir: Path) -> None:
+    """black accepts a module-level ``return``; the compile proof does not (exit 2, one line)."""
+    template = copy / "templates" / "models" / "models.py.jinja"
+    template.write_text(template.read_text(encoding="utf-8") + "\nreturn 1\n", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ACPGEN_")}
+    env |= {"ACPGEN_TEMPLATES": str(copy / "templates"), "ACPGEN_NO_CACHE": "1"}
+    proc = subprocess.run([sys.executable, "-m", "acpgen", *check_args(copy, inputs_dir)], env=env,
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "generated code does not compile" in lines[0], lines
+    assert lines[0].startswith("acpgen: error: acp_v1/models.py: ")

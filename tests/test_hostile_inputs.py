@@ -266,3 +266,52 @@ def test_patterns_are_enforced_exactly_or_refused(tmp_path: Path) -> None:
     run()
     assert counts["pattern"] >= MIN_PER_SITE
     assert any("pattern" in r for r in refusals), refusals
+
+
+# -- no traceback on any input -------------------------------------------------------------
+
+SCHEMA_KEYWORDS = [
+    "type", "enum", "const", "properties", "required", "items", "additionalProperties", "allOf",
+    "anyOf", "oneOf", "default", "description", "title", "pattern", "x-method", "x-side",
+    "format", "minimum", "maxLength", "discriminator", "not", "$ref",
+]
+JSON_VALUES = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False, allow_infinity=False),
+              st.sampled_from(["", "string", "object", "integer", "null", "array", "#/$defs/Probe",
+                               "#/$defs/Nope", "agent"]), HOSTILE),
+    lambda inner: st.one_of(st.lists(inner, max_size=3),
+                            st.dictionaries(st.sampled_from(SCHEMA_KEYWORDS), inner, max_size=3)),
+    max_leaves=6,
+)
+
+
+def _nodes(node: Any) -> list[Any]:
+    found, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, dict):
+            found.append(n)
+            stack.extend(n.values())
+        elif isinstance(n, list):
+            stack.extend(n)
+    return found
+
+
+@settings(max_examples=200, deadline=None, database=None)
+@given(st.lists(st.tuples(st.booleans(), st.integers(min_value=0), st.sampled_from(SCHEMA_KEYWORDS),
+                          JSON_VALUES), min_size=1, max_size=3))
+def test_no_input_makes_a_traceback(mutations: list[tuple[bool, int, str, Any]]) -> None:
+    """Any value at any keyword of any node: a one-line refusal or generated code, never an
+    exception of another kind (the metaschema pass runs first, as in every command)."""
+    from acpgen.inputs.metaschema import check_metaschema
+
+    schema, meta = hf.fixture()
+    for in_meta, index, key, value in mutations:
+        targets = _nodes(meta if in_meta else schema)
+        targets[index % len(targets)][key] = value
+    try:
+        check_metaschema(schema, hf.SCHEMA)
+        ir = hf.build(schema, meta)
+        hf.emit_unformatted(ir, schema)
+    except AcpgenError as exc:
+        assert "\n" not in str(exc)

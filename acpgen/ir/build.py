@@ -359,14 +359,17 @@ class _Builder:
     def _enum(
         self, members: list[dict[str, Any]], at: str
     ) -> tuple[Any, tuple[EnumMember, ...], str | None, TypeExpr | None] | None:
+        for i, m in enumerate(members):
+            if not isinstance(m, dict):
+                raise self.fail(f"{at}/{i}", "expected an object schema (boolean schemas are not modelled)")
         consts = [m for m in members if "const" in m]
         others = [m for m in members if "const" not in m]
         if not consts:
             return None
-        bases = {m.get("type") for m in consts}
-        if len(bases) != 1 or next(iter(bases)) not in ("string", "integer"):
+        bases = [m.get("type") for m in consts]
+        if any(b != bases[0] for b in bases) or bases[0] not in ("string", "integer"):
             return None
-        base = next(iter(bases))
+        base = str(bases[0])
         values = tuple(EnumMember(m["const"], m.get("title"), m.get("description")) for m in consts)
         self.enum_base([v.value for v in values], base, at)
         if not others:
@@ -407,9 +410,9 @@ class _Builder:
 
     def _discriminator(self, node: dict[str, Any], variants: tuple[Variant, ...]) -> str | None:
         """The property every tagged branch pins to a const (``discriminator`` if declared)."""
-        declared = node.get("discriminator", {}).get("propertyName")
-        if declared:
-            return str(declared)
+        declared = node.get("discriminator")
+        if isinstance(declared, dict) and isinstance(declared.get("propertyName"), str):
+            return str(declared["propertyName"])
         tagged = [v for v in variants if v.tag is not None]
         if len(tagged) < 1 or len(tagged) < len([v for v in variants if not v.catch_all]) - 1:
             return None
@@ -432,6 +435,8 @@ def _methods(
     annotated: dict[str, list[Definition]] = {}
     for d in defs.values():
         if d.x_method is not None:
+            if not isinstance(d.x_method, str):
+                raise AcpgenError(schema_where, f"{d.pointer}/x-method: must be a string")
             annotated.setdefault(d.x_method, []).append(d)
     methods: list[Method] = []
     listed: set[str] = set()
@@ -440,6 +445,9 @@ def _methods(
         if not isinstance(table, dict):
             raise AcpgenError(meta_where, f"missing object {group!r}")
         for key, wire in table.items():
+            if not isinstance(wire, str):
+                raise AcpgenError(meta_where, f"{json_pointer(group, key)}: a method's wire name "
+                                  f"must be a string, not {type(wire).__name__}")
             listed.add(wire)
             types = annotated.get(wire, [])
             params = [d.name for d in types if d.name in params_refs]

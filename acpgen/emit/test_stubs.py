@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from acpgen.emit.render import render
 from acpgen.emit.requirement_checks import Call, planned_calls
+from acpgen.ir.naming import requirement_test_name, section_module_name
 
 if TYPE_CHECKING:
     from acpgen.inputs.roster import Requirement
@@ -39,13 +40,9 @@ class PlannedTest:
         return not self.calls
 
 
-def test_name(req_id: str) -> str:
-    """``ACP-V1-INIT-AGENT-RESPONSE`` -> ``test_init_agent_response`` (IDs are unique)."""
-    return "test_" + req_id.removeprefix("ACP-V1-").lower().replace("-", "_")
-
-
-def module_name(section: str) -> str:
-    return f"test_{section.lower()}"
+# Names of the generated tests: acpgen.ir.naming (roster IDs are checked by the roster parser).
+test_name = requirement_test_name
+module_name = section_module_name
 
 
 def docstring_lines(req: Requirement) -> list[str]:

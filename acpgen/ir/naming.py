@@ -173,6 +173,17 @@ def member_name(value: Any, title: str | None) -> str:
 
 
 
+def requirement_test_name(req_id: str) -> str:
+    """``ACP-V1-INIT-AGENT-RESPONSE`` -> ``test_init_agent_response`` (IDs are unique, and the
+    roster parser admits only ``ACP-V1-`` followed by upper-case letters, digits and ``-``)."""
+    return "test_" + req_id.removeprefix("ACP-V1-").lower().replace("-", "_")
+
+
+def section_module_name(section: str) -> str:
+    """A roster section (``INIT``) -> the test module it goes to (``test_init``)."""
+    return f"test_{section.lower()}"
+
+
 def unique(pairs: Iterable[tuple[str, str]], what: str) -> None:
     """Refuse two inputs that map to one Python name: ``pairs`` is (input, python name)."""
     seen: dict[str, str] = {}

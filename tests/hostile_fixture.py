@@ -19,7 +19,7 @@ from typing import Any
 from acpgen.emit import methods as methods_emitter
 from acpgen.emit import models as models_emitter
 from acpgen.emit.render import render
-from acpgen.emit.runtime import error_codes
+from acpgen.emit.runtime import check_error_codes
 from acpgen.inputs.json_limits import check_json_limits
 from acpgen.inputs.roster import Roster
 from acpgen.ir.build import build_ir
@@ -136,16 +136,15 @@ def generation_model(ir: SchemaIR, schema: dict[str, Any]) -> GenerationModel:
 
 
 def emit_unformatted(ir: SchemaIR, schema: dict[str, Any], *, only_models: bool = False) -> dict[str, str]:
-    """models.py and methods.py from the real emitters, plus the runtime's ``rpc.py`` (the
-    ErrorCode constants) and the generated checks (the capability table), before black."""
+    """models.py and methods.py from the real emitters, plus the generated checks (the
+    capability table), before black. (The runtime's error codes are fixed Python, checked
+    against the schema's ErrorCode by the runtime emitter; a title shapes only the name of
+    its member in models.py.)"""
     model = generation_model(ir, schema)
     if only_models:
         return models_emitter.emit(model)
     sources = {**models_emitter.emit(model), **methods_emitter.emit(model)}
-    sources[f"{PACKAGE}/rpc.py"] = render(
-        "runtime/rpc.py.jinja", package=PACKAGE, protocol_version=ir.protocol_version,
-        error_codes=error_codes(ir), cancel_request_method="$/cancel_request",
-    )
+    check_error_codes(ir)
     sources["tests/_acp_checks.py"] = render(
         "tests/_acp_checks.py.jinja", package=PACKAGE,
         capabilities={c.qualified: c.kind for c in ir.capabilities},
@@ -154,7 +153,7 @@ def emit_unformatted(ir: SchemaIR, schema: dict[str, Any], *, only_models: bool 
 
 
 def load_package(files: dict[str, str], root: Path) -> dict[str, ModuleType]:
-    """Write the package under a fresh name and import its models, methods and rpc modules."""
+    """Write the package under a fresh name and import its models and methods modules."""
     name = f"{PACKAGE}_{next(_COUNTER)}"
     pkg = root / name
     pkg.mkdir(parents=True)
@@ -165,7 +164,7 @@ def load_package(files: dict[str, str], root: Path) -> dict[str, ModuleType]:
             (pkg / rel.split("/", 1)[1]).write_text(body, encoding="utf-8")
     sys.path.insert(0, str(root))
     try:
-        return {mod: importlib.import_module(f"{name}.{mod}") for mod in ("models", "methods", "rpc")
+        return {mod: importlib.import_module(f"{name}.{mod}") for mod in ("models", "methods")
                 if f"{PACKAGE}/{mod}.py" in files}
     finally:
         sys.path.remove(str(root))

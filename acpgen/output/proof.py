@@ -66,39 +66,39 @@ def prove_compiles(files: dict[str, bytes]) -> None:
                               f"{getattr(exc, 'msg', exc)}") from None
 
 
-def prove_imports(files: dict[str, bytes], package: str) -> None:
-    py = {rel: data for rel, data in sorted(files.items())
-          if rel.startswith(f"{package}/") and rel.endswith(".py")}
-    if not py:
-        return
-    modules = sorted(_module(rel) for rel in py)
-    with tempfile.TemporaryDirectory(prefix="acpgen-proof-") as tmp:
-        for rel, data in py.items():
-            path = Path(tmp) / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(data)
-        try:
-            run = subprocess.run(
-                [sys.executable, "-I", "-c", _IMPORT_SCRIPT, tmp, package, *modules],
-                cwd=tmp, capture_output=True, text=True, timeout=IMPORT_TIMEOUT, check=False,
-            )
-        except subprocess.TimeoutExpired:
-            raise AcpgenError(f"{package}/", f"importing the generated package took over "
-                              f"{IMPORT_TIMEOUT} s") from None
-    if run.returncode != 0:
-        lines = [line.strip() for line in run.stderr.splitlines() if line.strip()]
-        raise AcpgenError(f"{package}/", "the generated package does not import: "
-                          + (lines[-1] if lines else f"exit {run.returncode}"))
-
-
 def prove(files: dict[str, bytes], package: str) -> None:
+    """Both proofs, overlapped: the import runs in its subprocess while this process compiles
+    every file (a compile error wins: it names the file and line)."""
     py = {rel: data for rel, data in sorted(files.items()) if rel.endswith(".py")}
     memo = _memo_key(py, package)
     directory = cache.cache_dir("proof")
     if cache.load(directory, memo) == "ok":
         return
-    prove_compiles(py)
-    prove_imports(py, package)
+    package_files = {rel: data for rel, data in py.items() if rel.startswith(f"{package}/")}
+    modules = sorted(_module(rel) for rel in package_files)
+    with tempfile.TemporaryDirectory(prefix="acpgen-proof-") as tmp:
+        for rel, data in package_files.items():
+            path = Path(tmp) / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+        with subprocess.Popen(
+            [sys.executable, "-I", "-c", _IMPORT_SCRIPT, tmp, package, *modules],
+            cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        ) as importer:
+            try:
+                prove_compiles(py)
+                _, stderr = importer.communicate(timeout=IMPORT_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                raise AcpgenError(f"{package}/", "importing the generated package took over "
+                                  f"{IMPORT_TIMEOUT} s") from None
+            finally:
+                if importer.poll() is None:
+                    importer.kill()
+                    importer.communicate()
+    if importer.returncode != 0:
+        lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+        raise AcpgenError(f"{package}/", "the generated package does not import: "
+                          + (lines[-1] if lines else f"exit {importer.returncode}"))
     cache.store(directory, memo, "ok")
 
 

@@ -139,15 +139,17 @@ def test_what_cannot_be_represented_is_refused_by_pointer(defs: dict[str, Any], 
 
 def test_methods_that_map_to_one_python_name_are_refused_naming_both() -> None:
     schema, meta = hf.fixture()
-    meta["agentMethods"]["agent_note2"] = "agent-note"
-    for d in list(schema["$defs"].values()):
-        if d.get("x-method") == "agent/note":
-            d["x-method"] = "agent/note"
+    meta["agentMethods"]["agent_note_2"] = "agent-note"  # agent/note is there already
+    schema["$defs"]["AgentNote2Params"] = {"type": "object", "x-method": "agent-note",
+                                           "x-side": "agent", "properties": {}}
+    schema["$defs"]["AgentNote2Envelope"] = {
+        "type": "object", "required": ["method", "params"],
+        "properties": {"method": {"type": "string"}, "params": {"$ref": "#/$defs/AgentNote2Params"}},
+    }
     with pytest.raises(AcpgenError) as info:
         hf.build(schema, meta)
-    # agent-note has no params type of its own; the name clash is found first or the
-    # missing params are: either way one line naming meta.json.
-    assert str(info.value).startswith(f"{hf.META}: ")
+    assert str(info.value) == (f"{hf.META}: methods 'agent/note' and 'agent-note' both map to "
+                               "the Python name 'agent_note'")
 
 
 def test_a_boolean_version_is_refused() -> None:

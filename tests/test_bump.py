@@ -105,6 +105,9 @@ def test_bump_applies_lock_and_regenerates(world: Path) -> None:
     roster = lock["files"]["roster"]
     assert roster["sha256"] == old_lock["files"]["roster"]["sha256"]
     assert roster["upstream"]["pins_schema_sha256"] == old_lock["files"]["schema"]["sha256"]
+    # No roster pins the new bytes, so their upstream is unknown: no (empty) table for it.
+    assert "upstream" not in schema
+    assert not _empty_tables(lock)
     manifest = json.loads((proj / "generated" / "MANIFEST.json").read_text(encoding="utf-8"))
     assert manifest["inputs"]["schema"]["sha256"] == sha(new_schema)
     # The bumped project is consistent: verify (warning about the roster) and check pass.
@@ -143,3 +146,36 @@ def test_dry_run_writes_nothing(world: Path) -> None:
     assert {c["subject"] for c in data["changes"] if c["kind"] == "DEF_ADDED"} == set(
         json.loads((inputs / NPM_2_0).read_text())["$defs"]) - set(
         json.loads((inputs / "schema" / "v1" / "schema.json").read_text())["$defs"])
+
+
+def _empty_tables(node: object, path: str = "") -> list[str]:
+    if isinstance(node, dict):
+        if not node:
+            return [path or "/"]
+        return [p for k, v in node.items() for p in _empty_tables(v, f"{path}.{k}")]
+    return []
+
+
+def test_file_system_error_is_one_line_exit_2_and_changes_nothing(world: Path) -> None:
+    """A directory where the new lock's temporary file goes: the write fails."""
+    (world / "proj" / "schema" / "acp.lock.bump-tmp").mkdir()
+    before = digest(world)
+    result = bump(world, "--schema", f"../shared/acp/{NPM_2_0}", "--accept-roster-mismatch")
+    assert result.returncode == 2, result.stdout + result.stderr
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith("acpgen: error: ") and "acp.lock.bump-tmp" in line
+    assert digest(world) == before
+    assert (world / "proj" / "schema" / "acp.lock.bump-tmp").is_dir()  # not ours to remove
+
+
+def test_outside_error_names_the_inputs_directory_in_use(world: Path) -> None:
+    other = world / "other-inputs"
+    shutil.copytree(world / "shared" / "acp", other)
+    outside = world / "elsewhere.json"
+    shutil.copyfile(other / NPM_2_0, outside)
+    result = run_acpgen("bump", "--schema", str(outside), "--accept-roster-mismatch",
+                        cwd=world / "proj", env={"ACPGEN_INPUTS": str(other)})
+    assert result.returncode == 2
+    [line] = result.stderr.strip().splitlines()
+    assert str(other.resolve()) in line
+    assert "../shared/acp" not in line

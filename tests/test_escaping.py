@@ -117,7 +117,7 @@ def _black(source: str) -> str:
     return black.format_str(source, mode=black.Mode(line_length=100))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, database=None)
 @given(NASTY)
 def test_a_docstring_reads_back_exactly_after_black(text: str) -> None:
     # Planners hand ``doc`` a description in cleandoc's normal form (tabs expanded).
@@ -133,7 +133,7 @@ def test_a_docstring_reads_back_exactly_after_black(text: str) -> None:
         assert expected == (inspect.cleandoc(text) or "")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, database=None)
 @given(NASTY)
 def test_a_literal_reads_back_exactly_and_stays_on_one_line(text: str) -> None:
     literal = escape.py_literal(text)
@@ -143,7 +143,7 @@ def test_a_literal_reads_back_exactly_and_stays_on_one_line(text: str) -> None:
     assert eval(compile(escape.regex(text), "<re>", "eval")) == text
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, database=None)
 @given(NASTY)
 def test_a_comment_cannot_end(text: str) -> None:
     source = f"x = 1  # {escape.comment(text)}\n"

@@ -27,7 +27,7 @@ def test_a_member_never_hides_a_name_its_class_annotations_use() -> None:
     assert naming.field_names(["list"], set()) == ["list"]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, database=None)
 @given(st.text())
 def test_every_member_name_is_a_usable_identifier(wire: str) -> None:
     name = naming.snake_case(wire)
@@ -37,7 +37,7 @@ def test_every_member_name_is_a_usable_identifier(wire: str) -> None:
     assert naming.is_identifier(method) and method not in naming.INTERFACE_MEMBERS
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, database=None)
 @given(st.text())
 def test_every_constant_name_is_an_identifier(source: str) -> None:
     assert naming.is_identifier(naming.constant_name(source))

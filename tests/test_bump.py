@@ -14,8 +14,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-
-from tests.conftest import INPUTS, PROJECT_ROOT, run_acpgen, tree_digest
+from conftest import INPUTS, PROJECT_ROOT, generated_dir, run_acpgen, tree_digest
 
 NPM_2_0 = "history/schema-v1-from-npm-sdk-2.0.0.json"
 PINNED_REL = ("schema/v1/schema.json", "schema/v1/meta.json", "roster/requirements.md")
@@ -23,7 +22,7 @@ PINNED_REL = ("schema/v1/schema.json", "schema/v1/meta.json", "roster/requiremen
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A project copy with the committed generated/ (generating afresh would cost a build)."""
+    """A project copy with a generated/ tree (the session's, built once from the pinned inputs)."""
     root = tmp_path_factory.mktemp("bump-template")
     inputs = root / "shared" / "acp"
     for rel in (*PINNED_REL, NPM_2_0):
@@ -34,7 +33,7 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for name in ("acp.lock", "capabilities.toml"):
         if (PROJECT_ROOT / "schema" / name).is_file():
             shutil.copyfile(PROJECT_ROOT / "schema" / name, proj / "schema" / name)
-    shutil.copytree(PROJECT_ROOT / "generated", proj / "generated",
+    shutil.copytree(generated_dir(), proj / "generated",
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     return root
 

@@ -24,11 +24,13 @@ from acpgen.ir.types import (
     Definition,
     EnumMember,
     Method,
+    NestedBranch,
     Property,
     SchemaIR,
     TypeExpr,
     Variant,
 )
+from acpgen.ir.visit import refs, walk
 
 _PRIMITIVES = ("string", "integer", "number", "boolean")
 _CONSTRAINT_KEYS = ("minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems", "pattern")
@@ -107,17 +109,12 @@ def ref_name(node: dict[str, Any]) -> str | None:
 def annotation_names(t: TypeExpr) -> set[str]:
     """The names a member annotated with ``t`` is spelled with in the models module (classes
     and the builtins ``list``/``dict``/``str``)."""
-    found = set(t.refs())
-    stack = [t]
-    while stack:
-        node = stack.pop()
+    found = set(refs(t))
+    for node in walk(t):
         if node.kind == "array":
             found.add("list")
         elif node.kind == "map":
             found |= {"dict", "str"}
-        stack.extend(node.variants)
-        if node.items is not None:
-            stack.append(node.items)
     return found
 
 
@@ -391,6 +388,9 @@ class _Builder:
         inline = None
         if ref is None and not props:
             inline = self.type_of(node, at)[0]
+        nested: tuple[NestedBranch, ...] = ()
+        if ref is None:
+            nested = tuple(_nested_branch(m) for m in node.get("anyOf", node.get("oneOf", [])))
         return Variant(
             ref=ref,
             tag=tag,
@@ -399,6 +399,7 @@ class _Builder:
             catch_all=catch_all,
             inline=inline,
             properties=tuple(p for p in props if p.type.kind != "const"),
+            nested=nested,
         )
 
     @staticmethod
@@ -422,6 +423,19 @@ class _Builder:
                 if "const" in p and wire in m.get("required", []):
                     keys.add(wire)
         return next(iter(keys)) if len(keys) == 1 else None
+
+
+def _nested_branch(node: dict[str, Any]) -> NestedBranch:
+    """A member of a branch's own union: the def it extends (its last ``allOf`` ``$ref``,
+    else its ``$ref``) and its title."""
+    ref = None
+    for part in node.get("allOf", []):
+        if isinstance(part, dict) and "$ref" in part:
+            ref = str(part["$ref"])[len(_REF_PREFIX) :]
+    if ref is None and "$ref" in node:
+        ref = str(node["$ref"])[len(_REF_PREFIX) :]
+    title = node.get("title")
+    return NestedBranch(ref=ref, title=title if isinstance(title, str) else None)
 
 
 def _methods(

@@ -57,6 +57,15 @@ def test_allof_without_ref_keeps_its_constraints(tmp_path: Path) -> None:
         models.Holder(code="2")  # not Any: still an integer
 
 
+def test_an_array_def_is_a_list_alias(tmp_path: Path) -> None:
+    names = TypeAdapter(_models(tmp_path, {"Names": {"type": "array", "items": {"type": "string"},
+                                                      "maxItems": 2}}).Names)
+    assert names.validate_python(["a", "b"]) == ["a", "b"]
+    for bad in (["a", "b", "c"], [1], "ab"):
+        with pytest.raises(ValidationError):
+            names.validate_python(bad)
+
+
 def test_a_const_def_is_a_literal(tmp_path: Path) -> None:
     fixed = TypeAdapter(_models(tmp_path, {"Fixed": {"const": "fixed"}}).Fixed)
     assert fixed.validate_python("fixed") == "fixed"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
 import tempfile
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -285,7 +286,36 @@ async def cancel_request(ctx: Context) -> None:
         ctx.notes["cancel_request"] = (sent, response, True)
 
 
+async def mcp_stdio(ctx: Context) -> None:
+    """session/new with a stdio MCP server (a stub that exits at once)."""
+    await ctx.initialize({"protocolVersion": PROTOCOL_VERSION, "clientCapabilities": caps_false(),
+                          "clientInfo": KIT_INFO})
+    server = {"name": "acpgen-kit-stub", "command": sys.executable, "args": ["-c", "pass"], "env": []}
+    frame = await ctx.driver.request("session/new", {"cwd": ctx.run.workdir, "mcpServers": [server]})
+    ctx.notes["session/new"] = [frame]
+
+
+async def close_running(ctx: Context) -> None:
+    """session/close while a turn runs: the turn must end as if cancelled."""
+    init = await ctx.initialize({"protocolVersion": PROTOCOL_VERSION, "clientCapabilities": caps_false(),
+                                 "clientInfo": KIT_INFO})
+    caps = init.get("agentCapabilities") or {}
+    if not isinstance((caps.get("sessionCapabilities") or {}).get("close"), dict):
+        raise Stop("the agent does not advertise sessionCapabilities.close", skipped=True)
+    if not ctx.target.slow_prompt:
+        raise Stop("no prompt that keeps the agent busy (--acp-slow-prompt)", skipped=True)
+    session = await ctx.new_session()
+    d = ctx.driver
+    sent = await d.send_request("session/prompt", {"sessionId": session, "prompt": [text(ctx.target.slow_prompt)]})
+    await asyncio.sleep(0.2)
+    await d.request("session/close", {"sessionId": session})
+    response = await d.wait_response(sent, ctx.target.timeout, "session/prompt after session/close")
+    ctx.notes["closed_turn"] = (sent, response)
+
+
 SCENARIOS: dict[str, Scenario] = {
+    "mcp_stdio": mcp_stdio,
+    "close_running": close_running,
     "basic": basic,
     "no_capabilities": no_capabilities,
     "all_capabilities": all_capabilities,

@@ -1,3 +1,3 @@
-from acpgen.cli import main
+from acpgen.cli.main import main
 
 main()

@@ -128,12 +128,12 @@ def profile(inputs: Path) -> None:
         marks.append((label, now - t))
         t = now
 
-    import acpgen.project as project_mod
+    import acpgen.model.project as project_mod
 
-    mark("import acpgen.project (jsonschema)")
-    from acpgen import format as fmt
-    from acpgen.emitters import all_emitters
-    from acpgen.generate import build_tree, options_for
+    mark("import acpgen.model.project (jsonschema)")
+    from acpgen.emit import all_emitters
+    from acpgen.output import format as fmt
+    from acpgen.output.generate import build_tree, options_for
 
     mark("import the pipeline (black, jinja2)")
     original = project_mod.check_metaschema

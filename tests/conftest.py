@@ -28,7 +28,7 @@ def inputs_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def project(inputs_dir: Path):  # type: ignore[no-untyped-def]
-    from acpgen.project import load_project
+    from acpgen.model.project import load_project
 
     return load_project(PROJECT_ROOT, str(inputs_dir))
 

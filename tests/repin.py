@@ -12,7 +12,7 @@ import re
 import shutil
 from pathlib import Path
 
-from acpgen.lock import LOCK_RELPATH, PinnedFile, dump_lock, load_lock
+from acpgen.inputs.lock import LOCK_RELPATH, PinnedFile, dump_lock, load_lock
 
 ROSTER = "roster/requirements.md"
 SCHEMA = "schema/v1/schema.json"

@@ -21,10 +21,10 @@ import pytest
 from conftest import PROJECT_ROOT, tree_digest
 from test_check import cli, generated_now, make_copy
 
-from acpgen import writer
 from acpgen.errors import AcpgenError
-from acpgen.generate import MANIFEST_NAME
-from acpgen.writer import DIR_MODE, FILE_MODE, old_path, recover, staging_prefix, write_tree
+from acpgen.output import writer
+from acpgen.output.generate import MANIFEST_NAME
+from acpgen.output.writer import DIR_MODE, FILE_MODE, old_path, recover, staging_prefix, write_tree
 
 
 def tree(**extra: bytes) -> dict[str, bytes]:

@@ -23,10 +23,10 @@ from click.testing import CliRunner, Result
 from conftest import PROJECT_ROOT, tree_digest
 
 import acpgen
-from acpgen.check import MAX_DIFF_LINES, check
-from acpgen.cli import main
-from acpgen.generate import MANIFEST_NAME, OUTPUT_TOOLS, build_tree, options_for
-from acpgen.writer import write_tree
+from acpgen.cli.main import main
+from acpgen.output.check import MAX_DIFF_LINES, check
+from acpgen.output.generate import MANIFEST_NAME, OUTPUT_TOOLS, build_tree, options_for
+from acpgen.output.writer import write_tree
 
 _FRESH: dict[str, dict[str, bytes]] = {}
 
@@ -79,10 +79,14 @@ def copy(tmp_path: Path, fresh_tree: dict[str, bytes]) -> Path:
 def test_manifest_records_versions_inputs_and_every_file_hash(project, fresh_tree) -> None:  # type: ignore[no-untyped-def]
     doc = json.loads(fresh_tree[MANIFEST_NAME])
     assert doc["generator"] == {"name": "acpgen", "version": acpgen.__version__}
-    assert set(OUTPUT_TOOLS) == {"datamodel-code-generator", "black", "jinja2", "pydantic"}
+    # Only what the generator calls: acpgen never imports pydantic or datamodel-code-generator.
+    assert set(OUTPUT_TOOLS) == {"black", "jinja2"}
     assert doc["tools"] == {name: version(name) for name in OUTPUT_TOOLS}
+    capabilities = PROJECT_ROOT / "schema" / "capabilities.toml"
     assert doc["inputs"] == {
-        name: {"path": f.path, "sha256": f.sha256} for name, f in project.lock.files.items()
+        **{name: {"path": f.path, "sha256": f.sha256} for name, f in project.lock.files.items()},
+        "capabilities": {"path": "schema/capabilities.toml",
+                         "sha256": hashlib.sha256(capabilities.read_bytes()).hexdigest()},
     }
     files = {rel: data for rel, data in fresh_tree.items() if rel != MANIFEST_NAME}
     assert doc["files"] == {rel: hashlib.sha256(data).hexdigest() for rel, data in files.items()}
@@ -140,7 +144,7 @@ def test_hand_edits_added_and_deleted_files(copy: Path, inputs_dir: Path, fresh_
     assert (report["changed"], report["added"], report["missing"]) == ([edited], [added], [deleted])
     assert [c["kind"] for c in report["causes"]] == ["hand_edited", "hand_added", "hand_deleted"]
     assert (report["hand_edited"], report["hand_added"], report["hand_deleted"]) == ([edited], [added], [deleted])
-    assert report["generator_drift"] == {} and report["lock_changed"] == {}
+    assert report["generator_drift"] == {} and report["inputs_changed"] == {}
     assert "-HAND_EDIT = 1" in report["diff"]
     assert tree_digest(gen) == before, "check must never write"
 
@@ -220,11 +224,31 @@ def test_relocked_inputs_without_regenerating(copy: Path, inputs_dir: Path, proj
 
     result = cli(*check_args(copy, inputs_dir))
     assert result.exit_code == 1
-    assert "cause: inputs re-locked: schema/acp.lock pins other input hashes than MANIFEST.json " \
-           "records (roster)" in result.stderr
+    assert "cause: inputs changed since the last generate: MANIFEST.json records other hashes for " \
+           f"roster ({project.lock.files['roster'].path})" in result.stderr
     report = json_report(project, copy)
-    assert report["lock_changed"] == {"roster": {"recorded": "0" * 64,
-                                                 "locked": project.lock.files["roster"].sha256}}
+    assert report["inputs_changed"] == {"roster": {"path": project.lock.files["roster"].path,
+                                                   "recorded": "0" * 64,
+                                                   "current": project.lock.files["roster"].sha256}}
+    assert [c["kind"] for c in report["causes"]] == ["input_changed"]
+
+
+def test_edited_capability_manifest_is_named_as_the_drifted_input(copy: Path, inputs_dir: Path) -> None:
+    """schema/capabilities.toml shapes guards.py: editing it is input drift, not generator drift."""
+    manifest = copy / "schema" / "capabilities.toml"
+    text = manifest.read_text(encoding="utf-8")
+    # Drop one gate's note: still a valid manifest; its hash in MANIFEST.json changes.
+    assert 'note = "' in text
+    start = text.index('note = "')
+    manifest.write_text(text[:start] + text[text.index("\n", start) + 1:], encoding="utf-8")
+
+    result = cli(*check_args(copy, inputs_dir), "--json")
+    assert result.exit_code == 1, result.output
+    report = json.loads(result.stdout)
+    assert [c["kind"] for c in report["causes"]] == ["input_changed"]
+    assert set(report["inputs_changed"]) == {"capabilities"}
+    assert report["inputs_changed"]["capabilities"]["path"] == "schema/capabilities.toml"
+    assert report["generator_drift"] == {}
 
 
 def test_never_generated_tree(copy: Path, fresh_tree, project) -> None:  # type: ignore[no-untyped-def]

@@ -30,7 +30,7 @@ import pytest
 from conftest import PROJECT_ROOT
 from test_check import generated_now
 
-from acpgen import format_cache
+from acpgen import cache as format_cache
 
 CLOCK_SHIFT = 1_000_000_000  # seconds, about 31.7 years
 
@@ -162,9 +162,9 @@ def test_format_cache_round_trip_and_damage(tmp_path: Path, monkeypatch) -> None
 
 
 def test_parallel_formatting_equals_sequential_and_reports_worker_errors(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from acpgen import format as fmt
-    from acpgen import format_parallel
     from acpgen.errors import AcpgenError
+    from acpgen.output import format as fmt
+    from acpgen.output import format_parallel
 
     monkeypatch.setenv(format_cache.ENV_OFF, "1")
     monkeypatch.setattr(format_parallel, "PARALLEL_MIN_CHARS", 1)  # every file "big"

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from acpgen.bump import analyse, pinned_meta
-from acpgen.diff import SchemaDiff, SchemaSide, build_side, load_side
-from acpgen.diff_report import exit_code, render_text, to_json
-from acpgen.impact import Impact
+from acpgen.evolve.bump import analyse, pinned_meta
+from acpgen.evolve.diff import SchemaDiff, SchemaSide, build_side, load_side
+from acpgen.evolve.impact import Impact
+from acpgen.evolve.report import exit_code, render_text, to_json
 from tests.conftest import INPUTS, PROJECT_ROOT, run_acpgen
 
 PINNED = INPUTS / "schema" / "v1" / "schema.json"
@@ -28,7 +28,7 @@ NPM_2_4 = INPUTS / "history" / "schema-v1-from-npm-sdk-2.4.0.json"
 
 @cache
 def _project():  # type: ignore[no-untyped-def]
-    from acpgen.project import load_project
+    from acpgen.model.project import load_project
 
     return load_project(PROJECT_ROOT, str(INPUTS))
 
@@ -297,7 +297,6 @@ def test_enum_value_added_to_a_closed_enum_breaks_readers(tmp_path: Path) -> Non
 
 
 def test_removed_capability_is_traced_to_its_gates(tmp_path: Path) -> None:
-    from acpgen.gates import load_gates
 
     schema = _pinned_copy()
     del schema["$defs"]["AgentCapabilities"]["properties"]["loadSession"]
@@ -305,7 +304,7 @@ def test_removed_capability_is_traced_to_its_gates(tmp_path: Path) -> None:
     cap = next(ci for ci in impact.changes if ci.change.kind == "CAPABILITY_REMOVED")
     assert cap.change.subject == "agentCapabilities.loadSession"
     assert (cap.change.client, cap.change.agent) == ("compatible", "breaking")  # the agent advertises
-    gated = {rid for g in load_gates(_project()) if g.qualified_capability == cap.change.subject
+    gated = {rid for g in _project().capabilities.gates if g.qualified_capability == cap.change.subject
              for rid in g.requirements}
     assert gated and gated <= {rid for rid, why in cap.requirements.items() if "gate" in why}
 
@@ -357,7 +356,7 @@ def cli(*args: str) -> tuple[int, str, str]:
     """The click command in-process (the exit-code test above runs the real subprocess)."""
     from click.testing import CliRunner
 
-    from acpgen.cli import main
+    from acpgen.cli.main import main
 
     result = CliRunner().invoke(main, [*args, "--project", str(PROJECT_ROOT), "--inputs", str(INPUTS)])
     return result.exit_code, result.stdout, result.stderr
@@ -411,7 +410,7 @@ def test_every_change_kind_is_documented() -> None:
     """docs/schema-bumps.md lists every kind, e.g. "`PROPERTY_ADDED` / `_REMOVED`"."""
     import re
 
-    from acpgen.compat import RULES
+    from acpgen.evolve.compat import RULES
 
     doc = (PROJECT_ROOT / "docs" / "schema-bumps.md").read_text(encoding="utf-8")
     documented: set[str] = set()

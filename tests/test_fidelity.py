@@ -4,7 +4,7 @@ The oracle is jsonschema (Draft 2020-12) on ``{"$ref": "#/$defs/X", "$defs": <al
 with a format checker for the integer formats the schema declares (int32, uint16, ...): the
 schema says a ``uint32`` is a 32-bit unsigned integer, and the models enforce that range.
 
-For every ``$def``: seeded instances drawn from the schema (acpgen.models_samples) that the
+For every ``$def``: seeded instances drawn from the schema (support.models_samples) that the
 oracle accepts must be accepted by the model and dumped back unchanged; mutants of them
 (a member dropped, a wrong type, an unknown tag or enum value, a negative or out-of-range
 integer) that the oracle rejects must be rejected by the model. The per-def agreement table
@@ -26,9 +26,9 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator, FormatChecker
 from pydantic import TypeAdapter, ValidationError
+from support.models_samples import MUTATION_KINDS, mutants, samples
 
-from acpgen.models_plan import INT_FORMATS
-from acpgen.models_samples import MUTATION_KINDS, mutants, samples
+from acpgen.emit.models_plan import INT_FORMATS
 
 ROOT = Path(__file__).resolve().parent.parent
 INPUTS = Path(os.environ.get("ACPGEN_INPUTS", ROOT.parent / "shared" / "acp")).resolve()
@@ -259,7 +259,7 @@ def test_agreement_table() -> None:
 
 def _python_named(value: Any) -> Any:
     """The instance with every member that has a different Python name keyed by it."""
-    from acpgen.naming import snake_case
+    from acpgen.ir.naming import snake_case
 
     if isinstance(value, dict):
         return {snake_case(k) if k != snake_case(k) else k: _python_named(v) for k, v in value.items()}

@@ -13,11 +13,9 @@ from conftest import run_acpgen, tree_digest
 from repin import make_project
 
 from acpgen.errors import AcpgenError
-from acpgen.gates import (
+from acpgen.model.capabilities import (
     MANIFEST_RELPATH,
     gate_warnings,
-    load_gates,
-    load_manifest,
     parse_manifest,
     selected_members,
     states_gate,
@@ -28,7 +26,7 @@ MANIFEST = Path(__file__).resolve().parents[1] / MANIFEST_RELPATH
 
 
 def test_every_gate_resolves_in_the_ir_and_the_roster(project) -> None:  # type: ignore[no-untyped-def]
-    gates = load_gates(project)
+    gates = project.capabilities.gates
     ids = {r.id for r in project.roster.requirements}
     for g in gates:
         assert project.ir.method(g.method) is not None
@@ -83,13 +81,13 @@ def test_inspect_gates_json_lists_at_least_20_targets_with_roster_ids(project) -
     ],
 )
 def test_required_rows_are_in_the_manifest(project, target: str, capability: str | None) -> None:  # type: ignore[no-untyped-def]
-    by_target = {g.target: g for g in load_gates(project)}
+    by_target = {g.target: g for g in project.capabilities.gates}
     assert target in by_target
     assert by_target[target].qualified_capability == capability
 
 
 def test_verify_has_no_uncited_gate_on_the_real_manifest(project) -> None:  # type: ignore[no-untyped-def]
-    assert uncited_gate_warnings(project) == []
+    assert uncited_gate_warnings(project.roster, project.capabilities) == []
 
 
 def test_gate_heuristic_is_explainable() -> None:
@@ -204,7 +202,7 @@ def test_bad_manifest_fails_verify_too(broken_project) -> None:  # type: ignore[
 def test_bad_manifest_entry_is_named_in_the_error(project, case: str) -> None:  # type: ignore[no-untyped-def]
     old, new, expected = BAD[case]
     with pytest.raises(AcpgenError) as info:
-        parse_manifest(project, _break(MANIFEST.read_text(encoding="utf-8"), old, new))
+        parse_manifest(project.ir, project.roster, _break(MANIFEST.read_text(encoding="utf-8"), old, new))
     assert info.value.where == MANIFEST_RELPATH
     assert info.value.exit_code == 2
     assert re.match(expected, info.value.message), info.value.message
@@ -212,7 +210,7 @@ def test_bad_manifest_entry_is_named_in_the_error(project, case: str) -> None:  
 
 def test_invalid_toml_is_one_error(project) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(AcpgenError) as info:
-        parse_manifest(project, "[[gate]\nmethod = ")
+        parse_manifest(project.ir, project.roster, "[[gate]\nmethod = ")
     assert str(info.value).startswith(f"{MANIFEST_RELPATH}: not valid TOML")
     assert "\n" not in str(info.value)
 
@@ -236,12 +234,12 @@ def test_verify_warns_about_an_uncited_gate(project, tmp_path: Path, project_roo
     # A reviewed [[not_a_gate]] entry silences it, and names its reason.
     text += ('\n[[not_a_gate]]\nrequirement = "ACP-V1-AUTH-CLIENT-NO-LOGOUT-WITHOUT-CAPABILITY"\n'
              'reason = "test"\n')
-    manifest = parse_manifest(project, text)
+    manifest = parse_manifest(project.ir, project.roster, text)
     assert manifest.not_a_gate == {"ACP-V1-AUTH-CLIENT-NO-LOGOUT-WITHOUT-CAPABILITY": "test"}
-    assert gate_warnings(project, manifest) == []
+    assert gate_warnings(project.roster, manifest) == []
 
-def test_manifest_round_trips_through_load_manifest(project) -> None:  # type: ignore[no-untyped-def]
-    manifest = load_manifest(project)
+def test_manifest_round_trips_through_the_project(project) -> None:  # type: ignore[no-untyped-def]
+    manifest = project.capabilities
     assert "initialize" in manifest.exempt_before_initialize
     assert set(manifest.initialize_first) == {"client", "agent"}
     cwd_rules = [p for p in manifest.absolute_paths if p.select == ("cwd",) and p.sender == "client"]
@@ -286,7 +284,7 @@ def test_manifest_covers_every_gate_the_schema_descriptions_state(project) -> No
     # The patterns must find the documented gates, or this test proves nothing.
     assert len(expected) >= 15
     assert ("terminal/kill", "clientCapabilities.terminal", None) in expected
-    stated = {(g.method, g.qualified_capability, g.equals) for g in load_gates(project)}
+    stated = {(g.method, g.qualified_capability, g.equals) for g in project.capabilities.gates}
     assert expected - stated == set()
 
 
@@ -300,8 +298,8 @@ def test_every_member_the_schema_calls_absolute_has_a_path_rule(project) -> None
     }
     assert ("NewSessionRequest", "cwd") in described and ("Diff", "path") in described
     covered: set[tuple[str, str]] = set()
-    for rule in load_manifest(project).absolute_paths:
-        covered |= selected_members(project, rule.method, rule.message, rule.select)
+    for rule in project.capabilities.absolute_paths:
+        covered |= selected_members(project.ir, project.roster, rule.method, rule.message, rule.select)
     assert described - covered == KNOWN_GAPS
 
 

@@ -184,9 +184,8 @@ def as_model(gate: guards.Gate, caps: dict[str, Any]) -> Any:
 
 
 def test_every_manifest_gate_is_generated(project) -> None:  # type: ignore[no-untyped-def]
-    from acpgen.gates import load_gates
 
-    assert [(g.target, g.sender, g.requirements) for g in load_gates(project)] == [
+    assert [(g.target, g.sender, g.requirements) for g in project.capabilities.gates] == [
         (g.target, g.sender, g.requirements) for g in guards.GATES]
     assert len(guards.GATES) >= 20
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from acpgen import project as project_module
 from acpgen.errors import AcpgenError
+from acpgen.inputs import metaschema as project_module
 
 
 @pytest.fixture()

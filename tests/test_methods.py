@@ -46,9 +46,8 @@ def test_cancel_request_is_in_the_table() -> None:
 
 
 def test_gates_and_requirements_come_from_manifest_and_roster(project) -> None:  # type: ignore[no-untyped-def]
-    from acpgen.gates import load_manifest
 
-    manifest = load_manifest(project)
+    manifest = project.capabilities
     ids = {r.id for r in project.roster.requirements}
     for wire, spec in methods.METHODS.items():
         assert set(spec.gates) == {g.target for g in manifest.gates if g.method == wire}

@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from acpgen.ir import Definition, SchemaIR
-from acpgen.models_plan import INT_FORMATS, int_formats
+from acpgen.emit.models_plan import INT_FORMATS, int_formats
+from acpgen.ir.types import Definition, SchemaIR
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "generated"
@@ -354,11 +354,11 @@ def test_golden_messages_validate_and_round_trip(inputs_dir: Path) -> None:
 def test_templates_lay_out_code_the_way_black_does(project: Any) -> None:
     """The emitted module is already black-formatted: black runs in the pipeline, and on a
     stable file it costs a fraction of what it costs on raw template output."""
-    from acpgen.emitters import GenOptions
-    from acpgen.emitters.models import emit
-    from acpgen.format import format_python
+    from acpgen.emit.models import emit
+    from acpgen.model.generation import GenOptions, generation_model
+    from acpgen.output.format import format_python
 
-    (text,) = emit(project, GenOptions()).values()
+    (text,) = emit(generation_model(project, GenOptions())).values()
     formatted = format_python("models.py", text)
     if formatted != text:
         import difflib
@@ -371,8 +371,8 @@ def test_templates_lay_out_code_the_way_black_does(project: Any) -> None:
 def test_a_def_named_like_an_import_is_an_error(project: Any) -> None:
     import dataclasses
 
+    from acpgen.emit.models_plan import MODULE_NAMES, plan_models
     from acpgen.errors import AcpgenError
-    from acpgen.models_plan import MODULE_NAMES, plan_models
 
     template = (Path(__file__).resolve().parent.parent / "templates" / "models" / "models.py.jinja")
     header = template.read_text(encoding="utf-8").split("__all__")[0]

@@ -1,4 +1,4 @@
-"""The pytest plugin (acpgen.pytest_plugin), run in-process through pytester on small suites.
+"""The pytest plugin (acpgen.pytest_plugin.plugin), run in-process through pytester on small suites.
 
 The rosters are the real pinned roster or a subset of its rows (renumbered, counts fixed), so
 every ID a test uses is a real one.
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from acpgen.roster import parse_roster
+from acpgen.inputs.roster import parse_roster
 
 pytest_plugins = ("pytester",)
 
@@ -374,8 +374,8 @@ def test_roster_from_the_acpgen_lock_is_hash_checked(
 
 def test_reports_for_tests_this_process_did_not_collect_count_by_their_properties(roster) -> None:  # type: ignore[no-untyped-def]
     # As on a pytest-xdist controller: no items, only reports from the workers.
-    from acpgen import pytest_plugin
-    from acpgen.plugin_coverage import build_report
+    from acpgen.pytest_plugin import plugin as pytest_plugin
+    from acpgen.pytest_plugin.coverage import build_report
 
     state = pytest_plugin._State(None)
     hooks = pytest_plugin._RunHooks(None, state)  # type: ignore[arg-type]

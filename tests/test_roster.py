@@ -11,7 +11,7 @@ import pytest
 from conftest import run_acpgen
 
 from acpgen.errors import AcpgenError
-from acpgen.roster import parse_roster
+from acpgen.inputs.roster import parse_roster
 
 FIELDS = {"number", "id", "keyword", "role", "responsibility", "kind", "text", "applicability", "source"}
 

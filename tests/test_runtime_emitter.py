@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 from test_skeleton_support import import_skeleton, shared_skeleton
 
-from acpgen.emitters import GenOptions, runtime
+from acpgen.emit import runtime
 from acpgen.errors import AcpgenError
+from acpgen.model.generation import GenOptions, generation_model
 
 
 @pytest.fixture(scope="module")
@@ -73,6 +74,6 @@ def _without_method(project: Any, wire: str) -> Any:
 )
 def test_a_schema_the_runtime_cannot_serve_is_one_error(project: Any, mutate: Any, message: str) -> None:
     with pytest.raises(AcpgenError) as caught:
-        runtime.emit(mutate(project), GenOptions(package="x"))
+        runtime.emit(generation_model(mutate(project), GenOptions(package="x")))
     assert message in str(caught.value)
     assert str(caught.value).startswith("schema/v1/schema.json:") and "\n" not in str(caught.value)

@@ -14,9 +14,9 @@ import pytest
 from conftest import run_acpgen, tree_digest
 from test_skeleton_support import SKELETON_PACKAGE, shared_skeleton
 
-from acpgen.generate import MANIFEST_NAME
-from acpgen.lock import load_lock
-from acpgen.skeleton import SKELETON_TEMPLATES, skeleton_lock
+from acpgen.inputs.lock import load_lock
+from acpgen.output.generate import MANIFEST_NAME
+from acpgen.skeleton.create import SKELETON_TEMPLATES, skeleton_lock
 
 PACKAGE = SKELETON_PACKAGE
 

@@ -21,12 +21,11 @@ from pathlib import Path
 
 import pytest
 
-from acpgen.derived_claims import derived_claims, parse_claims
-from acpgen.emitters import GenOptions
-from acpgen.emitters.test_stubs import module_name, plan_tests
+from acpgen.emit.requirement_checks import JSONRPC_SHAPE
+from acpgen.emit.test_stubs import module_name, plan_tests
 from acpgen.errors import AcpgenError
-from acpgen.gates import load_manifest
-from acpgen.requirement_checks import JSONRPC_SHAPE
+from acpgen.model.derived_claims import derived_claims, parse_claims
+from acpgen.model.generation import GenOptions, generation_model
 
 OPTIONS = GenOptions()
 
@@ -95,7 +94,7 @@ def test_a_derived_row_whose_structure_cannot_be_read_is_refused_naming_it(proje
 
 
 def test_plan_has_one_test_per_requirement_in_one_module_per_section(project) -> None:  # type: ignore[no-untyped-def]
-    plan = plan_tests(project)
+    plan = plan_tests(generation_model(project, OPTIONS))
     roster = project.roster.requirements
     planned = [t for tests in plan.values() for t in tests]
     assert sorted(t.id for t in planned) == sorted(r.id for r in roster)
@@ -108,12 +107,12 @@ def test_plan_has_one_test_per_requirement_in_one_module_per_section(project) ->
     for t in planned:
         # The name is the ID without its constant prefix: readable and stable.
         assert t.name.split("_", 1)[1].replace("_", "-").upper() == t.id.removeprefix("ACP-V1-")
-    assert plan_tests(project) == plan  # deterministic
+    assert plan_tests(generation_model(project, OPTIONS)) == plan  # deterministic
 
 
 def test_real_tests_are_exactly_the_derived_jsonrpc_shape_and_gated_requirements(project) -> None:  # type: ignore[no-untyped-def]
-    plan = {t.id: t for tests in plan_tests(project).values() for t in tests}
-    manifest = load_manifest(project)
+    plan = {t.id: t for tests in plan_tests(generation_model(project, OPTIONS)).values() for t in tests}
+    manifest = project.capabilities
     expected = (
         {r.id for r in project.roster.requirements if r.kind == "derived"}
         | (set(JSONRPC_SHAPE) & set(plan))
@@ -140,10 +139,10 @@ def test_real_tests_are_exactly_the_derived_jsonrpc_shape_and_gated_requirements
 
 def test_emitted_tests_are_already_black_formatted(project) -> None:  # type: ignore[no-untyped-def]
     # black runs in the pipeline anyway; on stable input it costs about half as much.
-    from acpgen.emitters.test_stubs import emit
-    from acpgen.format import format_python
+    from acpgen.emit.test_stubs import emit
+    from acpgen.output.format import format_python
 
-    for rel, text in emit(project, OPTIONS).items():
+    for rel, text in emit(generation_model(project, OPTIONS)).items():
         assert format_python(rel, text) == text, f"black changes {rel}"
 
 
@@ -152,7 +151,7 @@ def test_emitted_tests_are_already_black_formatted(project) -> None:  # type: ig
 
 def _section_modules(project) -> list[Path]:  # type: ignore[no-untyped-def]
     tests_dir = project.root / project.lock.out / project.lock.tests_dir
-    return [tests_dir / f"{module_name(section)}.py" for section in plan_tests(project)]
+    return [tests_dir / f"{module_name(section)}.py" for section in plan_tests(generation_model(project, OPTIONS))]
 
 
 def _words(text: str) -> str:
@@ -161,7 +160,7 @@ def _words(text: str) -> str:
 
 def test_generated_modules_tag_and_document_every_requirement(project) -> None:  # type: ignore[no-untyped-def]
     reqs = project.roster.by_id()
-    plan = {t.id: t for tests in plan_tests(project).values() for t in tests}
+    plan = {t.id: t for tests in plan_tests(generation_model(project, OPTIONS)).values() for t in tests}
     seen: list[str] = []
     for path in _section_modules(project):
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -195,9 +194,9 @@ def test_conftest_finds_the_package_from_a_nested_tests_dir(project, tmp_path: P
                                                           monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     import runpy
 
-    from acpgen.emitters.test_stubs import emit
+    from acpgen.emit.test_stubs import emit
 
-    files = emit(project, GenOptions(tests_dir="checks/acp"))
+    files = emit(generation_model(project, GenOptions(tests_dir="checks/acp")))
     assert "checks/acp/conftest.py" in files and "checks/acp/test_schema.py" in files
     conftest = tmp_path / "out" / "checks" / "acp" / "conftest.py"
     conftest.parent.mkdir(parents=True)
@@ -271,7 +270,7 @@ def _summary(stdout: str) -> Counter[str]:
 
 
 def test_generated_tests_run_240_tagged_tests_real_ones_pass_stubs_skip(project, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    plan = {t.id: t for tests in plan_tests(project).values() for t in tests}
+    plan = {t.id: t for tests in plan_tests(generation_model(project, OPTIONS)).values() for t in tests}
     tests_dir = str(Path(project.lock.out) / project.lock.tests_dir)  # the whole directory
     result = _pytest([tests_dir, f"--acp-coverage={tmp_path / 'cov.json'}",
                       f"--junitxml={tmp_path / 'junit.xml'}", "-q"], project.root)
@@ -404,7 +403,7 @@ def _drop_variant(project, tree: ast.Module) -> str:  # type: ignore[no-untyped-
 
 def _drop_gate(project, tree: ast.Module) -> set[str]:  # type: ignore[no-untyped-def]
     """Remove the first whole-method gate of the manifest from the generated GATES."""
-    gate = next(g for g in load_manifest(project).gates if not g.select and g.kind != "never")
+    gate = next(g for g in project.capabilities.gates if not g.select and g.kind != "never")
     gates = next(
         n for n in tree.body
         if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name) and n.target.id == "GATES"
@@ -453,7 +452,7 @@ def test_broken_generated_code_fails_exactly_the_real_tests_that_check_it(projec
     report = json.loads((tmp_path / "cov.json").read_text())
     failing = {e["id"] for e in report["requirements"] if e["status"] == "failing"}
     assert failing == expected, result.stdout[-4000:]
-    plan = {t.id: t for tests in plan_tests(project).values() for t in tests}
+    plan = {t.id: t for tests in plan_tests(generation_model(project, OPTIONS)).values() for t in tests}
     real = {i for i, t in plan.items() if not t.is_stub}
     assert {e["id"] for e in report["requirements"] if e["status"] == "passing"} == real - expected
     assert report["counts"]["skipped"] == len(plan) - len(real)

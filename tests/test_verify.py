@@ -8,7 +8,7 @@ from pathlib import Path
 from conftest import run_acpgen, tree_digest
 from repin import make_project
 
-from acpgen.lock import load_lock
+from acpgen.inputs.lock import load_lock
 
 SCHEMA = "schema/v1/schema.json"
 

@@ -1,0 +1,68 @@
+"""What every command shares: one-line errors with exit codes, the project options, JSON output."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from acpgen.errors import AcpgenError, InputDriftError
+from acpgen.inputs.lock import find_project_root
+from acpgen.model.project import Project, load_project
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _fail(exc: AcpgenError) -> None:
+    if isinstance(exc, InputDriftError):
+        for line in exc.lines:
+            click.echo(f"acpgen: error: input drift: {line}", err=True)
+        click.echo("acpgen: the inputs differ from schema/acp.lock; accept new bytes only "
+                   "with `acpgen lock --update`", err=True)
+    else:
+        click.echo(f"acpgen: error: {exc}", err=True)
+    sys.exit(exc.exit_code)
+
+
+def handle_errors(func: F) -> F:
+    """Turn :class:`AcpgenError` into one line on stderr and its exit code."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except AcpgenError as exc:
+            _fail(exc)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def project_options(func: F) -> F:
+    func = click.option(
+        "--inputs",
+        "inputs",
+        metavar="DIR",
+        help="Inputs directory (default: $ACPGEN_INPUTS, else `inputs` in schema/acp.lock).",
+    )(func)
+    func = click.option(
+        "--project",
+        "project_dir",
+        metavar="DIR",
+        type=click.Path(file_okay=False, path_type=Path),
+        help="Project root (the directory with schema/acp.lock; default: search upwards from .).",
+    )(func)
+    return func
+
+
+def open_project(project_dir: Path | None, inputs: str | None) -> Project:
+    root = project_dir.resolve() if project_dir else find_project_root(Path.cwd())
+    return load_project(root, inputs)
+
+
+def emit_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, sort_keys=False))

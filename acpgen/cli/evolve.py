@@ -1,0 +1,113 @@
+"""The ``acpgen diff`` and ``acpgen bump`` commands (registered through cli.EXTRA_COMMANDS)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from acpgen.cli.common import emit_json, handle_errors, open_project, project_options
+from acpgen.evolve.bump import BumpPlan, analyse, apply_bump, pinned_meta, plan_bump
+from acpgen.evolve.diff import load_side
+from acpgen.evolve.report import exit_code, render_text, to_json
+
+_EXIT_HELP = (
+    "Exit codes: 0 no change at all; 1 only compatible changes (annotation-only changes "
+    "count as compatible changes); 3 at least one change breaks a client or an agent "
+    "generated from OLD; 2 bad input (nothing written)."
+)
+
+
+@click.command("diff", help=(
+    "Compare two schemas: OLD and NEW are schema files (with meta.json beside them, else the "
+    "pinned meta) or inputs directories (schema/v1/schema.json + meta.json). Reports added, "
+    "removed and changed defs, members, methods and capabilities, classified compatible or "
+    "breaking for a client and for an agent generated from OLD, their roster impact, and the "
+    "derived claims that no longer hold against NEW.\n\n" + _EXIT_HELP
+))
+@click.argument("old")
+@click.argument("new")
+@click.option("--json", "as_json", is_flag=True, help="Print the full report as JSON (for CI).")
+@click.option("--verbose", "-v", is_flag=True, help="List every change, not counts and the first 20.")
+@project_options
+@handle_errors
+def diff_command(old: str, new: str, as_json: bool, verbose: bool,
+                 project_dir: Path | None, inputs: str | None) -> None:
+    project = open_project(project_dir, inputs)
+    meta = pinned_meta(project)
+    result, impact = analyse(project, load_side(old, meta), load_side(new, meta))
+    if as_json:
+        emit_json(to_json(result, impact))
+    else:
+        click.echo(render_text(result, impact, verbose))
+    sys.exit(exit_code(result))
+
+
+@click.command("bump", help=(
+    "Move the project to a new schema: show the diff against the pinned schema, update "
+    "schema/acp.lock and regenerate, all or nothing. NEW files must be inside the inputs "
+    "directory (the lock records paths relative to it; inputs are never copied). The roster "
+    "header pins the schema hash: give --roster with a roster for NEW, or "
+    "--accept-roster-mismatch to keep the pinned one (recorded in the lock, warned by verify). "
+    "With --dry-run nothing is written.\n\n" + _EXIT_HELP + " The exit code is that of the "
+    "diff; the bump is applied whatever it is (unless --dry-run)."
+))
+@click.option("--schema", "schema", required=True, metavar="FILE", help="The new schema.json.")
+@click.option("--meta", "meta", metavar="FILE", help="The new meta.json (default: beside the schema, else keep).")
+@click.option("--roster", "roster", metavar="FILE", help="A roster whose header pins the new schema.")
+@click.option("--accept-roster-mismatch", is_flag=True,
+              help="Keep the pinned roster although it pins another schema.")
+@click.option("--dry-run", is_flag=True, help="Validate and report; write nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (for CI).")
+@click.option("--verbose", "-v", is_flag=True, help="List every change and every generated file.")
+@project_options
+@handle_errors
+def bump_command(schema: str, meta: str | None, roster: str | None, accept_roster_mismatch: bool,
+                 dry_run: bool, as_json: bool, verbose: bool,
+                 project_dir: Path | None, inputs: str | None) -> None:
+    project = open_project(project_dir, inputs)
+    plan = plan_bump(project, schema, meta, roster, accept_roster_mismatch)
+    if not dry_run:
+        apply_bump(plan)
+    out_dir = plan.project.lock.out.rstrip("/")
+    if as_json:
+        data = to_json(plan.diff, plan.impact)
+        data["bump"] = {
+            "dry_run": dry_run,
+            "applied": not dry_run and not plan.no_op,
+            "lock": list(plan.lock_changes),
+            "roster_note": plan.roster_note,
+            "generated": {"dir": out_dir, "added": list(plan.tree.added),
+                          "removed": list(plan.tree.removed), "changed": list(plan.tree.changed)},
+        }
+        emit_json(data)
+    else:
+        click.echo(render_text(plan.diff, plan.impact, verbose))
+        click.echo("")
+        click.echo(_bump_text(plan, dry_run, out_dir, verbose))
+    sys.exit(exit_code(plan.diff))
+
+
+def _bump_text(plan: object, dry_run: bool, out_dir: str, verbose: bool) -> str:
+    assert isinstance(plan, BumpPlan)
+    lines = ["Lock (schema/acp.lock):"]
+    lines += [f"  {c}" for c in plan.lock_changes] or ["  unchanged"]
+    if plan.roster_note:
+        lines.append(f"  note: {plan.roster_note}")
+    t = plan.tree
+    lines.append(f"Generated ({out_dir}/): {len(t.changed)} changed, {len(t.added)} added, "
+                 f"{len(t.removed)} removed")
+    limit = None if verbose else 20
+    for mark, paths in (("M", t.changed), ("A", t.added), ("D", t.removed)):
+        for rel in paths[:limit]:
+            lines.append(f"  {mark} {out_dir}/{rel}")
+        if limit is not None and len(paths) > limit:
+            lines.append(f"  {mark} ... {len(paths) - limit} more (--verbose lists all)")
+    if dry_run:
+        lines.append("dry run: nothing written")
+    elif plan.no_op:
+        lines.append("already up to date: nothing written")
+    else:
+        lines.append("bump applied: lock updated and output regenerated")
+    return "\n".join(lines)

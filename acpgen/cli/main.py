@@ -1,0 +1,185 @@
+"""The ``acpgen`` command line. Each command is thin: it loads the project and calls a stage."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+import acpgen
+from acpgen.cli import inspect_view
+from acpgen.cli.common import emit_json, handle_errors, open_project, project_options
+from acpgen.cli.evolve import bump_command, diff_command
+from acpgen.cli.skeleton import skeleton
+from acpgen.errors import EXIT_DRIFT, AcpgenError
+from acpgen.evolve.bump import roster_pin_warnings
+from acpgen.inputs.lock import find_project_root
+from acpgen.inputs.lock_update import show_lock, update_lock
+from acpgen.model.capabilities import uncited_gate_warnings
+from acpgen.model.project import Project
+from acpgen.output.check import check as run_check
+from acpgen.output.check import error_json
+from acpgen.output.check_report import render_text
+from acpgen.output.generate import generate_report, summary
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(acpgen.__version__, prog_name="acpgen")
+def main() -> None:
+    """Generate typed ACP v1 bindings from pinned, hash-verified inputs.
+
+    Exit codes: 0 success; 1 drift (check) or compatible changes (diff/bump);
+    2 bad input (wrong hash, malformed file, invalid manifest); 3 breaking changes (diff/bump).
+    """
+
+
+@main.command()
+@project_options
+@handle_errors
+def verify(project_dir: Path | None, inputs: str | None) -> None:
+    """Check every pinned input's size and SHA-256, and that the inputs are consistent."""
+    project = open_project(project_dir, inputs)
+    for warning in _verify_warnings(project):
+        click.echo(f"acpgen: warning: {warning}", err=True)
+    click.echo(
+        f"ok: {len(project.lock.files)} inputs match schema/acp.lock "
+        f"({len(project.ir.defs)} defs, {len(project.ir.methods)} methods, "
+        f"{len(project.roster.requirements)} requirements, roster {project.roster.revision})"
+    )
+
+
+def _verify_warnings(project: Project) -> list[str]:
+    """Checks that warn but do not fail `verify`."""
+    return uncited_gate_warnings(project.roster, project.capabilities) + roster_pin_warnings(project)
+
+
+@main.command()
+@click.option("--update", is_flag=True, help="Rewrite the lock from the current input bytes.")
+@project_options
+@handle_errors
+def lock(update: bool, project_dir: Path | None, inputs: str | None) -> None:
+    """Show the lock, or (with --update) accept the current input bytes."""
+    root = project_dir.resolve() if project_dir else find_project_root(Path.cwd())
+    click.echo(update_lock(root, inputs) if update else show_lock(root))
+
+
+@main.command()
+@click.option("--keyword", multiple=True, help="MUST, MUST NOT, SHOULD, SHOULD NOT or MAY.")
+@click.option("--role", multiple=True, help="agent, client or both.")
+@click.option("--responsibility", multiple=True, help="sdk, shared or application.")
+@click.option("--kind", multiple=True, help="imported, derived, incorporated or prose-imported.")
+@click.option("--section", multiple=True, help="The ID's third segment, e.g. SETUP.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON array.")
+@project_options
+@handle_errors
+def roster(
+    keyword: tuple[str, ...],
+    role: tuple[str, ...],
+    responsibility: tuple[str, ...],
+    kind: tuple[str, ...],
+    section: tuple[str, ...],
+    as_json: bool,
+    project_dir: Path | None,
+    inputs: str | None,
+) -> None:
+    """List roster requirements, optionally filtered."""
+    project = open_project(project_dir, inputs)
+    filters = {
+        "keyword": {k.upper() for k in keyword},
+        "role": set(role),
+        "responsibility": set(responsibility),
+        "kind": set(kind),
+        "section": {s.upper() for s in section},
+    }
+    selected = [
+        r
+        for r in project.roster.requirements
+        if all(not allowed or getattr(r, field) in allowed for field, allowed in filters.items())
+    ]
+    if as_json:
+        emit_json([r.to_json() for r in selected])
+        return
+    for r in selected:
+        click.echo(f"{r.number:>3}  {r.id:<55} {r.keyword:<10} {r.role:<6} {r.responsibility:<11} {r.kind}")
+    click.echo(f"{len(selected)} of {len(project.roster.requirements)} requirements", err=True)
+
+
+@main.command()
+@click.argument("type_name", required=False)
+@click.option("--methods", is_flag=True, help="The method table.")
+@click.option("--capabilities", is_flag=True, help="The capability tree as dotted paths.")
+@click.option("--gates", is_flag=True, help="The capability gates of schema/capabilities.toml.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@project_options
+@handle_errors
+def inspect(
+    type_name: str | None,
+    methods: bool,
+    capabilities: bool,
+    gates: bool,
+    as_json: bool,
+    project_dir: Path | None,
+    inputs: str | None,
+) -> None:
+    """Show the IR: one def (TYPE), the methods, the capability tree or the gates."""
+    project = open_project(project_dir, inputs)
+    if sum([bool(type_name), methods, capabilities, gates]) != 1:
+        raise AcpgenError("acpgen inspect", "give exactly one of TYPE, --methods, --capabilities, --gates")
+    if methods:
+        data: Any = [m.to_json() for m in project.ir.methods]
+    elif capabilities:
+        data = [c.to_json() for c in project.ir.capabilities]
+    elif gates:
+        data = inspect_view.gates(project)
+    else:
+        data = inspect_view.definition(project, type_name or "")
+    if as_json:
+        emit_json(data)
+    else:
+        click.echo(inspect_view.as_text(data))
+
+
+@main.command()
+@click.option("--out", metavar="DIR", help="Output directory (default: `out` in schema/acp.lock).")
+@click.option("--package", metavar="NAME", help="Package name (default: `package` in schema/acp.lock).")
+@click.option("--quiet", "-q", is_flag=True, help="Print nothing on success.")
+@project_options
+@handle_errors
+def generate(
+    out: str | None, package: str | None, quiet: bool, project_dir: Path | None, inputs: str | None
+) -> None:
+    """Generate the bindings, atomically replacing the output directory."""
+    project = open_project(project_dir, inputs)
+    files, result = generate_report(project, out, package)
+    if not quiet:
+        click.echo(summary(files, result, out or project.lock.out))
+
+
+@main.command()
+@click.option("--out", metavar="DIR", help="Output directory (default: `out` in schema/acp.lock).")
+@click.option("--package", metavar="NAME", help="Package name (default: `package` in schema/acp.lock).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@project_options
+@handle_errors
+def check(out: str | None, package: str | None, as_json: bool, project_dir: Path | None, inputs: str | None) -> None:
+    """Prove the committed output is exactly what the pinned inputs produce (exit 1 if not)."""
+    try:
+        project = open_project(project_dir, inputs)
+        report = run_check(project, out, package)
+    except AcpgenError as exc:
+        if as_json:  # machines get a report for input drift and bad input too (exit 2)
+            emit_json(error_json(exc))
+        raise
+    if as_json:
+        emit_json(report.to_json())
+    else:
+        click.echo(render_text(report), err=not report.clean)
+    if not report.clean:
+        sys.exit(EXIT_DRIFT)
+
+
+main.add_command(diff_command)
+main.add_command(bump_command)
+main.add_command(skeleton)

@@ -1,0 +1,51 @@
+"""The ``acpgen skeleton`` command (registered through ``EXTRA_COMMANDS`` in acpgen/cli.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from acpgen.cli.common import handle_errors, open_project, project_options
+from acpgen.skeleton.create import check_out_dir, check_package_name, create_skeleton
+
+
+@click.command("skeleton")
+@click.option("--package", "package", required=True, metavar="NAME", help="The new SDK's import name.")
+@click.option(
+    "--out",
+    "out",
+    required=True,
+    metavar="DIR",
+    type=click.Path(path_type=Path),
+    help="Directory to create (must not exist, or be empty).",
+)
+@click.option(
+    "--vendor-inputs",
+    is_flag=True,
+    help="Copy the pinned inputs into DIR/schema/inputs/ (a self-contained project for CI) "
+    "instead of referencing them by a relative path.",
+)
+@click.option(
+    "--acpgen-requirement",
+    metavar="SPEC",
+    help="How the skeleton's CI installs acpgen (a pip requirement; default acpgen==VERSION).",
+)
+@project_options
+@handle_errors
+def skeleton(
+    package: str,
+    out: Path,
+    vendor_inputs: bool,
+    acpgen_requirement: str | None,
+    project_dir: Path | None,
+    inputs: str | None,
+) -> None:
+    """Create a new, installable ACP SDK project (generated code, runtime, examples, tests, CI)."""
+    check_package_name(package)  # cheap refusals first, before loading the project
+    check_out_dir(out)
+    project = open_project(project_dir, inputs)
+    files = create_skeleton(
+        project, out, package, vendor_inputs=vendor_inputs, acpgen_requirement=acpgen_requirement
+    )
+    click.echo(f"created {len(files)} files in {out}/ (package {package}); next: cd {out} && pip install -e '.[test]' && pytest")

@@ -1,0 +1,1 @@
+"""Stage 3: emitters (see :mod:`acpgen.emit.registry`)."""

@@ -1,0 +1,116 @@
+"""``methods.py``: the typed method table and the JSON-RPC 2.0 envelope types.
+
+The data comes from the IR's method table (wire name, Python name, handling side, params and
+result defs), the gating manifest (gates per method) and the roster (the schema-derived
+requirements on each method's params and result). The code comes from
+``templates/methods/``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from acpgen.emit.render import render
+from acpgen.errors import AcpgenError
+from acpgen.model.capabilities import Manifest
+
+if TYPE_CHECKING:
+    from acpgen.ir.types import Method
+    from acpgen.model.generation import GenerationModel
+
+TEMPLATE = "methods/methods.py.jinja"
+EXTENSION_REQUIREMENT = "ACP-V1-SCHEMA-EXTENSION-METHOD-NAMES"
+
+
+def class_stem(py_name: str) -> str:
+    """``session_set_mode`` -> ``SessionSetMode`` (the stem of the envelope class names)."""
+    return "".join(part[:1].upper() + part[1:] for part in py_name.split("_") if part)
+
+
+def method_requirements(model: GenerationModel, manifest: Manifest, m: Method) -> list[str]:
+    """IDs that bind this method: its gates and paths, and the roster items derived from its types."""
+    ids = {r for g in manifest.gates if g.method == m.wire for r in g.requirements}
+    ids |= {r for p in manifest.absolute_paths if p.method == m.wire for r in p.requirements}
+    pointers = {f"/$defs/{m.params}"} | ({f"/$defs/{m.result}"} if m.result else set())
+    ids |= {
+        r.id
+        for r in model.roster.requirements
+        if r.source.kind == "schema" and r.source.selector in pointers
+    }
+    return sorted(ids)
+
+
+def method_context(model: GenerationModel, manifest: Manifest) -> list[dict[str, Any]]:
+    rows = []
+    for m in sorted(model.ir.methods, key=lambda m: m.wire):
+        stem = class_stem(m.py_name)
+        rows.append(
+            {
+                "wire": m.wire,
+                "py_name": m.py_name,
+                "side": m.side,
+                "sender": m.sender,
+                "kind": m.kind,
+                "params": m.params,
+                "result": m.result,
+                "stem": stem,
+                "message_class": f"{stem}{'Request' if m.kind == 'request' else 'Notification'}Message",
+                "response_class": f"{stem}ResponseMessage" if m.kind == "request" else None,
+                "gates": sorted({g.target for g in manifest.gates if g.method == m.wire}),
+                "requirements": method_requirements(model, manifest, m),
+            }
+        )
+    return rows
+
+
+_EXPORTS = (
+    "INVALID_PARAMS", "INVALID_REQUEST", "JSONRPC_VERSION", "METHODS", "METHOD_NOT_FOUND",
+    "PARSE_ERROR", "AnyMessage", "ExtensionMethod", "ExtensionNotificationMessage",
+    "ExtensionRequestMessage", "InvalidParamsError", "InvalidRequestError", "JsonRpcError",
+    "JsonRpcErrorObject", "JsonRpcErrorResponse", "JsonRpcNotification", "JsonRpcRequest",
+    "JsonRpcResponse", "JsonRpcSuccessResponse", "MethodName", "MethodNotFoundError",
+    "MethodSpec", "MethodToAgent", "MethodToClient", "NotificationsToAgent",
+    "NotificationsToClient", "RequestsToAgent", "RequestsToClient", "is_extension_method",
+    "lookup", "method", "parse_message", "parse_params", "parse_result",
+)
+
+
+def export_sort_key(name: str) -> tuple[int, str]:
+    """The order ruff's RUF022 wants: CONSTANTS, then Classes, then functions."""
+    return (0 if name.isupper() else 1 if name[:1].isupper() else 2, name)
+
+
+def export_names(methods: list[dict[str, Any]]) -> list[str]:
+    names = set(_EXPORTS)
+    names |= {row["message_class"] for row in methods}
+    names |= {row["response_class"] for row in methods if row["response_class"]}
+    return sorted(names, key=export_sort_key)
+
+
+def emit(model: GenerationModel) -> dict[str, str]:
+    manifest = model.capabilities
+    methods = method_context(model, manifest)
+    defs = set(model.ir.defs)
+    for row in methods:
+        for cls in (row["message_class"], row["response_class"]):
+            if cls in defs:
+                raise AcpgenError(f"templates/{TEMPLATE}", f"envelope class {cls} collides with a schema def")
+    models = sorted({"RequestId"} | {row["params"] for row in methods}
+                    | {row["result"] for row in methods if row["result"]})
+    ctx: dict[str, Any] = {
+        "package": model.options.package,
+        "protocol_version": model.ir.protocol_version,
+        "methods": methods,
+        "models": models,
+        "requests": [row for row in methods if row["kind"] == "request"],
+        "notifications": [row for row in methods if row["kind"] == "notification"],
+        "handled_by": {
+            side: [row for row in methods if row["side"] in (side, "protocol")] for side in ("agent", "client")
+        },
+        "sent_by": {
+            side: [row for row in methods if row["sender"] in (side, "both")] for side in ("agent", "client")
+        },
+        "extension_requirement": EXTENSION_REQUIREMENT,
+        "exports": export_names(methods),
+    }
+    return {f"{model.options.package}/methods.py": render(TEMPLATE, **ctx)}

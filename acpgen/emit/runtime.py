@@ -1,0 +1,169 @@
+"""The runtime of the generated package: JSON-RPC over NDJSON, typed sides, examples.
+
+``rpc.py``, ``stdio.py`` and ``handshake.py`` are hand-written template code (a little of it
+computed from the schema: the error codes of ``ErrorCode``, the protocol version, the
+cancel-request method); ``interfaces.py`` and ``connection.py`` are generated from the IR's
+method table; ``examples/`` is an echo agent and a client. The runtime's own tests go to
+``runtime_tests/`` beside the requirement tests (not inside them: ``pytest {tests_dir}`` collects
+exactly one test per roster requirement), regenerated together with the code they test. It is a
+package, so pytest puts the output directory (and with it the generated package) on ``sys.path``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from acpgen.emit.render import render
+from acpgen.errors import AcpgenError
+from acpgen.ir.types import Method, SchemaIR
+
+if TYPE_CHECKING:
+    from acpgen.model.generation import GenerationModel
+
+SCHEMA = "schema/v1/schema.json"
+
+# Wire names the runtime treats specially; each is checked against the method table.
+INITIALIZE = "initialize"
+SESSION_CANCEL = "session/cancel"
+REQUEST_PERMISSION = "session/request_permission"
+
+# Static modules (template -> path inside the package).
+_PACKAGE_TEMPLATES = {
+    "rpc.py": "runtime/rpc.py.jinja",
+    "stdio.py": "runtime/stdio.py.jinja",
+    "handshake.py": "runtime/handshake.py.jinja",
+    "interfaces.py": "runtime/interfaces.py.jinja",
+    "connection.py": "runtime/connection.py.jinja",
+    "examples/__init__.py": "runtime/examples/__init__.py.jinja",
+    "examples/echo_agent.py": "runtime/examples/echo_agent.py.jinja",
+    "examples/client.py": "runtime/examples/client.py.jinja",
+}
+RUNTIME_TESTS_DIR = "runtime_tests"  # relative to the output directory
+_TEST_TEMPLATES = {
+    "__init__.py": "runtime/tests/__init__.py.jinja",
+    "helpers.py": "runtime/tests/helpers.py.jinja",
+    "test_jsonrpc.py": "runtime/tests/test_jsonrpc.py.jinja",
+    "test_handshake.py": "runtime/tests/test_handshake.py.jinja",
+    "test_cancel.py": "runtime/tests/test_cancel.py.jinja",
+    "test_guards.py": "runtime/tests/test_guards.py.jinja",
+    "test_examples.py": "runtime/tests/test_examples.py.jinja",
+}
+
+
+@dataclass(frozen=True)
+class ErrorCodeView:
+    name: str
+    value: int
+    title: str
+
+
+@dataclass(frozen=True)
+class SideView:
+    role: str  # the side whose handler this is
+    peer: str
+    cls: str
+    connection: str
+    routes: str
+    methods: tuple[Method, ...]  # what this side handles
+    outbound: tuple[Method, ...]  # what this side sends (the peer's methods)
+
+
+def _constant(title: str) -> str:
+    return "_".join(title.upper().replace("-", " ").split())
+
+
+def error_codes(ir: SchemaIR) -> list[ErrorCodeView]:
+    definition = ir.defs.get("ErrorCode")
+    if definition is None or not definition.enum_members:
+        raise AcpgenError(SCHEMA, "the runtime needs $defs/ErrorCode with its listed codes")
+    codes = [
+        ErrorCodeView(_constant(m.title or f"error {m.value}"), int(m.value), m.title or "")
+        for m in definition.enum_members
+    ]
+    needed = {"PARSE_ERROR", "INVALID_REQUEST", "METHOD_NOT_FOUND", "INVALID_PARAMS",
+              "INTERNAL_ERROR", "REQUEST_CANCELLED", "AUTHENTICATION_REQUIRED", "RESOURCE_NOT_FOUND"}
+    missing = needed - {c.name for c in codes}
+    if missing:
+        raise AcpgenError(SCHEMA, f"$defs/ErrorCode lacks {sorted(missing)} (by title)")
+    return codes
+
+
+def _method(ir: SchemaIR, wire: str) -> Method:
+    method = ir.method(wire)
+    if method is None:
+        raise AcpgenError(SCHEMA, f"the runtime needs the method {wire!r} in the method table")
+    return method
+
+
+def _py(ir: SchemaIR, def_name: str, wire: str) -> str:
+    definition = ir.defs.get(def_name)
+    prop = definition.property(wire) if definition else None
+    if prop is None:
+        raise AcpgenError(SCHEMA, f"the runtime needs $defs/{def_name}/properties/{wire}")
+    return prop.py_name
+
+
+def _cancelled_permission(ir: SchemaIR, permission: Method) -> dict[str, Any]:
+    """The wire value of a ``cancelled`` permission response, checked against the schema."""
+    response = ir.defs.get(permission.result or "")
+    outcome = response.property("outcome") if response else None
+    union = ir.defs.get(outcome.type.name or "") if outcome and outcome.type.kind == "ref" else None
+    if union is None or not union.discriminator or not any(v.tag == "cancelled" for v in union.variants):
+        raise AcpgenError(SCHEMA, f"{permission.result}.outcome has no 'cancelled' variant")
+    return {"outcome": {union.discriminator: "cancelled"}}
+
+
+def context(model: GenerationModel) -> dict[str, Any]:
+    ir = model.ir
+    agent_methods = tuple(m for m in ir.methods if m.side == "agent")
+    client_methods = tuple(m for m in ir.methods if m.side == "client")
+    protocol = [m for m in ir.methods if m.side == "protocol" and m.kind == "notification"]
+    if len(protocol) != 1:
+        raise AcpgenError(SCHEMA, "expected exactly one protocol-level (cancel request) notification")
+    initialize = _method(ir, INITIALIZE)
+    cancel = _method(ir, SESSION_CANCEL)
+    permission = _method(ir, REQUEST_PERMISSION)
+    sides = [
+        SideView("agent", "client", "Agent", "AgentSideConnection", "AGENT_ROUTES",
+                 agent_methods, client_methods),
+        SideView("client", "agent", "Client", "ClientSideConnection", "CLIENT_ROUTES",
+                 client_methods, agent_methods),
+    ]
+    return {
+        "package": model.options.package,
+        "tests_dir": model.options.tests_dir,
+        "protocol_version": ir.protocol_version,
+        "supported_versions": [ir.protocol_version],
+        "error_codes": error_codes(ir),
+        "cancel_request_method": protocol[0].wire,
+        "sides": sides,
+        "agent_side": sides[0],
+        "client_side": sides[1],
+        "initialize": {
+            "wire": initialize.wire,
+            "request_version": _py(ir, initialize.params, "protocolVersion"),
+            "client_capabilities": _py(ir, initialize.params, "clientCapabilities"),
+            "response_version": _py(ir, initialize.result or "", "protocolVersion"),
+            "agent_capabilities": _py(ir, initialize.result or "", "agentCapabilities"),
+            "auth_methods": _py(ir, initialize.result or "", "authMethods"),
+        },
+        "cancel": {"wire": cancel.wire, "session_id": _py(ir, cancel.params, "sessionId")},
+        "permission": {
+            "wire": permission.wire,
+            "session_id": _py(ir, permission.params, "sessionId"),
+            "cancelled_result": _cancelled_permission(ir, permission),
+        },
+    }
+
+
+def emit(model: GenerationModel) -> dict[str, str]:
+    ctx = context(model)
+    files = {
+        f"{model.options.package}/{rel}": render(template, **ctx)
+        for rel, template in _PACKAGE_TEMPLATES.items()
+    }
+    files.update(
+        {f"{RUNTIME_TESTS_DIR}/{rel}": render(template, **ctx) for rel, template in _TEST_TEMPLATES.items()}
+    )
+    return files

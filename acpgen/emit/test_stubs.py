@@ -1,0 +1,106 @@
+"""Requirement tests: ``{tests_dir}/test_<section>.py``, one test per roster requirement.
+
+Every test carries ``@pytest.mark.acp_requirement(ID)`` and a docstring with the keyword,
+role, responsibility, applicability, text and source. Test names come from the ID alone
+(``ACP-V1-INIT-AGENT-RESPONSE`` -> ``test_init_agent_response``), so they never move.
+
+What the generator can check itself becomes a real test that asserts on the generated code
+(:mod:`acpgen.emit.requirement_checks`): the derived schema claims, the JSON-RPC message shape
+and the capability gates. Everything else is a stub an SDK must implement: it skips with
+``not implemented: <ID>`` and can never pass.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING, Any
+
+from acpgen.emit.render import render
+from acpgen.emit.requirement_checks import Call, planned_calls
+
+if TYPE_CHECKING:
+    from acpgen.inputs.roster import Requirement
+    from acpgen.model.generation import GenerationModel
+
+DOC_WIDTH = 88  # docstring text width inside a 4-space indented function body
+
+
+@dataclass(frozen=True)
+class PlannedTest:
+    id: str
+    name: str
+    doc: list[str]  # docstring lines, already escaped for a triple-quoted string
+    calls: tuple[Call, ...]  # empty: a stub
+
+    @property
+    def is_stub(self) -> bool:
+        return not self.calls
+
+
+def test_name(req_id: str) -> str:
+    """``ACP-V1-INIT-AGENT-RESPONSE`` -> ``test_init_agent_response`` (IDs are unique)."""
+    return "test_" + req_id.removeprefix("ACP-V1-").lower().replace("-", "_")
+
+
+def module_name(section: str) -> str:
+    return f"test_{section.lower()}"
+
+
+def _escape(text: str) -> str:
+    # A backslash in the text ("\n" in the transport rules) must stay a backslash.
+    return text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+
+
+def docstring_lines(req: Requirement) -> list[str]:
+    head = (
+        f"{req.id}: {req.keyword}; role {req.role}; responsibility {req.responsibility}; "
+        f"kind {req.kind}."
+    )
+    applies = req.applicability or "always (no condition stated)"
+    lines = textwrap.wrap(_escape(head), DOC_WIDTH)
+    lines.append("")
+    lines += textwrap.wrap(_escape(req.text), DOC_WIDTH, break_on_hyphens=False)
+    lines.append("")
+    lines += textwrap.wrap(_escape(f"Applicability: {applies}"), DOC_WIDTH, break_on_hyphens=False)
+    lines += textwrap.wrap(_escape(f"Source: {req.source}"), DOC_WIDTH, break_on_hyphens=False)
+    return lines
+
+
+def plan_tests(model: GenerationModel) -> dict[str, list[PlannedTest]]:
+    """Section -> its tests, sections and tests in roster order."""
+    calls = planned_calls(model)
+    sections: dict[str, list[PlannedTest]] = {}
+    for req in model.roster.requirements:
+        sections.setdefault(req.section, []).append(
+            PlannedTest(
+                id=req.id,
+                name=test_name(req.id),
+                doc=docstring_lines(req),
+                calls=tuple(calls.get(req.id, ())),
+            )
+        )
+    return sections
+
+
+def emit(model: GenerationModel) -> dict[str, str]:
+    tests_dir = PurePosixPath(model.options.tests_dir)
+    ctx: dict[str, Any] = {
+        "package": model.options.package,
+        "roster_revision": model.roster.revision,
+        "tests_dir": tests_dir.as_posix(),
+        # conftest.py puts the output directory (the generated package's parent) on sys.path.
+        "levels_up": len(tests_dir.parts),
+        # The gate tests advertise every capability but the one under test.
+        "capabilities": {c.qualified: c.kind for c in model.ir.capabilities},
+    }
+    files = {
+        f"{tests_dir}/conftest.py": render("tests/conftest.py.jinja", **ctx),
+        f"{tests_dir}/_acp_checks.py": render("tests/_acp_checks.py.jinja", **ctx),
+    }
+    for section, tests in plan_tests(model).items():
+        files[f"{tests_dir}/{module_name(section)}.py"] = render(
+            "tests/section.py.jinja", section=section, tests=tests, **ctx
+        )
+    return files

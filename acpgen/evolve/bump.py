@@ -1,0 +1,245 @@
+"""``acpgen bump``: move the project to a new schema, all or nothing.
+
+Where the new files must be
+    The lock records every input as a path *relative to the inputs directory* (pinned inputs
+    are read where they are and never copied into the project). So ``--schema`` (and
+    ``--meta`` / ``--roster``) must name files inside the inputs directory, e.g.
+    ``../shared/acp/history/schema-v1.21.0.json``, which the lock then records as
+    ``history/schema-v1.21.0.json``. A file outside it is refused (exit 2): put it in the
+    inputs directory first.
+
+Meta
+    ``--meta`` if given; else a ``meta.json`` beside the new schema; else the pinned meta stays.
+
+The roster pin
+    The roster header pins the schema's SHA-256, and every command refuses a roster that pins
+    another schema. A bump therefore needs one of:
+
+    * ``--roster FILE``: a roster (inside the inputs directory) whose header pins NEW;
+    * nothing, if the pinned roster already pins NEW;
+    * ``--accept-roster-mismatch``: keep the pinned roster although it pins another schema.
+      The lock records the roster's pinned schema hash as ``[files.roster.upstream]
+      pins_schema_sha256``; ``load_inputs`` accepts exactly that mismatch and
+      ``acpgen verify`` warns about it on every run, until a roster for NEW is pinned.
+
+Order (never half-applied)
+    1. everything is validated in memory: NEW parses, is JSON Schema 2020-12, builds an IR,
+       the roster pin holds (or is accepted), the gating manifest holds against NEW, and the
+       complete generated tree builds;
+    2. ``--dry-run`` stops here and writes nothing;
+    3. the new lock is written to a temporary file beside ``schema/acp.lock``;
+    4. the tree built in step 1 by ``acpgen.output.generate.build_tree`` (the pipeline of
+       ``acpgen generate``; not rebuilt, so what was reported is exactly what is written) is
+       swapped in atomically by ``acpgen.output.writer.write_tree``; if that fails the temporary
+       lock is removed and nothing has changed;
+    5. the temporary lock is renamed over ``schema/acp.lock`` (one atomic rename).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from acpgen.errors import AcpgenError
+from acpgen.evolve.diff import SchemaDiff, SchemaSide, build_side, diff_sides
+from acpgen.evolve.impact import Impact, compute_impact, load_gate_entries
+from acpgen.inputs.lock import Lock, PinnedFile, dump_lock
+from acpgen.inputs.pinned import RawInputs, sha256_hex
+from acpgen.inputs.roster import Roster, parse_roster
+from acpgen.ir.types import SchemaIR
+from acpgen.model.capabilities import MANIFEST_RELPATH, Manifest, parse_manifest, read_manifest
+from acpgen.model.project import Project, load_inputs
+from acpgen.output.generate import build_tree, options_for, output_dir
+from acpgen.output.writer import read_tree, write_tree
+
+ROSTER_PIN_KEY = "pins_schema_sha256"
+
+
+@dataclass(frozen=True)
+class TreeChanges:
+    added: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    changed: tuple[str, ...] = ()
+
+    @property
+    def total(self) -> int:
+        return len(self.added) + len(self.removed) + len(self.changed)
+
+
+@dataclass(frozen=True)
+class BumpPlan:
+    project: Project
+    new_project: Project
+    diff: SchemaDiff
+    impact: Impact
+    lock_text: str
+    files: dict[str, bytes]
+    tree: TreeChanges
+    roster_note: str | None = None
+    lock_changes: tuple[str, ...] = field(default=())
+
+    @property
+    def no_op(self) -> bool:
+        return self.lock_text == dump_lock(self.project.lock) and self.tree.total == 0
+
+
+def old_side(project: Project) -> SchemaSide:
+    files = project.lock.files
+    return build_side(files["schema"].path, project.inputs.directory / files["schema"].path,
+                      project.inputs.data["schema"], files["meta"].path, project.inputs.data["meta"])
+
+
+def pinned_meta(project: Project) -> tuple[str, bytes]:
+    """The pinned meta.json, for a schema file with no meta.json beside it (labelled so)."""
+    return f"{project.lock.files['meta'].path} (pinned)", project.inputs.data["meta"]
+
+
+def analyse(project: Project, old: SchemaSide, new: SchemaSide) -> tuple[SchemaDiff, Impact]:
+    diff = diff_sides(old, new)
+    entries, source, note = load_gate_entries(project)
+    impact = compute_impact(diff, project.roster, entries, source, (note,) if note else ())
+    return diff, impact
+
+
+def _inside(project: Project, arg: str, option: str) -> tuple[str, Path]:
+    """The path of ``arg`` relative to the inputs directory (it must be inside it)."""
+    path = Path(arg)
+    path = (path if path.is_absolute() else Path.cwd() / path).resolve()
+    if not path.is_file():
+        raise AcpgenError(arg, f"{option}: no such file")
+    base = project.inputs.directory.resolve()
+    try:
+        rel = path.relative_to(base)
+    except ValueError:
+        raise AcpgenError(
+            arg,
+            f"{option} must be inside the inputs directory ({project.lock.inputs}): the lock records "
+            "input paths relative to it, and pinned inputs are never copied into the project",
+        ) from None
+    return rel.as_posix(), path
+
+
+def plan_bump(
+    project: Project,
+    schema_arg: str,
+    meta_arg: str | None = None,
+    roster_arg: str | None = None,
+    accept_roster_mismatch: bool = False,
+) -> BumpPlan:
+    """Validate the whole bump in memory; raise (exit 2) on anything wrong."""
+    lock = project.lock
+    schema_rel, schema_path = _inside(project, schema_arg, "--schema")
+    schema_blob = schema_path.read_bytes()
+    if meta_arg is None and (schema_path.parent / "meta.json").is_file() and schema_path.name != "meta.json":
+        meta_arg = str(schema_path.parent / "meta.json")
+    if meta_arg is not None:
+        meta_rel, meta_path = _inside(project, meta_arg, "--meta")
+        meta_blob = meta_path.read_bytes()
+    else:
+        meta_rel, meta_blob = lock.files["meta"].path, project.inputs.data["meta"]
+    new_side = build_side(schema_rel, schema_path, schema_blob, meta_rel, meta_blob)
+
+    if roster_arg is not None:
+        roster_rel, roster_path = _inside(project, roster_arg, "--roster")
+        roster_blob = roster_path.read_bytes()
+    else:
+        roster_rel, roster_blob = lock.files["roster"].path, project.inputs.data["roster"]
+    try:
+        roster_text = roster_blob.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise AcpgenError(roster_rel, f"not UTF-8 at byte {exc.start}") from None
+    roster = parse_roster(roster_text, roster_rel)
+    new_sha = sha256_hex(schema_blob)
+    roster_upstream = dict(lock.files["roster"].upstream) if roster_arg is None else {}
+    roster_upstream.pop(ROSTER_PIN_KEY, None)
+    roster_note = None
+    if roster.schema_sha256 != new_sha:
+        if not accept_roster_mismatch:
+            raise AcpgenError(
+                roster_rel,
+                f"header pins schema sha256 {roster.schema_sha256}, not the new schema's {new_sha}: "
+                "give --roster with a roster for the new schema, or --accept-roster-mismatch to keep "
+                "this one (recorded in the lock; `acpgen verify` will warn)",
+            )
+        roster_upstream[ROSTER_PIN_KEY] = roster.schema_sha256
+        roster_note = (f"roster {roster.revision} pins schema {roster.schema_sha256[:12]}, "
+                       f"not {new_sha[:12]}: accepted (--accept-roster-mismatch)")
+    roster_upstream["revision"] = roster.revision
+
+    files = {
+        "schema": _pinned("schema", schema_rel, schema_blob, lock, roster, new_sha == roster.schema_sha256),
+        "meta": _pinned("meta", meta_rel, meta_blob, lock, roster, new_sha == roster.schema_sha256),
+        "roster": PinnedFile("roster", roster_rel, sha256_hex(roster_blob), len(roster_blob),
+                             dict(sorted(roster_upstream.items()))),
+    }
+    new_lock = lock.with_files(files)
+    raw = RawInputs(directory=project.inputs.directory,
+                    data={"schema": schema_blob, "meta": meta_blob, "roster": roster_blob})
+    schema, meta, new_roster, ir = load_inputs(new_lock, raw)
+    new_project = Project(lock=new_lock, inputs=raw, schema=schema, meta=meta, roster=new_roster, ir=ir,
+                          capabilities=_check_manifest(project, new_roster, ir),
+                          capabilities_sha256=project.capabilities_sha256)
+
+    diff, impact = analyse(project, old_side(project), new_side)
+    built = build_tree(new_project, options_for(new_project))
+    current = read_tree(output_dir(project))
+    tree = TreeChanges(
+        added=tuple(sorted(set(built) - set(current))),
+        removed=tuple(sorted(set(current) - set(built))),
+        changed=tuple(sorted(r for r in set(built) & set(current) if built[r] != current[r])),
+    )
+    lock_changes = tuple(
+        f"{n}: {lock.files[n].path} -> {files[n].path} ({files[n].sha256[:12]}, {files[n].size} bytes)"
+        for n in sorted(files) if (files[n].path, files[n].sha256) != (lock.files[n].path, lock.files[n].sha256)
+    )
+    return BumpPlan(project, new_project, diff, impact, dump_lock(new_lock), built, tree,
+                    roster_note, lock_changes)
+
+
+def _pinned(name: str, rel: str, blob: bytes, lock: Lock, roster: Roster, roster_pins: bool) -> PinnedFile:
+    old = lock.files[name]
+    sha = sha256_hex(blob)
+    if sha == old.sha256 and rel == old.path:
+        return old
+    # Upstream provenance of the new bytes is known only when a roster pins them.
+    upstream: dict[str, str] = {}
+    if roster_pins:
+        upstream = {"repository": roster.repository, "commit": roster.commit}
+    return PinnedFile(name, rel, sha, len(blob), upstream)
+
+
+def _check_manifest(project: Project, new_roster: Roster, ir: SchemaIR) -> Manifest | None:
+    """The gating manifest must still hold against NEW (as load_project would check)."""
+    if project.capabilities_sha256 is None:
+        return None
+    blob = read_manifest(project.root / MANIFEST_RELPATH)
+    return parse_manifest(ir, new_roster, blob) if blob is not None else None
+
+
+def apply_bump(plan: BumpPlan) -> None:
+    """Write the lock and the generated tree (see the module docstring for the order)."""
+    if plan.no_op:
+        return
+    lock_path = plan.project.lock.path
+    tmp = lock_path.with_name(lock_path.name + ".bump-tmp")
+    tmp.write_text(plan.lock_text, encoding="utf-8")
+    try:
+        # The tree built and validated by plan_bump (acpgen.output.generate.build_tree, the same
+        # pipeline `generate` runs), so what was reported is exactly what is written.
+        write_tree(output_dir(plan.new_project), plan.files)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    os.replace(tmp, lock_path)
+
+
+def roster_pin_warnings(project: Project) -> list[str]:
+    """``acpgen verify`` hook: say so while the roster pins another schema (accepted on bump)."""
+    pinned = project.lock.files["roster"].upstream.get(ROSTER_PIN_KEY)
+    if not pinned:
+        return []
+    files = project.lock.files
+    return [(f"{files['roster'].path}: pins schema sha256 {pinned}, not the locked "
+             f"{files['schema'].sha256} (accepted by `acpgen bump --accept-roster-mismatch`); "
+             "pin a roster for this schema with `acpgen bump --roster`")]

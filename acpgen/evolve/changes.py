@@ -1,0 +1,73 @@
+"""One difference between two schemas, as the diff finds it and the compatibility rules classify it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from acpgen.ir.describe import describe_type
+from acpgen.ir.types import TypeExpr
+
+
+@dataclass(frozen=True)
+class Change:
+    """One difference. ``semantic`` is False for annotation-only changes.
+
+    ``client`` / ``agent`` are filled in by :func:`acpgen.evolve.compat.classify`:
+    ``compatible`` or ``breaking`` for a client (or agent) generated from OLD.
+    """
+
+    kind: str  # stable code, e.g. PROPERTY_ADDED (see acpgen.evolve.compat.RULES)
+    subject: str  # def name, method wire name or qualified capability path
+    member: str | None  # property wire name, enum value, variant key, annotation key
+    pointer: str  # JSON pointer into OLD (into NEW for additions)
+    old: Any = None
+    new: Any = None
+    semantic: bool = True
+    detail: str = ""
+    gate: str | None = None  # a capability NEW adds that gates this addition (see compat)
+    client: str = "compatible"
+    agent: str = "compatible"
+    reason: str = ""
+
+    @property
+    def breaking(self) -> bool:
+        return "breaking" in (self.client, self.agent)
+
+    @property
+    def sort_key(self) -> tuple[str, str, str, str]:
+        return (self.subject, self.kind, str(self.member or ""), self.pointer)
+
+    def describe(self) -> str:
+        if self.member is None:
+            where = self.subject
+        elif self.kind.startswith("VARIANT_"):
+            where = f"{self.subject}[{self.member}]"
+        else:
+            where = f"{self.subject}.{self.member}"
+        return f"{where}: {self.detail}" if self.detail else where
+
+    def to_json(self) -> dict[str, Any]:
+        data = {
+            "kind": self.kind,
+            "subject": self.subject,
+            "member": self.member,
+            "pointer": self.pointer,
+            "old": _jsonable(self.old),
+            "new": _jsonable(self.new),
+            "semantic": self.semantic,
+            "detail": self.detail,
+            "client": self.client,
+            "agent": self.agent,
+            "reason": self.reason,
+            "gate": self.gate,
+        }
+        return data
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, TypeExpr):
+        return describe_type(value)
+    if isinstance(value, tuple):
+        return [_jsonable(v) for v in value]
+    return value

@@ -1,0 +1,311 @@
+"""Roster impact of a schema diff: which requirements concern each change.
+
+A requirement concerns a change when (each link is reported as a reason):
+
+``source``      its Source is the schema pointer of the changed def (``/$defs/ToolCall``);
+``claim``       one of its derived structural claims is about the changed def;
+``text``        its text names the changed type (multi-word CamelCase names only, e.g.
+                ``ToolCall``: one-word names like ``Plan`` or ``Error`` are ordinary English
+                words, so they are linked through sources and claims only), the changed
+                method's wire name (``session/update``), or the changed capability's path
+                (``sessionCapabilities.resume``, ``loadSession``);
+``method``      its text names a method whose params or result *is* the changed def;
+``gate``        the gating manifest (``schema/capabilities.toml``) ties it to the changed
+                capability.
+
+Besides requirements, each def change lists its *carriers*: the union variants
+(``SessionUpdate[tool_call]``) and properties (``RequestPermissionRequest.toolCall``) that hold
+the def, and the methods that carry it on the wire. Finally every derived claim of the roster is
+re-checked against NEW, and those that no longer hold are listed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from acpgen.evolve.changes import Change
+from acpgen.evolve.compat import Flows, compute_flows
+from acpgen.evolve.diff import SchemaDiff, variant_key
+from acpgen.inputs.roster import Requirement, Roster
+from acpgen.ir.types import SchemaIR
+from acpgen.model.capabilities import MANIFEST_RELPATH
+from acpgen.model.derived_claims import DerivedClaims, derived_claims
+from acpgen.model.project import Project
+
+_MULTI_HUMP = re.compile(r"^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+$")
+_REQ_ID = re.compile(r"ACP-V1-[A-Z0-9]+(?:-[A-Z0-9]+)+")
+_MAX_CARRIERS = 8
+
+
+@dataclass(frozen=True)
+class ChangeImpact:
+    change: Change
+    requirements: dict[str, tuple[str, ...]]  # requirement id -> reasons
+    carriers: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "requirements": {k: list(v) for k, v in sorted(self.requirements.items())},
+            "carriers": list(self.carriers),
+        }
+
+
+@dataclass(frozen=True)
+class BrokenClaim:
+    requirement: str
+    claim: str
+    problem: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"requirement": self.requirement, "claim": self.claim, "problem": self.problem}
+
+
+@dataclass(frozen=True)
+class Impact:
+    changes: tuple[ChangeImpact, ...]
+    claims_checked: int  # structural claims re-checked
+    requirements_checked: int  # the derived requirements they come from
+    broken_claims: tuple[BrokenClaim, ...]
+    gates_source: str | None  # where capability gates came from, or None if there are none
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def requirement_ids(self) -> list[str]:
+        return sorted({rid for c in self.changes for rid in c.requirements})
+
+
+# -- gates --------------------------------------------------------------------------------
+
+
+def load_gate_entries(project: Project) -> tuple[list[Any], str | None, str | None]:
+    """The gating manifest's entries as plain data (none when the project has no manifest).
+
+    The manifest was parsed and validated once, when the project loaded.
+    Returns (entries, source, note-on-failure).
+    """
+    if project.capabilities is None:
+        return [], None, None
+    return [g.to_json() for g in project.capabilities.gates], MANIFEST_RELPATH, None
+
+
+def _toml_entries(data: Any) -> list[Any]:
+    """Each table (or array-of-tables item) that mentions a requirement ID is one entry."""
+    out: list[Any] = []
+
+    def visit(node: Any) -> None:
+        if isinstance(node, dict):
+            if any(_REQ_ID.search(s) for s in _strings(node)):
+                out.append(node)
+            for v in node.values():
+                if isinstance(v, (dict, list)):
+                    visit(v)
+        elif isinstance(node, list):
+            for v in node:
+                visit(v)
+
+    visit(data)
+    return out
+
+
+def _strings(node: Any) -> Iterable[str]:
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict):
+        for k, v in node.items():
+            yield str(k)
+            yield from _strings(v)
+    elif isinstance(node, (list, tuple)):
+        for v in node:
+            yield from _strings(v)
+
+
+def _gate_requirements(entries: list[Any], qualified: str) -> set[str]:
+    found: set[str] = set()
+    for entry in entries:
+        strings = list(_strings(entry))
+        if qualified in strings:
+            found.update(m for s in strings for m in _REQ_ID.findall(s))
+    return found
+
+
+# -- matching -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One structural claim of a derived requirement, in the roster's own words."""
+
+    requirement: str
+    name: str  # the def it is about
+    kind: str  # members | oneOf | anyOf | schema | enum
+    text: str
+    required: tuple[str, ...] = ()
+    declared: tuple[str, ...] = ()
+    values: tuple[str, ...] = ()
+
+
+def roster_claims(roster: Roster) -> list[Claim]:
+    """The structural claims of every derived requirement (parsed by acpgen.model.derived_claims).
+
+    The "Derived structure" entries (members and union/schema shapes) are re-checked, plus
+    the enum values the prose lists (StopReason). Variant lists in prose are not: a union
+    that gains variants still satisfies "exactly one of the stable variants".
+    """
+    out: list[Claim] = []
+    for dc in derived_claims(roster):
+        out.extend(_claims_of(dc))
+    return out
+
+
+def _claims_of(dc: DerivedClaims) -> list[Claim]:
+    rid = dc.requirement.id
+    out = [
+        Claim(rid, m.type_name, "members",
+              f"/$defs/{m.type_name}: required {list(m.required) or 'none'}; "
+              f"declared properties {list(m.declared) or 'none'}", m.required, m.declared)
+        for m in dc.members
+    ]
+    out += [Claim(rid, s.type_name, s.keyword, f"/$defs/{s.type_name}: {s.keyword}") for s in dc.shapes]
+    out += [Claim(rid, e.type_name, "enum", f"{e.type_name} values {list(e.values)}", values=e.values)
+            for e in dc.enums]
+    return out
+
+
+def check_claim(claim: Claim, schema: dict[str, Any], ir: SchemaIR) -> str | None:
+    """Why ``claim`` does not hold for NEW (None if it holds).
+
+    Member lists are compared as sets: the order members are declared in is not structure.
+    """
+    pointer = f"/$defs/{claim.name}"
+    node = schema.get("$defs", {}).get(claim.name)
+    if not isinstance(node, dict):
+        return f"{pointer} no longer exists"
+    if claim.kind in ("oneOf", "anyOf"):
+        return None if claim.kind in node else f"{pointer} is no longer a {claim.kind} union"
+    if claim.kind == "schema":
+        present = [k for k in ("properties", "oneOf", "anyOf") if k in node]
+        return f"{pointer} now declares {', '.join(present)}" if present else None
+    if claim.kind == "enum":
+        d = ir.defs.get(claim.name)
+        have = {str(m.value) for m in d.enum_members} if d else set()
+        gone = [v for v in claim.values if v not in have]
+        return f"{pointer}: values {gone} no longer exist" if gone else None
+    problems: list[str] = []
+    for label, claimed, actual in (("required", set(claim.required), set(node.get("required", []))),
+                                   ("declared properties", set(claim.declared),
+                                    set(node.get("properties", {})))):
+        if claimed != actual:
+            gone, extra = sorted(claimed - actual), sorted(actual - claimed)
+            parts = ([f"missing {gone}"] if gone else []) + ([f"new {extra}"] if extra else [])
+            problems.append(f"{label}: {'; '.join(parts)}")
+    return f"{pointer}: " + ", ".join(problems) if problems else None
+
+
+class _Index:
+    def __init__(self, roster: Roster, claims: list[Claim]) -> None:
+        self.reqs = roster.requirements
+        self.claims_by_def: dict[str, set[str]] = {}
+        for c in claims:
+            self.claims_by_def.setdefault(c.name, set()).add(c.requirement)
+
+    def for_def(self, name: str) -> dict[str, set[str]]:
+        out: dict[str, set[str]] = {}
+        pointer = f"/$defs/{name}"
+        word = re.compile(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])") if _MULTI_HUMP.match(name) else None
+        for r in self.reqs:
+            if r.source.kind == "schema" and r.source.selector == pointer:
+                out.setdefault(r.id, set()).add("source")
+            if word and word.search(_prose(r)):
+                out.setdefault(r.id, set()).add("text")
+        for rid in self.claims_by_def.get(name, ()):
+            out.setdefault(rid, set()).add("claim")
+        return out
+
+    def mentioning(self, token: str, reason: str) -> dict[str, set[str]]:
+        pattern = re.compile(rf"(?<![\w/.$]){re.escape(token)}(?![\w/])")
+        return {r.id: {reason} for r in self.reqs if pattern.search(_prose(r))}
+
+
+def _prose(r: Requirement) -> str:
+    """Requirement text without the derived-structure tail (claims are matched separately)."""
+    return r.text.split("Derived structure (generated", 1)[0]
+
+
+def _merge(into: dict[str, set[str]], more: dict[str, set[str]]) -> None:
+    for k, v in more.items():
+        into.setdefault(k, set()).update(v)
+
+
+def _carriers(name: str, ir: SchemaIR, flows: Flows) -> list[str]:
+    variants: list[str] = []
+    props: list[str] = []
+    for d in ir.defs.values():
+        for v in d.variants:
+            if v.ref == name:
+                variants.append(f"{d.name}[{variant_key(d, v)}]")
+        for p in d.properties:
+            if name in p.type.refs():
+                props.append(f"{d.name}.{p.wire_name}")
+    methods = sorted(flows.carriers.get(name, ()))
+    out = sorted(variants) + sorted(props)[:_MAX_CARRIERS]
+    if len(props) > _MAX_CARRIERS:
+        out.append(f"... {len(props) - _MAX_CARRIERS} more properties")
+    return out + [f"method {m}" for m in methods]
+
+
+def _def_name(change: Change) -> str | None:
+    if change.kind.startswith(("METHOD_", "CAPABILITY_")) or change.subject.startswith("("):
+        return None
+    return change.subject.split("[", 1)[0]
+
+
+def compute_impact(diff: SchemaDiff, roster: Roster, gate_entries: list[Any] | None = None,
+                   gates_source: str | None = None, notes: tuple[str, ...] = ()) -> Impact:
+    claims = roster_claims(roster)
+    index = _Index(roster, claims)
+    old, new = diff.old.ir, diff.new.ir
+    entries = gate_entries or []
+    results: list[ChangeImpact] = []
+    carrier_cache: dict[tuple[str, int], list[str]] = {}
+    flows = {id(old): compute_flows(old), id(new): compute_flows(new)}
+    for change in diff.semantic:
+        reqs: dict[str, set[str]] = {}
+        carriers: list[str] = []
+        name = _def_name(change)
+        if name is not None:
+            _merge(reqs, index.for_def(name))
+            ir = new if change.kind == "DEF_ADDED" or name not in old.defs else old
+            for m in ir.methods:
+                if name in (m.params, m.result):
+                    _merge(reqs, index.mentioning(m.wire, "method"))
+            key = (name, id(ir))
+            if key not in carrier_cache:
+                carrier_cache[key] = _carriers(name, ir, flows[id(ir)])
+            carriers = carrier_cache[key]
+        elif change.kind.startswith("METHOD_"):
+            _merge(reqs, index.mentioning(change.subject, "text"))
+            method = old.method(change.subject) or new.method(change.subject)
+            for def_name in filter(None, (method.params, method.result) if method else ()):
+                _merge(reqs, {k: v & {"source", "claim"} for k, v in index.for_def(def_name).items()
+                              if v & {"source", "claim"}})
+        elif change.kind.startswith("CAPABILITY_"):
+            qualified = change.subject
+            path = qualified.split(".", 1)[1]
+            _merge(reqs, index.mentioning(qualified, "text"))
+            # A dotted or camelCase path is specific enough to find in prose; "terminal" is not.
+            if "." in path or path != path.lower():
+                _merge(reqs, index.mentioning(path, "text"))
+            for rid in _gate_requirements(entries, qualified):
+                reqs.setdefault(rid, set()).add("gate")
+        results.append(ChangeImpact(change, {k: tuple(sorted(v)) for k, v in sorted(reqs.items())},
+                                    tuple(carriers)))
+    broken = []
+    for c in claims:
+        problem = check_claim(c, diff.new.schema, diff.new.ir)
+        if problem:
+            broken.append(BrokenClaim(c.requirement, c.text, problem))
+    return Impact(tuple(results), len(claims), len({c.requirement for c in claims}), tuple(broken),
+                  gates_source, notes)

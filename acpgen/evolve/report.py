@@ -1,0 +1,152 @@
+"""Render a schema diff (with its roster impact) as plain text or JSON-ready data.
+
+Plain text is summarised so each section fits a screen: annotation-only changes are counted
+per key, long sections are cut with a "--verbose" hint. JSON always carries everything.
+Output is deterministic: sorted, no timestamps, paths exactly as the user gave them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from typing import Any
+
+from acpgen.evolve.changes import Change
+from acpgen.evolve.diff import SchemaDiff
+from acpgen.evolve.impact import Impact
+
+EXIT_NO_CHANGE = 0
+EXIT_COMPATIBLE = 1
+EXIT_BREAKING = 3
+_SECTION_LIMIT = 20
+_REQ_LIMIT = 6
+
+_SECTIONS = (
+    ("Definitions", ("DEF_",)),
+    ("Members (properties, enum values, variants)",
+     ("PROPERTY_", "ENUM_", "VARIANT_", "DISCRIMINATOR_", "OBJECT_", "PRIMITIVE_", "CONSTRAINTS_",
+      "SCHEMA_OTHER")),
+    ("Methods", ("METHOD_",)),
+    ("Capabilities", ("CAPABILITY_",)),
+)
+
+
+def exit_code(diff: SchemaDiff) -> int:
+    if not diff.changes:
+        return EXIT_NO_CHANGE
+    return EXIT_BREAKING if any(c.breaking for c in diff.changes) else EXIT_COMPATIBLE
+
+
+def verdict(diff: SchemaDiff) -> str:
+    return {EXIT_NO_CHANGE: "no change", EXIT_COMPATIBLE: "compatible",
+            EXIT_BREAKING: "breaking"}[exit_code(diff)]
+
+
+def _mark(c: Change) -> str:
+    broken = [r for r in ("client", "agent") if getattr(c, r) == "breaking"]
+    if not broken:
+        return "compatible"
+    return "BREAKING " + ("both" if len(broken) == 2 else broken[0])
+
+
+def _where(c: Change) -> str:
+    return c.describe().split(": ", 1)[0]
+
+
+def _annotation_groups(changes: tuple[Change, ...]) -> list[tuple[str, int, int]]:
+    """(key + how, count, number of defs) for annotation-only changes."""
+    counts: Counter[str] = Counter()
+    defs: dict[str, set[str]] = defaultdict(set)
+    for c in changes:
+        label = c.detail.split(" at ", 1)[0]  # e.g. "description changed"
+        counts[label] += 1
+        defs[label].add(c.subject)
+    return [(label, counts[label], len(defs[label])) for label in sorted(counts)]
+
+
+def render_text(diff: SchemaDiff, impact: Impact, verbose: bool = False) -> str:
+    lines: list[str] = []
+    sem = diff.semantic
+    bc = sum(c.client == "breaking" for c in sem)
+    ba = sum(c.agent == "breaking" for c in sem)
+    lines.append(f"schema diff: {diff.old.label} ({diff.old.sha256[:12]}) -> "
+                 f"{diff.new.label} ({diff.new.sha256[:12]})")
+    lines.append(f"{len(sem)} semantic change(s): {bc} breaking for a client, {ba} breaking for an "
+                 f"agent (generated from OLD); {len(diff.annotations)} annotation-only change(s)")
+    lines.append(f"verdict: {verdict(diff)} (exit {exit_code(diff)})")
+    by_change = {id(ci.change): ci for ci in impact.changes}
+    for title, prefixes in _SECTIONS:
+        section = [c for c in sem if c.kind.startswith(prefixes)]
+        if not section:
+            continue
+        lines += ["", f"{title}: {len(section)}"]
+        shown = section if verbose else section[:_SECTION_LIMIT]
+        lines += [f"  {_mark(c):<16} {c.describe()}" for c in shown]
+        if len(shown) < len(section):
+            lines.append(f"  ... {len(section) - len(shown)} more (--verbose lists all)")
+    if diff.annotations:
+        lines += ["", f"Annotation-only (non-semantic, compatible): {len(diff.annotations)}"]
+        for label, n, ndefs in _annotation_groups(diff.annotations):
+            lines.append(f"  {n:>4} x {label} (in {ndefs} def(s))")
+        if verbose:
+            lines += [f"       {c.subject}: {c.detail}" for c in diff.annotations]
+        else:
+            lines.append("  (--verbose lists every one)")
+    if sem:
+        lines += ["", f"Roster impact: {len(impact.requirement_ids)} requirement(s) concern these changes"]
+        rows = [ci for ci in (by_change.get(id(c)) for c in sem) if ci and (ci.requirements or ci.carriers)]
+        shown_rows = rows if verbose else rows[:_SECTION_LIMIT]
+        for ci in shown_rows:
+            ids = sorted(ci.requirements)
+            carried = f"carried by: {', '.join(ci.carriers)}" if ci.carriers else ""
+            if not ids:
+                lines.append(f"  {_where(ci.change)} -> no requirement" + (f"; {carried}" if carried else ""))
+                continue
+            cut = ids if verbose else ids[:_REQ_LIMIT]
+            text = ", ".join(f"{rid} ({'+'.join(ci.requirements[rid])})" for rid in cut)
+            more = f", +{len(ids) - len(cut)} more" if len(cut) < len(ids) else ""
+            lines.append(f"  {_where(ci.change)} -> {text}{more}")
+            if carried:
+                lines.append(f"      {carried}")
+        if len(shown_rows) < len(rows):
+            lines.append(f"  ... {len(rows) - len(shown_rows)} more (--verbose lists all)")
+        if impact.gates_source is None:
+            lines.append("  (no capability gating manifest: gates not consulted)")
+    for note in impact.notes:
+        lines.append(f"  note: {note}")
+    lines += ["", (f"Derived claims: {impact.claims_checked} claims of {impact.requirements_checked} "
+                   "derived requirements re-checked against NEW")]
+    if impact.broken_claims:
+        lines.append(f"  {len(impact.broken_claims)} no longer hold:")
+        lines += [f"  {b.requirement}: {b.problem}" for b in impact.broken_claims]
+    else:
+        lines.append("  all hold")
+    return "\n".join(lines)
+
+
+def to_json(diff: SchemaDiff, impact: Impact) -> dict[str, Any]:
+    by_change = {id(ci.change): ci for ci in impact.changes}
+    return {
+        "old": {"schema": diff.old.label, "meta": diff.old.meta_label, "sha256": diff.old.sha256},
+        "new": {"schema": diff.new.label, "meta": diff.new.meta_label, "sha256": diff.new.sha256},
+        "verdict": verdict(diff),
+        "exit_code": exit_code(diff),
+        "summary": {
+            "semantic": len(diff.semantic),
+            "annotation_only": len(diff.annotations),
+            "breaking_for_client": sum(c.client == "breaking" for c in diff.semantic),
+            "breaking_for_agent": sum(c.agent == "breaking" for c in diff.semantic),
+        },
+        "changes": [
+            {**c.to_json(), "impact": by_change[id(c)].to_json() if id(c) in by_change else None}
+            for c in diff.semantic
+        ],
+        "annotations": [c.to_json() for c in diff.annotations],
+        "roster": {
+            "requirements": impact.requirement_ids,
+            "claims_checked": impact.claims_checked,
+            "derived_requirements_checked": impact.requirements_checked,
+            "broken_claims": [b.to_json() for b in impact.broken_claims],
+            "gates": impact.gates_source,
+            "notes": list(impact.notes),
+        },
+    }

@@ -1,0 +1,74 @@
+"""The generation model: everything an emitter may see, read and validated once.
+
+Emitters receive a :class:`GenerationModel` and nothing else: no emitter reads a file, the
+lock or the raw schema. Every field is derived from an input recorded in ``MANIFEST.json``
+(:attr:`GenerationModel.recorded_inputs`), so a change to any of them is named by
+``acpgen check`` as input drift, never as generator drift.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from acpgen.inputs.roster import Roster
+from acpgen.ir.types import SchemaIR
+from acpgen.model.capabilities import EMPTY, MANIFEST_RELPATH, Manifest
+from acpgen.model.project import Project
+
+
+@dataclass(frozen=True)
+class GenOptions:
+    """The ``[generate]`` options of the lock (or the command line) that shape output bytes."""
+
+    package: str = "acp_v1"
+    tests_dir: str = "tests"  # relative to the output directory
+
+
+@dataclass(frozen=True)
+class RecordedInput:
+    """One input file whose bytes can change the output: where it is and its SHA-256."""
+
+    name: str
+    path: str
+    sha256: str
+
+
+@dataclass(frozen=True)
+class GenerationModel:
+    ir: SchemaIR
+    roster: Roster
+    roster_where: str  # the roster's path as the lock names it, for error and test messages
+    capabilities: Manifest  # EMPTY when the project has no schema/capabilities.toml
+    has_capabilities: bool
+    options: GenOptions
+    pinned_inputs: tuple[RecordedInput, ...]  # the lock's files (schema, meta, roster)
+    manifests: tuple[RecordedInput, ...]  # the project's hand-reviewed manifests
+    # Raw ``$defs`` for the one shape the IR does not carry yet (a catch-all branch that is
+    # an ``anyOf`` of scopes); read-only.
+    raw_defs: Mapping[str, Any]
+
+    @property
+    def recorded_inputs(self) -> tuple[RecordedInput, ...]:
+        """Every input file that can change an output byte (all hashed into MANIFEST.json)."""
+        return self.pinned_inputs + self.manifests
+
+
+def generation_model(project: Project, options: GenOptions) -> GenerationModel:
+    pinned = tuple(RecordedInput(name, f.path, f.sha256) for name, f in sorted(project.lock.files.items()))
+    manifests = []
+    if project.capabilities_sha256 is not None:
+        manifests.append(RecordedInput("capabilities", MANIFEST_RELPATH, project.capabilities_sha256))
+    return GenerationModel(
+        ir=project.ir,
+        roster=project.roster,
+        roster_where=project.lock.files["roster"].path,
+        capabilities=project.capabilities or EMPTY,
+        has_capabilities=project.capabilities is not None,
+        options=options,
+        pinned_inputs=pinned,
+        manifests=tuple(manifests),
+        raw_defs=MappingProxyType(dict(project.schema.get("$defs", {}))),
+    )

@@ -1,0 +1,79 @@
+"""Load and verify everything a command needs: lock, pinned inputs, roster, IR.
+
+Every command goes through :func:`load_project`, so no command can run on drifted inputs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from acpgen.errors import AcpgenError
+from acpgen.inputs.lock import Lock, load_lock, resolve_inputs_dir
+from acpgen.inputs.metaschema import check_metaschema
+from acpgen.inputs.pinned import RawInputs, parse_json, read_pinned
+from acpgen.inputs.roster import Roster, parse_roster
+from acpgen.ir.build import build_ir
+from acpgen.ir.types import SchemaIR
+from acpgen.model.capabilities import MANIFEST_RELPATH, Manifest, parse_manifest, read_manifest
+
+
+@dataclass(frozen=True)
+class Project:
+    lock: Lock
+    inputs: RawInputs
+    schema: dict[str, Any]
+    meta: dict[str, Any]
+    roster: Roster
+    ir: SchemaIR
+    # schema/capabilities.toml, parsed and validated once; None when the project has none.
+    capabilities: Manifest | None = None
+    capabilities_sha256: str | None = None
+
+    @property
+    def root(self) -> Path:
+        return self.lock.project_root
+
+
+def load_inputs(lock: Lock, raw: RawInputs) -> tuple[dict[str, Any], dict[str, Any], Roster, SchemaIR]:
+    """Parse and cross-check verified bytes. Shared by verify, generate and diff."""
+    schema_where = lock.files["schema"].path
+    meta_where = lock.files["meta"].path
+    roster_where = lock.files["roster"].path
+    schema = parse_json(schema_where, raw.data["schema"])
+    check_metaschema(schema, schema_where, raw.data["schema"])
+    meta = parse_json(meta_where, raw.data["meta"])
+    if not isinstance(meta, dict):
+        raise AcpgenError(meta_where, "top level is not a JSON object")
+    try:
+        roster_text = raw.text("roster")
+    except UnicodeDecodeError as exc:
+        raise AcpgenError(roster_where, f"not UTF-8 at byte {exc.start}") from None
+    roster = parse_roster(roster_text, roster_where)
+    # `acpgen bump --accept-roster-mismatch` records the other schema the roster pins.
+    accepted = lock.files["roster"].upstream.get("pins_schema_sha256")
+    if roster.schema_sha256 not in (lock.files["schema"].sha256, accepted):
+        raise AcpgenError(
+            roster_where,
+            f"header pins schema sha256 {roster.schema_sha256}, the lock pins "
+            f"{lock.files['schema'].sha256}",
+        )
+    ir = build_ir(schema, meta, schema_where, meta_where)
+    return schema, meta, roster, ir
+
+
+def load_project(project_root: Path, inputs_option: str | None = None) -> Project:
+    lock = load_lock(project_root)
+    directory = resolve_inputs_dir(lock, inputs_option)
+    raw = read_pinned(lock, directory)
+    schema, meta, roster, ir = load_inputs(lock, raw)
+    blob = read_manifest(lock.project_root / MANIFEST_RELPATH)
+    # A bad schema/capabilities.toml fails every command.
+    capabilities = parse_manifest(ir, roster, blob) if blob is not None else None
+    return Project(
+        lock=lock, inputs=raw, schema=schema, meta=meta, roster=roster, ir=ir,
+        capabilities=capabilities,
+        capabilities_sha256=hashlib.sha256(blob).hexdigest() if blob is not None else None,
+    )

@@ -1,0 +1,54 @@
+"""Plain-text rendering of a :class:`acpgen.output.check.CheckReport` (``--json`` has the same facts)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from acpgen.output.check import CheckReport
+
+
+def _versions(tools: dict[str, dict[str, Any]], now_key: str) -> str:
+    return ", ".join(f"{n} {v['recorded']} -> {v[now_key]}" for n, v in sorted(tools.items()))
+
+
+def _cause_line(cause: dict[str, Any]) -> str:
+    kind = cause["kind"]
+    if kind == "no_manifest":
+        return f"cause: no usable manifest: {cause['detail']}"
+    if kind == "generator_drift":
+        return ("cause: generator drift: installed versions differ from those MANIFEST.json records "
+                f"({_versions(cause['tools'], 'installed')}); install the pinned versions "
+                "(pip install -e .) before regenerating")
+    if kind == "input_changed":
+        changed = ", ".join(f"{name} ({v['path']})" if v.get("path") else name
+                            for name, v in sorted(cause["inputs"].items()))
+        return ("cause: inputs changed since the last generate: MANIFEST.json records other hashes for "
+                f"{changed}; regenerate after updating the lock or editing a manifest")
+    if kind == "hand_edited":
+        return "cause: hand edits: these files no longer match MANIFEST.json: " + ", ".join(cause["files"])
+    if kind == "hand_added":
+        return "cause: files added by hand (not in MANIFEST.json): " + ", ".join(cause["files"])
+    if kind == "hand_deleted":
+        return "cause: files deleted by hand (in MANIFEST.json, not on disk): " + ", ".join(cause["files"])
+    return f"cause: stale output: {cause['detail']}"
+
+
+def render_text(report: CheckReport) -> str:
+    if report.clean:
+        return f"ok: {report.out}/ is exactly what the pinned inputs produce"
+    lines = [f"drift: {report.out}/ differs from what the pinned inputs produce"]
+    for label, paths in (("changed", report.changed), ("added (not generated)", report.added),
+                         ("missing", report.missing)):
+        lines.extend(f"  {label}: {p}" for p in paths)
+    lines.extend(_cause_line(cause) for cause in report.causes)
+    kinds = {cause["kind"] for cause in report.causes}
+    if kinds & {"hand_edited", "hand_added"}:
+        lines.append("fix: move hand-written code out of the generated tree (or change the templates), "
+                     "then run `acpgen generate` and commit the result")
+    else:
+        lines.append("fix: run `acpgen generate` and commit the result")
+    lines.append("")
+    lines.extend(line.rstrip("\n") for line in report.diff)
+    if report.diff_truncated:
+        lines.append("... (diff truncated; run `acpgen generate` and `git diff` for all of it)")
+    return "\n".join(lines)

@@ -1,0 +1,108 @@
+"""Format a whole emitted tree: cached results first, the rest with black, big files in parallel.
+
+black dominates generation time (seconds for the models module, milliseconds for the rest).
+Each file is formatted independently and results are collected by path, so running the big
+ones in forked worker processes cannot change a byte; it only overlaps their cost.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from pathlib import Path
+
+import black
+
+from acpgen import cache as format_cache
+from acpgen.errors import AcpgenError
+from acpgen.output import format as fmt
+from acpgen.output.format import format_python
+
+PARALLEL_MIN_CHARS = 20_000  # below this, a worker process costs more than it saves
+
+
+def formatter_id() -> str:
+    """Everything that decides black's output: its version, the mode, and our wrapper's code
+    (so an edit to acpgen/format.py can never be answered from a stale cache)."""
+    wrapper = hashlib.sha256(Path(fmt.__file__).read_bytes()).hexdigest()
+    return f"black {black.__version__} {fmt._MODE.get_cache_key()} format.py {wrapper}"
+
+
+def format_tree(sources: dict[str, str]) -> dict[str, str]:
+    """Like :func:`acpgen.output.format.format_tree`, with a cache and parallel workers."""
+    out: dict[str, str] = {}
+    todo: dict[str, str] = {}
+    directory = format_cache.cache_dir()
+    ident = formatter_id() if directory else ""
+    for rel, source in sources.items():
+        if not rel.endswith(".py"):
+            out[rel] = source
+            continue
+        hit = format_cache.load(directory, format_cache.key(source, ident)) if directory else None
+        if hit is None:
+            todo[rel] = source
+        else:
+            out[rel] = hit
+    for rel, text in _format_uncached(todo).items():
+        out[rel] = text
+        if directory:
+            format_cache.store(directory, format_cache.key(todo[rel], ident), text)
+    return {rel: out[rel] for rel in sources}  # the emitters' order, whatever finished first
+
+
+def _workers(big: int) -> int:
+    if big < 2 or not sys.platform.startswith("linux"):
+        return 0  # fork is the cheap start method (black already imported); Linux only
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    workers = min(big, cpus)
+    return workers if workers >= 2 else 0
+
+
+def _format_uncached(todo: dict[str, str]) -> dict[str, str]:
+    big = [rel for rel in todo if len(todo[rel]) >= PARALLEL_MIN_CHARS]
+    workers = _workers(len(big))
+    if not workers:
+        return {rel: format_python(rel, source) for rel, source in todo.items()}
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    share = _balance(todo, workers)  # share 0 stays in this process, the rest go to workers
+    results: dict[str, str] = {}
+    pool = ProcessPoolExecutor(workers - 1, mp_context=multiprocessing.get_context("fork"))
+    try:
+        futures = {rel: pool.submit(_format_in_worker, rel, todo[rel])
+                   for rel in sorted(todo, key=lambda r: (-len(todo[r]), r)) if share[rel]}
+        for rel, source in todo.items():
+            if not share[rel]:
+                results[rel] = format_python(rel, source)
+        for rel, future in futures.items():
+            ok, text = future.result()
+            if not ok:
+                raise AcpgenError(rel, text)
+            results[rel] = text
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)  # on an error, queued files are dropped
+    return results
+
+
+def _balance(todo: dict[str, str], bins: int) -> dict[str, int]:
+    """Longest first into the least-loaded bin (size as the cost estimate): near-equal shares."""
+    load = [0] * bins
+    share: dict[str, int] = {}
+    for rel in sorted(todo, key=lambda r: (-len(todo[r]), r)):
+        chosen = min(range(bins), key=lambda i: (load[i], i))
+        share[rel] = chosen
+        load[chosen] += len(todo[rel])
+    return share
+
+
+def _format_in_worker(rel: str, source: str) -> tuple[bool, str]:
+    # AcpgenError does not survive pickling (custom __init__): send back plain data.
+    try:
+        return True, format_python(rel, source)
+    except AcpgenError as exc:
+        return False, exc.message

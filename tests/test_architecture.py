@@ -1,0 +1,118 @@
+"""The package layout is the pipeline: no import cycles, commands imported directly.
+
+The import graph is read from the source (every ``import``/``from`` statement, including
+those under ``TYPE_CHECKING`` and inside functions), so a cycle hidden in a function body or
+behind a type-checking guard still counts.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ACPGEN = Path(__file__).resolve().parents[1] / "acpgen"
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(ACPGEN.parent).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {_module_name(p): p for p in sorted(ACPGEN.rglob("*.py"))}
+
+
+def _imports(name: str, path: Path, known: set[str]) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        targets: list[str] = []
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                base = ".".join(anchor + ([base] if base else []))
+            targets = [f"{base}.{a.name}" for a in node.names] + [base]
+        for target in targets:
+            # The longest known module that the target names (a.b.c -> a.b if c is an attribute).
+            while target and target not in known:
+                target = target.rpartition(".")[0]
+            if target and target != name and target != "acpgen":
+                found.add(target)
+    return found
+
+
+def _graph() -> dict[str, set[str]]:
+    modules = _modules()
+    known = set(modules)
+    return {name: _imports(name, path, known) for name, path in modules.items()}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[list[str]] = []
+    counter = [0]
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                out.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_acpgen_has_no_import_cycle() -> None:
+    graph = _graph()
+    assert "acpgen.cli.main" in graph and graph["acpgen.cli.main"], "the graph reader found nothing"
+    assert _cycles(graph) == []
+
+
+def test_the_cli_imports_its_commands_directly() -> None:
+    for path in (ACPGEN / "cli").glob("*.py"):
+        source = path.read_text(encoding="utf-8")
+        assert "__import__" not in source and "import_module" not in source, path.name
+    graph = _graph()
+    assert {"acpgen.cli.evolve", "acpgen.cli.skeleton"} <= graph["acpgen.cli.main"]
+
+
+def test_each_stage_is_a_subpackage() -> None:
+    stages = {p.name for p in ACPGEN.iterdir() if (p / "__init__.py").is_file()}
+    assert {"inputs", "ir", "model", "emit", "output", "evolve", "skeleton", "pytest_plugin", "cli"} <= stages
+    loose = sorted(p.name for p in ACPGEN.glob("*.py"))
+    assert loose == ["__init__.py", "__main__.py", "cache.py", "errors.py"], loose

@@ -30,7 +30,10 @@ UNKNOWN_SESSION = "acpgen-kit-no-such-session"
 BAD_CURSOR = "acpgen-kit-invalid-cursor"
 LATE_WINDOW = 0.3  # seconds the kit listens after a turn ended, for late updates
 # Unusual but legal _meta values (ACP-V1-EXT-META-NO-ASSUMPTIONS).
-ODD_META = {"acpgen.dev/kit": {"nested": [1, None, {"deep": True}], "": "empty key"}, "x-number": 1e300}
+ODD_META = {
+    "acpgen.dev/kit": {"nested": [1, None, {"deep": True}], "": "empty key"},
+    "x-number": 1e300,
+}
 
 
 @dataclass(frozen=True)
@@ -91,8 +94,13 @@ class Context:
             raise Stop(f"session/new result has no string sessionId: {frame.shown()}")
         return session_id
 
-    async def prompt(self, session_id: str, blocks: list[dict[str, Any]], key: str,
-                     meta: dict[str, Any] | None = None) -> Frame:
+    async def prompt(
+        self,
+        session_id: str,
+        blocks: list[dict[str, Any]],
+        key: str,
+        meta: dict[str, Any] | None = None,
+    ) -> Frame:
         params: dict[str, Any] = {"sessionId": session_id, "prompt": blocks}
         if meta is not None:
             params["_meta"] = meta
@@ -106,7 +114,10 @@ def expect_result(frame: Frame, what: str) -> dict[str, Any]:
     error = frame.get("error")
     if isinstance(error, dict):
         if error.get("code") == AUTH_REQUIRED:
-            raise Stop(f"{what}: the agent requires authentication ({error.get('message')!r})", skipped=True)
+            raise Stop(
+                f"{what}: the agent requires authentication ({error.get('message')!r})",
+                skipped=True,
+            )
         raise Stop(f"{what} failed: error {error.get('code')!r} {error.get('message')!r}")
     result = frame.get("result")
     if not isinstance(result, dict):
@@ -127,21 +138,38 @@ def text(value: str) -> dict[str, Any]:
 
 async def basic(ctx: Context) -> None:
     """Initialize with fs/terminal false, two sessions, prompt turns, the advertised extras."""
-    init = await ctx.initialize({"protocolVersion": PROTOCOL_VERSION, "clientCapabilities": caps_false(),
-                                 "clientInfo": KIT_INFO})
+    init = await ctx.initialize(
+        {
+            "protocolVersion": PROTOCOL_VERSION,
+            "clientCapabilities": caps_false(),
+            "clientInfo": KIT_INFO,
+        }
+    )
     first = await ctx.new_session()
     await ctx.new_session()
     await ctx.prompt(first, [text(ctx.target.prompt)], "prompt_text")
     ctx.notes["late_after_prompt"] = await ctx.driver.quiet(LATE_WINDOW)
-    link = {"type": "resource_link", "uri": Path(ctx.run.workdir, "notes.md").as_uri(), "name": "notes.md"}
+    link = {
+        "type": "resource_link",
+        "uri": Path(ctx.run.workdir, "notes.md").as_uri(),
+        "name": "notes.md",
+    }
     await ctx.prompt(first, [text("Please look at the linked file."), link], "prompt_link")
     caps = init.get("agentCapabilities") if isinstance(init.get("agentCapabilities"), dict) else {}
-    prompt_caps = caps.get("promptCapabilities") if isinstance(caps.get("promptCapabilities"), dict) else {}
+    prompt_caps = (
+        caps.get("promptCapabilities") if isinstance(caps.get("promptCapabilities"), dict) else {}
+    )
     richer = {
         "image": {"type": "image", "mimeType": "image/png", "data": _PNG},
         "audio": {"type": "audio", "mimeType": "audio/wav", "data": _WAV},
-        "embeddedContext": {"type": "resource", "resource": {
-            "uri": Path(ctx.run.workdir, "notes.md").as_uri(), "mimeType": "text/markdown", "text": "# Notes\n"}},
+        "embeddedContext": {
+            "type": "resource",
+            "resource": {
+                "uri": Path(ctx.run.workdir, "notes.md").as_uri(),
+                "mimeType": "text/markdown",
+                "text": "# Notes\n",
+            },
+        },
     }
     for name, block in richer.items():
         if prompt_caps.get(name) is True:
@@ -151,22 +179,33 @@ async def basic(ctx: Context) -> None:
 
 async def _optional_methods(ctx: Context, caps: dict[str, Any], prompted: str) -> None:
     d = ctx.driver
-    session_caps = caps.get("sessionCapabilities") if isinstance(caps.get("sessionCapabilities"), dict) else {}
+    session_caps = (
+        caps.get("sessionCapabilities") if isinstance(caps.get("sessionCapabilities"), dict) else {}
+    )
     new_results = [f.get("result") for f in ctx.notes.get("session/new", [])]
     first_result = new_results[0] if new_results and isinstance(new_results[0], dict) else {}
     options = first_result.get("configOptions")
     if isinstance(options, list) and options and isinstance(options[0], dict):
         option = options[0]
-        params = {"sessionId": prompted, "configId": option.get("id"), "value": option.get("currentValue")}
+        params = {
+            "sessionId": prompted,
+            "configId": option.get("id"),
+            "value": option.get("currentValue"),
+        }
         ctx.notes["set_config"] = await d.request("session/set_config_option", params)
     modes = first_result.get("modes")
     if isinstance(modes, dict) and isinstance(modes.get("currentModeId"), str):
         ctx.notes["set_mode"] = await d.request(
-            "session/set_mode", {"sessionId": prompted, "modeId": modes["currentModeId"]})
+            "session/set_mode", {"sessionId": prompted, "modeId": modes["currentModeId"]}
+        )
     if caps.get("loadSession") is True:
-        sent = await d.send_request("session/load", {"sessionId": prompted, "cwd": ctx.run.workdir,
-                                                     "mcpServers": []})
-        ctx.notes["load"] = (sent, await d.wait_response(sent, ctx.target.turn_timeout, "session/load"))
+        sent = await d.send_request(
+            "session/load", {"sessionId": prompted, "cwd": ctx.run.workdir, "mcpServers": []}
+        )
+        ctx.notes["load"] = (
+            sent,
+            await d.wait_response(sent, ctx.target.turn_timeout, "session/load"),
+        )
     if isinstance(session_caps.get("list"), dict):
         empty_dir = tempfile.mkdtemp(prefix="acp-kit-empty-", dir=ctx.run.workdir)
         ctx.notes["list_empty"] = await d.request("session/list", {"cwd": empty_dir})
@@ -175,13 +214,21 @@ async def _optional_methods(ctx: Context, caps: dict[str, Any], prompted: str) -
         ctx.notes["list_no_params"] = await d.request("session/list", omit_params=True)
     if isinstance(session_caps.get("resume"), dict):
         fresh = await ctx.new_session()
-        sent = await d.send_request("session/resume", {"sessionId": fresh, "cwd": ctx.run.workdir,
-                                                       "mcpServers": []})
-        ctx.notes["resume"] = (sent, await d.wait_response(sent, ctx.target.turn_timeout, "session/resume"))
+        sent = await d.send_request(
+            "session/resume", {"sessionId": fresh, "cwd": ctx.run.workdir, "mcpServers": []}
+        )
+        ctx.notes["resume"] = (
+            sent,
+            await d.wait_response(sent, ctx.target.turn_timeout, "session/resume"),
+        )
     if isinstance(session_caps.get("delete"), dict):
-        ctx.notes["delete_unknown"] = await d.request("session/delete", {"sessionId": UNKNOWN_SESSION})
+        ctx.notes["delete_unknown"] = await d.request(
+            "session/delete", {"sessionId": UNKNOWN_SESSION}
+        )
     if isinstance(session_caps.get("close"), dict):
-        ctx.notes["close_unknown"] = await d.request("session/close", {"sessionId": UNKNOWN_SESSION})
+        ctx.notes["close_unknown"] = await d.request(
+            "session/close", {"sessionId": UNKNOWN_SESSION}
+        )
 
 
 async def no_capabilities(ctx: Context) -> None:
@@ -194,50 +241,79 @@ async def no_capabilities(ctx: Context) -> None:
 async def all_capabilities(ctx: Context) -> None:
     """Initialize with fs and terminal advertised; the kit serves them; one turn."""
     caps = {"fs": {"readTextFile": True, "writeTextFile": True}, "terminal": True}
-    await ctx.initialize({"protocolVersion": PROTOCOL_VERSION, "clientCapabilities": caps, "clientInfo": KIT_INFO})
+    await ctx.initialize(
+        {"protocolVersion": PROTOCOL_VERSION, "clientCapabilities": caps, "clientInfo": KIT_INFO}
+    )
     session = await ctx.new_session()
     await ctx.prompt(session, [text(ctx.target.prompt)], "prompt_text")
 
 
 async def version(ctx: Context) -> None:
     """Ask for a protocol version that does not exist."""
-    frame = await ctx.driver.request("initialize", {"protocolVersion": UNSUPPORTED_VERSION,
-                                                    "clientCapabilities": caps_false(), "clientInfo": KIT_INFO})
+    frame = await ctx.driver.request(
+        "initialize",
+        {
+            "protocolVersion": UNSUPPORTED_VERSION,
+            "clientCapabilities": caps_false(),
+            "clientInfo": KIT_INFO,
+        },
+    )
     ctx.notes["initialize"] = [frame]
 
 
 async def wire(ctx: Context) -> None:
     """Malformed and unknown messages, exact error codes, then a request that must still work."""
-    await ctx.initialize({"protocolVersion": PROTOCOL_VERSION, "clientCapabilities": caps_false(),
-                          "clientInfo": KIT_INFO})
+    await ctx.initialize(
+        {
+            "protocolVersion": PROTOCOL_VERSION,
+            "clientCapabilities": caps_false(),
+            "clientInfo": KIT_INFO,
+        }
+    )
     d = ctx.driver
     notes = ctx.notes
     await ctx.driver.peer.send_raw(b'{"jsonrpc": "2.0", "id": 41, "method": \n')
     notes["parse_error"] = await d.quiet(LATE_WINDOW * 2)
     notes["unknown_method"] = await d.request("acpgen-kit/unknown", {}, req_id="kit-unknown-1")
-    notes["unknown_ext"] = await d.request("_acpgen_kit/unknown", {"probe": True}, req_id="kit-ext-1")
+    notes["unknown_ext"] = await d.request(
+        "_acpgen_kit/unknown", {"probe": True}, req_id="kit-ext-1"
+    )
     await d.notify("_acpgen_kit/notice", {"probe": True})
     await d.notify("acpgen-kit/unknown-notice", {"probe": True})
     await d.notify("$/cancel_request", {"requestId": "kit-never-sent"})
     notes["after_notifications"] = await d.quiet(LATE_WINDOW)
-    notes["bad_params"] = await d.request("session/new", {"cwd": 42, "mcpServers": "none"}, req_id=77)
+    notes["bad_params"] = await d.request(
+        "session/new", {"cwd": 42, "mcpServers": "none"}, req_id=77
+    )
     notes["miscased_params"] = await d.request(
-        "session/new", {"CWD": ctx.run.workdir, "MCPServers": []}, req_id="kit-case-1")
-    notes["still_alive"] = await d.request("session/new", {"cwd": ctx.run.workdir, "mcpServers": []})
+        "session/new", {"CWD": ctx.run.workdir, "MCPServers": []}, req_id="kit-case-1"
+    )
+    notes["still_alive"] = await d.request(
+        "session/new", {"cwd": ctx.run.workdir, "mcpServers": []}
+    )
 
 
 async def cancel(ctx: Context) -> None:
     """A turn cancelled with session/cancel right after it started."""
-    await ctx.initialize({"protocolVersion": PROTOCOL_VERSION, "clientCapabilities": caps_false(),
-                          "clientInfo": KIT_INFO})
+    await ctx.initialize(
+        {
+            "protocolVersion": PROTOCOL_VERSION,
+            "clientCapabilities": caps_false(),
+            "clientInfo": KIT_INFO,
+        }
+    )
     session = await ctx.new_session()
     d = ctx.driver
     prompt_text = ctx.target.slow_prompt or ctx.target.prompt
-    sent = await d.send_request("session/prompt", {"sessionId": session, "prompt": [text(prompt_text)]})
+    sent = await d.send_request(
+        "session/prompt", {"sessionId": session, "prompt": [text(prompt_text)]}
+    )
     if ctx.target.slow_prompt:
         await asyncio.sleep(0.2)  # let the turn start
     cancel_frame = await d.notify("session/cancel", {"sessionId": session})
-    response = await d.wait_response(sent, ctx.target.turn_timeout, "session/prompt after session/cancel")
+    response = await d.wait_response(
+        sent, ctx.target.turn_timeout, "session/prompt after session/cancel"
+    )
     ctx.notes["cancelled_turn"] = (sent, cancel_frame, response)
     ctx.notes["late_after_cancel"] = await d.quiet(LATE_WINDOW)
 
@@ -245,33 +321,57 @@ async def cancel(ctx: Context) -> None:
 async def permission(ctx: Context) -> None:
     """A turn that asks for permission, cancelled while the request is pending."""
     if not ctx.target.permission_prompt:
-        raise Stop("no prompt that makes the agent ask for permission (--acp-permission-prompt)", skipped=True)
+        raise Stop(
+            "no prompt that makes the agent ask for permission (--acp-permission-prompt)",
+            skipped=True,
+        )
     ctx.driver.behaviour.permission = "hold"
-    await ctx.initialize({"protocolVersion": PROTOCOL_VERSION, "clientCapabilities": caps_false(),
-                          "clientInfo": KIT_INFO})
+    await ctx.initialize(
+        {
+            "protocolVersion": PROTOCOL_VERSION,
+            "clientCapabilities": caps_false(),
+            "clientInfo": KIT_INFO,
+        }
+    )
     session = await ctx.new_session()
     d = ctx.driver
-    sent = await d.send_request("session/prompt", {"sessionId": session,
-                                                   "prompt": [text(ctx.target.permission_prompt)]})
-    asked = await d.pump(lambda f: f.is_request and f.method == "session/request_permission"
-                         or (f.is_response and f.get("id") == sent.get("id")), ctx.target.turn_timeout)
+    sent = await d.send_request(
+        "session/prompt", {"sessionId": session, "prompt": [text(ctx.target.permission_prompt)]}
+    )
+    asked = await d.pump(
+        lambda f: f.is_request
+        and f.method == "session/request_permission"
+        or (f.is_response and f.get("id") == sent.get("id")),
+        ctx.target.turn_timeout,
+    )
     if not asked.is_request:
-        raise Stop(f"the permission prompt ended the turn without a permission request: {asked.shown()}",
-                   skipped=True)
+        raise Stop(
+            f"the permission prompt ended the turn without a permission request: {asked.shown()}",
+            skipped=True,
+        )
     cancel_frame = await d.notify("session/cancel", {"sessionId": session})
     await d.answer_held(asked, {"outcome": {"outcome": "cancelled"}})
-    response = await d.wait_response(sent, ctx.target.turn_timeout, "session/prompt after session/cancel")
+    response = await d.wait_response(
+        sent, ctx.target.turn_timeout, "session/prompt after session/cancel"
+    )
     ctx.notes["permission_turn"] = (sent, asked, cancel_frame, response)
 
 
 async def cancel_request(ctx: Context) -> None:
     """$/cancel_request for a running session/prompt: the prompt must still be answered."""
-    await ctx.initialize({"protocolVersion": PROTOCOL_VERSION, "clientCapabilities": caps_false(),
-                          "clientInfo": KIT_INFO})
+    await ctx.initialize(
+        {
+            "protocolVersion": PROTOCOL_VERSION,
+            "clientCapabilities": caps_false(),
+            "clientInfo": KIT_INFO,
+        }
+    )
     session = await ctx.new_session()
     d = ctx.driver
     prompt_text = ctx.target.slow_prompt or ctx.target.prompt
-    sent = await d.send_request("session/prompt", {"sessionId": session, "prompt": [text(prompt_text)]})
+    sent = await d.send_request(
+        "session/prompt", {"sessionId": session, "prompt": [text(prompt_text)]}
+    )
     if ctx.target.slow_prompt:
         await asyncio.sleep(0.2)
     await d.notify("$/cancel_request", {"requestId": sent.get("id")})
@@ -282,23 +382,42 @@ async def cancel_request(ctx: Context) -> None:
     except PeerError:
         # Support for $/cancel_request is optional: end the turn the mandatory way instead.
         await d.notify("session/cancel", {"sessionId": session})
-        response = await d.wait_response(sent, ctx.target.turn_timeout, "session/prompt after session/cancel")
+        response = await d.wait_response(
+            sent, ctx.target.turn_timeout, "session/prompt after session/cancel"
+        )
         ctx.notes["cancel_request"] = (sent, response, True)
 
 
 async def mcp_stdio(ctx: Context) -> None:
     """session/new with a stdio MCP server (a stub that exits at once)."""
-    await ctx.initialize({"protocolVersion": PROTOCOL_VERSION, "clientCapabilities": caps_false(),
-                          "clientInfo": KIT_INFO})
-    server = {"name": "acpgen-kit-stub", "command": sys.executable, "args": ["-c", "pass"], "env": []}
-    frame = await ctx.driver.request("session/new", {"cwd": ctx.run.workdir, "mcpServers": [server]})
+    await ctx.initialize(
+        {
+            "protocolVersion": PROTOCOL_VERSION,
+            "clientCapabilities": caps_false(),
+            "clientInfo": KIT_INFO,
+        }
+    )
+    server = {
+        "name": "acpgen-kit-stub",
+        "command": sys.executable,
+        "args": ["-c", "pass"],
+        "env": [],
+    }
+    frame = await ctx.driver.request(
+        "session/new", {"cwd": ctx.run.workdir, "mcpServers": [server]}
+    )
     ctx.notes["session/new"] = [frame]
 
 
 async def close_running(ctx: Context) -> None:
     """session/close while a turn runs: the turn must end as if cancelled."""
-    init = await ctx.initialize({"protocolVersion": PROTOCOL_VERSION, "clientCapabilities": caps_false(),
-                                 "clientInfo": KIT_INFO})
+    init = await ctx.initialize(
+        {
+            "protocolVersion": PROTOCOL_VERSION,
+            "clientCapabilities": caps_false(),
+            "clientInfo": KIT_INFO,
+        }
+    )
     caps = init.get("agentCapabilities") or {}
     if not isinstance((caps.get("sessionCapabilities") or {}).get("close"), dict):
         raise Stop("the agent does not advertise sessionCapabilities.close", skipped=True)
@@ -306,7 +425,9 @@ async def close_running(ctx: Context) -> None:
         raise Stop("no prompt that keeps the agent busy (--acp-slow-prompt)", skipped=True)
     session = await ctx.new_session()
     d = ctx.driver
-    sent = await d.send_request("session/prompt", {"sessionId": session, "prompt": [text(ctx.target.slow_prompt)]})
+    sent = await d.send_request(
+        "session/prompt", {"sessionId": session, "prompt": [text(ctx.target.slow_prompt)]}
+    )
     await asyncio.sleep(0.2)
     await d.request("session/close", {"sessionId": session})
     response = await d.wait_response(sent, ctx.target.timeout, "session/prompt after session/close")
@@ -372,5 +493,5 @@ class AgentRunner:
 
 
 # A 1x1 PNG and a silent WAV: the smallest valid media, for the richer prompt capabilities.
-_PNG = ("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==")
+_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg=="
 _WAV = "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQAAAAA="

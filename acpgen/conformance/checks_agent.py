@@ -21,8 +21,17 @@ from .outcome import fail, skip
 from .validate import Validator
 from .wire import Frame, Transcript
 
-ALL_SCENARIOS = ("basic", "no_capabilities", "all_capabilities", "version", "wire", "cancel",
-                 "permission", "cancel_request", "mcp_stdio")
+ALL_SCENARIOS = (
+    "basic",
+    "no_capabilities",
+    "all_capabilities",
+    "version",
+    "wire",
+    "cancel",
+    "permission",
+    "cancel_request",
+    "mcp_stdio",
+)
 WITHOUT_FS_TERMINAL = ("basic", "no_capabilities", "wire", "cancel", "permission", "cancel_request")
 
 
@@ -97,8 +106,11 @@ def _result(frame: Frame, what: str) -> dict[str, Any]:
 
 
 def _updates(run: Run, session: str | None = None) -> list[Frame]:
-    return [f for f in run.transcript.notifications("session/update")
-            if session is None or (f.get("params") or {}).get("sessionId") == session]
+    return [
+        f
+        for f in run.transcript.notifications("session/update")
+        if session is None or (f.get("params") or {}).get("sessionId") == session
+    ]
 
 
 def _update_kinds(kit: AgentKit, kind: str) -> list[tuple[Transcript, Frame, dict[str, Any]]]:
@@ -156,10 +168,16 @@ def _stderr(kit: AgentKit) -> None:
 
 @check("ACP-V1-JSONRPC-RESPONSE-SAME-ID")
 def _same_id(kit: AgentKit) -> None:
-    for key, req_id in (("unknown_method", "kit-unknown-1"), ("bad_params", 77), ("miscased_params", "kit-case-1")):
+    for key, req_id in (
+        ("unknown_method", "kit-unknown-1"),
+        ("bad_params", 77),
+        ("miscased_params", "kit-case-1"),
+    ):
         frame = kit.note("wire", key)
         if frame.get("id") != req_id or type(frame.get("id")) is not type(req_id):
-            raise fail(f"response to request id {req_id!r} carries id {frame.get('id')!r}: {frame.shown()}")
+            raise fail(
+                f"response to request id {req_id!r} carries id {frame.get('id')!r}: {frame.shown()}"
+            )
     w.response_ids_known(kit.transcripts())
 
 
@@ -185,14 +203,21 @@ def _parse_error(kit: AgentKit) -> None:
 @check("ACP-V1-JSONRPC-PARAM-NAMES-EXACT")
 def _param_names(kit: AgentKit) -> None:
     t = kit.run("wire").transcript
-    w.expect_error_code(t, kit.note("wire", "miscased_params"), -32602,
-                        "session/new with CWD / MCPServers instead of cwd / mcpServers")
+    w.expect_error_code(
+        t,
+        kit.note("wire", "miscased_params"),
+        -32602,
+        "session/new with CWD / MCPServers instead of cwd / mcpServers",
+    )
 
 
 @check("ACP-V1-JSONRPC-PARAMS-MAY-BE-OMITTED")
 def _params_omitted(kit: AgentKit) -> None:
-    frame = kit.note("basic", "list_no_params",
-                     "the agent advertises no method whose params are all optional (session/list)")
+    frame = kit.note(
+        "basic",
+        "list_no_params",
+        "the agent advertises no method whose params are all optional (session/list)",
+    )
     _result(frame, "session/list without params")
 
 
@@ -225,20 +250,28 @@ def _ext_names(kit: AgentKit) -> None:
 def _ext_answered(kit: AgentKit) -> None:
     frame = kit.note("wire", "unknown_ext")
     if frame.get("id") != "kit-ext-1":
-        raise fail(f"the response to _acpgen_kit/unknown (id 'kit-ext-1') carries id {frame.get('id')!r}")
+        raise fail(
+            f"the response to _acpgen_kit/unknown (id 'kit-ext-1') carries id {frame.get('id')!r}"
+        )
 
 
 @check("ACP-V1-EXT-UNKNOWN-METHOD-NOT-FOUND")
 def _ext_not_found(kit: AgentKit) -> None:
-    w.expect_error_code(kit.run("wire").transcript, kit.note("wire", "unknown_ext"), -32601,
-                        "an unknown _ extension request")
+    w.expect_error_code(
+        kit.run("wire").transcript,
+        kit.note("wire", "unknown_ext"),
+        -32601,
+        "an unknown _ extension request",
+    )
 
 
 @check("ACP-V1-EXT-IGNORE-UNKNOWN-NOTIFICATIONS")
 def _ext_notifications(kit: AgentKit) -> None:
     late = kit.note("wire", "after_notifications")
     if any(f.is_response for f in late):
-        raise fail(f"a reply to an unknown notification: {[f for f in late if f.is_response][0].shown()}")
+        raise fail(
+            f"a reply to an unknown notification: {[f for f in late if f.is_response][0].shown()}"
+        )
     _result(kit.note("wire", "still_alive"), "session/new after unknown notifications")
 
 
@@ -289,7 +322,9 @@ for _id, _methods in _SHAPES.items():
 @check("ACP-V1-SCHEMA-AUTHENTICATE-SHAPE", "ACP-V1-SCHEMA-LOGOUT-SHAPE")
 def _no_login(kit: AgentKit) -> None:
     kit.init_result()
-    raise skip("the kit never calls authenticate or logout (they would start or end a real user's login)")
+    raise skip(
+        "the kit never calls authenticate or logout (they would start or end a real user's login)"
+    )
 
 
 @check("ACP-V1-SCHEMA-AUTH-METHOD-VARIANTS")
@@ -312,7 +347,11 @@ def _stop_values(kit: AgentKit) -> None:
             if request is None or request.method != "session/prompt" or "result" not in f.message:
                 continue
             seen += 1
-            reason = (f.message["result"] or {}).get("stopReason") if isinstance(f.message["result"], dict) else None
+            reason = (
+                (f.message["result"] or {}).get("stopReason")
+                if isinstance(f.message["result"], dict)
+                else None
+            )
             if reason not in allowed:
                 raise fail(f"stopReason {reason!r} is not a StopReason: [{t.name}] {f.shown()}")
     if not seen:
@@ -336,14 +375,18 @@ def _init_response(kit: AgentKit) -> None:
     if not isinstance(result.get("protocolVersion"), int):
         raise fail(f"initialize result without an integer protocolVersion: {result!r}")
     if not isinstance(result.get("agentCapabilities"), dict):
-        raise fail("initialize result does not state the capabilities it supports (no agentCapabilities)")
+        raise fail(
+            "initialize result does not state the capabilities it supports (no agentCapabilities)"
+        )
 
 
 @check("ACP-V1-INIT-AGENT-SAME-VERSION")
 def _same_version(kit: AgentKit) -> None:
     answered = kit.init_result().get("protocolVersion")
     if answered != PROTOCOL_VERSION:
-        raise fail(f"asked for protocol version {PROTOCOL_VERSION}, the agent answered {answered!r}")
+        raise fail(
+            f"asked for protocol version {PROTOCOL_VERSION}, the agent answered {answered!r}"
+        )
 
 
 @check("ACP-V1-INIT-VERSION-AGREEMENT")
@@ -360,11 +403,15 @@ def _latest(kit: AgentKit) -> None:
     if not isinstance(answered, int) or isinstance(answered, bool):
         raise fail(f"answered protocolVersion {answered!r}, not an integer")
     if answered == UNSUPPORTED_VERSION:
-        raise fail(f"echoed protocol version {UNSUPPORTED_VERSION}, which no ACP release defines, "
-                   "instead of its own latest")
+        raise fail(
+            f"echoed protocol version {UNSUPPORTED_VERSION}, which no ACP release defines, "
+            "instead of its own latest"
+        )
     if answered != kit.init_result().get("protocolVersion"):
-        raise fail(f"answered {answered} to version {UNSUPPORTED_VERSION} but accepts "
-                   f"{kit.init_result().get('protocolVersion')}: not its latest")
+        raise fail(
+            f"answered {answered} to version {UNSUPPORTED_VERSION} but accepts "
+            f"{kit.init_result().get('protocolVersion')}: not its latest"
+        )
 
 
 @check("ACP-V1-INIT-CAPABILITIES-OPTIONAL")
@@ -379,7 +426,9 @@ def _combinations(kit: AgentKit) -> None:
         _stop_reason(kit.note(scenario, "prompt_text")[1], f"[{scenario}] session/prompt")
 
 
-def _no_requests(kit: AgentKit, prefixes: tuple[str, ...], scenarios: Sequence[str], why: str) -> None:
+def _no_requests(
+    kit: AgentKit, prefixes: tuple[str, ...], scenarios: Sequence[str], why: str
+) -> None:
     for t in kit.transcripts(scenarios):
         for f in t.received():
             if f.is_request and (f.method or "").startswith(prefixes):
@@ -389,14 +438,20 @@ def _no_requests(kit: AgentKit, prefixes: tuple[str, ...], scenarios: Sequence[s
 @check("ACP-V1-INIT-OMITTED-UNSUPPORTED")
 def _omitted(kit: AgentKit) -> None:
     kit.note("no_capabilities", "prompt_text")
-    _no_requests(kit, ("fs/", "terminal/", "elicitation/"), ("no_capabilities",),
-                 "the kit's initialize omitted clientCapabilities")
+    _no_requests(
+        kit,
+        ("fs/", "terminal/", "elicitation/"),
+        ("no_capabilities",),
+        "the kit's initialize omitted clientCapabilities",
+    )
 
 
 @check("ACP-V1-FS-AGENT-CHECK-CAPABILITY", "ACP-V1-FS-AGENT-NO-CALL-WITHOUT-CAPABILITY")
 def _no_fs(kit: AgentKit) -> None:
     kit.note("basic", "prompt_text")
-    _no_requests(kit, ("fs/",), WITHOUT_FS_TERMINAL, "the kit advertised fs.readTextFile/writeTextFile false")
+    _no_requests(
+        kit, ("fs/",), WITHOUT_FS_TERMINAL, "the kit advertised fs.readTextFile/writeTextFile false"
+    )
 
 
 @check("ACP-V1-TERM-AGENT-CHECK-CAPABILITY", "ACP-V1-TERM-AGENT-NO-CALL-WITHOUT-CAPABILITY")
@@ -408,7 +463,9 @@ def _no_terminal(kit: AgentKit) -> None:
 @check("ACP-V1-ELIC-AGENT-NO-UNADVERTISED-MODE")
 def _no_elicitation(kit: AgentKit) -> None:
     kit.note("basic", "prompt_text")
-    _no_requests(kit, ("elicitation/create",), ALL_SCENARIOS, "the kit never advertises elicitation")
+    _no_requests(
+        kit, ("elicitation/create",), ALL_SCENARIOS, "the kit never advertises elicitation"
+    )
 
 
 @check("ACP-V1-INIT-AGENT-SPECIFY-CAPABILITIES")
@@ -431,11 +488,17 @@ def _text(kit: AgentKit) -> None:
 @check("ACP-V1-INIT-PROMPT-RICHER-MAY")
 def _richer(kit: AgentKit) -> None:
     caps = kit.capabilities().get("promptCapabilities")
-    advertised = [k for k in ("image", "audio", "embeddedContext") if isinstance(caps, dict) and caps.get(k) is True]
+    advertised = [
+        k
+        for k in ("image", "audio", "embeddedContext")
+        if isinstance(caps, dict) and caps.get(k) is True
+    ]
     if not advertised:
         raise skip("the agent advertises no richer prompt content")
     for name in advertised:
-        _stop_reason(kit.note("basic", f"prompt_{name}")[1], f"a prompt with {name} content (advertised)")
+        _stop_reason(
+            kit.note("basic", f"prompt_{name}")[1], f"a prompt with {name} content (advertised)"
+        )
 
 
 @check("ACP-V1-INIT-SESSION-BASELINE")
@@ -450,8 +513,13 @@ def _session_baseline(kit: AgentKit) -> None:
 
 @check("ACP-V1-INIT-SESSION-OPTIONAL-MAY")
 def _optional(kit: AgentKit) -> None:
-    probes = {"session/load": "load", "session/list": "list_all", "session/resume": "resume",
-              "session/delete": "delete_unknown", "session/close": "close_unknown"}
+    probes = {
+        "session/load": "load",
+        "session/list": "list_all",
+        "session/resume": "resume",
+        "session/delete": "delete_unknown",
+        "session/close": "close_unknown",
+    }
     run = kit.run("basic")
     seen = 0
     for method, key in probes.items():
@@ -472,8 +540,10 @@ def _optional(kit: AgentKit) -> None:
 def _terminal_auth(kit: AgentKit) -> None:
     for method in kit.init_result().get("authMethods") or []:
         if isinstance(method, dict) and method.get("type") == "terminal":
-            raise fail(f"advertises terminal auth method {method.get('id')!r} although the kit did not "
-                       "enable clientCapabilities.auth.terminal")
+            raise fail(
+                f"advertises terminal auth method {method.get('id')!r} although the kit did not "
+                "enable clientCapabilities.auth.terminal"
+            )
 
 
 # ---- sessions ---------------------------------------------------------------------------------
@@ -505,8 +575,10 @@ def _load_replay(kit: AgentKit) -> None:
     _result(response, "session/load")
     session = sent.message["params"]["sessionId"]
     if not _between(run, sent, response, session):
-        raise fail("session/load of a session with two finished turns answered without replaying "
-                   "any session/update")
+        raise fail(
+            "session/load of a session with two finished turns answered without replaying "
+            "any session/update"
+        )
 
 
 @check("ACP-V1-SETUP-LOAD-RESPOND-AFTER-REPLAY")
@@ -515,7 +587,9 @@ def _load_after(kit: AgentKit) -> None:
     session = sent.message["params"]["sessionId"]
     late = [f for f in _updates(run, session) if f.time > response.time]
     if late:
-        raise fail(f"replayed session/update arrived after the session/load response: {late[0].shown()}")
+        raise fail(
+            f"replayed session/update arrived after the session/load response: {late[0].shown()}"
+        )
 
 
 @check("ACP-V1-SETUP-RESUME-NO-REPLAY")
@@ -537,9 +611,13 @@ def _resume_state(kit: AgentKit) -> None:
 
 @check("ACP-V1-SETUP-CLOSE-MAY-ERROR")
 def _close_unknown(kit: AgentKit) -> None:
-    frame = kit.note("basic", "close_unknown", "the agent does not advertise sessionCapabilities.close")
+    frame = kit.note(
+        "basic", "close_unknown", "the agent does not advertise sessionCapabilities.close"
+    )
     if "result" not in frame.message and not isinstance(frame.get("error"), dict):
-        raise fail(f"closing an unknown session gave neither a result nor an error: {frame.shown()}")
+        raise fail(
+            f"closing an unknown session gave neither a result nor an error: {frame.shown()}"
+        )
 
 
 @check("ACP-V1-SETUP-CLOSE-CANCELS-AND-FREES")
@@ -556,10 +634,14 @@ def _mcp_stdio(kit: AgentKit) -> None:
     frame = kit.note("mcp_stdio", "session/new")[0]
     error = frame.get("error")
     if isinstance(error, dict) and error.get("code") == -32602:
-        raise fail(f"session/new with a stdio MCP server refused as invalid params: {frame.shown()}")
+        raise fail(
+            f"session/new with a stdio MCP server refused as invalid params: {frame.shown()}"
+        )
     if isinstance(error, dict):
-        raise skip(f"session/new with a stdio MCP server failed ({error.get('message')!r}); "
-                   "the kit's stub server exits at once")
+        raise skip(
+            f"session/new with a stdio MCP server failed ({error.get('message')!r}); "
+            "the kit's stub server exits at once"
+        )
 
 
 @check("ACP-V1-LIST-AGENT-RESPONSE")
@@ -573,8 +655,12 @@ def _list(kit: AgentKit) -> None:
 @check("ACP-V1-LIST-ADDITIONAL-DIRS-MAY")
 def _list_dirs(kit: AgentKit) -> None:
     frame = kit.note("basic", "list_all", "the agent does not advertise sessionCapabilities.list")
-    dirs = [d for s in _result(frame, "session/list").get("sessions") or [] if isinstance(s, dict)
-            for d in s.get("additionalDirectories") or []]
+    dirs = [
+        d
+        for s in _result(frame, "session/list").get("sessions") or []
+        if isinstance(s, dict)
+        for d in s.get("additionalDirectories") or []
+    ]
     if not dirs:
         raise skip("no listed session reports additionalDirectories")
     for d in dirs:
@@ -592,14 +678,18 @@ def _list_empty(kit: AgentKit) -> None:
 
 @check("ACP-V1-LIST-AGENT-INVALID-CURSOR-ERROR")
 def _list_cursor(kit: AgentKit) -> None:
-    frame = kit.note("basic", "list_bad_cursor", "the agent does not advertise sessionCapabilities.list")
+    frame = kit.note(
+        "basic", "list_bad_cursor", "the agent does not advertise sessionCapabilities.list"
+    )
     if not isinstance(frame.get("error"), dict):
         raise fail(f"session/list with a made-up cursor succeeded: {frame.shown()}")
 
 
 @check("ACP-V1-DELETE-IDEMPOTENT")
 def _delete(kit: AgentKit) -> None:
-    frame = kit.note("basic", "delete_unknown", "the agent does not advertise sessionCapabilities.delete")
+    frame = kit.note(
+        "basic", "delete_unknown", "the agent does not advertise sessionCapabilities.delete"
+    )
     _result(frame, "session/delete of a session that never existed")
 
 
@@ -648,7 +738,11 @@ def _session_ids_of(t: Transcript) -> set[str]:
     ids = set()
     for f in t.received():
         request = t.request_for(f) if f.is_response else None
-        if request is not None and request.method == "session/new" and isinstance(f.get("result"), dict):
+        if (
+            request is not None
+            and request.method == "session/new"
+            and isinstance(f.get("result"), dict)
+        ):
             ids.add(f.message["result"].get("sessionId"))
     return ids
 
@@ -665,7 +759,9 @@ def _permission(kit: AgentKit) -> None:
             if not verdict.ok:
                 raise fail(f"{verdict.problem}: [{t.name}] {f.shown()}")
             if params.get("sessionId") not in known:
-                raise fail(f"permission request for a session the agent never created: [{t.name}] {f.shown()}")
+                raise fail(
+                    f"permission request for a session the agent never created: [{t.name}] {f.shown()}"
+                )
             if not params.get("options"):
                 raise fail(f"permission request without options: [{t.name}] {f.shown()}")
     if not seen:
@@ -676,7 +772,11 @@ def _permission(kit: AgentKit) -> None:
 def _client_caps_use(kit: AgentKit) -> None:
     t = kit.run("all_capabilities").transcript
     kit.note("all_capabilities", "prompt_text")
-    used = [f for f in t.received() if f.is_request and (f.method or "").startswith(("fs/", "terminal/"))]
+    used = [
+        f
+        for f in t.received()
+        if f.is_request and (f.method or "").startswith(("fs/", "terminal/"))
+    ]
     if not used:
         raise skip("the agent used no fs or terminal method although the kit advertised them")
     known = _session_ids_of(t)
@@ -708,8 +808,10 @@ def _cancelled(kit: AgentKit) -> None:
     reason = _stop_reason(response, "session/prompt after session/cancel")
     if reason != "cancelled":
         if not kit.runner.target.slow_prompt:
-            raise skip(f"the turn ended ({reason}) before session/cancel took effect; give "
-                       "--acp-slow-prompt to keep the agent busy")
+            raise skip(
+                f"the turn ended ({reason}) before session/cancel took effect; give "
+                "--acp-slow-prompt to keep the agent busy"
+            )
         raise fail(f"a turn cancelled while running ended with stopReason {reason!r}")
     run = kit.run("permission")
     if "permission_turn" in run.notes:
@@ -723,8 +825,10 @@ def _cancelled(kit: AgentKit) -> None:
 def _catch_abort(kit: AgentKit) -> None:
     _sent, _cancel, response = _cancelled_turn(kit)
     if isinstance(response.get("error"), dict):
-        raise fail(f"a cancelled turn answered with a JSON-RPC error instead of stopReason cancelled: "
-                   f"{response.shown()}")
+        raise fail(
+            f"a cancelled turn answered with a JSON-RPC error instead of stopReason cancelled: "
+            f"{response.shown()}"
+        )
 
 
 @check("ACP-V1-PROMPT-UPDATES-BEFORE-RESPONSE")
@@ -735,8 +839,10 @@ def _before_response(kit: AgentKit) -> None:
         checked += 1
         updates = [f for f in late if f.method == "session/update"]
         if updates:
-            raise fail(f"[{scenario}] session/update after the turn's session/prompt response: "
-                       f"{updates[0].shown()}")
+            raise fail(
+                f"[{scenario}] session/update after the turn's session/prompt response: "
+                f"{updates[0].shown()}"
+            )
     del checked
 
 
@@ -744,11 +850,15 @@ def _before_response(kit: AgentKit) -> None:
 def _cancel_request(kit: AgentKit) -> None:
     _sent, response, fell_back = kit.note("cancel_request", "cancel_request")
     if fell_back:
-        raise skip("the agent does not act on $/cancel_request (optional); the turn ended after session/cancel")
+        raise skip(
+            "the agent does not act on $/cancel_request (optional); the turn ended after session/cancel"
+        )
     error = response.get("error")
     if isinstance(error, dict) and error.get("code") != -32800:
-        raise fail(f"after $/cancel_request the request was answered with error {error.get('code')}, "
-                   f"not a result or -32800: {response.shown()}")
+        raise fail(
+            f"after $/cancel_request the request was answered with error {error.get('code')}, "
+            f"not a result or -32800: {response.shown()}"
+        )
 
 
 @check("ACP-V1-TOOLS-NAME-STABLE")
@@ -758,14 +868,19 @@ def _tool_names(kit: AgentKit) -> None:
         names: dict[str, str] = {}
         for f in t.notifications("session/update"):
             update = (f.get("params") or {}).get("update")
-            if not isinstance(update, dict) or update.get("sessionUpdate") not in ("tool_call", "tool_call_update"):
+            if not isinstance(update, dict) or update.get("sessionUpdate") not in (
+                "tool_call",
+                "tool_call_update",
+            ):
                 continue
             call_id, name = update.get("toolCallId"), update.get("name")
             if not isinstance(call_id, str) or not isinstance(name, str):
                 continue
             seen += 1
             if call_id in names and names[call_id] != name:
-                raise fail(f"tool call {call_id!r} renamed from {names[call_id]!r} to {name!r}: [{t.name}] {f.shown()}")
+                raise fail(
+                    f"tool call {call_id!r} renamed from {names[call_id]!r} to {name!r}: [{t.name}] {f.shown()}"
+                )
             names[call_id] = name
     if not seen:
         raise skip("the agent reported no named tool call")
@@ -774,17 +889,27 @@ def _tool_names(kit: AgentKit) -> None:
 # ---- elicitation ------------------------------------------------------------------------------
 
 
-@check("ACP-V1-ELIC-AGENT-UNIQUE-ELICITATION-ID", "ACP-V1-ELIC-AGENT-COMPLETE-MAY",
-       "ACP-V1-ELIC-AGENT-COMPLETE-SAME-CLIENT")
+@check(
+    "ACP-V1-ELIC-AGENT-UNIQUE-ELICITATION-ID",
+    "ACP-V1-ELIC-AGENT-COMPLETE-MAY",
+    "ACP-V1-ELIC-AGENT-COMPLETE-SAME-CLIENT",
+)
 def _elicitation(kit: AgentKit) -> None:
     for t in kit.transcripts():
-        sent_ids = [((f.get("params") or {}).get("elicitationId")) for f in t.requests("elicitation/create")]
+        sent_ids = [
+            ((f.get("params") or {}).get("elicitationId")) for f in t.requests("elicitation/create")
+        ]
         for f in t.notifications("elicitation/complete"):
             if (f.get("params") or {}).get("elicitationId") not in sent_ids:
-                raise fail(f"elicitation/complete for an id no URL elicitation of this connection carried: "
-                           f"[{t.name}] {f.shown()}")
+                raise fail(
+                    f"elicitation/complete for an id no URL elicitation of this connection carried: "
+                    f"[{t.name}] {f.shown()}"
+                )
         if sent_ids:
-            verdict = [kit.validator.params("elicitation/create", f.get("params")) for f in t.requests("elicitation/create")]
+            verdict = [
+                kit.validator.params("elicitation/create", f.get("params"))
+                for f in t.requests("elicitation/create")
+            ]
             bad = [v for v in verdict if not v.ok]
             if bad:
                 raise fail(str(bad[0].problem))
@@ -798,7 +923,11 @@ def _config_payloads(kit: AgentKit) -> list[tuple[str, list[Any]]]:
     payloads: list[tuple[str, list[Any]]] = []
     run = kit.run("basic")
     for f in kit.note("basic", "session/new"):
-        options = (f.get("result") or {}).get("configOptions") if isinstance(f.get("result"), dict) else None
+        options = (
+            (f.get("result") or {}).get("configOptions")
+            if isinstance(f.get("result"), dict)
+            else None
+        )
         if isinstance(options, list):
             payloads.append(("session/new", options))
     if "set_config" in run.notes and isinstance(run.notes["set_config"].get("result"), dict):
@@ -821,7 +950,9 @@ def _modes(kit: AgentKit) -> None:
         seen += 1
         ids = [m.get("id") for m in modes.get("availableModes") or [] if isinstance(m, dict)]
         if modes.get("currentModeId") not in ids:
-            raise fail(f"currentModeId {modes.get('currentModeId')!r} is not among availableModes {ids!r}")
+            raise fail(
+                f"currentModeId {modes.get('currentModeId')!r} is not among availableModes {ids!r}"
+            )
     if not seen:
         raise skip("session/new returns no modes")
 
@@ -837,7 +968,9 @@ def _config_initial(kit: AgentKit) -> None:
             raise fail(str(verdict.problem))
 
 
-@check("ACP-V1-CONFIG-NO-BOOLEAN-WITHOUT-CAPABILITY", "ACP-V1-CONFIG-BOOLEAN-ONLY-AFTER-CAPABILITY-MAY")
+@check(
+    "ACP-V1-CONFIG-NO-BOOLEAN-WITHOUT-CAPABILITY", "ACP-V1-CONFIG-BOOLEAN-ONLY-AFTER-CAPABILITY-MAY"
+)
 def _no_boolean(kit: AgentKit) -> None:
     payloads = _config_payloads(kit)
     if not payloads:
@@ -845,8 +978,10 @@ def _no_boolean(kit: AgentKit) -> None:
     for where, options in payloads:
         for option in options:
             if isinstance(option, dict) and option.get("type") == "boolean":
-                raise fail(f"{where} carries boolean option {option.get('id')!r} although the kit "
-                           "did not advertise boolean config options")
+                raise fail(
+                    f"{where} carries boolean option {option.get('id')!r} although the kit "
+                    "did not advertise boolean config options"
+                )
 
 
 @check("ACP-V1-CONFIG-AGENT-DEFAULTS")
@@ -880,5 +1015,7 @@ def _sync(kit: AgentKit) -> None:
         raise skip("session/new does not return both modes and a mode config option")
     for option in mode_options:
         if option.get("currentValue") != modes.get("currentModeId"):
-            raise fail(f"mode config option {option.get('id')!r} is {option.get('currentValue')!r} but "
-                       f"currentModeId is {modes.get('currentModeId')!r}")
+            raise fail(
+                f"mode config option {option.get('id')!r} is {option.get('currentValue')!r} but "
+                f"currentModeId is {modes.get('currentModeId')!r}"
+            )

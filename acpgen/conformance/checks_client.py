@@ -21,7 +21,14 @@ from .wire import Frame, Transcript
 
 TURN_MODES = ("basic", "extras", "garbage")
 ALL_MODES = ("basic", "extras", "garbage", "version")
-GATED = ("session/load", "session/resume", "session/close", "session/list", "session/delete", "logout")
+GATED = (
+    "session/load",
+    "session/resume",
+    "session/close",
+    "session/list",
+    "session/delete",
+    "logout",
+)
 
 
 @dataclass
@@ -127,17 +134,25 @@ def _parse_error(kit: ClientKit) -> None:
     sent = run.event("garbage-sent")
     if sent is None:
         raise fail(f"[garbage] the client never reached the prompt turn ({_ending(run)})")
-    answers = [f for f in run.transcript.received() if f.is_response and f.time >= sent and "error" in f.message]
+    answers = [
+        f
+        for f in run.transcript.received()
+        if f.is_response and f.time >= sent and "error" in f.message
+    ]
     if not answers:
         raise fail("no response to a line that is not JSON (expected error -32700 with id null)")
     if answers[0].get("id") is not None or (answers[0].get("error") or {}).get("code") != -32700:
-        raise fail(f"the answer to a line that is not JSON must be error -32700 with id null: {answers[0].shown()}")
+        raise fail(
+            f"the answer to a line that is not JSON must be error -32700 with id null: {answers[0].shown()}"
+        )
 
 
 @check("ACP-V1-JSONRPC-PARAMS-MAY-BE-OMITTED")
 def _omitted(kit: ClientKit) -> None:
     kit.completed("basic")
-    raise skip("no method a client handles has only optional params, so the kit has nothing to send bare")
+    raise skip(
+        "no method a client handles has only optional params, so the kit has nothing to send bare"
+    )
 
 
 @check("ACP-V1-JSONRPC-PARAM-NAMES-EXACT")
@@ -178,13 +193,21 @@ def _ext(kit: ClientKit) -> None:
 @check("ACP-V1-EXT-UNKNOWN-METHOD-NOT-FOUND")
 def _ext_not_found(kit: ClientKit) -> None:
     run = kit.run("extras")
-    w.expect_error_code(run.transcript, _response_to(run, "_acpgen_kit/ping"), -32601,
-                        "an unknown _ extension request")
+    w.expect_error_code(
+        run.transcript,
+        _response_to(run, "_acpgen_kit/ping"),
+        -32601,
+        "an unknown _ extension request",
+    )
 
 
-@check("ACP-V1-EXT-IGNORE-UNKNOWN-NOTIFICATIONS", "ACP-V1-ELIC-CLIENT-IGNORE-UNKNOWN-COMPLETE",
-       "ACP-V1-CONFIG-CLIENT-UNKNOWN-CATEGORY", "ACP-V1-CONFIG-CLIENT-IGNORE-UNKNOWN-TYPE",
-       "ACP-V1-EXT-META-NO-ASSUMPTIONS")
+@check(
+    "ACP-V1-EXT-IGNORE-UNKNOWN-NOTIFICATIONS",
+    "ACP-V1-ELIC-CLIENT-IGNORE-UNKNOWN-COMPLETE",
+    "ACP-V1-CONFIG-CLIENT-UNKNOWN-CATEGORY",
+    "ACP-V1-CONFIG-CLIENT-IGNORE-UNKNOWN-TYPE",
+    "ACP-V1-EXT-META-NO-ASSUMPTIONS",
+)
 def _robust(kit: ClientKit) -> None:
     run = kit.completed("extras")
     w.response_ids_known([run.transcript])
@@ -194,8 +217,12 @@ def _robust(kit: ClientKit) -> None:
 @check("ACP-V1-ELIC-CLIENT-UNADVERTISED-MODE-INVALID-PARAMS")
 def _elicitation(kit: ClientKit) -> None:
     run = kit.run("extras")
-    w.expect_error_code(run.transcript, _response_to(run, "elicitation/create"), -32602,
-                        "elicitation/create in form mode, which the client did not advertise")
+    w.expect_error_code(
+        run.transcript,
+        _response_to(run, "elicitation/create"),
+        -32602,
+        "elicitation/create in form mode, which the client did not advertise",
+    )
 
 
 @check("ACP-V1-CANCEL-REQUEST-MUST-RESPOND")
@@ -210,7 +237,9 @@ def _cancel_request(kit: ClientKit) -> None:
         raise fail("the permission request cancelled with $/cancel_request was never answered")
     error = answer.get("error")
     if isinstance(error, dict) and error.get("code") != -32800:
-        raise fail(f"the cancelled request was answered with error {error.get('code')}, not a result or -32800")
+        raise fail(
+            f"the cancelled request was answered with error {error.get('code')}, not a result or -32800"
+        )
 
 
 @check("ACP-V1-EXT-NO-ROOT-CUSTOM-FIELDS")
@@ -283,7 +312,9 @@ def _first(kit: ClientKit) -> None:
 def _latest(kit: ClientKit) -> None:
     version = kit.init_params().get("protocolVersion")
     if version != 1:
-        raise fail(f"initialize asks for protocol version {version!r}; the latest stable version is 1")
+        raise fail(
+            f"initialize asks for protocol version {version!r}; the latest stable version is 1"
+        )
 
 
 @check("ACP-V1-INIT-VERSION-AGREEMENT")
@@ -299,7 +330,9 @@ def _unsupported(kit: ClientKit) -> None:
         raise fail(f"[version] the client never sent initialize ({_ending(run)})")
     later = [f for f in run.transcript.received() if f.is_request and f.method != "initialize"]
     if later:
-        raise fail(f"the agent answered protocol version 9999, yet the client went on with {later[0].method}")
+        raise fail(
+            f"the agent answered protocol version 9999, yet the client went on with {later[0].method}"
+        )
 
 
 @check("ACP-V1-INIT-IMPLEMENTATION-INFO")
@@ -339,24 +372,38 @@ def _never(kit: ClientKit, methods: Sequence[str], why: str) -> None:
 
 
 CLIENT_CHECKS["ACP-V1-INIT-OMITTED-UNSUPPORTED"] = lambda kit: _never(
-    kit, GATED, "the kit's agent advertised none of these methods")
+    kit, GATED, "the kit's agent advertised none of these methods"
+)
 for _id, _method, _cap in (
     ("ACP-V1-AUTH-CLIENT-NO-LOGOUT-WITHOUT-CAPABILITY", "logout", "auth.logout"),
     ("ACP-V1-SETUP-CLIENT-CHECK-LOADSESSION", "session/load", "loadSession"),
     ("ACP-V1-SETUP-CLIENT-NO-LOAD-WITHOUT-CAPABILITY", "session/load", "loadSession"),
     ("ACP-V1-SETUP-CLIENT-CHECK-RESUME", "session/resume", "sessionCapabilities.resume"),
-    ("ACP-V1-SETUP-CLIENT-NO-RESUME-WITHOUT-CAPABILITY", "session/resume", "sessionCapabilities.resume"),
+    (
+        "ACP-V1-SETUP-CLIENT-NO-RESUME-WITHOUT-CAPABILITY",
+        "session/resume",
+        "sessionCapabilities.resume",
+    ),
     ("ACP-V1-SETUP-CLIENT-CHECK-CLOSE", "session/close", "sessionCapabilities.close"),
-    ("ACP-V1-SETUP-CLIENT-NO-CLOSE-WITHOUT-CAPABILITY", "session/close", "sessionCapabilities.close"),
+    (
+        "ACP-V1-SETUP-CLIENT-NO-CLOSE-WITHOUT-CAPABILITY",
+        "session/close",
+        "sessionCapabilities.close",
+    ),
     ("ACP-V1-LIST-CLIENT-CHECK-CAPABILITY", "session/list", "sessionCapabilities.list"),
     ("ACP-V1-LIST-CLIENT-NO-LIST-WITHOUT-CAPABILITY", "session/list", "sessionCapabilities.list"),
     ("ACP-V1-LIST-INIT-FIRST", "session/list", "sessionCapabilities.list"),
     ("ACP-V1-DELETE-CLIENT-CHECK-CAPABILITY", "session/delete", "sessionCapabilities.delete"),
-    ("ACP-V1-DELETE-CLIENT-NO-DELETE-WITHOUT-CAPABILITY", "session/delete", "sessionCapabilities.delete"),
+    (
+        "ACP-V1-DELETE-CLIENT-NO-DELETE-WITHOUT-CAPABILITY",
+        "session/delete",
+        "sessionCapabilities.delete",
+    ),
     ("ACP-V1-DELETE-INIT-FIRST", "session/delete", "sessionCapabilities.delete"),
 ):
-    CLIENT_CHECKS[_id] = (lambda m, c: lambda kit: _never(kit, (m,), f"the kit's agent did not advertise {c}"))(
-        _method, _cap)
+    CLIENT_CHECKS[_id] = (
+        lambda m, c: lambda kit: _never(kit, (m,), f"the kit's agent did not advertise {c}")
+    )(_method, _cap)
 
 
 def _never_applies(what: str) -> Check:
@@ -368,11 +415,26 @@ def _never_applies(what: str) -> Check:
 
 
 for _id, _why in (
-    ("ACP-V1-SETUP-LOAD-REQUEST-CONTENTS", "the kit's agent does not advertise loadSession: a client never loads"),
-    ("ACP-V1-SETUP-RESUME-REQUEST-CONTENTS", "the kit's agent does not advertise resume: a client never resumes"),
-    ("ACP-V1-SETUP-CLOSE-REQUEST", "the kit's agent does not advertise close: a client never closes"),
-    ("ACP-V1-LIST-CLIENT-MISSING-CURSOR-IS-END", "the kit's agent does not advertise list: a client never lists"),
-    ("ACP-V1-LIST-CLIENT-OPAQUE-CURSOR", "the kit's agent does not advertise list: a client never lists"),
+    (
+        "ACP-V1-SETUP-LOAD-REQUEST-CONTENTS",
+        "the kit's agent does not advertise loadSession: a client never loads",
+    ),
+    (
+        "ACP-V1-SETUP-RESUME-REQUEST-CONTENTS",
+        "the kit's agent does not advertise resume: a client never resumes",
+    ),
+    (
+        "ACP-V1-SETUP-CLOSE-REQUEST",
+        "the kit's agent does not advertise close: a client never closes",
+    ),
+    (
+        "ACP-V1-LIST-CLIENT-MISSING-CURSOR-IS-END",
+        "the kit's agent does not advertise list: a client never lists",
+    ),
+    (
+        "ACP-V1-LIST-CLIENT-OPAQUE-CURSOR",
+        "the kit's agent does not advertise list: a client never lists",
+    ),
 ):
     CLIENT_CHECKS[_id] = _never_applies(_why)
 
@@ -381,7 +443,9 @@ for _id, _why in (
 def _terminal_auth(kit: ClientKit) -> None:
     auth = kit.caps().get("auth")
     if not (isinstance(auth, dict) and auth.get("terminal") is True):
-        raise skip("the client does not enable auth.terminal, so the kit advertises no terminal auth method")
+        raise skip(
+            "the client does not enable auth.terminal, so the kit advertises no terminal auth method"
+        )
     _never_authenticate_terminal(kit)
 
 
@@ -402,13 +466,21 @@ def _order(kit: ClientKit, first: str, then: str) -> None:
     kit.first_request("basic", then)
 
 
-CLIENT_CHECKS["ACP-V1-SETUP-INIT-BEFORE-SESSION"] = lambda kit: _order(kit, "initialize", "session/new")
+CLIENT_CHECKS["ACP-V1-SETUP-INIT-BEFORE-SESSION"] = lambda kit: _order(
+    kit, "initialize", "session/new"
+)
 CLIENT_CHECKS["ACP-V1-PROMPT-INIT-AND-SETUP-FIRST"] = lambda kit: (
-    _order(kit, "initialize", "session/new"), _order(kit, "session/new", "session/prompt"))[0]
+    _order(kit, "initialize", "session/new"),
+    _order(kit, "session/new", "session/prompt"),
+)[0]
 
 
 def _new_session_params(kit: ClientKit) -> list[dict[str, Any]]:
-    return [f.get("params") or {} for mode in TURN_MODES for f in kit.run(mode).transcript.requests("session/new")]
+    return [
+        f.get("params") or {}
+        for mode in TURN_MODES
+        for f in kit.run(mode).transcript.requests("session/new")
+    ]
 
 
 @check("ACP-V1-SETUP-CWD-ABSOLUTE")
@@ -420,13 +492,18 @@ def _cwd(kit: ClientKit) -> None:
             raise fail(f"session/new cwd {cwd!r} is not an absolute path")
 
 
-@check("ACP-V1-SETUP-ADDITIONAL-DIRS-ABSOLUTE", "ACP-V1-SETUP-CLIENT-ADDITIONAL-DIRS-ONLY-WITH-CAPABILITY")
+@check(
+    "ACP-V1-SETUP-ADDITIONAL-DIRS-ABSOLUTE",
+    "ACP-V1-SETUP-CLIENT-ADDITIONAL-DIRS-ONLY-WITH-CAPABILITY",
+)
 def _dirs(kit: ClientKit) -> None:
     kit.first_request("basic", "session/new")
     for params in _new_session_params(kit):
         if params.get("additionalDirectories"):
-            raise fail("session/new carries additionalDirectories although the kit's agent did not advertise "
-                       "sessionCapabilities.additionalDirectories")
+            raise fail(
+                "session/new carries additionalDirectories although the kit's agent did not advertise "
+                "sessionCapabilities.additionalDirectories"
+            )
 
 
 @check("ACP-V1-SETUP-CLIENT-CHECK-MCP-TRANSPORT")
@@ -435,8 +512,10 @@ def _mcp(kit: ClientKit) -> None:
     for params in _new_session_params(kit):
         for server in params.get("mcpServers") or []:
             if isinstance(server, dict) and server.get("type") in ("http", "sse"):
-                raise fail(f"session/new has an {server['type']} MCP server although the kit's agent did not "
-                           "advertise mcpCapabilities")
+                raise fail(
+                    f"session/new has an {server['type']} MCP server although the kit's agent did not "
+                    "advertise mcpCapabilities"
+                )
 
 
 @check("ACP-V1-PROMPT-CLIENT-RESTRICT-CONTENT", "ACP-V1-PROMPT-CLIENT-CONTEXT-BLOCKS-MAY")
@@ -447,12 +526,18 @@ def _content(kit: ClientKit) -> None:
             for block in (f.get("params") or {}).get("prompt") or []:
                 kind = block.get("type") if isinstance(block, dict) else None
                 if kind not in ("text", "resource_link"):
-                    raise fail(f"prompt block of type {kind!r} although the kit's agent advertised no "
-                               f"image, audio or embeddedContext: {f.shown()}")
+                    raise fail(
+                        f"prompt block of type {kind!r} although the kit's agent advertised no "
+                        f"image, audio or embeddedContext: {f.shown()}"
+                    )
 
 
 def _cancels(kit: ClientKit) -> list[tuple[Transcript, Frame]]:
-    found = [(kit.run(m).transcript, f) for m in TURN_MODES for f in kit.run(m).transcript.notifications("session/cancel")]
+    found = [
+        (kit.run(m).transcript, f)
+        for m in TURN_MODES
+        for f in kit.run(m).transcript.notifications("session/cancel")
+    ]
     if not found:
         kit.completed("basic")
         raise skip("the client never sent session/cancel")
@@ -463,13 +548,19 @@ def _cancels(kit: ClientKit) -> list[tuple[Transcript, Frame]]:
 def _cancel(kit: ClientKit) -> None:
     for t, f in _cancels(kit):
         if not str((f.get("params") or {}).get("sessionId", "")).startswith("kit-session-"):
-            raise fail(f"session/cancel for a session the kit's agent never created: [{t.name}] {f.shown()}")
+            raise fail(
+                f"session/cancel for a session the kit's agent never created: [{t.name}] {f.shown()}"
+            )
 
 
-@check("ACP-V1-PROMPT-CLIENT-RESPOND-PENDING-PERMISSIONS", "ACP-V1-PROMPT-CLIENT-ACCEPT-LATE-UPDATES")
+@check(
+    "ACP-V1-PROMPT-CLIENT-RESPOND-PENDING-PERMISSIONS", "ACP-V1-PROMPT-CLIENT-ACCEPT-LATE-UPDATES"
+)
 def _after_cancel(kit: ClientKit) -> None:
     _cancels(kit)
-    raise skip("the kit's agent answers turns at once, so no permission request is pending at session/cancel")
+    raise skip(
+        "the kit's agent answers turns at once, so no permission request is pending at session/cancel"
+    )
 
 
 @check("ACP-V1-FS-CLIENT-CREATE-FILE")
@@ -489,7 +580,11 @@ def _truncate(kit: ClientKit) -> None:
         raise skip("the client does not advertise terminal")
     run = kit.completed("basic")
     answer = _response_to(run, "terminal/output")
-    output = (answer.get("result") or {}).get("output") if isinstance(answer.get("result"), dict) else None
+    output = (
+        (answer.get("result") or {}).get("output")
+        if isinstance(answer.get("result"), dict)
+        else None
+    )
     if not isinstance(output, str):
         raise fail(f"terminal/output without output: {answer.shown()}")
     if len(output.encode("utf-8")) > TERMINAL_LIMIT or not TERMINAL_TEXT.endswith(output):
@@ -515,4 +610,6 @@ def _set_config(kit: ClientKit) -> None:
     for f in calls:
         params = f.get("params") or {}
         if params.get("value") not in valid.get(str(params.get("configId")), set()):
-            raise fail(f"session/set_config_option with a value the option does not list: {f.shown()}")
+            raise fail(
+                f"session/set_config_option with a value the option does not list: {f.shown()}"
+            )

@@ -107,7 +107,9 @@ def id_types(ts: Sequence[Transcript]) -> None:
         if "id" in f.message:
             value = f.message["id"]
             if isinstance(value, bool) or not isinstance(value, (str, int, float, type(None))):
-                raise fail(f"id is a {type(value).__name__}, not a string, number or null: {where(t, f)}")
+                raise fail(
+                    f"id is a {type(value).__name__}, not a string, number or null: {where(t, f)}"
+                )
 
 
 def ids_not_null(ts: Sequence[Transcript]) -> None:
@@ -124,7 +126,9 @@ def ids_no_fraction(ts: Sequence[Transcript]) -> None:
     for t, f in received_objects(ts):
         value = f.get("id")
         if isinstance(value, float):
-            raise fail(f"numeric id {value!r} has a fractional part or is not an integer: {where(t, f)}")
+            raise fail(
+                f"numeric id {value!r} has a fractional part or is not an integer: {where(t, f)}"
+            )
 
 
 def params_structured(ts: Sequence[Transcript]) -> None:
@@ -180,7 +184,11 @@ def error_code_integer(ts: Sequence[Transcript]) -> None:
 def error_contains(ts: Sequence[Transcript]) -> None:
     for t, f in errors(ts):
         error = f.message["error"]
-        if not isinstance(error, dict) or not isinstance(error.get("message"), str) or "code" not in error:
+        if (
+            not isinstance(error, dict)
+            or not isinstance(error.get("message"), str)
+            or "code" not in error
+        ):
             raise fail(f"error object without an integer code and a string message: {where(t, f)}")
 
 
@@ -189,7 +197,9 @@ def error_message_concise(ts: Sequence[Transcript]) -> None:
         error = f.message["error"]
         message = error.get("message") if isinstance(error, dict) else None
         if isinstance(message, str) and ("\n" in message.strip() or len(message) > CONCISE_MESSAGE):
-            raise fail(f"error message is not one short sentence ({len(message)} characters): {where(t, f)}")
+            raise fail(
+                f"error message is not one short sentence ({len(message)} characters): {where(t, f)}"
+            )
 
 
 def response_ids_known(ts: Sequence[Transcript]) -> None:
@@ -252,8 +262,10 @@ def no_extra_members(ts: Sequence[Transcript], v: Validator) -> None:
         else:
             continue
         if verdict.extra:
-            raise fail(f"{which} carries members the schema does not declare ({', '.join(verdict.extra)}): "
-                       f"{where(t, f)}")
+            raise fail(
+                f"{which} carries members the schema does not declare ({', '.join(verdict.extra)}): "
+                f"{where(t, f)}"
+            )
 
 
 def extension_names(ts: Sequence[Transcript], v: Validator) -> None:
@@ -263,7 +275,9 @@ def extension_names(ts: Sequence[Transcript], v: Validator) -> None:
         raise skip("the implementation sent no request or notification")
     for t, f in methods:
         if f.method not in stable and not (f.method or "").startswith("_"):
-            raise fail(f"method {f.method!r} is neither stable ACP nor an _extension: {where(t, f)}")
+            raise fail(
+                f"method {f.method!r} is neither stable ACP nor an _extension: {where(t, f)}"
+            )
 
 
 def error_codes_meaning(ts: Sequence[Transcript]) -> None:
@@ -282,7 +296,9 @@ def expect_error_code(t: Transcript, frame: Frame | None, code: int, what: str) 
     actual = error.get("code") if isinstance(error, dict) else None
     if actual != code:
         got = f"error {actual}" if actual is not None else "a success"
-        raise fail(f"{what}: expected error {code} ({STABLE_ERROR_CODES.get(code)}), got {got}: {where(t, frame)}")
+        raise fail(
+            f"{what}: expected error {code} ({STABLE_ERROR_CODES.get(code)}), got {got}: {where(t, frame)}"
+        )
 
 
 # ---- _meta -------------------------------------------------------------------------------------
@@ -313,7 +329,9 @@ def trace_keys(ts: Sequence[Transcript]) -> None:
                 if not isinstance(value, str):
                     raise fail(f"_meta.{key} is not a W3C trace-context string: {where(t, f)}")
                 if key == "traceparent" and not _TRACEPARENT.match(value):
-                    raise fail(f"_meta.traceparent {value!r} is not a W3C traceparent: {where(t, f)}")
+                    raise fail(
+                        f"_meta.traceparent {value!r} is not a W3C traceparent: {where(t, f)}"
+                    )
     if not seen:
         raise skip("the implementation used no traceparent / tracestate / baggage key in _meta")
 
@@ -324,7 +342,9 @@ PATH_MEMBERS = ("path", "cwd", "additionalDirectories")
 
 
 def is_absolute(path: str) -> bool:
-    return path.startswith("/") or bool(re.match(r"^[A-Za-z]:[\\/]", path)) or path.startswith("\\\\")
+    return (
+        path.startswith("/") or bool(re.match(r"^[A-Za-z]:[\\/]", path)) or path.startswith("\\\\")
+    )
 
 
 def paths_in(value: Any) -> Iterator[str]:

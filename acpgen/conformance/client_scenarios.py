@@ -59,7 +59,9 @@ class ClientRun:
 
 def client_argv(template: tuple[str, ...], agent: list[str]) -> list[str]:
     if not any(PLACEHOLDER in word for word in template):
-        raise ClientCommandError(f"the client command has no {PLACEHOLDER} placeholder for the kit's agent")
+        raise ClientCommandError(
+            f"the client command has no {PLACEHOLDER} placeholder for the kit's agent"
+        )
     argv: list[str] = []
     for word in template:
         if word == PLACEHOLDER:
@@ -86,7 +88,9 @@ class ClientRunner:
         Path(workdir, "notes.md").write_text("# Notes\n", encoding="utf-8")
         log = Path(workdir, "agent-log.jsonl")
         script = Path(workdir, "script.json")
-        script.write_text(json.dumps({"mode": mode, "log": str(log), "workdir": workdir}), encoding="utf-8")
+        script.write_text(
+            json.dumps({"mode": mode, "log": str(log), "workdir": workdir}), encoding="utf-8"
+        )
         run = ClientRun(mode, Transcript(f"client-{mode}"), workdir=workdir)
         if self.broken:
             run.error = self.broken
@@ -99,8 +103,14 @@ class ClientRunner:
         out_path = Path(workdir, "client-output.txt")
         with open(out_path, "wb") as out:
             try:
-                proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
-                                        cwd=workdir, start_new_session=True)
+                proc = subprocess.Popen(
+                    argv,
+                    stdin=subprocess.DEVNULL,
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                    cwd=workdir,
+                    start_new_session=True,
+                )
             except OSError as exc:
                 reason = "command not found" if isinstance(exc, FileNotFoundError) else exc.strerror
                 run.error = self.broken = f"{reason}: {argv[0]!r}"
@@ -133,7 +143,9 @@ class ClientRunner:
             if turn_ended is not None and now - turn_ended > AFTER_TURN:
                 return True
             if mode == "version" and now - last_change > min(self.target.timeout, 3.0) and size:
-                return True  # the client stopped after the unsupported version: the point of the run
+                return (
+                    True  # the client stopped after the unsupported version: the point of the run
+                )
             if now - last_change > self.target.timeout or now - start > self.target.run_timeout:
                 return False
             time.sleep(0.05)
@@ -150,7 +162,9 @@ class ClientRunner:
                 run.events.append((str(entry["event"]), float(entry["t"])))
                 continue
             direction: Direction = "in" if entry.get("d") == "in" else "out"
-            run.transcript.frames.append(decode_line(direction, base64.b64decode(entry["raw"]), float(entry["t"])))
+            run.transcript.frames.append(
+                decode_line(direction, base64.b64decode(entry["raw"]), float(entry["t"]))
+            )
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:

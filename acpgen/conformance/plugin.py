@@ -28,32 +28,70 @@ from .validate import Validator
 MANIFEST_MODULE = "_acp_conformance"  # generated beside the kit: package name and requirements
 USER_PROPERTY = "acp_conformance"  # "<side> <ID>" on each black-box test's reports
 _RESULTS = pytest.StashKey[dict[str, dict[str, report.Result]]]()
+_CONFIG: list[pytest.Config] = []  # the run's config, for the report hook (which gets none)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("acp-conformance", "ACP conformance kit (black-box checks)")
-    group.addoption("--acp-agent", metavar="CMD", default=None,
-                    help="check the agent started by CMD (it speaks ACP on stdin/stdout)")
-    group.addoption("--acp-client", metavar="CMD", default=None,
-                    help="check the client started by CMD; {agent} in CMD stands for the kit's scripted "
-                    "agent command")
-    group.addoption("--acp-timeout", metavar="SECONDS", type=float, default=10.0,
-                    help="seconds the implementation gets for each answer (default 10)")
-    group.addoption("--acp-turn-timeout", metavar="SECONDS", type=float, default=60.0,
-                    help="seconds an agent gets for a prompt turn, a client for a whole run (default 60)")
-    group.addoption("--acp-prompt", metavar="TEXT", default=None, help="the prompt the kit sends an agent")
-    group.addoption("--acp-slow-prompt", metavar="TEXT", default=None,
-                    help="a prompt the agent works on until cancelled (for the cancellation checks)")
-    group.addoption("--acp-permission-prompt", metavar="TEXT", default=None,
-                    help="a prompt that makes the agent ask for permission")
-    group.addoption("--acp-conformance-json", metavar="PATH", default=None,
-                    help="write the per-requirement conformance report as JSON")
-    group.addoption("--acp-conformance-md", metavar="PATH", default=None,
-                    help="write the per-requirement conformance report as a Markdown table")
+    group.addoption(
+        "--acp-agent",
+        metavar="CMD",
+        default=None,
+        help="check the agent started by CMD (it speaks ACP on stdin/stdout)",
+    )
+    group.addoption(
+        "--acp-client",
+        metavar="CMD",
+        default=None,
+        help="check the client started by CMD; {agent} in CMD stands for the kit's scripted "
+        "agent command",
+    )
+    group.addoption(
+        "--acp-timeout",
+        metavar="SECONDS",
+        type=float,
+        default=10.0,
+        help="seconds the implementation gets for each answer (default 10)",
+    )
+    group.addoption(
+        "--acp-turn-timeout",
+        metavar="SECONDS",
+        type=float,
+        default=60.0,
+        help="seconds an agent gets for a prompt turn, a client for a whole run (default 60)",
+    )
+    group.addoption(
+        "--acp-prompt", metavar="TEXT", default=None, help="the prompt the kit sends an agent"
+    )
+    group.addoption(
+        "--acp-slow-prompt",
+        metavar="TEXT",
+        default=None,
+        help="a prompt the agent works on until cancelled (for the cancellation checks)",
+    )
+    group.addoption(
+        "--acp-permission-prompt",
+        metavar="TEXT",
+        default=None,
+        help="a prompt that makes the agent ask for permission",
+    )
+    group.addoption(
+        "--acp-conformance-json",
+        metavar="PATH",
+        default=None,
+        help="write the per-requirement conformance report as JSON",
+    )
+    group.addoption(
+        "--acp-conformance-md",
+        metavar="PATH",
+        default=None,
+        help="write the per-requirement conformance report as a Markdown table",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.stash[_RESULTS] = {"agent": {}, "client": {}}
+    _CONFIG.append(config)
 
 
 def command_argv(command: str, invocation_dir: Path) -> list[str]:
@@ -78,15 +116,21 @@ class Checker:
 
     def check(self, req_id: str) -> None:
         self.node.user_properties.append((USER_PROPERTY, f"{self.side} {req_id}"))
+        skipped = failed = None
         try:
             if isinstance(self.kit, AgentKit):
                 AGENT_CHECKS[req_id](self.kit)
             else:
                 CLIENT_CHECKS[req_id](self.kit)
         except CheckSkipped as exc:
-            pytest.skip(str(exc))
+            skipped = str(exc)
         except CheckFailed as exc:
-            pytest.fail(f"{req_id}: {exc}", pytrace=False)
+            failed = str(exc)
+        # Outside the except blocks: the report shows the observation, not a chained traceback.
+        if skipped is not None:
+            pytest.skip(skipped)
+        if failed is not None:
+            pytest.fail(f"{req_id}: {failed}", pytrace=False)
 
 
 @pytest.fixture(scope="session")
@@ -98,9 +142,11 @@ def _acp_agent_kit(pytestconfig: pytest.Config) -> Iterator[AgentKit | None]:
     o = pytestconfig.getoption
     target = AgentTarget(
         argv=tuple(command_argv(command, pytestconfig.invocation_params.dir)),
-        timeout=o("acp_timeout"), turn_timeout=o("acp_turn_timeout"),
+        timeout=o("acp_timeout"),
+        turn_timeout=o("acp_turn_timeout"),
         prompt=o("acp_prompt") or AgentTarget.prompt,
-        slow_prompt=o("acp_slow_prompt"), permission_prompt=o("acp_permission_prompt"),
+        slow_prompt=o("acp_slow_prompt"),
+        permission_prompt=o("acp_permission_prompt"),
     )
     yield AgentKit(AgentRunner(target), Validator(_manifest().PACKAGE))
 
@@ -113,7 +159,8 @@ def _acp_client_kit(pytestconfig: pytest.Config) -> Iterator[ClientKit | None]:
         return
     target = ClientTarget(
         argv=tuple(command_argv(command, pytestconfig.invocation_params.dir)),
-        timeout=pytestconfig.getoption("acp_timeout"), run_timeout=pytestconfig.getoption("acp_turn_timeout"),
+        timeout=pytestconfig.getoption("acp_timeout"),
+        run_timeout=pytestconfig.getoption("acp_turn_timeout"),
     )
     yield ClientKit(ClientRunner(target), Validator(_manifest().PACKAGE))
 
@@ -121,14 +168,16 @@ def _acp_client_kit(pytestconfig: pytest.Config) -> Iterator[ClientKit | None]:
 @pytest.fixture
 def acp_agent(request: pytest.FixtureRequest, _acp_agent_kit: AgentKit | None) -> Checker:
     if _acp_agent_kit is None:
-        pytest.skip("black-box agent check: no agent under test (run with --acp-agent=\"CMD\")")
+        pytest.skip('black-box agent check: no agent under test (run with --acp-agent="CMD")')
     return Checker("agent", _acp_agent_kit, request.node)
 
 
 @pytest.fixture
 def acp_client(request: pytest.FixtureRequest, _acp_client_kit: ClientKit | None) -> Checker:
     if _acp_client_kit is None:
-        pytest.skip("black-box client check: no client under test (run with --acp-client=\"CMD ... {agent}\")")
+        pytest.skip(
+            'black-box client check: no client under test (run with --acp-client="CMD ... {agent}")'
+        )
     return Checker("client", _acp_client_kit, request.node)
 
 
@@ -156,16 +205,8 @@ def report_result(status: str, message: str) -> report.Result:
     return report.Result(status, message)
 
 
-_CONFIG: list[pytest.Config] = []
-
-
 def _config_results(_report: pytest.TestReport) -> dict[str, dict[str, report.Result]] | None:
     return _CONFIG[-1].stash[_RESULTS] if _CONFIG else None
-
-
-@pytest.hookimpl(trylast=True)
-def pytest_sessionstart(session: pytest.Session) -> None:
-    _CONFIG.append(session.config)
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
@@ -182,7 +223,11 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         terminalreporter.section(f"ACP conformance ({side})")
         for line in report.text_lines(built, verbose=config.getoption("verbose") > 0):
             terminalreporter.write_line(line)
-        suffix = "" if not (config.getoption("acp_agent") and config.getoption("acp_client")) else f".{side}"
+        suffix = (
+            ""
+            if not (config.getoption("acp_agent") and config.getoption("acp_client"))
+            else f".{side}"
+        )
         json_path = config.getoption("acp_conformance_json")
         if json_path:
             _write(config, json_path + suffix, report.to_json(built))

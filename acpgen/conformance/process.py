@@ -54,7 +54,9 @@ class Peer:
     def pid(self) -> int | None:
         return self._proc.pid if self._proc else None
 
-    async def start(self, argv: Sequence[str], cwd: str | None = None, env: Mapping[str, str] | None = None) -> None:
+    async def start(
+        self, argv: Sequence[str], cwd: str | None = None, env: Mapping[str, str] | None = None
+    ) -> None:
         self.argv = list(argv)
         if not self.argv:
             raise PeerError("empty command")
@@ -134,7 +136,9 @@ class Peer:
         except (BrokenPipeError, ConnectionResetError):
             raise PeerClosed(self.describe_end("stopped reading its stdin")) from None
         except TimeoutError:
-            raise PeerTimeout("stopped reading its stdin (its input pipe stayed full for 5 s)") from None
+            raise PeerTimeout(
+                "stopped reading its stdin (its input pipe stayed full for 5 s)"
+            ) from None
         return frame
 
     async def next_frame(self, timeout: float) -> Frame:

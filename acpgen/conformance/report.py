@@ -31,18 +31,32 @@ class Result:
     message: str = ""
 
 
-def build(side: str, command: str, requirements: Mapping[str, Requirement],
-          results: Mapping[str, Result]) -> dict[str, Any]:
+def build(
+    side: str, command: str, requirements: Mapping[str, Requirement], results: Mapping[str, Result]
+) -> dict[str, Any]:
     """The JSON report for one run against ``side`` (agent | client)."""
     entries = []
     for req in requirements.values():
         if req.observable not in (side, "both"):
-            result = Result("not observable", req.reason if req.observable == "none"
-                            else f"observable only when the implementation under test is a {req.observable}")
+            result = Result(
+                "not observable",
+                (
+                    req.reason
+                    if req.observable == "none"
+                    else f"observable only when the implementation under test is a {req.observable}"
+                ),
+            )
         else:
             result = results.get(req.id, Result("not run"))
-        entries.append({"id": req.id, "keyword": req.keyword, "role": req.role, "status": result.status,
-                        "message": result.message})
+        entries.append(
+            {
+                "id": req.id,
+                "keyword": req.keyword,
+                "role": req.role,
+                "status": result.status,
+                "message": result.message,
+            }
+        )
     counts = Counter(e["status"] for e in entries)
     by_keyword: dict[str, dict[str, int]] = {}
     for e in entries:
@@ -63,13 +77,17 @@ def to_json(report: Mapping[str, Any]) -> str:
 
 def text_lines(report: Mapping[str, Any], verbose: bool = False) -> list[str]:
     c = report["counts"]
-    lines = [f"ACP conformance of the {report['side']} {report['command']}",
-             f"  pass {c['pass']}, fail {c['fail']}, skipped {c['skipped']}, not observable "
-             f"{c['not observable']}, not run {c['not run']} (of {c['total']})"]
+    lines = [
+        f"ACP conformance of the {report['side']} {report['command']}",
+        f"  pass {c['pass']}, fail {c['fail']}, skipped {c['skipped']}, not observable "
+        f"{c['not observable']}, not run {c['not run']} (of {c['total']})",
+    ]
     shown = ("fail", "skipped", "pass") if verbose else ("fail",)
     for e in report["requirements"]:
         if e["status"] in shown:
-            lines.append(f"  {e['status'].upper():7} {e['id']} ({e['keyword']}): {e['message']}".rstrip(": "))
+            lines.append(
+                f"  {e['status'].upper():7} {e['id']} ({e['keyword']}): {e['message']}".rstrip(": ")
+            )
     return lines
 
 
@@ -79,15 +97,22 @@ def _cell(text: str) -> str:
 
 def to_markdown(report: Mapping[str, Any]) -> str:
     c = report["counts"]
-    out = [f"**ACP v1 conformance ({report['side']})**: `{_cell(report['command'])}`", "",
-           f"pass {c['pass']} · fail {c['fail']} · skipped {c['skipped']} · not observable "
-           f"{c['not observable']} · not run {c['not run']} · total {c['total']}", "",
-           "| requirement | keyword | result | observed / reason |", "|---|---|---|---|"]
+    out = [
+        f"**ACP v1 conformance ({report['side']})**: `{_cell(report['command'])}`",
+        "",
+        f"pass {c['pass']} · fail {c['fail']} · skipped {c['skipped']} · not observable "
+        f"{c['not observable']} · not run {c['not run']} · total {c['total']}",
+        "",
+        "| requirement | keyword | result | observed / reason |",
+        "|---|---|---|---|",
+    ]
     for e in report["requirements"]:
         if e["status"] == "not observable":
             continue
         out.append(f"| {e['id']} | {e['keyword']} | {e['status']} | {_cell(e['message'])} |")
     out.append("")
-    out.append(f"{c['not observable']} requirements are not observable from outside when the "
-               f"implementation under test is a {report['side']} (see schema/conformance.toml).")
+    out.append(
+        f"{c['not observable']} requirements are not observable from outside when the "
+        f"implementation under test is a {report['side']} (see schema/conformance.toml)."
+    )
     return "\n".join(out) + "\n"

@@ -27,7 +27,9 @@ class Agent:
     def __init__(self, script: dict[str, Any]) -> None:
         self.mode = str(script.get("mode", "basic"))
         self.workdir = str(script.get("workdir", "."))
-        self.log = open(script["log"], "a", encoding="utf-8")  # noqa: SIM115 - open for the whole run
+        self.log = open(
+            script["log"], "a", encoding="utf-8"
+        )  # noqa: SIM115 - open for the whole run
         self.buffer = b""
         self.eof = False
         self.next_id = 0
@@ -38,7 +40,11 @@ class Agent:
     # ---- wire -------------------------------------------------------------------------------
 
     def record(self, direction: str, raw: bytes) -> None:
-        entry = {"d": direction, "t": time.monotonic(), "raw": base64.b64encode(raw).decode("ascii")}
+        entry = {
+            "d": direction,
+            "t": time.monotonic(),
+            "raw": base64.b64encode(raw).decode("ascii"),
+        }
         self.log.write(json.dumps(entry) + "\n")
         self.log.flush()
 
@@ -111,7 +117,9 @@ class Agent:
         self.send({"jsonrpc": "2.0", "id": message.get("id"), "result": result})
 
     def error(self, message: dict[str, Any], code: int, text: str) -> None:
-        self.send({"jsonrpc": "2.0", "id": message.get("id"), "error": {"code": code, "message": text}})
+        self.send(
+            {"jsonrpc": "2.0", "id": message.get("id"), "error": {"code": code, "message": text}}
+        )
 
     # ---- behaviour --------------------------------------------------------------------------
 
@@ -146,30 +154,66 @@ class Agent:
         auth_methods: list[dict[str, Any]] = []
         auth = self.client_caps.get("auth")
         if isinstance(auth, dict) and auth.get("terminal") is True:
-            auth_methods.append({"type": "terminal", "id": "kit-terminal-login", "name": "Log in (kit)",
-                                 "args": ["--login"]})
+            auth_methods.append(
+                {
+                    "type": "terminal",
+                    "id": "kit-terminal-login",
+                    "name": "Log in (kit)",
+                    "args": ["--login"],
+                }
+            )
         version = 9999 if self.mode == "version" else 1
-        self.result(message, {
-            "protocolVersion": version,
-            "agentCapabilities": {"loadSession": False, "promptCapabilities": {
-                "image": False, "audio": False, "embeddedContext": False}},
-            "authMethods": auth_methods,
-            "agentInfo": {"name": "acpgen-conformance-kit-agent", "version": "1.0.0"},
-        })
+        self.result(
+            message,
+            {
+                "protocolVersion": version,
+                "agentCapabilities": {
+                    "loadSession": False,
+                    "promptCapabilities": {
+                        "image": False,
+                        "audio": False,
+                        "embeddedContext": False,
+                    },
+                },
+                "authMethods": auth_methods,
+                "agentInfo": {"name": "acpgen-conformance-kit-agent", "version": "1.0.0"},
+            },
+        )
 
     def new_session(self) -> dict[str, Any]:
         result: dict[str, Any] = {"sessionId": f"kit-session-{self.sessions}"}
         if self.mode == "extras":
-            result["_meta"] = {"acpgen.dev/kit": {"nested": [1, None, {"deep": True}], "": "empty key"}}
-            result["modes"] = {"currentModeId": "ask", "availableModes": [
-                {"id": "ask", "name": "Ask"}, {"id": "code", "name": "Code"}]}
+            result["_meta"] = {
+                "acpgen.dev/kit": {"nested": [1, None, {"deep": True}], "": "empty key"}
+            }
+            result["modes"] = {
+                "currentModeId": "ask",
+                "availableModes": [{"id": "ask", "name": "Ask"}, {"id": "code", "name": "Code"}],
+            }
             result["configOptions"] = [
-                {"id": "mode", "name": "Mode", "category": "mode", "type": "select", "currentValue": "ask",
-                 "options": [{"value": "ask", "name": "Ask"}, {"value": "code", "name": "Code"}]},
-                {"id": "tone", "name": "Tone", "category": "_kit_unknown_category", "type": "select",
-                 "currentValue": "plain", "options": [{"value": "plain", "name": "Plain"}]},
-                {"id": "depth", "name": "Depth", "type": "select", "currentValue": "1",
-                 "options": [{"value": "1", "name": "One"}]},
+                {
+                    "id": "mode",
+                    "name": "Mode",
+                    "category": "mode",
+                    "type": "select",
+                    "currentValue": "ask",
+                    "options": [{"value": "ask", "name": "Ask"}, {"value": "code", "name": "Code"}],
+                },
+                {
+                    "id": "tone",
+                    "name": "Tone",
+                    "category": "_kit_unknown_category",
+                    "type": "select",
+                    "currentValue": "plain",
+                    "options": [{"value": "plain", "name": "Plain"}],
+                },
+                {
+                    "id": "depth",
+                    "name": "Depth",
+                    "type": "select",
+                    "currentValue": "1",
+                    "options": [{"value": "1", "name": "One"}],
+                },
             ]
         return result
 
@@ -177,7 +221,10 @@ class Agent:
         self.notify("session/update", {"sessionId": session, "update": update})
 
     def say(self, session: str, text: str) -> None:
-        self.update(session, {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": text}})
+        self.update(
+            session,
+            {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": text}},
+        )
 
     def turn(self, session: str) -> None:
         if self.mode == "garbage":
@@ -190,23 +237,41 @@ class Agent:
         if self.mode == "extras":
             self.extras(session)
             return
-        permission = {"sessionId": session, "toolCall": {"toolCallId": "kit-call-1", "title": "Kit tool"},
-                      "options": [{"optionId": "allow", "name": "Allow", "kind": "allow_once"},
-                                  {"optionId": "reject", "name": "Reject", "kind": "reject_once"}]}
+        permission = {
+            "sessionId": session,
+            "toolCall": {"toolCallId": "kit-call-1", "title": "Kit tool"},
+            "options": [
+                {"optionId": "allow", "name": "Allow", "kind": "allow_once"},
+                {"optionId": "reject", "name": "Reject", "kind": "reject_once"},
+            ],
+        }
         self.request("session/request_permission", permission)
         fs = self.client_caps.get("fs") if isinstance(self.client_caps.get("fs"), dict) else {}
         created = os.path.join(self.workdir, "kit-created.txt")
         if fs.get("writeTextFile") is True:
-            self.request("fs/write_text_file", {"sessionId": session, "path": created, "content": "created\n"})
+            self.request(
+                "fs/write_text_file",
+                {"sessionId": session, "path": created, "content": "created\n"},
+            )
         if fs.get("readTextFile") is True:
-            self.request("fs/read_text_file", {"sessionId": session, "path": os.path.join(self.workdir, "notes.md")})
+            self.request(
+                "fs/read_text_file",
+                {"sessionId": session, "path": os.path.join(self.workdir, "notes.md")},
+            )
         if self.client_caps.get("terminal") is True:
             self.terminal(session)
 
     def terminal(self, session: str) -> None:
         code = f"import sys; sys.stdout.write({TERMINAL_TEXT!r}); sys.stdout.flush()"
-        created = self.request("terminal/create", {"sessionId": session, "command": sys.executable,
-                                                   "args": ["-c", code], "outputByteLimit": TERMINAL_LIMIT})
+        created = self.request(
+            "terminal/create",
+            {
+                "sessionId": session,
+                "command": sys.executable,
+                "args": ["-c", code],
+                "outputByteLimit": TERMINAL_LIMIT,
+            },
+        )
         terminal = (created or {}).get("result") or {}
         terminal_id = terminal.get("terminalId") if isinstance(terminal, dict) else None
         if not isinstance(terminal_id, str):
@@ -224,29 +289,78 @@ class Agent:
         self.notify("elicitation/complete", {"elicitationId": "kit-never-issued"})
         elicitation = self.client_caps.get("elicitation")
         if not (isinstance(elicitation, dict) and elicitation.get("form") is not None):
-            self.request("elicitation/create", {
-                "sessionId": session, "mode": "form", "message": "Your favourite colour?",
-                "requestedSchema": {"type": "object", "properties": {"colour": {"type": "string"}}}})
+            self.request(
+                "elicitation/create",
+                {
+                    "sessionId": session,
+                    "mode": "form",
+                    "message": "Your favourite colour?",
+                    "requestedSchema": {
+                        "type": "object",
+                        "properties": {"colour": {"type": "string"}},
+                    },
+                },
+            )
         for update in (
-            {"sessionUpdate": "plan", "entries": [{"content": "Say hello", "priority": "high", "status": "in_progress"}]},
-            {"sessionUpdate": "tool_call", "toolCallId": "kit-call-2", "title": "Read notes", "name": "read",
-             "kind": "read", "status": "pending", "locations": [{"path": os.path.join(self.workdir, "notes.md")}]},
-            {"sessionUpdate": "tool_call_update", "toolCallId": "kit-call-2", "status": "completed"},
-            {"sessionUpdate": "available_commands_update", "availableCommands": [
-                {"name": "kit", "description": "A kit command"}]},
+            {
+                "sessionUpdate": "plan",
+                "entries": [{"content": "Say hello", "priority": "high", "status": "in_progress"}],
+            },
+            {
+                "sessionUpdate": "tool_call",
+                "toolCallId": "kit-call-2",
+                "title": "Read notes",
+                "name": "read",
+                "kind": "read",
+                "status": "pending",
+                "locations": [{"path": os.path.join(self.workdir, "notes.md")}],
+            },
+            {
+                "sessionUpdate": "tool_call_update",
+                "toolCallId": "kit-call-2",
+                "status": "completed",
+            },
+            {
+                "sessionUpdate": "available_commands_update",
+                "availableCommands": [{"name": "kit", "description": "A kit command"}],
+            },
             {"sessionUpdate": "session_info_update", "title": "Kit session"},
             {"sessionUpdate": "usage_update", "used": 10, "size": 1000},
-            {"sessionUpdate": "config_option_update", "configOptions": [
-                {"id": "tone", "name": "Tone", "category": "_kit_unknown_category", "type": "select",
-                 "currentValue": "plain", "options": [{"value": "plain", "name": "Plain"}]},
-                {"id": "future", "name": "Future", "type": "_kit_unknown_type", "currentValue": "x"}]},
+            {
+                "sessionUpdate": "config_option_update",
+                "configOptions": [
+                    {
+                        "id": "tone",
+                        "name": "Tone",
+                        "category": "_kit_unknown_category",
+                        "type": "select",
+                        "currentValue": "plain",
+                        "options": [{"value": "plain", "name": "Plain"}],
+                    },
+                    {
+                        "id": "future",
+                        "name": "Future",
+                        "type": "_kit_unknown_type",
+                        "currentValue": "x",
+                    },
+                ],
+            },
         ):
             self.update(session, update)
         req_id = f"kit-{self.next_id}"
         self.next_id += 1
-        self.send({"jsonrpc": "2.0", "id": req_id, "method": "session/request_permission", "params": {
-            "sessionId": session, "toolCall": {"toolCallId": "kit-call-3", "title": "Kit tool"},
-            "options": [{"optionId": "allow", "name": "Allow", "kind": "allow_once"}]}})
+        self.send(
+            {
+                "jsonrpc": "2.0",
+                "id": req_id,
+                "method": "session/request_permission",
+                "params": {
+                    "sessionId": session,
+                    "toolCall": {"toolCallId": "kit-call-3", "title": "Kit tool"},
+                    "options": [{"optionId": "allow", "name": "Allow", "kind": "allow_once"}],
+                },
+            }
+        )
         self.notify("$/cancel_request", {"requestId": req_id})
         self.mark("cancel-request-sent")
         self.await_response(req_id)

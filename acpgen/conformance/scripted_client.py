@@ -94,16 +94,27 @@ class AgentDriver:
     def next_id(self) -> int:
         return next(self._ids)
 
-    async def request(self, method: str, params: Any = None, *, req_id: Any = None,
-                      timeout: float | None = None, omit_params: bool = False) -> Frame:
+    async def request(
+        self,
+        method: str,
+        params: Any = None,
+        *,
+        req_id: Any = None,
+        timeout: float | None = None,
+        omit_params: bool = False,
+    ) -> Frame:
         """Send a request and return the agent's response frame (PeerTimeout / PeerClosed)."""
         sent = await self.send_request(method, params, req_id=req_id, omit_params=omit_params)
         return await self.wait_response(sent, timeout, what=method)
 
-    async def send_request(self, method: str, params: Any = None, *, req_id: Any = None,
-                           omit_params: bool = False) -> Frame:
-        message: dict[str, Any] = {"jsonrpc": "2.0", "id": self.next_id() if req_id is None else req_id,
-                                   "method": method}
+    async def send_request(
+        self, method: str, params: Any = None, *, req_id: Any = None, omit_params: bool = False
+    ) -> Frame:
+        message: dict[str, Any] = {
+            "jsonrpc": "2.0",
+            "id": self.next_id() if req_id is None else req_id,
+            "method": method,
+        }
         if not omit_params:
             message["params"] = params if params is not None else {}
         return await self.peer.send(message)
@@ -111,7 +122,9 @@ class AgentDriver:
     async def notify(self, method: str, params: Any = None) -> Frame:
         return await self.peer.send({"jsonrpc": "2.0", "method": method, "params": params or {}})
 
-    async def wait_response(self, sent: Frame, timeout: float | None = None, what: str = "request") -> Frame:
+    async def wait_response(
+        self, sent: Frame, timeout: float | None = None, what: str = "request"
+    ) -> Frame:
         req_id = sent.get("id")
         limit = self.timeout if timeout is None else timeout
         try:

@@ -94,7 +94,9 @@ def extra_members(value: Any, path: str = "") -> Iterator[str]:
             wire = info.alias if isinstance(info.alias, str) else name
             if wire == "_meta":
                 continue  # arbitrary JSON by design
-            yield from extra_members(getattr(value, name, None), path if is_root else f"{path}/{wire}")
+            yield from extra_members(
+                getattr(value, name, None), path if is_root else f"{path}/{wire}"
+            )
     elif isinstance(value, (list, tuple)):
         for index, item in enumerate(value):
             yield from extra_members(item, f"{path}/{index}")

@@ -94,11 +94,17 @@ class Transcript:
         return [f for f in self.frames if f.direction == "out"]
 
     def requests(self, method: str, direction: Direction = "in") -> list[Frame]:
-        return [f for f in self.frames if f.direction == direction and f.is_request and f.method == method]
+        return [
+            f
+            for f in self.frames
+            if f.direction == direction and f.is_request and f.method == method
+        ]
 
     def notifications(self, method: str, direction: Direction = "in") -> list[Frame]:
         return [
-            f for f in self.frames if f.direction == direction and f.is_notification and f.method == method
+            f
+            for f in self.frames
+            if f.direction == direction and f.is_notification and f.method == method
         ]
 
     def response_to(self, request: Frame) -> Frame | None:
@@ -115,7 +121,11 @@ class Transcript:
         """The request (in the other direction) a response answers."""
         other: Direction = "out" if response.direction == "in" else "in"
         for frame in self.frames:
-            if frame.direction == other and frame.is_request and _same_id(frame.get("id"), response.get("id")):
+            if (
+                frame.direction == other
+                and frame.is_request
+                and _same_id(frame.get("id"), response.get("id"))
+            ):
                 return frame
         return None
 

@@ -67,10 +67,14 @@ def parse_manifest(roster: Roster, blob: bytes | str) -> ConformanceManifest:
         raise AcpgenError(MANIFEST_RELPATH, f"not valid TOML: {exc}") from None
     unknown = sorted(set(data) - {"requirement"})
     if unknown:
-        raise AcpgenError(MANIFEST_RELPATH, f"unknown top-level key {unknown[0]!r} (expected [[requirement]])")
+        raise AcpgenError(
+            MANIFEST_RELPATH, f"unknown top-level key {unknown[0]!r} (expected [[requirement]])"
+        )
     rows = data.get("requirement", [])
     if not isinstance(rows, list):
-        raise AcpgenError(MANIFEST_RELPATH, "requirement must be an array of tables ([[requirement]])")
+        raise AcpgenError(
+            MANIFEST_RELPATH, "requirement must be an array of tables ([[requirement]])"
+        )
     order = {r.id: index for index, r in enumerate(roster.requirements)}
     seen: dict[str, int] = {}
     entries = []
@@ -81,12 +85,16 @@ def parse_manifest(roster: Roster, blob: bytes | str) -> ConformanceManifest:
     missing = [r.id for r in roster.requirements if r.id not in seen]
     if missing:
         more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
-        raise AcpgenError(MANIFEST_RELPATH, f"roster requirement {missing[0]} is not classified{more}")
+        raise AcpgenError(
+            MANIFEST_RELPATH, f"roster requirement {missing[0]} is not classified{more}"
+        )
     entries.sort(key=lambda e: order[e.id])
     return ConformanceManifest(tuple(entries))
 
 
-def _entry(row: Any, number: int, order: dict[str, int], seen: dict[str, int], revision: str) -> Observability:
+def _entry(
+    row: Any, number: int, order: dict[str, int], seen: dict[str, int], revision: str
+) -> Observability:
     where = f"requirement {number}"
     if not isinstance(row, dict):
         raise AcpgenError(MANIFEST_RELPATH, f"{where}: not a table")
@@ -99,13 +107,20 @@ def _entry(row: Any, number: int, order: dict[str, int], seen: dict[str, int], r
     if not isinstance(req_id, str) or not req_id:
         raise AcpgenError(MANIFEST_RELPATH, f"{where}: id must be a roster requirement ID")
     if req_id not in order:
-        raise AcpgenError(MANIFEST_RELPATH, f"{where}: unknown requirement ID (not in roster {revision})")
+        raise AcpgenError(
+            MANIFEST_RELPATH, f"{where}: unknown requirement ID (not in roster {revision})"
+        )
     if req_id in seen:
-        raise AcpgenError(MANIFEST_RELPATH, f"{where}: duplicate; already classified by requirement {seen[req_id]}")
+        raise AcpgenError(
+            MANIFEST_RELPATH,
+            f"{where}: duplicate; already classified by requirement {seen[req_id]}",
+        )
     observable = row.get("observable")
     if observable not in CLASSES:
-        raise AcpgenError(MANIFEST_RELPATH, f"{where}: observable must be one of {', '.join(CLASSES)}, "
-                          f"not {observable!r}")
+        raise AcpgenError(
+            MANIFEST_RELPATH,
+            f"{where}: observable must be one of {', '.join(CLASSES)}, " f"not {observable!r}",
+        )
     reason = row.get("reason")
     if not isinstance(reason, str) or not reason.strip() or "\n" in reason.strip():
         raise AcpgenError(MANIFEST_RELPATH, f"{where}: reason must be one non-empty line")

@@ -125,6 +125,10 @@ def expect_result(frame: Frame, what: str) -> dict[str, Any]:
     return result
 
 
+def obj(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
 def caps_false() -> dict[str, Any]:
     return {"fs": {"readTextFile": False, "writeTextFile": False}, "terminal": False}
 
@@ -155,11 +159,9 @@ async def basic(ctx: Context) -> None:
         "name": "notes.md",
     }
     await ctx.prompt(first, [text("Please look at the linked file."), link], "prompt_link")
-    caps = init.get("agentCapabilities") if isinstance(init.get("agentCapabilities"), dict) else {}
-    prompt_caps = (
-        caps.get("promptCapabilities") if isinstance(caps.get("promptCapabilities"), dict) else {}
-    )
-    richer = {
+    caps = obj(init.get("agentCapabilities"))
+    prompt_caps = obj(caps.get("promptCapabilities"))
+    richer: dict[str, dict[str, Any]] = {
         "image": {"type": "image", "mimeType": "image/png", "data": _PNG},
         "audio": {"type": "audio", "mimeType": "audio/wav", "data": _WAV},
         "embeddedContext": {
@@ -179,9 +181,7 @@ async def basic(ctx: Context) -> None:
 
 async def _optional_methods(ctx: Context, caps: dict[str, Any], prompted: str) -> None:
     d = ctx.driver
-    session_caps = (
-        caps.get("sessionCapabilities") if isinstance(caps.get("sessionCapabilities"), dict) else {}
-    )
+    session_caps = obj(caps.get("sessionCapabilities"))
     new_results = [f.get("result") for f in ctx.notes.get("session/new", [])]
     first_result = new_results[0] if new_results and isinstance(new_results[0], dict) else {}
     options = first_result.get("configOptions")

@@ -270,7 +270,7 @@ def _ext_notifications(kit: AgentKit) -> None:
     late = kit.note("wire", "after_notifications")
     if any(f.is_response for f in late):
         raise fail(
-            f"a reply to an unknown notification: {[f for f in late if f.is_response][0].shown()}"
+            f"a reply to an unknown notification: {next(f for f in late if f.is_response).shown()}"
         )
     _result(kit.note("wire", "still_alive"), "session/new after unknown notifications")
 
@@ -507,7 +507,7 @@ def _session_baseline(kit: AgentKit) -> None:
     _stop_reason(kit.note("basic", "prompt_text")[1], "session/prompt")
     if not _updates(kit.run("basic")):
         raise fail("no session/update during a prompt turn")
-    sent, _cancel, response = kit.note("cancel", "cancelled_turn")
+    _sent, _cancel, response = kit.note("cancel", "cancelled_turn")
     _stop_reason(response, "session/prompt after session/cancel")
 
 
@@ -624,7 +624,7 @@ def _close_unknown(kit: AgentKit) -> None:
 def _close_cancels(kit: AgentKit) -> None:
     if not isinstance(kit.session_caps().get("close"), dict):
         raise skip("the agent does not advertise sessionCapabilities.close")
-    sent, response = kit.note("close_running", "closed_turn")
+    _sent, response = kit.note("close_running", "closed_turn")
     if "result" in response.message and _stop_reason(response, "the closed turn") != "cancelled":
         raise fail(f"a turn running when its session was closed ended with {response.shown()}")
 

@@ -374,6 +374,12 @@ def _never(kit: ClientKit, methods: Sequence[str], why: str) -> None:
 CLIENT_CHECKS["ACP-V1-INIT-OMITTED-UNSUPPORTED"] = lambda kit: _never(
     kit, GATED, "the kit's agent advertised none of these methods"
 )
+
+
+def _never_called(method: str, capability: str) -> Check:
+    return lambda kit: _never(kit, (method,), f"the kit's agent did not advertise {capability}")
+
+
 for _id, _method, _cap in (
     ("ACP-V1-AUTH-CLIENT-NO-LOGOUT-WITHOUT-CAPABILITY", "logout", "auth.logout"),
     ("ACP-V1-SETUP-CLIENT-CHECK-LOADSESSION", "session/load", "loadSession"),
@@ -401,9 +407,7 @@ for _id, _method, _cap in (
     ),
     ("ACP-V1-DELETE-INIT-FIRST", "session/delete", "sessionCapabilities.delete"),
 ):
-    CLIENT_CHECKS[_id] = (
-        lambda m, c: lambda kit: _never(kit, (m,), f"the kit's agent did not advertise {c}")
-    )(_method, _cap)
+    CLIENT_CHECKS[_id] = _never_called(_method, _cap)
 
 
 def _never_applies(what: str) -> Check:
@@ -469,10 +473,12 @@ def _order(kit: ClientKit, first: str, then: str) -> None:
 CLIENT_CHECKS["ACP-V1-SETUP-INIT-BEFORE-SESSION"] = lambda kit: _order(
     kit, "initialize", "session/new"
 )
-CLIENT_CHECKS["ACP-V1-PROMPT-INIT-AND-SETUP-FIRST"] = lambda kit: (
-    _order(kit, "initialize", "session/new"),
-    _order(kit, "session/new", "session/prompt"),
-)[0]
+
+
+@check("ACP-V1-PROMPT-INIT-AND-SETUP-FIRST")
+def _prompt_order(kit: ClientKit) -> None:
+    _order(kit, "initialize", "session/new")
+    _order(kit, "session/new", "session/prompt")
 
 
 def _new_session_params(kit: ClientKit) -> list[dict[str, Any]]:

@@ -342,9 +342,7 @@ PATH_MEMBERS = ("path", "cwd", "additionalDirectories")
 
 
 def is_absolute(path: str) -> bool:
-    return (
-        path.startswith("/") or bool(re.match(r"^[A-Za-z]:[\\/]", path)) or path.startswith("\\\\")
-    )
+    return path.startswith(("/", "\\\\")) or bool(re.match(r"^[A-Za-z]:[\\/]", path))
 
 
 def paths_in(value: Any) -> Iterator[str]:

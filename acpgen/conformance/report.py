@@ -79,8 +79,10 @@ def text_lines(report: Mapping[str, Any], verbose: bool = False) -> list[str]:
     c = report["counts"]
     lines = [
         f"ACP conformance of the {report['side']} {report['command']}",
-        f"  pass {c['pass']}, fail {c['fail']}, skipped {c['skipped']}, not observable "
-        f"{c['not observable']}, not run {c['not run']} (of {c['total']})",
+        (
+            f"  pass {c['pass']}, fail {c['fail']}, skipped {c['skipped']}, not observable "
+            f"{c['not observable']}, not run {c['not run']} (of {c['total']})"
+        ),
     ]
     shown = ("fail", "skipped", "pass") if verbose else ("fail",)
     for e in report["requirements"]:
@@ -100,8 +102,10 @@ def to_markdown(report: Mapping[str, Any]) -> str:
     out = [
         f"**ACP v1 conformance ({report['side']})**: `{_cell(report['command'])}`",
         "",
-        f"pass {c['pass']} · fail {c['fail']} · skipped {c['skipped']} · not observable "
-        f"{c['not observable']} · not run {c['not run']} · total {c['total']}",
+        (
+            f"pass {c['pass']} · fail {c['fail']} · skipped {c['skipped']} · not observable "
+            f"{c['not observable']} · not run {c['not run']} · total {c['total']}"
+        ),
         "",
         "| requirement | keyword | result | observed / reason |",
         "|---|---|---|---|",

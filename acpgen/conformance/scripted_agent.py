@@ -27,9 +27,7 @@ class Agent:
     def __init__(self, script: dict[str, Any]) -> None:
         self.mode = str(script.get("mode", "basic"))
         self.workdir = str(script.get("workdir", "."))
-        self.log = open(
-            script["log"], "a", encoding="utf-8"
-        )  # noqa: SIM115 - open for the whole run
+        self.log = open(script["log"], "a", encoding="utf-8")  # noqa: SIM115 - kept open
         self.buffer = b""
         self.eof = False
         self.next_id = 0
@@ -133,7 +131,7 @@ class Agent:
         method = message.get("method")
         if not isinstance(method, str) or "id" not in message:
             return  # responses nobody waits for, notifications (session/cancel): logged only
-        params = message.get("params") if isinstance(message.get("params"), dict) else {}
+        params = obj(message.get("params"))
         if method == "initialize":
             self.initialize(message, params)
         elif method == "session/new":
@@ -246,7 +244,7 @@ class Agent:
             ],
         }
         self.request("session/request_permission", permission)
-        fs = self.client_caps.get("fs") if isinstance(self.client_caps.get("fs"), dict) else {}
+        fs = obj(self.client_caps.get("fs"))
         created = os.path.join(self.workdir, "kit-created.txt")
         if fs.get("writeTextFile") is True:
             self.request(
@@ -365,6 +363,10 @@ class Agent:
         self.mark("cancel-request-sent")
         self.await_response(req_id)
         self.say(session, "Done.")
+
+
+def obj(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
 
 
 def main() -> None:

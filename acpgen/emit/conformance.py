@@ -65,6 +65,9 @@ def emit(model: GenerationModel) -> dict[str, str]:
             for e in manifest.checked_against(side)
         ]
         files[f"{tests_dir}/test_conformance_{side}.py"] = render(
-            "conformance/tests.py.jinja", side=side, tests=tests, roster_revision=model.roster.revision
+            "conformance/tests.py.jinja",
+            side=side,
+            tests=tests,
+            roster_revision=model.roster.revision,
         )
     return files

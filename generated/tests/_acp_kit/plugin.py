@@ -90,7 +90,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.stash[_RESULTS] = {"agent": {}, "client": {}}
+    results: dict[str, dict[str, report.Result]] = {"agent": {}, "client": {}}
+    config.stash[_RESULTS] = results
     _CONFIG.append(config)
 
 

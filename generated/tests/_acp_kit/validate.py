@@ -61,7 +61,9 @@ class Validator:
         parse = self._methods.parse_params if which == "params" else self._methods.parse_result
         try:
             value = parse(method, data)
-        except Exception as exc:  # the generated InvalidParamsError, the pydantic error chained
+        except (
+            Exception
+        ) as exc:  # noqa: BLE001 - the generated InvalidParamsError (pydantic error chained)
             return Verdict(f"{method} {which}: {_first_error(exc)}")
         return Verdict(None, tuple(extra_members(value)))
 
@@ -70,10 +72,7 @@ def _first_error(exc: BaseException) -> str:
     cause = exc.__cause__
     errors = getattr(cause, "errors", None)
     if callable(errors):
-        try:
-            details = errors()
-        except Exception:  # pragma: no cover - a pydantic error always lists its errors
-            details = []
+        details = errors()
         if details:
             first = details[0]
             loc = ".".join(str(p) for p in first.get("loc", ()))

@@ -112,9 +112,13 @@ class Transcript:
         other: Direction = "out" if request.direction == "in" else "in"
         req_id = request.get("id")
         for frame in self.frames:
-            if frame.direction == other and frame.is_response and _same_id(frame.get("id"), req_id):
-                if frame.time >= request.time:
-                    return frame
+            if (
+                frame.direction == other
+                and frame.is_response
+                and _same_id(frame.get("id"), req_id)
+                and frame.time >= request.time
+            ):
+                return frame
         return None
 
     def request_for(self, response: Frame) -> Frame | None:

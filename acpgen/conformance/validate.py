@@ -61,9 +61,7 @@ class Validator:
         parse = self._methods.parse_params if which == "params" else self._methods.parse_result
         try:
             value = parse(method, data)
-        except (
-            Exception
-        ) as exc:  # noqa: BLE001 - the generated InvalidParamsError (pydantic error chained)
+        except ValueError as exc:  # the generated InvalidParamsError, the pydantic error chained
             return Verdict(f"{method} {which}: {_first_error(exc)}")
         return Verdict(None, tuple(extra_members(value)))
 

@@ -19,7 +19,7 @@ for _path in (_HERE, _HERE.parents[0]):
 
 # The conformance kit's options (--acp-agent, --acp-client, ...), fixtures and report: pytest
 # finds hooks and fixtures in this module by name.
-from _acp_kit.plugin import (  # noqa: E402
+from _acp_kit.plugin import (
     _acp_agent_kit,
     _acp_client_kit,
     acp_agent,

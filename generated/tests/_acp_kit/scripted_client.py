@@ -7,7 +7,6 @@ the client never validates anything itself: the checks read the transcript after
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import time
 from collections.abc import Callable
@@ -130,7 +129,7 @@ class AgentDriver:
         try:
             return await self.pump(lambda f: f.is_response and _same(f.get("id"), req_id), limit)
         except PeerTimeout:
-            raise PeerTimeout(f"no response to {what} (id {req_id!r}) within {limit:g} s") from None
+            raise PeerTimeout(f"did not answer {what} (id {req_id!r}) within {limit:g} s") from None
 
     async def pump(self, until: Callable[[Frame], bool], timeout: float) -> Frame:
         """Handle incoming frames until one matches ``until``; that frame is returned."""
@@ -159,7 +158,3 @@ class AgentDriver:
 
 def _same(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
-
-
-async def gather_quietly(*aws: Any) -> None:
-    await asyncio.gather(*aws, return_exceptions=True)

@@ -62,8 +62,8 @@ def test_the_kit_has_a_check_for_exactly_the_observable_requirements(project) ->
     ("change", "message"),
     [
         (lambda rows: rows[:-1], "roster requirement ACP-V1-EXT-UNKNOWN-METHOD-NOT-FOUND is not classified"),
-        (lambda rows: [*rows, rows[0]], "requirement 241 (ACP-V1-OVERVIEW-ABSOLUTE-PATHS): duplicate; "
-                                        "already classified by requirement 1"),
+        (lambda rows: [*rows, rows[0]],
+         "requirement 241 (ACP-V1-OVERVIEW-ABSOLUTE-PATHS): duplicate; already classified by requirement 1"),
         (lambda rows: [{**rows[0], "id": "ACP-V1-MADE-UP"}, *rows[1:]],
          "requirement 1 (ACP-V1-MADE-UP): unknown requirement ID"),
         (lambda rows: [{**rows[0], "observable": "server"}, *rows[1:]],
@@ -159,7 +159,7 @@ CLIENT_DEVIATIONS = {
 
 def test_the_generated_example_client_against_the_scripted_agent(tmp_path: Path) -> None:
     client = f"{PYTHON} -m acp_v1.examples.client --prompt hello -- {{agent}}"
-    done, report = _kit([str(TESTS_DIR / "test_conformance_client.py"), f"--acp-client={client}",
+    _done, report = _kit([str(TESTS_DIR / "test_conformance_client.py"), f"--acp-client={client}",
                          f"--acp-conformance-md={tmp_path / 'client.md'}"], tmp_path)
     statuses = {e["id"]: e for e in report["requirements"]}
     failing = {i for i, e in statuses.items() if e["status"] == "fail"}

@@ -194,9 +194,8 @@ def test_conftest_finds_the_package_from_a_nested_tests_dir(project, tmp_path: P
                                                           monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     import runpy
 
-    from acpgen.emit.test_stubs import emit
-
     from acpgen.emit import conformance
+    from acpgen.emit.test_stubs import emit
 
     model = generation_model(project, GenOptions(tests_dir="checks/acp"))
     files = emit(model)

@@ -374,10 +374,10 @@ def _init_response(kit: AgentKit) -> None:
     result = kit.init_result()
     if not isinstance(result.get("protocolVersion"), int):
         raise fail(f"initialize result without an integer protocolVersion: {result!r}")
-    if not isinstance(result.get("agentCapabilities"), dict):
-        raise fail(
-            "initialize result does not state the capabilities it supports (no agentCapabilities)"
-        )
+    # agentCapabilities may be omitted: the schema's default then states them (none optional).
+    caps = result.get("agentCapabilities", {})
+    if not isinstance(caps, dict):
+        raise fail(f"agentCapabilities is not an object: {caps!r}")
 
 
 @check("ACP-V1-INIT-AGENT-SAME-VERSION")

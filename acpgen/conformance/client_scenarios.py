@@ -40,6 +40,7 @@ class ClientTarget:
     argv: tuple[str, ...]
     timeout: float = 10.0  # seconds without progress before a run is given up
     run_timeout: float = 60.0  # seconds for a whole run
+    stdin: bytes = b""  # what the client reads on its stdin (an interactive client's prompt)
 
 
 @dataclass
@@ -105,7 +106,7 @@ class ClientRunner:
             try:
                 proc = subprocess.Popen(
                     argv,
-                    stdin=subprocess.DEVNULL,
+                    stdin=subprocess.PIPE,
                     stdout=out,
                     stderr=subprocess.STDOUT,
                     cwd=workdir,
@@ -116,6 +117,7 @@ class ClientRunner:
                 run.error = self.broken = f"{reason}: {argv[0]!r}"
                 return run
             try:
+                _feed(proc, self.target.stdin)
                 run.timed_out = not self._wait(proc, log, mode)
             finally:
                 _kill_group(proc)
@@ -165,6 +167,16 @@ class ClientRunner:
             run.transcript.frames.append(
                 decode_line(direction, base64.b64decode(entry["raw"]), float(entry["t"]))
             )
+
+
+def _feed(proc: subprocess.Popen[bytes], data: bytes) -> None:
+    """Give the client its input and close its stdin (a client that reads none sees EOF)."""
+    assert proc.stdin is not None
+    try:
+        proc.stdin.write(data)
+        proc.stdin.close()
+    except OSError:
+        pass  # the client exited or closed its stdin: nothing to feed
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:

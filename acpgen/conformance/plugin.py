@@ -47,6 +47,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "agent command",
     )
     group.addoption(
+        "--acp-client-input",
+        metavar="TEXT",
+        default=None,
+        help="text the client under test reads on its stdin (\\n for newlines), for interactive clients",
+    )
+    group.addoption(
         "--acp-timeout",
         metavar="SECONDS",
         type=float,
@@ -162,6 +168,9 @@ def _acp_client_kit(pytestconfig: pytest.Config) -> Iterator[ClientKit | None]:
         argv=tuple(command_argv(command, pytestconfig.invocation_params.dir)),
         timeout=pytestconfig.getoption("acp_timeout"),
         run_timeout=pytestconfig.getoption("acp_turn_timeout"),
+        stdin=(pytestconfig.getoption("acp_client_input") or "")
+        .replace("\\n", "\n")
+        .encode("utf-8"),
     )
     yield ClientKit(ClientRunner(target), Validator(_manifest().PACKAGE))
 

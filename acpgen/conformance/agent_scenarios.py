@@ -44,6 +44,7 @@ class AgentTarget:
     prompt: str = "Hello from the ACP conformance kit."
     slow_prompt: str | None = None  # a prompt the agent works on until cancelled
     permission_prompt: str | None = None  # a prompt that makes the agent ask for permission
+    fs_prompt: str | None = None  # a prompt that makes the agent read {path} through the client
     env: tuple[tuple[str, str], ...] | None = None
 
 
@@ -246,6 +247,9 @@ async def all_capabilities(ctx: Context) -> None:
     )
     session = await ctx.new_session()
     await ctx.prompt(session, [text(ctx.target.prompt)], "prompt_text")
+    if ctx.target.fs_prompt:
+        path = str(Path(ctx.run.workdir, "notes.md"))
+        await ctx.prompt(session, [text(ctx.target.fs_prompt.replace("{path}", path))], "prompt_fs")
 
 
 async def version(ctx: Context) -> None:

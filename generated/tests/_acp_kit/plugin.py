@@ -82,6 +82,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="a prompt that makes the agent ask for permission",
     )
     group.addoption(
+        "--acp-fs-prompt",
+        metavar="TEXT",
+        default=None,
+        help="a prompt that makes the agent read the file {path} through fs/read_text_file",
+    )
+    group.addoption(
         "--acp-conformance-json",
         metavar="PATH",
         default=None,
@@ -154,6 +160,7 @@ def _acp_agent_kit(pytestconfig: pytest.Config) -> Iterator[AgentKit | None]:
         prompt=o("acp_prompt") or AgentTarget.prompt,
         slow_prompt=o("acp_slow_prompt"),
         permission_prompt=o("acp_permission_prompt"),
+        fs_prompt=o("acp_fs_prompt"),
     )
     yield AgentKit(AgentRunner(target), Validator(_manifest().PACKAGE))
 

@@ -237,3 +237,39 @@ def test_garbage_and_floods_give_a_clear_failure(tmp_path: Path, script: str, ex
     messages = [e["message"] for e in report["requirements"] if e["status"] == "fail"]
     assert messages and any(e in m for m in messages for e in expected), messages
     assert _leftovers(token) == []
+
+
+AUTH_AGENT = '''
+import json, sys
+for line in sys.stdin:
+    try:
+        msg = json.loads(line)
+    except ValueError:
+        continue  # no parse-error answer: ACP-V1-JSONRPC-RESPONSE-ID-ECHO must fail
+    if "id" not in msg or "method" not in msg:
+        continue
+    if msg["method"] == "initialize":
+        out = {"result": {"protocolVersion": 1, "agentCapabilities": {},
+                          "authMethods": [{"id": "login", "name": "Log in"}],
+                          "agentInfo": {"name": "auth-agent", "version": "1"}}}
+    elif msg["method"] == "session/new":
+        out = {"error": {"code": -32000, "message": "Authentication required: run auth-agent login"}}
+    else:
+        out = {"error": {"code": -32601, "message": "Method not found"}}
+    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], **out}), flush=True)
+'''
+
+
+def test_an_agent_that_needs_authentication_skips_with_its_reason(tmp_path: Path) -> None:
+    (tmp_path / "agent.py").write_text(AUTH_AGENT)
+    done, report = _kit([str(TESTS_DIR / "test_conformance_agent.py"), "--acp-timeout=5",
+                         f"--acp-agent={PYTHON} {tmp_path / 'agent.py'}"], tmp_path, timeout=120)
+    statuses = {e["id"]: e for e in report["requirements"]}
+    for req_id in ("ACP-V1-CONTENT-TEXT-SUPPORT", "ACP-V1-SETUP-NEW-SESSION-ID", "ACP-V1-PROMPT-AGENT-CANCELLED-STOP-REASON"):
+        assert statuses[req_id]["status"] == "skipped", statuses[req_id]
+        assert "requires authentication ('Authentication required: run auth-agent login')" in statuses[req_id]["message"]
+    for req_id in ("ACP-V1-INIT-AGENT-SAME-VERSION", "ACP-V1-SCHEMA-AUTH-METHOD-VARIANTS", "ACP-V1-EXT-UNKNOWN-METHOD-NOT-FOUND"):
+        assert statuses[req_id]["status"] == "pass", statuses[req_id]
+    # It does not answer a line that is not JSON: a real failure, not hidden by the skips.
+    assert statuses["ACP-V1-JSONRPC-RESPONSE-ID-ECHO"]["status"] == "fail"
+    assert done.returncode == 1

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 STATUSES = ("pass", "fail", "skipped", "not observable", "not run")
+KEYWORDS = ("MUST", "MUST NOT", "SHOULD", "SHOULD NOT", "MAY")
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,7 @@ def build(
             }
         )
     counts = Counter(e["status"] for e in entries)
-    by_keyword: dict[str, dict[str, int]] = {}
+    by_keyword: dict[str, dict[str, int]] = {k: {s: 0 for s in STATUSES} for k in KEYWORDS}
     for e in entries:
         row = by_keyword.setdefault(e["keyword"], {s: 0 for s in STATUSES})
         row[e["status"]] += 1
@@ -66,7 +67,7 @@ def build(
         "side": side,
         "command": command,
         "counts": {s: counts.get(s, 0) for s in STATUSES} | {"total": len(entries)},
-        "by_keyword": by_keyword,
+        "by_keyword": {k: row for k, row in by_keyword.items() if any(row.values())},
         "requirements": entries,
     }
 
@@ -105,6 +106,13 @@ def to_markdown(report: Mapping[str, Any]) -> str:
         (
             f"pass {c['pass']} · fail {c['fail']} · skipped {c['skipped']} · not observable "
             f"{c['not observable']} · not run {c['not run']} · total {c['total']}"
+        ),
+        "",
+        "| keyword | pass | fail | skipped | not observable |",
+        "|---|---|---|---|---|",
+        *(
+            f"| {k} | {row['pass']} | {row['fail']} | {row['skipped']} | {row['not observable']} |"
+            for k, row in report["by_keyword"].items()
         ),
         "",
         "| requirement | keyword | result | observed / reason |",

@@ -12,6 +12,7 @@ from typing import Any
 
 from . import checks_wire as w
 from .agent_scenarios import (
+    AUTH_REQUIRED,
     PROTOCOL_VERSION,
     UNSUPPORTED_VERSION,
     AgentRunner,
@@ -97,6 +98,8 @@ def wire_check(req_id: str, func: Callable[[Sequence[Transcript]], None]) -> Non
 
 def _result(frame: Frame, what: str) -> dict[str, Any]:
     error = frame.get("error")
+    if isinstance(error, dict) and error.get("code") == AUTH_REQUIRED:
+        raise skip(f"{what}: the agent requires authentication ({error.get('message')!r})")
     if isinstance(error, dict):
         raise fail(f"{what} failed with error {error.get('code')} {error.get('message')!r}")
     result = frame.get("result")

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .process import Peer, PeerError
+from .process import Peer, PeerError, PeerTimeout
 from .scripted_client import AgentDriver, ClientBehaviour
 from .wire import Frame, Transcript
 
@@ -136,6 +136,29 @@ def caps_false() -> dict[str, Any]:
 
 def text(value: str) -> dict[str, Any]:
     return {"type": "text", "text": value}
+
+
+TURN_START_WAIT = 2.0  # seconds the kit waits for a slow turn's first update before cancelling
+
+
+async def turn_started(ctx: Context, session: str, sent: Frame) -> None:
+    """Wait until the turn shows it runs (its first session/update), at most TURN_START_WAIT.
+
+    A cancel that overtakes the turn's start would find nothing to cancel; an agent that
+    sends no update first is cancelled after the wait anyway. A turn that already ended is
+    kept in the transcript, where ``wait_response`` finds it.
+    """
+
+    def started(frame: Frame) -> bool:
+        params = frame.get("params")
+        in_session = isinstance(params, dict) and params.get("sessionId") == session
+        answered = frame.is_response and frame.get("id") == sent.get("id")
+        return (frame.method == "session/update" and in_session) or answered
+
+    try:
+        await ctx.driver.pump(started, TURN_START_WAIT)
+    except PeerTimeout:
+        pass
 
 
 # ---- scenarios ------------------------------------------------------------------------------
@@ -313,7 +336,7 @@ async def cancel(ctx: Context) -> None:
         "session/prompt", {"sessionId": session, "prompt": [text(prompt_text)]}
     )
     if ctx.target.slow_prompt:
-        await asyncio.sleep(0.2)  # let the turn start
+        await turn_started(ctx, session, sent)
     cancel_frame = await d.notify("session/cancel", {"sessionId": session})
     response = await d.wait_response(
         sent, ctx.target.turn_timeout, "session/prompt after session/cancel"
@@ -377,7 +400,7 @@ async def cancel_request(ctx: Context) -> None:
         "session/prompt", {"sessionId": session, "prompt": [text(prompt_text)]}
     )
     if ctx.target.slow_prompt:
-        await asyncio.sleep(0.2)
+        await turn_started(ctx, session, sent)
     await d.notify("$/cancel_request", {"requestId": sent.get("id")})
     wait = min(ctx.target.timeout, ctx.target.turn_timeout)
     try:
@@ -432,7 +455,7 @@ async def close_running(ctx: Context) -> None:
     sent = await d.send_request(
         "session/prompt", {"sessionId": session, "prompt": [text(ctx.target.slow_prompt)]}
     )
-    await asyncio.sleep(0.2)
+    await turn_started(ctx, session, sent)
     await d.request("session/close", {"sessionId": session})
     response = await d.wait_response(sent, ctx.target.timeout, "session/prompt after session/close")
     ctx.notes["closed_turn"] = (sent, response)

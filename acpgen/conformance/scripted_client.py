@@ -125,6 +125,9 @@ class AgentDriver:
         self, sent: Frame, timeout: float | None = None, what: str = "request"
     ) -> Frame:
         req_id = sent.get("id")
+        already = self.peer.transcript.response_to(sent)
+        if already is not None:  # handled while waiting for something else
+            return already
         limit = self.timeout if timeout is None else timeout
         try:
             return await self.pump(lambda f: f.is_response and _same(f.get("id"), req_id), limit)

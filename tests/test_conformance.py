@@ -273,3 +273,58 @@ def test_an_agent_that_needs_authentication_skips_with_its_reason(tmp_path: Path
     # It does not answer a line that is not JSON: a real failure, not hidden by the skips.
     assert statuses["ACP-V1-JSONRPC-RESPONSE-ID-ECHO"]["status"] == "fail"
     assert done.returncode == 1
+
+
+PAGING_CLIENT = '''
+import json, os, subprocess, sys
+bad = sys.argv[1] == "bad"
+agent = subprocess.Popen(sys.argv[3:], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+next_id = 0
+def call(method, params):
+    global next_id
+    next_id += 1
+    agent.stdin.write((json.dumps({"jsonrpc": "2.0", "id": next_id, "method": method, "params": params}) + "\\n").encode())
+    agent.stdin.flush()
+    while True:
+        msg = json.loads(agent.stdout.readline())
+        if msg.get("id") == next_id and "method" not in msg:
+            return msg.get("result") or {}
+        if "id" in msg and "method" in msg:  # the agent asks: allow, or method not found
+            answer = ({"result": {"outcome": {"outcome": "selected", "optionId": "allow"}}}
+                      if msg["method"] == "session/request_permission"
+                      else {"error": {"code": -32601, "message": "Method not found"}})
+            agent.stdin.write((json.dumps({"jsonrpc": "2.0", "id": msg["id"], **answer}) + "\\n").encode())
+            agent.stdin.flush()
+cwd = os.getcwd()
+call("initialize", {"protocolVersion": 1, "clientCapabilities": {"fs": {"readTextFile": False, "writeTextFile": False}, "terminal": False}, "clientInfo": {"name": "paging", "version": "1"}})
+session = call("session/new", {"cwd": cwd, "mcpServers": []})["sessionId"]
+page = call("session/list", {})
+cursor = page.get("nextCursor")
+if cursor:
+    call("session/list", {"cursor": cursor + "x" if bad else cursor})
+call("session/load", {"sessionId": "kit-session-earlier", "cwd": "relative" if bad else cwd, "mcpServers": []})
+call("session/resume", {"sessionId": "kit-session-earlier", "cwd": cwd, "mcpServers": []})
+call("session/close", {"sessionId": "kit-session-earlier"})
+call("session/prompt", {"sessionId": session, "prompt": [{"type": "text", "text": "hi"}]})
+'''
+PAGING_IDS = ("ACP-V1-SETUP-LOAD-REQUEST-CONTENTS", "ACP-V1-SETUP-RESUME-REQUEST-CONTENTS",
+              "ACP-V1-SETUP-CLOSE-REQUEST", "ACP-V1-LIST-CLIENT-OPAQUE-CURSOR",
+              "ACP-V1-LIST-CLIENT-MISSING-CURSOR-IS-END")
+
+
+@pytest.mark.parametrize("variant", ["good", "bad"])
+def test_a_client_that_pages_loads_resumes_and_closes_is_checked(tmp_path: Path, variant: str) -> None:
+    (tmp_path / "client.py").write_text(PAGING_CLIENT)
+    client = f"{PYTHON} {tmp_path / 'client.py'} {variant} -- {{agent}}"
+    _done, report = _kit([str(TESTS_DIR / "test_conformance_client.py"), "-k",
+                          "load_request or resume_request or close_request or cursor",
+                          f"--acp-client={client}"], tmp_path)
+    statuses = {e["id"]: e for e in report["requirements"]}
+    got = {i: statuses[i]["status"] for i in PAGING_IDS}
+    if variant == "good":
+        assert got == dict.fromkeys(PAGING_IDS, "pass"), {i: statuses[i]["message"] for i in PAGING_IDS}
+    else:
+        assert got["ACP-V1-LIST-CLIENT-OPAQUE-CURSOR"] == "fail"
+        assert "'kit-opaque/cursor+1==' was" in statuses["ACP-V1-LIST-CLIENT-OPAQUE-CURSOR"]["message"]
+        assert got["ACP-V1-SETUP-LOAD-REQUEST-CONTENTS"] == "fail"
+        assert "cwd 'relative' is not an absolute path" in statuses["ACP-V1-SETUP-LOAD-REQUEST-CONTENTS"]["message"]

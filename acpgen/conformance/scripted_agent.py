@@ -21,6 +21,7 @@ DEADLINE = 120.0  # seconds: the agent never outlives a stuck client run
 REPLY_WAIT = 5.0  # seconds the agent waits for the client's answer to one of its requests
 TERMINAL_TEXT = "é" * 40  # 2 bytes each: truncating at an odd byte limit must not split one
 TERMINAL_LIMIT = 21
+KIT_CURSOR = "kit-opaque/cursor+1=="  # the second page of session/list (mode "capable")
 
 
 class Agent:
@@ -143,6 +144,8 @@ class Agent:
             self.mark("turn-ended")
         elif method == "authenticate":
             self.result(message, {})
+        elif self.mode == "capable" and method in CAPABLE_METHODS:
+            self.capable(message, method, params)
         else:
             self.error(message, -32601, "Method not found")
 
@@ -161,22 +164,52 @@ class Agent:
                 }
             )
         version = 9999 if self.mode == "version" else 1
+        capable = self.mode == "capable"
         self.result(
             message,
             {
                 "protocolVersion": version,
                 "agentCapabilities": {
-                    "loadSession": False,
+                    "loadSession": capable,
                     "promptCapabilities": {
                         "image": False,
                         "audio": False,
                         "embeddedContext": False,
                     },
+                    "sessionCapabilities": (
+                        {"list": {}, "resume": {}, "close": {}, "delete": {}} if capable else {}
+                    ),
                 },
                 "authMethods": auth_methods,
                 "agentInfo": {"name": "acpgen-conformance-kit-agent", "version": "1.0.0"},
             },
         )
+
+    def capable(self, message: dict[str, Any], method: str, params: dict[str, Any]) -> None:
+        """The optional session methods, in the run where the agent advertises them."""
+        session = str(params.get("sessionId", ""))
+        if method == "session/load":
+            self.update(
+                session,
+                {
+                    "sessionUpdate": "user_message_chunk",
+                    "content": {"type": "text", "text": "An earlier prompt."},
+                },
+            )
+            self.say(session, "An earlier answer.")
+            self.result(message, {})
+        elif method == "session/list":
+            if params.get("cursor") is None:
+                first = {
+                    "sessionId": "kit-session-earlier",
+                    "cwd": self.workdir,
+                    "title": "Earlier",
+                }
+                self.result(message, {"sessions": [first], "nextCursor": KIT_CURSOR})
+            else:
+                self.result(message, {"sessions": []})
+        else:  # session/resume, session/close, session/delete
+            self.result(message, {})
 
     def new_session(self) -> dict[str, Any]:
         result: dict[str, Any] = {"sessionId": f"kit-session-{self.sessions}"}
@@ -363,6 +396,15 @@ class Agent:
         self.mark("cancel-request-sent")
         self.await_response(req_id)
         self.say(session, "Done.")
+
+
+CAPABLE_METHODS = (
+    "session/load",
+    "session/list",
+    "session/resume",
+    "session/close",
+    "session/delete",
+)
 
 
 def obj(value: Any) -> dict[str, Any]:

@@ -1326,8 +1326,8 @@ REQUIREMENTS: dict[str, tuple[str, str, str, str]] = {
     "ACP-V1-JSONRPC-PARAMS-MAY-BE-OMITTED": (
         "MAY",
         "both",
-        "both",
-        "a request or notification whose params are all optional, sent without params, must be accepted",
+        "agent",
+        "a request whose params are all optional (session/list), sent without params, must be accepted; no method a client handles has only optional params",
     ),
     "ACP-V1-JSONRPC-ID-TYPE": (
         "MUST",

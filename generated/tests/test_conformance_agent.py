@@ -1793,8 +1793,8 @@ def test_agent_jsonrpc_params_may_be_omitted(acp_agent: Checker) -> None:
     Applicability: always (no condition stated)
     Source: jsonrpc/specification.html #request_object
 
-    Observable (both): a request or notification whose params are all optional, sent without
-    params, must be accepted
+    Observable (agent): a request whose params are all optional (session/list), sent without
+    params, must be accepted; no method a client handles has only optional params
     """
     acp_agent.check("ACP-V1-JSONRPC-PARAMS-MAY-BE-OMITTED")
 

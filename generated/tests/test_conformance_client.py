@@ -1512,23 +1512,6 @@ def test_client_jsonrpc_rpc_prefix_reserved(acp_client: Checker) -> None:
     acp_client.check("ACP-V1-JSONRPC-RPC-PREFIX-RESERVED")
 
 
-@pytest.mark.acp_requirement("ACP-V1-JSONRPC-PARAMS-MAY-BE-OMITTED")
-def test_client_jsonrpc_params_may_be_omitted(acp_client: Checker) -> None:
-    """ACP-V1-JSONRPC-PARAMS-MAY-BE-OMITTED: MAY; role both; responsibility sdk; kind
-    incorporated.
-
-    A Structured value that holds the parameter values to be used during the invocation of
-    the method. This member MAY be omitted.
-
-    Applicability: always (no condition stated)
-    Source: jsonrpc/specification.html #request_object
-
-    Observable (both): a request or notification whose params are all optional, sent without
-    params, must be accepted
-    """
-    acp_client.check("ACP-V1-JSONRPC-PARAMS-MAY-BE-OMITTED")
-
-
 @pytest.mark.acp_requirement("ACP-V1-JSONRPC-ID-TYPE")
 def test_client_jsonrpc_id_type(acp_client: Checker) -> None:
     """ACP-V1-JSONRPC-ID-TYPE: MUST; role both; responsibility sdk; kind incorporated.

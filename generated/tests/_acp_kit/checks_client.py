@@ -15,12 +15,12 @@ from typing import Any
 from . import checks_wire as w
 from .client_scenarios import ClientRun, ClientRunner
 from .outcome import fail, skip
-from .scripted_agent import TERMINAL_LIMIT, TERMINAL_TEXT
+from .scripted_agent import KIT_CURSOR, TERMINAL_LIMIT, TERMINAL_TEXT
 from .validate import Validator
 from .wire import Frame, Transcript
 
 TURN_MODES = ("basic", "extras", "garbage")
-ALL_MODES = ("basic", "extras", "garbage", "version")
+ALL_MODES = ("basic", "extras", "garbage", "version", "capable")
 GATED = (
     "session/load",
     "session/resume",
@@ -145,14 +145,6 @@ def _parse_error(kit: ClientKit) -> None:
         raise fail(
             f"the answer to a line that is not JSON must be error -32700 with id null: {answers[0].shown()}"
         )
-
-
-@check("ACP-V1-JSONRPC-PARAMS-MAY-BE-OMITTED")
-def _omitted(kit: ClientKit) -> None:
-    kit.completed("basic")
-    raise skip(
-        "no method a client handles has only optional params, so the kit has nothing to send bare"
-    )
 
 
 @check("ACP-V1-JSONRPC-PARAM-NAMES-EXACT")
@@ -416,37 +408,74 @@ for _id, _method, _cap in (
     CLIENT_CHECKS[_id] = _never_called(_method, _cap)
 
 
-def _never_applies(what: str) -> Check:
+def _capable_calls(kit: ClientKit, method: str, capability: str) -> list[Frame]:
+    """The client's calls of ``method`` in the run where the kit's agent advertised it."""
+    run = kit.completed("capable")
+    calls = run.transcript.requests(method)
+    if not calls:
+        raise skip(
+            f"the client never called {method} although the kit's agent advertised {capability}"
+        )
+    return calls
+
+
+def _request_contents(method: str, capability: str, members: tuple[str, ...]) -> Check:
     def run(kit: ClientKit) -> None:
-        kit.completed("basic")
-        raise skip(what)
+        for f in _capable_calls(kit, method, capability):
+            params = f.get("params")
+            params = params if isinstance(params, dict) else {}
+            missing = [m for m in members if m not in params]
+            if missing:
+                raise fail(f"{method} without {', '.join(missing)}: {f.shown()}")
+            cwd = params.get("cwd")
+            if "cwd" in members and not (isinstance(cwd, str) and w.is_absolute(cwd)):
+                raise fail(f"{method} cwd {cwd!r} is not an absolute path: {f.shown()}")
+            if params.get("sessionId") in (None, ""):
+                raise fail(f"{method} without a session id: {f.shown()}")
 
     return run
 
 
-for _id, _why in (
-    (
-        "ACP-V1-SETUP-LOAD-REQUEST-CONTENTS",
-        "the kit's agent does not advertise loadSession: a client never loads",
-    ),
-    (
-        "ACP-V1-SETUP-RESUME-REQUEST-CONTENTS",
-        "the kit's agent does not advertise resume: a client never resumes",
-    ),
-    (
-        "ACP-V1-SETUP-CLOSE-REQUEST",
-        "the kit's agent does not advertise close: a client never closes",
-    ),
-    (
-        "ACP-V1-LIST-CLIENT-MISSING-CURSOR-IS-END",
-        "the kit's agent does not advertise list: a client never lists",
-    ),
-    (
-        "ACP-V1-LIST-CLIENT-OPAQUE-CURSOR",
-        "the kit's agent does not advertise list: a client never lists",
-    ),
-):
-    CLIENT_CHECKS[_id] = _never_applies(_why)
+CLIENT_CHECKS["ACP-V1-SETUP-LOAD-REQUEST-CONTENTS"] = _request_contents(
+    "session/load", "loadSession", ("sessionId", "mcpServers", "cwd")
+)
+CLIENT_CHECKS["ACP-V1-SETUP-RESUME-REQUEST-CONTENTS"] = _request_contents(
+    "session/resume", "sessionCapabilities.resume", ("sessionId", "mcpServers", "cwd")
+)
+CLIENT_CHECKS["ACP-V1-SETUP-CLOSE-REQUEST"] = _request_contents(
+    "session/close", "sessionCapabilities.close", ("sessionId",)
+)
+
+
+@check("ACP-V1-LIST-CLIENT-OPAQUE-CURSOR")
+def _opaque_cursor(kit: ClientKit) -> None:
+    calls = _capable_calls(kit, "session/list", "sessionCapabilities.list")
+    paged = [f for f in calls if (f.get("params") or {}).get("cursor") is not None]
+    if not paged:
+        raise skip("the client never asked for a second page (the kit's agent offered one)")
+    for f in paged:
+        if (f.get("params") or {}).get("cursor") != KIT_CURSOR:
+            raise fail(
+                f"session/list with a cursor the agent never gave ({KIT_CURSOR!r} was): {f.shown()}"
+            )
+
+
+@check("ACP-V1-LIST-CLIENT-MISSING-CURSOR-IS-END")
+def _cursor_end(kit: ClientKit) -> None:
+    calls = _capable_calls(kit, "session/list", "sessionCapabilities.list")
+    t = kit.run("capable").transcript
+    last_pages = [
+        answer.time
+        for answer in (t.response_to(f) for f in calls)
+        if answer is not None
+        and isinstance(answer.get("result"), dict)
+        and "nextCursor" not in answer.message["result"]
+    ]
+    if not last_pages:
+        raise skip("the client never reached the last page (one without nextCursor)")
+    for f in calls:
+        if f.time > min(last_pages) and (f.get("params") or {}).get("cursor") is not None:
+            raise fail(f"session/list with a cursor after a page without nextCursor: {f.shown()}")
 
 
 @check("ACP-V1-AUTH-CLIENT-NO-TERMINAL-METHOD-ID")

@@ -15,16 +15,16 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from conftest import INPUTS, PROJECT_ROOT, generated_dir, run_acpgen
 
 from acpgen.conformance.checks_agent import AGENT_CHECKS
 from acpgen.conformance.checks_client import CLIENT_CHECKS
 from acpgen.emit import conformance as emitter
 from acpgen.errors import AcpgenError
 from acpgen.model.conformance import MANIFEST_RELPATH, parse_manifest
-from tests.conftest import INPUTS, PROJECT_ROOT, run_acpgen
 
 MANIFEST = PROJECT_ROOT / MANIFEST_RELPATH
-GENERATED = PROJECT_ROOT / "generated"
+GENERATED = generated_dir()  # generated now into a temporary directory
 TESTS_DIR = GENERATED / "tests"
 PYTHON = sys.executable
 
@@ -120,10 +120,11 @@ def _kit(args: list[str], tmp_path: Path, timeout: float = 300) -> tuple[subproc
     report = tmp_path / "conformance.json"
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
     env["PYTHONPATH"] = str(GENERATED)  # the generated package, for the implementations under test
+    roster = INPUTS / "roster" / "requirements.md"  # the tree's rootdir has no lock to find it by
     done = subprocess.run(
         [PYTHON, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-q",
-         f"--acp-conformance-json={report}", *args],
-        cwd=PROJECT_ROOT, env=env, capture_output=True, text=True, timeout=timeout, check=False,
+         f"--acp-roster={roster}", f"--acp-conformance-json={report}", *args],
+        cwd=GENERATED.parent, env=env, capture_output=True, text=True, timeout=timeout, check=False,
     )
     data = json.loads(report.read_text()) if report.exists() else {}
     return done, data

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import generated_dir
 
 from acpgen.conformance import checks_wire as w
 from acpgen.conformance import report
@@ -18,7 +19,7 @@ from acpgen.conformance.process import Peer, PeerClosed, PeerError, PeerTimeout
 from acpgen.conformance.validate import Validator
 from acpgen.conformance.wire import Frame, Transcript, decode_line, encode
 
-GENERATED = Path(__file__).resolve().parents[1] / "generated"
+GENERATED = generated_dir()  # generated now into a temporary directory
 
 
 def _frame(direction: str, message: object, t: float = 0.0) -> Frame:

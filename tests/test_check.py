@@ -80,10 +80,13 @@ def test_manifest_records_versions_inputs_and_every_file_hash(project, fresh_tre
     assert set(OUTPUT_TOOLS) == {"black", "jinja2"}
     assert doc["tools"] == {name: version(name) for name in OUTPUT_TOOLS}
     capabilities = PROJECT_ROOT / "schema" / "capabilities.toml"
+    conformance = PROJECT_ROOT / "schema" / "conformance.toml"
     assert doc["inputs"] == {
         **{name: {"path": f.path, "sha256": f.sha256} for name, f in project.lock.files.items()},
         "capabilities": {"path": "schema/capabilities.toml",
                          "sha256": hashlib.sha256(capabilities.read_bytes()).hexdigest()},
+        "conformance": {"path": "schema/conformance.toml",
+                        "sha256": hashlib.sha256(conformance.read_bytes()).hexdigest()},
     }
     files = {rel: data for rel, data in fresh_tree.items() if rel != MANIFEST_NAME}
     assert doc["files"] == {rel: hashlib.sha256(data).hexdigest() for rel, data in files.items()}

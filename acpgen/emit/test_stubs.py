@@ -86,6 +86,8 @@ def emit(model: GenerationModel) -> dict[str, str]:
         "levels_up": len(tests_dir.parts),
         # The gate tests advertise every capability but the one under test.
         "capabilities": {c.qualified: c.kind for c in model.ir.capabilities},
+        # conftest.py loads the conformance kit's hooks when the kit is generated.
+        "conformance": model.conformance is not None,
     }
     files = {
         f"{tests_dir}/conftest.py": render("tests/conftest.py.jinja", **ctx),

@@ -340,3 +340,24 @@ def test_a_client_that_pages_loads_resumes_and_closes_is_checked(tmp_path: Path,
         assert "'kit-opaque/cursor+1==' was" in statuses["ACP-V1-LIST-CLIENT-OPAQUE-CURSOR"]["message"]
         assert got["ACP-V1-SETUP-LOAD-REQUEST-CONTENTS"] == "fail"
         assert "cwd 'relative' is not an absolute path" in statuses["ACP-V1-SETUP-LOAD-REQUEST-CONTENTS"]["message"]
+
+
+def test_an_sdk_author_runs_the_kit_from_a_skeleton(tmp_path_factory: pytest.TempPathFactory,
+                                                    inputs_dir: Path, tmp_path: Path) -> None:
+    from test_skeleton_support import echo_agent_command, shared_skeleton, skeleton_env
+
+    skeleton = shared_skeleton(tmp_path_factory, inputs_dir)
+    assert (skeleton / MANIFEST_RELPATH).read_bytes() == MANIFEST.read_bytes()
+    report = tmp_path / "skeleton.json"
+    # A few checks that need only the first scenario: the kit, its fixtures and its report
+    # work inside the skeleton's own generated tests (roster found through its lock).
+    done = subprocess.run(
+        [PYTHON, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-q",
+         "generated/tests/test_conformance_agent.py", "-k",
+         "init_agent_same_version or setup_new_session_id or content_text_support",
+         f"--acp-agent={' '.join(echo_agent_command())}", f"--acp-conformance-json={report}"],
+        cwd=skeleton, env=skeleton_env(skeleton), capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    statuses = [e["status"] for e in json.loads(report.read_text())["requirements"]]
+    assert statuses.count("pass") == 3 and statuses.count("fail") == 0

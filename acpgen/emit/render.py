@@ -69,20 +69,9 @@ def templates_dir() -> Path:
 
 
 LINE_LENGTH = 100  # black's line length (acpgen.output.format); layouts below aim at it
-
-
-def black_tuple(head: str, items: list[str], tail: str, indent: int = 0) -> str:
-    """A tuple written with a trailing comma, ``head`` + items + ``tail``, as black leaves it:
-    two or more items one a line (the comma is magic), one item joined as ``("x",)`` when it
-    fits, no item as ``()``."""
-    pad = " " * indent
-    if not items:
-        return f"{pad}{head}{tail}"
-    joined = f"{pad}{head}{items[0]},{tail}"
-    if len(items) == 1 and len(joined) <= LINE_LENGTH:
-        return joined
-    inner = " " * (indent + 4)
-    return "\n".join([f"{pad}{head}", *(f"{inner}{item}," for item in items), f"{pad}{tail}"])
+# Layout helpers that write only what they are given: every argument must be escaped or
+# layout text (tests/test_escaping.py checks each argument like any other interpolation).
+LAYOUT_HELPERS = frozenset({"black_def"})
 
 
 def _magic(value: Any) -> bool:
@@ -99,12 +88,17 @@ def _joined(value: Any) -> str:
 
 
 def black_value(
-    prefix: str, value: Any, indent: int = 0, suffix: str = "", trailing_comma: bool = True
+    prefix: str, value: Any, indent: int = 0, suffix: str = "", key: Any = None,
+    trailing_comma: bool = True,
 ) -> str:
-    """``prefix`` + a literal (nested tuples of JSON scalars, every tuple written with a
-    trailing comma, except the outermost one when ``trailing_comma`` is false) + ``suffix``
-    as black lays it out: joined when it fits and no tuple in it has a magic trailing comma,
-    else exploded one item a line, recursively."""
+    """``prefix`` (layout text), then ``key: `` when a key is given, then a literal (a JSON
+    scalar, or nested tuples of them, every tuple written with a trailing comma except the
+    outermost one when ``trailing_comma`` is false), then ``suffix``, as black lays it out:
+    joined when it fits and no tuple in it has a magic trailing comma, else exploded one
+    item a line, recursively. Every value it writes goes through :func:`py_literal` (an
+    escaping global: ``acpgen.emit.escape.ESCAPING_GLOBALS``)."""
+    if key is not None:
+        prefix = f"{prefix}{py_literal(key)}: "
     pad = " " * indent
     magic = _magic(value) if trailing_comma else any(_magic(v) for v in value)
     if not magic:
@@ -112,14 +106,16 @@ def black_value(
         if len(joined) <= LINE_LENGTH or not isinstance(value, (list, tuple)) or not value:
             return joined
     lines = [f"{pad}{prefix}("]
-    lines += [black_value("", item, indent + 4, ",") for item in value]
+    lines += [black_value("", item, indent + 4, ",") for item in value]  # nested: no key
     lines.append(f"{pad}){suffix}")
     return "\n".join(lines)
 
 
-def black_union(items: list[str], indent: int = 0, suffix: str = "") -> str:
-    """``A | B | C`` + ``suffix`` as black splits it when it does not fit: one operand a line,
-    the operator leading."""
+def black_union(names: list[str], indent: int = 0, suffix: str = "") -> str:
+    """``A | B | C`` + ``suffix`` of Python names (each through :func:`escape.ident`, an
+    escaping global) as black splits it when it does not fit: one operand a line, the
+    operator leading."""
+    items = [escape.ident(name) for name in names]
     pad = " " * indent
     joined = f"{pad}{' | '.join(items)}{suffix}"
     if len(joined) <= LINE_LENGTH:
@@ -130,7 +126,8 @@ def black_union(items: list[str], indent: int = 0, suffix: str = "") -> str:
 def black_def(head: str, params: str, tail: str, indent: int = 0) -> str:
     """A ``def`` line (``head`` ends with ``(``, ``tail`` starts with ``)``) as black lays it
     out: one line when it fits, else the parameters on a line of their own, else one
-    parameter a line with a trailing comma. ``params`` holds no bracketed comma."""
+    parameter a line with a trailing comma. ``params`` holds no bracketed comma. Layout
+    only: its arguments are text the template already escaped (:data:`LAYOUT_HELPERS`)."""
     pad, inner = " " * indent, " " * (indent + 4)
     joined = f"{pad}{head}{params}{tail}"
     if len(joined) <= LINE_LENGTH:
@@ -169,9 +166,7 @@ def environment(directory: str | None = None) -> jinja2.Environment:
     env.filters["doc"] = escape.doc
     env.filters["comment"] = escape.comment
     env.globals["lit"] = escape.py_literal
-    env.globals.update(
-        black_tuple=black_tuple, black_value=black_value, black_union=black_union, black_def=black_def
-    )
+    env.globals.update(black_value=black_value, black_union=black_union, black_def=black_def)
     env.filters["tojson_sorted"] = lambda v: json.dumps(v, sort_keys=True)
     return env
 

@@ -53,7 +53,7 @@ def wire_fields(model: type[pydantic.BaseModel]) -> dict[str, Any]:
     """The model's fields by wire name (alias when there is one)."""
     out = {}
     for name, info in model.model_fields.items():
-        alias = info.alias if isinstance(info.alias, str) else None
+        alias = info.serialization_alias if isinstance(info.serialization_alias, str) else None
         out[alias or name] = info
     return out
 

@@ -19,79 +19,59 @@ import asyncio
 import logging
 import re
 import uuid
-from typing import Any
 
-from acp_v1 import models
-from acp_v1.connection import AgentSideConnection, run_agent
-from acp_v1.interfaces import Agent
+from acp_v1 import Agent, models, run_agent
 
-AGENT_NAME = "acp_v1-echo-agent"
-AGENT_VERSION = "0.1.0"
 # How long a cancelled turn waits for the client to answer a pending permission request.
 PERMISSION_GRACE_SECONDS = 2.0
 
 
 class EchoAgent(Agent):
+    # Answered by the default ``initialize`` (with the negotiated protocol version).
+    agent_capabilities = models.AgentCapabilities(load_session=False)
+    agent_info = models.Implementation(name="acp_v1-echo-agent", version="0.1.0")
+
     def __init__(self) -> None:
-        self.connection: AgentSideConnection | None = None
         self._cancelled: dict[str, asyncio.Event] = {}
-
-    def on_connect(self, connection: AgentSideConnection) -> None:
-        self.connection = connection
-
-    async def initialize(self, params: models.InitializeRequest) -> models.InitializeResponse:
-        # The runtime answers the negotiated version whatever we put here (finding 1).
-        return models.InitializeResponse.model_validate(
-            {
-                "protocolVersion": params.protocol_version,
-                "agentCapabilities": {"loadSession": False},
-                "agentInfo": {"name": AGENT_NAME, "version": AGENT_VERSION},
-                "authMethods": [],
-            }
-        )
 
     async def session_new(self, params: models.NewSessionRequest) -> models.NewSessionResponse:
         session_id = f"echo-{uuid.uuid4().hex}"
         self._cancelled[session_id] = asyncio.Event()
-        return models.NewSessionResponse.model_validate({"sessionId": session_id})
+        return models.NewSessionResponse(session_id=session_id)
 
     async def session_cancel(self, params: models.CancelNotification) -> None:
-        self._cancelled.setdefault(str(params.session_id), asyncio.Event()).set()
+        self._cancelled.setdefault(params.session_id, asyncio.Event()).set()
 
     async def session_prompt(self, params: models.PromptRequest) -> models.PromptResponse:
-        session_id = str(params.session_id)
+        session_id = params.session_id
         cancelled = self._cancelled.setdefault(session_id, asyncio.Event())
         cancelled.clear()
-        text = "".join(_text(block) for block in params.prompt)
+        text = "".join(b.text for b in params.prompt if isinstance(b, models.ContentBlockText))
         command = text.strip()
         if command == "/wait":
             await self._say(session_id, "waiting for session/cancel")
             await cancelled.wait()
-            return _stop("cancelled")
+            return _stop(models.StopReason.CANCELLED)
         if command == "/permission":
-            outcome = await self._ask_permission(session_id, cancelled)
-            if outcome is None or cancelled.is_set():
-                return _stop("cancelled")
-            await self._say(session_id, f"permission: {outcome}")
-            return _stop("end_turn")
+            option = await self._ask_permission(session_id, cancelled)
+            if option is None or cancelled.is_set():
+                return _stop(models.StopReason.CANCELLED)
+            await self._say(session_id, f"permission: {option}")
+            return _stop(models.StopReason.END_TURN)
         for chunk in re.findall(r"\S+\s*|\s+", text):
             if cancelled.is_set():
-                return _stop("cancelled")
+                return _stop(models.StopReason.CANCELLED)
             await self._say(session_id, chunk)
-        return _stop("cancelled" if cancelled.is_set() else "end_turn")
+        return _stop(
+            models.StopReason.CANCELLED if cancelled.is_set() else models.StopReason.END_TURN
+        )
 
     async def _say(self, session_id: str, text: str) -> None:
-        assert self.connection is not None
         await self.connection.session_update(
-            models.SessionNotification.model_validate(
-                {
-                    "sessionId": session_id,
-                    "update": {
-                        "sessionUpdate": "agent_message_chunk",
-                        "content": {"type": "text", "text": text},
-                    },
-                }
-            )
+            session_id=session_id,
+            update=models.SessionUpdateAgentMessageChunk(
+                content=models.ContentBlockText(text=text)
+            ),
         )
 
     async def _ask_permission(self, session_id: str, cancelled: asyncio.Event) -> str | None:
@@ -101,7 +81,6 @@ class EchoAgent(Agent):
         that does not within a grace period gets the request withdrawn ($/cancel_request)
         instead of a turn that never ends.
         """
-        assert self.connection is not None
         request = asyncio.ensure_future(self._permission_request(session_id))
         watch = asyncio.ensure_future(cancelled.wait())
         try:
@@ -114,36 +93,29 @@ class EchoAgent(Agent):
         finally:
             request.cancel()
             watch.cancel()
-        if _value(getattr(outcome, "outcome", None)) != "selected":
-            return None
-        return str(_value(getattr(outcome, "option_id", "")))
+        if isinstance(outcome, models.RequestPermissionOutcomeSelected):
+            return outcome.option_id
+        return None
 
     async def _permission_request(self, session_id: str) -> models.RequestPermissionResponse:
-        assert self.connection is not None
         return await self.connection.session_request_permission(
-            models.RequestPermissionRequest.model_validate(
-                {
-                    "sessionId": session_id,
-                    "toolCall": {"toolCallId": f"echo-{uuid.uuid4().hex[:8]}", "title": "Echo"},
-                    "options": [
-                        {"optionId": "allow", "name": "Allow", "kind": "allow_once"},
-                        {"optionId": "reject", "name": "Reject", "kind": "reject_once"},
-                    ],
-                }
-            )
+            session_id=session_id,
+            tool_call=models.ToolCallUpdate(
+                tool_call_id=f"echo-{uuid.uuid4().hex[:8]}", title="Echo"
+            ),
+            options=[
+                models.PermissionOption(
+                    option_id="allow", name="Allow", kind=models.PermissionOptionKind.ALLOW_ONCE
+                ),
+                models.PermissionOption(
+                    option_id="reject", name="Reject", kind=models.PermissionOptionKind.REJECT_ONCE
+                ),
+            ],
         )
 
 
-def _text(block: Any) -> str:
-    return str(block.text) if _value(getattr(block, "type", None)) == "text" else ""
-
-
-def _value(value: Any) -> Any:
-    return getattr(value, "value", value)
-
-
-def _stop(reason: str) -> models.PromptResponse:
-    return models.PromptResponse.model_validate({"stopReason": reason})
+def _stop(reason: models.StopReason) -> models.PromptResponse:
+    return models.PromptResponse(stop_reason=reason)
 
 
 def main() -> None:

@@ -82,7 +82,7 @@ _KW = {
 MODULE_NAMES = frozenset({
     "Annotated", "Any", "BaseModel", "Callable", "ClassVar", "ConfigDict", "Discriminator",
     "Enum", "Field", "GetCoreSchemaHandler", "Literal", "Strict", "TYPE_CHECKING", "Tag",
-    "TypeAlias", "TypeVar", "cast", "core_schema", "get_args", "get_origin",
+    "TypeAlias", "TypeVar", "attrgetter", "cast", "core_schema", "get_args", "get_origin",
 })
 # Public names the module header defines for annotations (the integer ranges are added per
 # format, see int_formats); a $def or branch class by one of these names is refused.

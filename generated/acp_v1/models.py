@@ -403,24 +403,29 @@ class _DumpByClass:
 _BY_CLASS = _DumpByClass()
 
 
-def _fill_tags(init: Callable[..., None], tags: list[tuple[str, str, Any]]) -> Callable[..., None]:
-    """``__init__`` of a class with tag members: supplies each tag that was not given."""
+def _init_by_name(tags: list[tuple[str, str, Any]]) -> Callable[..., None]:
+    """``__init__`` of a model: members by Python name (or wire name), and each tag member
+    that was not given supplied."""
 
     def __init__(self: Any, /, **data: Any) -> None:
         for name, wire, value in tags:
             if name not in data and wire not in data:
                 data[name] = value
-        init(self, **data)
+        self.__pydantic_validator__.validate_python(data, self_instance=self, by_name=True)
 
+    # pydantic treats a subclass whose __init__ is not its own as having a custom __init__
+    # and calls it on every validation; this one does nothing validation needs.
+    __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
     return __init__
 
 
 class _Model(BaseModel):
-    # Open objects: unknown members are kept and dumped back (extra="allow"). Members are
-    # set by wire name or Python name and dumped by wire name.
+    # Open objects: unknown members are kept and dumped back (extra="allow"). Input (dicts,
+    # JSON) is read by wire names only, as the schema says; construction takes Python names
+    # (the __init__ installed below); dumps use wire names.
     model_config = ConfigDict(
         extra="allow",
-        validate_by_name=True,
+        validate_by_name=False,
         validate_by_alias=True,
         serialize_by_alias=True,
     )
@@ -438,8 +443,8 @@ class _Model(BaseModel):
                 and get_origin(info.annotation) is Literal
                 and len(get_args(info.annotation)) == 1
             ]
-            if tags:
-                cls.__init__ = _fill_tags(BaseModel.__init__, tags)
+            # Installed after pydantic built the class, so validation never calls it.
+            cls.__init__ = _init_by_name(tags)
 
 
 RequestId: TypeAlias = None | Int64 | StrictStr

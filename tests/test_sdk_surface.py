@@ -319,3 +319,23 @@ def test_the_package_face(sdk: Any) -> None:
                  "AgentSideConnection", "ClientSideConnection", "RpcError", "AcpGuardError",
                  "ProtocolVersionError", "PROTOCOL_VERSION", "ContentBlockText", "PromptRequest"):
         assert name in sdk.__all__ and hasattr(sdk, name), name
+
+
+def test_a_branch_name_clash_stops_generate_with_one_line(
+    project_root: Path, inputs_copy: Path, tmp_path: Path
+) -> None:
+    from conftest import run_acpgen, tree_digest
+    from repin import make_project
+
+    schema_path = inputs_copy / "schema" / "v1" / "schema.json"
+    schema = json.loads(schema_path.read_text(encoding="utf-8"))
+    schema["$defs"]["ContentBlockText"] = {"type": "string"}  # the text branch's class name
+    schema_path.write_text(json.dumps(schema, indent=2), encoding="utf-8")
+    proj = make_project(project_root, tmp_path / "proj", inputs_copy)
+    before = tree_digest(proj)
+    result = run_acpgen("generate", "--project", str(proj))
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("acpgen: error: "), result.stderr
+    assert "ContentBlock" in lines[0] and "'ContentBlockText'" in lines[0] and "already taken" in lines[0]
+    assert tree_digest(proj) == before

@@ -339,3 +339,15 @@ def test_a_branch_name_clash_stops_generate_with_one_line(
     assert len(lines) == 1 and lines[0].startswith("acpgen: error: "), result.stderr
     assert "ContentBlock" in lines[0] and "'ContentBlockText'" in lines[0] and "already taken" in lines[0]
     assert tree_digest(proj) == before
+
+
+@pytest.mark.parametrize("agent", [["/nonexistent/agent"], [sys.executable, "-c", "print('not ACP')"]])
+def test_the_example_client_reports_a_failing_agent_in_one_line(out: Path, agent: list[str]) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", f"{PACKAGE}.examples.client", "--prompt", "hi", "--", *agent],
+        cwd=out, capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    errors = [line for line in done.stderr.splitlines() if line.startswith("client: error: ")]
+    assert len(errors) == 1, done.stderr

@@ -86,11 +86,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("give the agent command after --")
     try:
         return asyncio.run(run(command, args.prompt or ["Hello from the example client"]))
-    except (RpcError, AcpGuardError, ProtocolVersionError, OSError) as exc:
-        # An error answer, a call the agent did not advertise, an unsupported version, or
-        # an agent that could not be started / went away: one line, not a traceback.
-        print(f"client: error: {exc}", file=sys.stderr)
+    except (RpcError, AcpGuardError, ProtocolVersionError, OSError, ValueError) as exc:
+        # An error answer, a call the agent did not advertise, an unsupported version, an
+        # agent that could not be started or went away, or an answer that does not
+        # validate: one line, not a traceback.
+        print(
+            f"client: error: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}",
+            file=sys.stderr,
+        )
         return 1
+    except KeyboardInterrupt:
+        return 130
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ Logs go to stderr; stdout carries nothing but ACP messages.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 import uuid
@@ -120,7 +121,8 @@ def _stop(reason: models.StopReason) -> models.PromptResponse:
 
 def main() -> None:
     logging.basicConfig(level=logging.WARNING, format="echo-agent: %(levelname)s %(message)s")
-    asyncio.run(run_agent(EchoAgent()))
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C ends it quietly
+        asyncio.run(run_agent(EchoAgent()))
 
 
 if __name__ == "__main__":

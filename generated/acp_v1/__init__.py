@@ -8,9 +8,12 @@ Everything an agent or client author needs, in one import:
 * the connection entry points: :func:`run_agent` (serve an agent on stdio),
   :func:`connect_to_agent` (spawn one and talk to it), :func:`connect_in_memory`, and the
   connection classes;
-* the error types: :class:`RpcError` (an error answer, sent or received),
+* the error types: :class:`RpcError` (an error answer, sent or received) and its subclass
+  per code (:class:`MethodNotFoundError`, :class:`InvalidParamsError`, ...),
   :class:`AcpGuardError` (a call the peer did not advertise; nothing was sent),
-  :class:`ProtocolVersionError` (the agent answered a version this client does not support).
+  :class:`ProtocolVersionError` (the agent answered a version this client does not support),
+  :class:`ConnectionClosed`, :class:`MessageTooLarge`, :class:`MalformedResponse` (this
+  side's own failures; nothing was sent for them).
 """
 
 from acp_v1 import models
@@ -22,11 +25,24 @@ from acp_v1.connection import (
     connect_to_agent,
     run_agent,
 )
+from acp_v1.errors import (
+    AuthenticationRequiredError,
+    ConnectionClosed,
+    InternalError,
+    InvalidParamsError,
+    InvalidRequestError,
+    MalformedResponse,
+    MessageTooLarge,
+    MethodNotFoundError,
+    ParseError,
+    RequestCancelledError,
+    ResourceNotFoundError,
+    RpcError,
+)
 from acp_v1.guards import AcpGuardError
 from acp_v1.handshake import ProtocolVersionError
 from acp_v1.interfaces import Agent, Client
 from acp_v1.models import *  # noqa: F403 -- the models are part of the face
-from acp_v1.rpc import RpcError
 
 __all__ = [
     "PROTOCOL_VERSION",
@@ -34,9 +50,20 @@ __all__ = [
     "AcpGuardError",
     "Agent",
     "AgentSideConnection",
+    "AuthenticationRequiredError",
     "Client",
     "ClientSideConnection",
+    "ConnectionClosed",
+    "InternalError",
+    "InvalidParamsError",
+    "InvalidRequestError",
+    "MalformedResponse",
+    "MessageTooLarge",
+    "MethodNotFoundError",
+    "ParseError",
     "ProtocolVersionError",
+    "RequestCancelledError",
+    "ResourceNotFoundError",
     "RpcError",
     "connect_in_memory",
     "connect_to_agent",

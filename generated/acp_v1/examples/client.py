@@ -84,19 +84,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         command = command[1:]
     if not command:
         parser.error("give the agent command after --")
+    # Whatever happens, the agent's process group is stopped before asyncio.run returns
+    # (stdio.spawn_process), and a failure is one line on stderr, not a traceback.
     try:
         return asyncio.run(run(command, args.prompt or ["Hello from the example client"]))
-    except (RpcError, AcpGuardError, ProtocolVersionError, OSError, ValueError) as exc:
-        # An error answer, a call the agent did not advertise, an unsupported version, an
-        # agent that could not be started or went away, or an answer that does not
-        # validate: one line, not a traceback.
-        print(
-            f"client: error: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}",
-            file=sys.stderr,
-        )
-        return 1
+    except RpcError as exc:
+        print(f"{parser.prog}: error: the agent answered {exc.code} {exc.message}", file=sys.stderr)
+    except (AcpGuardError, ConnectionError, OSError, ValueError) as exc:
+        print(f"{parser.prog}: error: {type(exc).__name__}: {exc}", file=sys.stderr)
     except KeyboardInterrupt:
+        print(f"{parser.prog}: interrupted", file=sys.stderr)
         return 130
+    return 1
 
 
 if __name__ == "__main__":

@@ -42,7 +42,9 @@ from acp_v1.errors import (
 from acp_v1.guards import AcpGuardError
 from acp_v1.handshake import ProtocolVersionError
 from acp_v1.interfaces import Agent, Client
-from acp_v1.models import *  # noqa: F403 -- the models are part of the face
+
+# The models are part of the face: every name of models.__all__ (added to __all__ below).
+from acp_v1.models import *
 
 __all__ = [
     "PROTOCOL_VERSION",

@@ -21,7 +21,6 @@ from acp_v1 import (
     PROTOCOL_VERSION,
     AcpGuardError,
     Client,
-    ProtocolVersionError,
     RpcError,
     connect_to_agent,
     models,

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import yaml  # type: ignore[import-untyped]  # PyYAML: a datamodel-code-generator dependency
 from click.testing import CliRunner, Result
-from conftest import PROJECT_ROOT, tree_digest
+from conftest import PROJECT_ROOT, load_real_project, tree_digest, tree_now
 
 import acpgen
 from acpgen.cli.main import main
@@ -28,14 +28,11 @@ from acpgen.output.check import MAX_DIFF_LINES, check
 from acpgen.output.generate import MANIFEST_NAME, OUTPUT_TOOLS, build_tree, options_for
 from acpgen.output.writer import write_tree
 
-_FRESH: dict[str, dict[str, bytes]] = {}
-
 
 def generated_now(project) -> dict[str, bytes]:  # type: ignore[no-untyped-def]
     """What the generator produces now from the real pinned inputs (computed once per run)."""
-    if "tree" not in _FRESH:
-        _FRESH["tree"] = build_tree(project, options_for(project))
-    return dict(_FRESH["tree"])
+    assert project is load_real_project()
+    return tree_now()
 
 
 @pytest.fixture()
@@ -249,6 +246,32 @@ def test_edited_capability_manifest_is_named_as_the_drifted_input(copy: Path, in
     assert set(report["inputs_changed"]) == {"capabilities"}
     assert report["inputs_changed"]["capabilities"]["path"] == "schema/capabilities.toml"
     assert report["generator_drift"] == {}
+
+
+def test_other_generate_options_are_named_not_generator_drift(copy: Path, inputs_dir: Path, project) -> None:  # type: ignore[no-untyped-def]
+    """A check run with another --package than the tree was generated with: the bytes differ
+    because of the options, and the diagnosis says so (neither generator drift nor stale)."""
+    result = cli(*check_args(copy, inputs_dir, "--package", "other_sdk"))
+    assert result.exit_code == 1
+    assert f"cause: generate options changed: the tree was generated with package " \
+           f"{project.lock.package!r}, checking with package 'other_sdk'" in result.stderr
+    assert "generator drift" not in result.stderr and "stale output" not in result.stderr
+
+    report = check(project, str(copy / "generated"), "other_sdk").to_json()
+    assert report["causes"] == [{"kind": "options_changed",
+                                 "options": {"package": {"recorded": project.lock.package,
+                                                         "current": "other_sdk"}}}]
+    assert report["generator_drift"] == {} and report["inputs_changed"] == {}
+    assert any(p.startswith("other_sdk/") for p in report["missing"])
+
+    # The mirror case: a tree generated elsewhere with --package, checked there without it.
+    other = copy / "other"
+    write_tree(other, build_tree(project, options_for(project, "other_sdk")))
+    assert check(project, str(other), "other_sdk").clean
+    report = check(project, str(other)).to_json()
+    assert report["causes"] == [{"kind": "options_changed",
+                                 "options": {"package": {"recorded": "other_sdk",
+                                                         "current": project.lock.package}}}]
 
 
 def test_never_generated_tree(copy: Path, fresh_tree, project) -> None:  # type: ignore[no-untyped-def]

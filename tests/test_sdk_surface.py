@@ -277,7 +277,7 @@ def test_a_branch_name_clash_is_a_generation_error(project: Any) -> None:
     # A def named like the rule's name for ContentBlock's text branch.
     defs["ContentBlockText"] = dataclasses.replace(defs["SessionId"], name="ContentBlockText")
     with pytest.raises(AcpgenError, match="ContentBlockText.*already taken"):
-        plan_models(dataclasses.replace(project.ir, defs=defs), project.schema)
+        plan_models(dataclasses.replace(project.ir, defs=defs))
 
 
 # -- the runtime as an author uses it ------------------------------------------------------------

@@ -44,13 +44,13 @@ How unions come out (the rest of the contract):
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from acpgen.errors import AcpgenError
 from acpgen.ir.naming import snake_case
-from acpgen.ir.types import Definition, Property, SchemaIR, TypeExpr
+from acpgen.ir.types import Definition, Property, SchemaIR, TypeExpr, Variant
+from acpgen.ir.visit import def_types, fold, refs, walk_all
 
 # Ranges of the integer formats the schema uses (Rust integer widths). The schema's own
 # minimum/maximum narrow them further.
@@ -118,6 +118,10 @@ def member_name(value: Any, title: str | None) -> str:
 
 def type_node(t: TypeExpr) -> dict[str, Any]:
     """A type as a small tree the ``ty`` macro renders (no source text is built here)."""
+    return fold(t, _node)
+
+
+def _node(t: TypeExpr, items: dict[str, Any] | None, variants: tuple[dict[str, Any], ...]) -> dict[str, Any]:
     if t.kind == "ref":
         return {"k": "name", "name": t.name}
     if t.kind == "primitive":
@@ -130,11 +134,11 @@ def type_node(t: TypeExpr) -> dict[str, Any]:
             kw = [(k, v) for k, v in kw if (k == "ge" and v > lo) or (k == "le" and v < hi)]
         return {"k": "prim", "base": base, "kw": kw}
     if t.kind == "array":
-        return {"k": "list", "items": type_node(t.items or TypeExpr("any")), "kw": _constraints(t)}
+        return {"k": "list", "items": items or {"k": "any"}, "kw": _constraints(t)}
     if t.kind == "map":
-        return {"k": "dict", "items": type_node(t.items or TypeExpr("any"))}
+        return {"k": "dict", "items": items or {"k": "any"}}
     if t.kind == "union":
-        return {"k": "union", "members": [type_node(v) for v in t.variants]}
+        return {"k": "union", "members": list(variants)}
     if t.kind == "const":
         return {"k": "lit", "value": t.value}
     if t.kind == "null":
@@ -160,26 +164,14 @@ def int_formats(ir: SchemaIR | None = None) -> list[dict[str, Any]]:
 
 
 def _used_formats(ir: SchemaIR) -> set[str]:
-    found: set[str] = set()
-
-    def walk(t: TypeExpr | None) -> None:
-        if t is None:
-            return
-        if t.kind == "primitive" and t.name == "integer" and t.format:
-            found.add(t.format)
-        walk(t.items)
-        for v in t.variants:
-            walk(v)
-
-    for d in ir.defs.values():
-        walk(d.primitive)
-        for p in d.properties:
-            walk(p.type)
-        for v in d.variants:
-            walk(v.inline)
-            for p in v.properties:
-                walk(p.type)
-    return found
+    # An open enum's catch-all range is written out on the enum (``open_limits``), so it
+    # needs no named range of its own.
+    return {
+        t.format
+        for d in ir.defs.values()
+        for t in walk_all(t for t in def_types(d) if t is not d.catch_all)
+        if t.kind == "primitive" and t.name == "integer" and t.format
+    }
 
 
 def _constraints(t: TypeExpr) -> list[tuple[str, Any]]:
@@ -265,12 +257,9 @@ def _tag_field(wire: str, value: Any) -> Property:
 
 
 class Planner:
-    def __init__(self, ir: SchemaIR, raw_defs: Mapping[str, Any]) -> None:
+    def __init__(self, ir: SchemaIR) -> None:
         self.ir = ir
         self.defs = ir.defs
-        # Read only for what the IR does not carry yet: a catch-all branch that is itself
-        # an ``anyOf`` of scopes (CreateElicitationRequest's "other" branch).
-        self.raw = raw_defs
         self.blocks: dict[str, Block] = {}
         self.entries: dict[str, list[Entry]] = {}  # union def -> its members
         self.format_names = frozenset(f["name"] for f in int_formats(ir))
@@ -316,7 +305,7 @@ class Planner:
         fields = [field_spec(p) for p in d.properties]
         lazy: set[str] = set()
         for p in d.properties:
-            lazy |= p.type.refs()
+            lazy |= refs(p.type)
         return Block(kind="class", name=d.name, doc=docstring_text(d.description), public=True,
                      bases=["_Model"], fields=fields, lazy=lazy)
 
@@ -414,7 +403,7 @@ class Planner:
                 entries.append(Entry(tag=tag, title=v.title, classes=[], type=type_node(v.inline)))
                 continue
             else:
-                nested = self.raw_scopes(d, index)
+                nested = self.nested_bases(d, v, index)
                 bases = [(b, sfx) for ref, sfx in nested for b, _ in self.bases_of(ref, d)] or [("_Model", "")]
             if not own and all(b != "_Model" for b, _ in bases):
                 entries.append(Entry(tag=tag, title=v.title, classes=[b for b, _ in bases]))
@@ -426,7 +415,7 @@ class Planner:
                 fields += [field_spec(p, tag=p.type.value) for p in own if p.type.kind == "const"]
                 lazy: set[str] = set()
                 for p in own:
-                    lazy |= p.type.refs()
+                    lazy |= refs(p.type)
                 deps = {base} if base != "_Model" else set()
                 self.add(Block(kind="class", name=cls, doc=docstring_text(v.description), public=True,
                                bases=[base], fields=_dedupe(fields), deps=deps, lazy=lazy))
@@ -469,19 +458,13 @@ class Planner:
             return out
         raise AcpgenError(user.pointer, f"models: a union branch refers to {ref} ({target.shape})")
 
-    def raw_scopes(self, d: Definition, index: int) -> list[tuple[str, str]]:
-        node = self.raw.get(d.name, {}).get(d.union_keyword or "", [])
-        if index >= len(node):
-            return []
+    def nested_bases(self, d: Definition, v: Variant, index: int) -> list[tuple[str, str]]:
+        """(def, class-name suffix) for each member of a branch that is itself a union."""
         out = []
-        for m in node[index].get("anyOf", []):
-            ref = None
-            for part in m.get("allOf", []):
-                ref = str(part.get("$ref", ""))[len("#/$defs/") :] or None
-            ref = ref or (str(m["$ref"])[len("#/$defs/") :] if "$ref" in m else None)
-            if ref is None:
+        for n in v.nested:
+            if n.ref is None:
                 raise AcpgenError(d.pointer, f"models: nested branch of variant {index} has no $ref")
-            out.append((ref, pascal(m.get("title") or ref)))
+            out.append((n.ref, pascal(n.title or n.ref)))
         return out
 
     # -- order -------------------------------------------------------------------------------
@@ -543,5 +526,5 @@ def _dedupe(fields: list[FieldSpec]) -> list[FieldSpec]:
     return list(by_name.values())
 
 
-def plan_models(ir: SchemaIR, raw_defs: Mapping[str, Any]) -> list[Block]:
-    return Planner(ir, raw_defs).plan()
+def plan_models(ir: SchemaIR) -> list[Block]:
+    return Planner(ir).plan()

@@ -27,10 +27,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from acpgen.evolve.changes import Change
-from acpgen.evolve.compat import Flows, compute_flows
-from acpgen.evolve.diff import SchemaDiff, variant_key
+from acpgen.evolve.diff import SchemaDiff, SchemaSide
+from acpgen.evolve.methods import Flows, refs_in
+from acpgen.evolve.normal import normalise, ref_name
 from acpgen.inputs.roster import Requirement, Roster
-from acpgen.ir.types import SchemaIR
 from acpgen.model.capabilities import MANIFEST_RELPATH
 from acpgen.model.derived_claims import DerivedClaims, derived_claims
 from acpgen.model.project import Project
@@ -174,7 +174,7 @@ def _claims_of(dc: DerivedClaims) -> list[Claim]:
     return out
 
 
-def check_claim(claim: Claim, schema: dict[str, Any], ir: SchemaIR) -> str | None:
+def check_claim(claim: Claim, schema: dict[str, Any]) -> str | None:
     """Why ``claim`` does not hold for NEW (None if it holds).
 
     Member lists are compared as sets: the order members are declared in is not structure.
@@ -189,8 +189,7 @@ def check_claim(claim: Claim, schema: dict[str, Any], ir: SchemaIR) -> str | Non
         present = [k for k in ("properties", "oneOf", "anyOf") if k in node]
         return f"{pointer} now declares {', '.join(present)}" if present else None
     if claim.kind == "enum":
-        d = ir.defs.get(claim.name)
-        have = {str(m.value) for m in d.enum_members} if d else set()
+        have = {str(v) for v in normalise(node).a.get("~values", ())}
         gone = [v for v in claim.values if v not in have]
         return f"{pointer}: values {gone} no longer exist" if gone else None
     problems: list[str] = []
@@ -239,16 +238,25 @@ def _merge(into: dict[str, set[str]], more: dict[str, set[str]]) -> None:
         into.setdefault(k, set()).update(v)
 
 
-def _carriers(name: str, ir: SchemaIR, flows: Flows) -> list[str]:
-    variants: list[str] = []
-    props: list[str] = []
-    for d in ir.defs.values():
-        for v in d.variants:
-            if v.ref == name:
-                variants.append(f"{d.name}[{variant_key(d, v)}]")
-        for p in d.properties:
-            if name in p.type.refs():
-                props.append(f"{d.name}.{p.wire_name}")
+def _holders(side: SchemaSide) -> dict[str, tuple[list[str], list[str]]]:
+    """def -> (union branches built on it, properties that hold it), for one side."""
+    out: dict[str, tuple[list[str], list[str]]] = {}
+    for owner, node in side.schema.get("$defs", {}).items():
+        norm = normalise(node)
+        for key, (_, branch) in norm.variants.items():
+            target = ref_name(normalise(branch).raw.get("$ref"))
+            if target:
+                out.setdefault(target, ([], []))[0].append(f"{owner}[{key}]")
+        declared = norm.a.get("properties", {})
+        for wire, schema in (declared.items() if isinstance(declared, dict) else ()):
+            for target in refs_in(schema):
+                out.setdefault(target, ([], []))[1].append(f"{owner}.{wire}")
+    return out
+
+
+def _carriers(name: str, holders: dict[str, tuple[list[str], list[str]]], flows: Flows) -> list[str]:
+    """Union branches built on the def, properties that hold it, methods that carry it."""
+    variants, props = holders.get(name, ([], []))
     methods = sorted(flows.carriers.get(name, ()))
     out = sorted(variants) + sorted(props)[:_MAX_CARRIERS]
     if len(props) > _MAX_CARRIERS:
@@ -266,24 +274,27 @@ def compute_impact(diff: SchemaDiff, roster: Roster, gate_entries: list[Any] | N
                    gates_source: str | None = None, notes: tuple[str, ...] = ()) -> Impact:
     claims = roster_claims(roster)
     index = _Index(roster, claims)
-    old, new = diff.old.ir, diff.new.ir
+    old, new = diff.old, diff.new
     entries = gate_entries or []
     results: list[ChangeImpact] = []
     carrier_cache: dict[tuple[str, int], list[str]] = {}
-    flows = {id(old): compute_flows(old), id(new): compute_flows(new)}
+    flows = {id(old): old.flows, id(new): new.flows}
+    holders: dict[int, dict[str, tuple[list[str], list[str]]]] = {}
     for change in diff.semantic:
         reqs: dict[str, set[str]] = {}
         carriers: list[str] = []
         name = _def_name(change)
         if name is not None:
             _merge(reqs, index.for_def(name))
-            ir = new if change.kind == "DEF_ADDED" or name not in old.defs else old
-            for m in ir.methods:
+            side = new if change.kind == "DEF_ADDED" or name not in old.schema.get("$defs", {}) else old
+            for m in side.methods:
                 if name in (m.params, m.result):
                     _merge(reqs, index.mentioning(m.wire, "method"))
-            key = (name, id(ir))
+            key = (name, id(side))
             if key not in carrier_cache:
-                carrier_cache[key] = _carriers(name, ir, flows[id(ir)])
+                if id(side) not in holders:
+                    holders[id(side)] = _holders(side)
+                carrier_cache[key] = _carriers(name, holders[id(side)], flows[id(side)])
             carriers = carrier_cache[key]
         elif change.kind.startswith("METHOD_"):
             _merge(reqs, index.mentioning(change.subject, "text"))
@@ -304,7 +315,7 @@ def compute_impact(diff: SchemaDiff, roster: Roster, gate_entries: list[Any] | N
                                     tuple(carriers)))
     broken = []
     for c in claims:
-        problem = check_claim(c, diff.new.schema, diff.new.ir)
+        problem = check_claim(c, diff.new.schema)
         if problem:
             broken.append(BrokenClaim(c.requirement, c.text, problem))
     return Impact(tuple(results), len(claims), len({c.requirement for c in claims}), tuple(broken),

@@ -16,6 +16,7 @@ from acpgen.ir.types import (
     Definition,
     EnumMember,
     Method,
+    NestedBranch,
     Property,
     SchemaIR,
     TypeExpr,
@@ -257,6 +258,9 @@ class _Builder:
         inline = None
         if ref is None and not props:
             inline = self.type_of(node, at)[0]
+        nested: tuple[NestedBranch, ...] = ()
+        if ref is None:
+            nested = tuple(_nested_branch(m) for m in node.get("anyOf", node.get("oneOf", [])))
         return Variant(
             ref=ref,
             tag=tag,
@@ -265,6 +269,7 @@ class _Builder:
             catch_all=catch_all,
             inline=inline,
             properties=tuple(p for p in props if p.type.kind != "const"),
+            nested=nested,
         )
 
     @staticmethod
@@ -288,6 +293,19 @@ class _Builder:
                 if "const" in p and wire in m.get("required", []):
                     keys.add(wire)
         return next(iter(keys)) if len(keys) == 1 else None
+
+
+def _nested_branch(node: dict[str, Any]) -> NestedBranch:
+    """A member of a branch's own union: the def it extends (its last ``allOf`` ``$ref``,
+    else its ``$ref``) and its title."""
+    ref = None
+    for part in node.get("allOf", []):
+        if isinstance(part, dict) and "$ref" in part:
+            ref = str(part["$ref"])[len(_REF_PREFIX) :]
+    if ref is None and "$ref" in node:
+        ref = str(node["$ref"])[len(_REF_PREFIX) :]
+    title = node.get("title")
+    return NestedBranch(ref=ref, title=title if isinstance(title, str) else None)
 
 
 def _methods(

@@ -30,7 +30,7 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
         shutil.copyfile(INPUTS / rel, inputs / rel)
     proj = root / "proj"
     (proj / "schema").mkdir(parents=True)
-    for name in ("acp.lock", "capabilities.toml"):
+    for name in ("acp.lock", "capabilities.toml", "conformance.toml"):
         if (PROJECT_ROOT / "schema" / name).is_file():
             shutil.copyfile(PROJECT_ROOT / "schema" / name, proj / "schema" / name)
     shutil.copytree(generated_dir(), proj / "generated",

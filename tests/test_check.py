@@ -76,14 +76,17 @@ def copy(tmp_path: Path, fresh_tree: dict[str, bytes]) -> Path:
 def test_manifest_records_versions_inputs_and_every_file_hash(project, fresh_tree) -> None:  # type: ignore[no-untyped-def]
     doc = json.loads(fresh_tree[MANIFEST_NAME])
     assert doc["generator"] == {"name": "acpgen", "version": acpgen.__version__}
-    # Only what the generator calls: acpgen never imports pydantic or datamodel-code-generator.
+    # Only what shapes the bytes: pydantic only proves the output; datamodel-code-generator is a test oracle.
     assert set(OUTPUT_TOOLS) == {"black", "jinja2"}
     assert doc["tools"] == {name: version(name) for name in OUTPUT_TOOLS}
     capabilities = PROJECT_ROOT / "schema" / "capabilities.toml"
+    conformance = PROJECT_ROOT / "schema" / "conformance.toml"
     assert doc["inputs"] == {
         **{name: {"path": f.path, "sha256": f.sha256} for name, f in project.lock.files.items()},
         "capabilities": {"path": "schema/capabilities.toml",
                          "sha256": hashlib.sha256(capabilities.read_bytes()).hexdigest()},
+        "conformance": {"path": "schema/conformance.toml",
+                        "sha256": hashlib.sha256(conformance.read_bytes()).hexdigest()},
     }
     files = {rel: data for rel, data in fresh_tree.items() if rel != MANIFEST_NAME}
     assert doc["files"] == {rel: hashlib.sha256(data).hexdigest() for rel, data in files.items()}
@@ -352,3 +355,17 @@ def test_json_report_for_bad_input_that_is_not_drift(copy: Path, inputs_dir: Pat
     assert report["status"] == "error" and report["exit_code"] == 2
     assert report["error"].startswith("schema/acp.lock: not valid TOML")
     assert result.stderr.splitlines() == [f"acpgen: error: {report['error']}"]
+
+
+def test_check_fails_on_output_that_does_not_compile(copy: Path, inputs_dir: Path) -> None:
+    """black accepts a module-level ``return``; the compile proof does not (exit 2, one line)."""
+    template = copy / "templates" / "models" / "models.py.jinja"
+    template.write_text(template.read_text(encoding="utf-8") + "\nreturn 1\n", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ACPGEN_")}
+    env |= {"ACPGEN_TEMPLATES": str(copy / "templates"), "ACPGEN_NO_CACHE": "1"}
+    proc = subprocess.run([sys.executable, "-m", "acpgen", *check_args(copy, inputs_dir)], env=env,
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "generated code does not compile" in lines[0], lines
+    assert lines[0].startswith("acpgen: error: acp_v1/models.py: ")

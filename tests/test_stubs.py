@@ -196,13 +196,17 @@ def test_conftest_finds_the_package_from_a_nested_tests_dir(project, tmp_path: P
                                                           monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     import runpy
 
+    from acpgen.emit import conformance
     from acpgen.emit.test_stubs import emit
 
-    files = emit(generation_model(project, GenOptions(tests_dir="checks/acp")))
+    model = generation_model(project, GenOptions(tests_dir="checks/acp"))
+    files = emit(model)
     assert "checks/acp/conftest.py" in files and "checks/acp/test_schema.py" in files
     conftest = tmp_path / "out" / "checks" / "acp" / "conftest.py"
-    conftest.parent.mkdir(parents=True)
-    conftest.write_text(files["checks/acp/conftest.py"])
+    # The conftest imports the conformance kit's hooks from beside it.
+    for relpath, text in {**conformance.emit(model), **files}.items():
+        (tmp_path / "out" / relpath).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "out" / relpath).write_text(text)
     monkeypatch.setattr(sys, "path", list(sys.path))
     runpy.run_path(str(conftest))
     assert sys.path[:2] == [str(tmp_path / "out"), str(conftest.parent)]
@@ -281,10 +285,16 @@ def test_generated_tests_run_240_tagged_tests_real_ones_pass_stubs_skip(project,
 
     report = json.loads((tmp_path / "cov.json").read_text())
     junit = _junit(tmp_path / "junit.xml")
+    # The black-box conformance tests (test_conformance_*.py) skip without --acp-agent /
+    # --acp-client; they leave every requirement's status as the section tests make it.
+    blackbox = {k: v for k, v in junit.items() if k.startswith("test_conformance_")}
+    assert blackbox and all(o == "skipped" and "black-box" in m for o, m in blackbox.values())
+    junit = {k: v for k, v in junit.items() if k not in blackbox}
     assert len(junit) == len(plan) == len(project.roster.requirements)
     assert [e["id"] for e in report["requirements"]] == [r.id for r in project.roster.requirements]
     for entry in report["requirements"]:
-        (test,) = entry["tests"]  # exactly one test per ID
+        # exactly one section test per ID
+        (test,) = [t for t in entry["tests"] if "test_conformance_" not in t["nodeid"]]
         key = test["nodeid"].rsplit("/", 1)[-1]
         outcome, message = junit[key]
         if plan[entry["id"]].is_stub:
@@ -297,12 +307,13 @@ def test_generated_tests_run_240_tagged_tests_real_ones_pass_stubs_skip(project,
     assert report["counts"] == {
         "passing": real, "failing": 0, "skipped": len(plan) - real, "no_test": 0, "total": len(plan)
     }
-    assert _summary(result.stdout) == Counter({"passed": real, "skipped": len(plan) - real})
+    assert _summary(result.stdout) == Counter({"passed": real, "skipped": len(plan) - real + len(blackbox)})
 
 
 def test_the_whole_tests_dir_collects_exactly_one_test_per_id(project) -> None:  # type: ignore[no-untyped-def]
-    # `pytest generated/tests` is the roster's denominator: nothing else lives there (the
-    # runtime's own tests are in runtime_tests/ beside it), so it collects one test per ID.
+    # `pytest generated/tests` is the roster's denominator: besides the section modules only
+    # the black-box conformance modules live there (the runtime's own tests are in
+    # runtime_tests/ beside it), so the sections collect exactly one test per ID.
     tests_dir = Path(project.lock.out) / project.lock.tests_dir
     roster = project.inputs.directory / project.lock.files["roster"].path
     root = generated_dir().parent
@@ -310,8 +321,10 @@ def test_the_whole_tests_dir_collects_exactly_one_test_per_id(project) -> None: 
     assert result.returncode == 0, result.stdout[-3000:]
     nodeids = [line for line in result.stdout.splitlines() if "::" in line]
     sections = {str(p.relative_to(root)) for p in _section_modules(project)}
-    assert {n.split("::")[0] for n in nodeids} == sections
-    assert len(nodeids) == len(set(nodeids)) == len(project.roster.requirements) == 240
+    conformance = {str(tests_dir / f"test_conformance_{side}.py") for side in ("agent", "client")}
+    assert {n.split("::")[0] for n in nodeids} == sections | conformance
+    in_sections = [n for n in nodeids if n.split("::")[0] in sections]
+    assert len(in_sections) == len(set(in_sections)) == len(project.roster.requirements) == 240
 
 
 def test_a_made_up_id_in_a_generated_module_stops_collection(project, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -438,8 +451,10 @@ def test_broken_generated_code_fails_exactly_the_real_tests_that_check_it(projec
     tests = out / "tests"
     tests.mkdir()
     generated_tests = generated_dir() / project.lock.tests_dir
-    for name in ("conftest.py", "_acp_checks.py", *(p.name for p in _section_modules(project))):
+    for name in ("conftest.py", "_acp_checks.py", "_acp_conformance.py",
+                 *(p.name for p in _section_modules(project))):
         shutil.copyfile(generated_tests / name, tests / name)
+    shutil.copytree(generated_tests / "_acp_kit", tests / "_acp_kit", ignore=shutil.ignore_patterns("__pycache__"))
 
     member_id = _mutate(package / "models.py", lambda tree: _drop_required(project, tree))
     variant_id = _mutate(package / "models.py", lambda tree: _drop_variant(project, tree))

@@ -31,7 +31,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from acpgen.emit.models_plan import HELPER_NAMES, int_formats, plan_models
-from acpgen.emit.render import py_literal, render
+from acpgen.emit.render import render
 
 if TYPE_CHECKING:
     from acpgen.model.generation import GenerationModel
@@ -48,6 +48,5 @@ def emit(model: GenerationModel) -> dict[str, str]:
         blocks=blocks,
         public=public,
         int_formats=formats,
-        lit=py_literal,
     )
     return {f"{model.options.package}/models.py": text}

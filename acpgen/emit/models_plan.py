@@ -43,14 +43,16 @@ How unions come out (the rest of the contract):
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from acpgen.emit.escape import doc_text
 from acpgen.errors import AcpgenError
-from acpgen.ir.naming import snake_case
+from acpgen.ir.naming import MODULE_NAMES, member_name, pascal, snake_case
 from acpgen.ir.types import Definition, Property, SchemaIR, TypeExpr, Variant
 from acpgen.ir.visit import def_types, fold, refs, walk_all
+
+SCHEMA = "schema/v1/schema.json"  # where planner refusals point (the lock's schema path)
 
 # Ranges of the integer formats the schema uses (Rust integer widths). The schema's own
 # minimum/maximum narrow them further.
@@ -77,40 +79,18 @@ _KW = {
     "pattern": "pattern",
 }
 # Tag() values of the branches that no listed tag names (part of the naming contract).
-# Names the module header of templates/models/models.py.jinja imports: a $def by one of
-# these names would shadow it (helpers all start with "_", which no $def name may).
-MODULE_NAMES = frozenset({
-    "Annotated", "Any", "BaseModel", "Callable", "ClassVar", "ConfigDict", "Discriminator",
-    "Enum", "Field", "GetCoreSchemaHandler", "Literal", "Strict", "TYPE_CHECKING", "Tag",
-    "TypeAlias", "TypeVar", "attrgetter", "cast", "core_schema", "get_args", "get_origin",
-})
 # Public names the module header defines for annotations (the integer ranges are added per
-# format, see int_formats); a $def or branch class by one of these names is refused.
+# format, see int_formats); acpgen.ir.naming refuses a $def by one of these names, and a
+# branch class by one of them is refused here.
 HELPER_NAMES = frozenset({*_PRIMITIVE_BASES.values(), "Omittable"})
 OTHER_TAG = "(other)"  # a catch-all branch: any tag not listed elsewhere
 UNTAGGED = "(untagged)"  # the branch used when the tag member is absent
 
 
-def pascal(text: str) -> str:
-    """``agent_message_chunk`` -> ``AgentMessageChunk``; ``Parse error`` -> ``ParseError``."""
-    parts = [p for p in re.split(r"[^0-9A-Za-z]+", str(text)) if p]
-    return "".join(p[0].upper() + p[1:] for p in parts)
-
-
 def docstring_text(text: str | None) -> str | None:
-    """A description made safe inside a triple-quoted docstring (the template adds quotes)."""
-    if not text:
-        return None
-    text = text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"').strip()
-    return text[:-1] + '\\"' if text.endswith('"') else text
-
-
-def member_name(value: Any, title: str | None) -> str:
-    """Enum member names: the value for strings (``END_TURN``), else the title (``PARSE_ERROR``)."""
-    source = value if isinstance(value, str) else (title or f"value {value}")
-    name = re.sub(r"[^0-9A-Za-z]+", "_", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", source))
-    name = name.strip("_").upper() or "EMPTY"
-    return "V_" + name if name[0].isdigit() else name
+    """A description as a docstring states it (``inspect.cleandoc``'s normal form; None when
+    empty). Templates write it through the ``doc`` escaping filter."""
+    return doc_text(text)
 
 
 # -- type trees ------------------------------------------------------------------------------
@@ -145,7 +125,7 @@ def _node(t: TypeExpr, items: dict[str, Any] | None, variants: tuple[dict[str, A
         return {"k": "none"}
     if t.kind == "any":
         return {"k": "any"}
-    raise AcpgenError("schema", f"models: cannot map type kind {t.kind!r}")
+    raise AcpgenError(SCHEMA, f"models: cannot map type kind {t.kind!r}")
 
 
 def int_format_name(fmt: str) -> str:
@@ -263,14 +243,13 @@ class Planner:
         self.blocks: dict[str, Block] = {}
         self.entries: dict[str, list[Entry]] = {}  # union def -> its members
         self.format_names = frozenset(f["name"] for f in int_formats(ir))
+        self.origins: dict[str, str] = {}  # branch class -> the variant it was named for
 
     # -- public --------------------------------------------------------------------------
 
     def plan(self) -> list[Block]:
+        # Def names were proved class names by the IR (acpgen.ir.naming.def_class_name).
         for name, d in self.defs.items():
-            if name in MODULE_NAMES or name in HELPER_NAMES or name in self.format_names or name.startswith("_"):
-                raise AcpgenError(d.pointer, f"models: def name {name!r} collides with a name "
-                                  "the models module imports or reserves for helpers")
             self.plan_def(name, d)
         return self.ordered()
 
@@ -290,11 +269,20 @@ class Planner:
         elif d.shape in ("union", "tagged_union"):
             self.union_block(d)
         else:  # pragma: no cover - the IR has no other shapes
-            raise AcpgenError(d.pointer, f"models: unknown shape {d.shape!r}")
+            raise AcpgenError(SCHEMA, f"{d.pointer}: unknown shape {d.shape!r}")
 
     # -- blocks ----------------------------------------------------------------------------
 
     def add(self, block: Block) -> None:
+        # A member must not rebind a name its class's annotations are spelled with (the IR
+        # names members per def; a branch class combines members of several nodes).
+        spelled: set[str] = set()
+        for f in block.fields:
+            spelled |= _spelled_with(f.type)
+        clash = sorted({f.py_name for f in block.fields} & spelled)
+        if clash:
+            raise AcpgenError(SCHEMA, f"models: class {block.name} would have a member "
+                              f"{clash[0]!r} hiding the type of that name its other members use")
         self.blocks[block.name] = block
 
     def alias(self, name: str, doc: str | None, typ: dict[str, Any]) -> Block:
@@ -366,6 +354,12 @@ class Planner:
                 "default": names[UNTAGGED] if any(e.tag == UNTAGGED for e in entries) else None,
                 "members": [{"tag": names.get(e.tag or "", e.tag), "type": _entry_type(e)} for e in entries],
             }
+            # The one error pydantic reports for a bad tag (text; the template writes it as a literal).
+            typ["message"] = (
+                f"'{disc}' must be one of {', '.join(known)}"
+                + (" (or another string)" if typ["other"] else "")
+                + (" or absent" if typ["default"] else "")
+            )
             # An untagged branch (anyOf) also accepts objects that carry a tag of another
             # branch but not its body: the schema admits them, so each tagged branch falls
             # back to the untagged one, tried in order (first the branch the tag names).
@@ -392,9 +386,10 @@ class Planner:
             own = list(common) + list(v.properties)
             if v.tag is not None and d.discriminator:
                 own.append(_tag_field(d.discriminator, v.tag))
-            suffix = pascal(str(v.tag)) if v.tag is not None else pascal(v.title or v.ref or "")
+            source = str(v.tag) if v.tag is not None else (v.title or v.ref or "")
+            suffix = pascal(source) or (source.encode("utf-8").hex().upper() if source else "")
             if not suffix:
-                raise AcpgenError(d.pointer, f"models: variant {index} has no tag, title or $ref to name it by")
+                raise AcpgenError(SCHEMA, f"{d.pointer}: variant {index} has no tag, title or $ref to name it by")
             # The classes this branch is built on.
             bases: list[tuple[str, str]]  # (base class, name suffix)
             if v.ref is not None:
@@ -411,6 +406,10 @@ class Planner:
             classes = []
             for base, inner in bases:
                 cls = self.branch_name(d, suffix + inner, base)
+                origin = f"{d.pointer}/{d.union_keyword}/{index}"
+                if self.origins.setdefault(cls, origin) != origin:
+                    raise AcpgenError(SCHEMA, f"{d.pointer}: {self.origins[cls]} and {origin} both "
+                                      f"map to the class name {cls}")
                 fields = [field_spec(p) for p in own if p.type.kind != "const"]
                 fields += [field_spec(p, tag=p.type.value) for p in own if p.type.kind == "const"]
                 lazy: set[str] = set()
@@ -429,6 +428,8 @@ class Planner:
         name = f"{union.name}{variant}"
         if name == base:
             name = f"{variant}{union.name}"
+        if name in self.origins:
+            return name  # another variant's name: reported with both origins by the caller
         taken = (
             name in self.defs
             or name in self.blocks
@@ -437,7 +438,7 @@ class Planner:
             or name in self.format_names
         )
         if taken:
-            raise AcpgenError(union.pointer, f"models: the branch class name {name!r} of "
+            raise AcpgenError(SCHEMA, f"{union.pointer}: the branch class name {name!r} of "
                               f"{union.name} is already taken (rename the branch's tag or title)")
         return name
 
@@ -452,18 +453,18 @@ class Planner:
             out: list[tuple[str, str]] = []
             for e in self.entries[ref]:
                 if e.type is not None:
-                    raise AcpgenError(user.pointer, f"models: branch on {ref} is not an object")
+                    raise AcpgenError(SCHEMA, f"{user.pointer}: branch on {ref} is not an object")
                 for cls in e.classes:
                     out.append((cls, cls[len(ref) :] if cls.startswith(ref) and cls != ref else cls))
             return out
-        raise AcpgenError(user.pointer, f"models: a union branch refers to {ref} ({target.shape})")
+        raise AcpgenError(SCHEMA, f"{user.pointer}: a union branch refers to {ref} ({target.shape})")
 
     def nested_bases(self, d: Definition, v: Variant, index: int) -> list[tuple[str, str]]:
         """(def, class-name suffix) for each member of a branch that is itself a union."""
         out = []
         for n in v.nested:
             if n.ref is None:
-                raise AcpgenError(d.pointer, f"models: nested branch of variant {index} has no $ref")
+                raise AcpgenError(SCHEMA, f"{d.pointer}: nested branch of variant {index} has no $ref")
             out.append((n.ref, pascal(n.title or n.ref)))
         return out
 
@@ -481,7 +482,7 @@ class Planner:
                 return
             if name in active:
                 if eager:
-                    raise AcpgenError("schema", f"models: import-time cycle through {name}")
+                    raise AcpgenError(SCHEMA, f"models: import-time cycle through {name}")
                 return
             active.add(name)
             block = self.blocks[name]
@@ -515,6 +516,20 @@ def _names(typ: dict[str, Any]) -> set[str]:
             found |= _names(typ[key])
     for m in typ.get("members", []):
         found |= _names(m)
+    return found
+
+
+def _spelled_with(typ: dict[str, Any]) -> set[str]:
+    found = set(_names(typ))
+    if typ.get("k") == "list":
+        found.add("list")
+    if typ.get("k") == "dict":
+        found |= {"dict", "str"}
+    for key in ("items", "type"):
+        if isinstance(typ.get(key), dict):
+            found |= _spelled_with(typ[key])
+    for m in typ.get("members", []):
+        found |= _spelled_with(m)
     return found
 
 

@@ -48,6 +48,7 @@ from acpgen.inputs.lock import Lock, PinnedFile, dump_lock
 from acpgen.inputs.pinned import RawInputs, sha256_hex
 from acpgen.inputs.roster import Roster, parse_roster
 from acpgen.ir.types import SchemaIR
+from acpgen.model import conformance
 from acpgen.model.capabilities import MANIFEST_RELPATH, Manifest, parse_manifest, read_manifest
 from acpgen.model.project import Project, load_inputs
 from acpgen.output.generate import build_tree, options_for, output_dir
@@ -179,7 +180,9 @@ def plan_bump(
     schema, meta, new_roster, ir = load_inputs(new_lock, raw)
     new_project = Project(lock=new_lock, inputs=raw, schema=schema, meta=meta, roster=new_roster, ir=ir,
                           capabilities=_check_manifest(project, new_roster, ir),
-                          capabilities_sha256=project.capabilities_sha256)
+                          capabilities_sha256=project.capabilities_sha256,
+                          conformance=_check_conformance(project, new_roster),
+                          conformance_sha256=project.conformance_sha256)
 
     diff, impact = analyse(project, old_side(project), new_side)
     built = build_tree(new_project, options_for(new_project))
@@ -215,6 +218,14 @@ def _check_manifest(project: Project, new_roster: Roster, ir: SchemaIR) -> Manif
         return None
     blob = read_manifest(project.root / MANIFEST_RELPATH)
     return parse_manifest(ir, new_roster, blob) if blob is not None else None
+
+
+def _check_conformance(project: Project, new_roster: Roster) -> conformance.ConformanceManifest | None:
+    """The conformance manifest must classify exactly NEW's requirements (a new ID needs review)."""
+    if project.conformance_sha256 is None:
+        return None
+    blob = conformance.read_manifest(project.root / conformance.MANIFEST_RELPATH)
+    return conformance.parse_manifest(new_roster, blob) if blob is not None else None
 
 
 def _read(path: Path, label: str) -> bytes:

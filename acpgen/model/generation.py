@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from acpgen.inputs.roster import Roster
 from acpgen.ir.types import SchemaIR
+from acpgen.model import conformance
 from acpgen.model.capabilities import EMPTY, MANIFEST_RELPATH, Manifest
 from acpgen.model.project import Project
 
@@ -40,6 +41,8 @@ class GenerationModel:
     roster_where: str  # the roster's path as the lock names it, for error and test messages
     capabilities: Manifest  # EMPTY when the project has no schema/capabilities.toml
     has_capabilities: bool
+    # schema/conformance.toml; None when the project has none (no black-box tests then)
+    conformance: conformance.ConformanceManifest | None
     options: GenOptions
     pinned_inputs: tuple[RecordedInput, ...]  # the lock's files (schema, meta, roster)
     manifests: tuple[RecordedInput, ...]  # the project's hand-reviewed manifests
@@ -55,12 +58,17 @@ def generation_model(project: Project, options: GenOptions) -> GenerationModel:
     manifests = []
     if project.capabilities_sha256 is not None:
         manifests.append(RecordedInput("capabilities", MANIFEST_RELPATH, project.capabilities_sha256))
+    if project.conformance_sha256 is not None:
+        manifests.append(
+            RecordedInput("conformance", conformance.MANIFEST_RELPATH, project.conformance_sha256)
+        )
     return GenerationModel(
         ir=project.ir,
         roster=project.roster,
         roster_where=project.lock.files["roster"].path,
         capabilities=project.capabilities or EMPTY,
         has_capabilities=project.capabilities is not None,
+        conformance=project.conformance,
         options=options,
         pinned_inputs=pinned,
         manifests=tuple(manifests),

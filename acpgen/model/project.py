@@ -17,6 +17,7 @@ from acpgen.inputs.pinned import RawInputs, parse_json, read_pinned
 from acpgen.inputs.roster import Roster, parse_roster
 from acpgen.ir.build import build_ir
 from acpgen.ir.types import SchemaIR
+from acpgen.model import conformance
 from acpgen.model.capabilities import MANIFEST_RELPATH, Manifest, parse_manifest, read_manifest
 
 
@@ -31,6 +32,9 @@ class Project:
     # schema/capabilities.toml, parsed and validated once; None when the project has none.
     capabilities: Manifest | None = None
     capabilities_sha256: str | None = None
+    # schema/conformance.toml (which requirements a black-box run observes); None when absent.
+    conformance: conformance.ConformanceManifest | None = None
+    conformance_sha256: str | None = None
 
     @property
     def root(self) -> Path:
@@ -72,8 +76,13 @@ def load_project(project_root: Path, inputs_option: str | None = None) -> Projec
     blob = read_manifest(lock.project_root / MANIFEST_RELPATH)
     # A bad schema/capabilities.toml fails every command.
     capabilities = parse_manifest(ir, roster, blob) if blob is not None else None
+    # A bad schema/conformance.toml fails every command too.
+    kit_blob = conformance.read_manifest(lock.project_root / conformance.MANIFEST_RELPATH)
+    kit = conformance.parse_manifest(roster, kit_blob) if kit_blob is not None else None
     return Project(
         lock=lock, inputs=raw, schema=schema, meta=meta, roster=roster, ir=ir,
         capabilities=capabilities,
         capabilities_sha256=hashlib.sha256(blob).hexdigest() if blob is not None else None,
+        conformance=kit,
+        conformance_sha256=hashlib.sha256(kit_blob).hexdigest() if kit_blob is not None else None,
     )

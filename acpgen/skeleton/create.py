@@ -31,6 +31,7 @@ from acpgen.emit.render import render
 from acpgen.emit.runtime import RUNTIME_TESTS_DIR
 from acpgen.errors import AcpgenError
 from acpgen.inputs.lock import LOCK_RELPATH, Lock, dump_lock
+from acpgen.model import conformance
 from acpgen.model.capabilities import MANIFEST_RELPATH
 from acpgen.model.project import Project, load_project
 from acpgen.output.generate import build_tree, options_for
@@ -105,6 +106,12 @@ def build_skeleton(
             files[MANIFEST_RELPATH] = manifest.read_bytes()
         except OSError as exc:
             raise AcpgenError(MANIFEST_RELPATH, f"cannot read the gating manifest: {exc.strerror}") from None
+    kit_manifest = project.root / conformance.MANIFEST_RELPATH
+    if kit_manifest.is_file():  # the conformance kit: SDK authors run it on their own agent
+        try:
+            files[conformance.MANIFEST_RELPATH] = kit_manifest.read_bytes()
+        except OSError as exc:
+            raise AcpgenError(conformance.MANIFEST_RELPATH, f"cannot read: {exc.strerror}") from None
     if vendor_inputs:
         for name, pinned in sorted(project.lock.files.items()):
             files[f"{VENDORED_INPUTS}/{pinned.path}"] = project.inputs.data[name]

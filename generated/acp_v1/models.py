@@ -309,6 +309,13 @@ else:
         def __class_getitem__(cls, item: Any) -> Any:
             return item
 
+        @classmethod
+        def __get_pydantic_core_schema__(
+            cls, source: Any, handler: GetCoreSchemaHandler
+        ) -> core_schema.CoreSchema:
+            # Bare ``Omittable`` (no ``[X]``) as a type: anything, like a bare ``Optional``.
+            return core_schema.any_schema()
+
 
 class _StrEnum(str, Enum):
     """The base of the schema's closed string enums."""
@@ -2051,7 +2058,7 @@ class AgentCapabilities(_Model):
         description="Whether the agent supports `session/load`.",
     )
     prompt_capabilities: PromptCapabilities = Field(
-        default={"audio": False, "embeddedContext": False, "image": False},
+        default={"image": False, "audio": False, "embeddedContext": False},
         validate_default=True,
         validation_alias="promptCapabilities",
         serialization_alias="promptCapabilities",
@@ -2208,11 +2215,11 @@ class InitializeResponse(_Model):
     )
     agent_capabilities: AgentCapabilities = Field(
         default={
-            "auth": {},
             "loadSession": False,
+            "promptCapabilities": {"image": False, "audio": False, "embeddedContext": False},
             "mcpCapabilities": {"http": False, "sse": False},
-            "promptCapabilities": {"audio": False, "embeddedContext": False, "image": False},
             "sessionCapabilities": {},
+            "auth": {},
         },
         validate_default=True,
         validation_alias="agentCapabilities",
@@ -3422,9 +3429,9 @@ class InitializeRequest(_Model):
     )
     client_capabilities: ClientCapabilities = Field(
         default={
-            "auth": {"terminal": False},
             "fs": {"readTextFile": False, "writeTextFile": False},
             "terminal": False,
+            "auth": {"terminal": False},
         },
         validate_default=True,
         validation_alias="clientCapabilities",

@@ -15,3 +15,28 @@ _HERE = Path(__file__).resolve().parent
 for _path in (_HERE, _HERE.parents[0]):
     if str(_path) not in sys.path:
         sys.path.insert(0, str(_path))
+
+
+# The conformance kit's options (--acp-agent, --acp-client, ...), fixtures and report: pytest
+# finds hooks and fixtures in this module by name.
+from _acp_kit.plugin import (
+    _acp_agent_kit,
+    _acp_client_kit,
+    acp_agent,
+    acp_client,
+    pytest_addoption,
+    pytest_configure,
+    pytest_runtest_logreport,
+    pytest_terminal_summary,
+)
+
+__all__ = [
+    "_acp_agent_kit",
+    "_acp_client_kit",
+    "acp_agent",
+    "acp_client",
+    "pytest_addoption",
+    "pytest_configure",
+    "pytest_runtest_logreport",
+    "pytest_terminal_summary",
+]

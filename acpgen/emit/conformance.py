@@ -1,0 +1,73 @@
+"""The conformance kit in ``{tests_dir}``: black-box tests of an agent or a client.
+
+From ``schema/conformance.toml``: one test per requirement observable against an agent
+(``test_conformance_agent.py``) and per requirement observable against a client
+(``test_conformance_client.py``), each tagged with its roster ID; ``_acp_conformance.py``
+holds the package name and every requirement's class for the report. The kit itself
+(``acpgen/conformance/``, fixed Python) is copied verbatim into ``_acp_kit/``.
+Without a conformance manifest nothing is emitted.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from importlib import resources
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
+
+from acpgen.emit.render import render
+from acpgen.emit.test_stubs import DOC_WIDTH, docstring_lines
+
+if TYPE_CHECKING:
+    from acpgen.model.conformance import Observability
+    from acpgen.model.generation import GenerationModel
+
+KIT_PACKAGE = "_acp_kit"
+SIDES = ("agent", "client")
+
+
+def kit_sources() -> dict[str, str]:
+    """The kit's modules by file name (the fixed Python of ``acpgen.conformance``)."""
+    folder = resources.files("acpgen.conformance")
+    return {
+        entry.name: entry.read_text(encoding="utf-8")
+        for entry in sorted(folder.iterdir(), key=lambda e: e.name)
+        if entry.name.endswith(".py")
+    }
+
+
+def test_name(side: str, req_id: str) -> str:
+    return f"test_{side}_" + req_id.removeprefix("ACP-V1-").lower().replace("-", "_")
+
+
+def _wrap(entry: Observability) -> list[str]:
+    text = f"Observable ({entry.observable}): {entry.reason}"
+    # Escaped for the docstring by the template's ``doc`` filter, like every input string.
+    return textwrap.wrap(text, DOC_WIDTH, break_on_hyphens=False)
+
+
+def emit(model: GenerationModel) -> dict[str, str]:
+    manifest = model.conformance
+    if manifest is None:
+        return {}
+    tests_dir = PurePosixPath(model.options.tests_dir)
+    roster = {r.id: r for r in model.roster.requirements}
+    files = {f"{tests_dir}/{KIT_PACKAGE}/{name}": text for name, text in kit_sources().items()}
+    files[f"{tests_dir}/_acp_conformance.py"] = render(
+        "conformance/manifest.py.jinja",
+        package=model.options.package,
+        roster_revision=model.roster.revision,
+        entries=[(e, roster[e.id]) for e in manifest.entries],
+    )
+    for side in SIDES:
+        tests = [
+            (test_name(side, e.id), e, [*docstring_lines(roster[e.id]), "", *_wrap(e)])
+            for e in manifest.checked_against(side)
+        ]
+        files[f"{tests_dir}/test_conformance_{side}.py"] = render(
+            "conformance/tests.py.jinja",
+            side=side,
+            tests=tests,
+            roster_revision=model.roster.revision,
+        )
+    return files

@@ -1,0 +1,228 @@
+"""The conformance kit's fixed Python, unit by unit, in place (acpgen/conformance/)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import generated_dir
+
+from acpgen.conformance import checks_wire as w
+from acpgen.conformance import report
+from acpgen.conformance.client_scenarios import ClientCommandError, client_argv
+from acpgen.conformance.outcome import CheckFailed, CheckSkipped
+from acpgen.conformance.process import Peer, PeerClosed, PeerError, PeerTimeout
+from acpgen.conformance.validate import Validator
+from acpgen.conformance.wire import Frame, Transcript, decode_line, encode
+
+GENERATED = generated_dir()  # generated now into a temporary directory
+
+
+def _frame(direction: str, message: object, t: float = 0.0) -> Frame:
+    return decode_line(direction, encode(message), t)  # type: ignore[arg-type]
+
+
+def _transcript(*frames: Frame) -> Transcript:
+    return Transcript("t", list(frames))
+
+
+# ---- wire --------------------------------------------------------------------------------------
+
+
+def test_lines_decode_as_far_as_they_go() -> None:
+    assert decode_line("in", b'{"a": 1}\r\n', 0).message == {"a": 1}
+    assert decode_line("in", b"\xff\xfe\n", 0).problem == "not UTF-8 (byte 0)"
+    assert decode_line("in", b'{"a": \n', 0).problem.startswith("not JSON")  # type: ignore[union-attr]
+    frame = decode_line("in", b"[1, 2]\n", 0)
+    assert frame.problem is None and not frame.is_object
+    assert encode({"t": "a\nb", "é": 1}) == '{"t":"a\\nb","é":1}\n'.encode()
+
+
+def test_responses_match_requests_by_id_value_and_type() -> None:
+    request = _frame("out", {"jsonrpc": "2.0", "id": 1, "method": "m"}, 1.0)
+    wrong_type = _frame("in", {"jsonrpc": "2.0", "id": "1", "result": {}}, 2.0)
+    boolean = _frame("in", {"jsonrpc": "2.0", "id": True, "result": {}}, 3.0)
+    right = _frame("in", {"jsonrpc": "2.0", "id": 1, "result": {}}, 4.0)
+    t = _transcript(request, wrong_type, boolean, right)
+    assert t.response_to(request) is right
+    assert t.request_for(right) is request and t.request_for(wrong_type) is None
+
+
+# ---- checks over transcripts ------------------------------------------------------------------
+
+
+def test_wire_checks_name_the_offending_frame() -> None:
+    bad = _transcript(_frame("in", {"jsonrpc": "1.0", "id": 1, "result": {}}))
+    with pytest.raises(CheckFailed, match='jsonrpc is \'1.0\', not "2.0"'):
+        w.version_member([bad])
+    with pytest.raises(CheckFailed, match="id is a bool"):
+        w.id_types([_transcript(_frame("in", {"jsonrpc": "2.0", "id": True, "method": "x"}))])
+    with pytest.raises(CheckFailed, match="fractional"):
+        w.ids_no_fraction([_transcript(_frame("in", {"jsonrpc": "2.0", "id": 1.5, "method": "x"}))])
+    both = _frame("in", {"jsonrpc": "2.0", "id": 1, "result": {}, "error": {"code": 1, "message": "m"}})
+    with pytest.raises(CheckFailed, match="exactly one of result and error"):
+        w.result_xor_error([_transcript(both)])
+    long_error = {"jsonrpc": "2.0", "id": 1, "error": {"code": -32603, "message": "x" * 300}}
+    with pytest.raises(CheckFailed, match="not one short sentence"):
+        w.error_message_concise([_transcript(_frame("in", long_error))])
+    with pytest.raises(CheckFailed, match="path 'rel/x' is not absolute"):
+        w.absolute_paths([_transcript(_frame("in", {"jsonrpc": "2.0", "method": "fs/read_text_file",
+                                                     "id": 1, "params": {"path": "rel/x"}}))])
+    with pytest.raises(CheckFailed, match="not a W3C traceparent"):
+        w.trace_keys([_transcript(_frame("in", {"jsonrpc": "2.0", "method": "x",
+                                                 "params": {"_meta": {"traceparent": "nope"}}}))])
+    orphan = _frame("in", {"jsonrpc": "2.0", "id": 9, "result": {}})
+    with pytest.raises(CheckFailed, match="matches no request"):
+        w.response_ids_known([_transcript(orphan)])
+    with pytest.raises(CheckFailed, match="not JSON"):
+        w.newline_delimited([_transcript(decode_line("in", b'{"jsonrpc":\n', 0))])
+
+
+def test_wire_checks_skip_when_the_run_showed_nothing_relevant() -> None:
+    quiet = _transcript(_frame("out", {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}))
+    with pytest.raises(CheckSkipped, match="wrote no message"):
+        w.utf8([quiet])
+    notification = _transcript(_frame("in", {"jsonrpc": "2.0", "method": "x", "params": {}}))
+    with pytest.raises(CheckSkipped, match="sent no response"):
+        w.result_on_success([notification])
+    with pytest.raises(CheckSkipped, match="no path"):
+        w.absolute_paths([notification])
+
+
+def test_every_absolute_path_spelling_is_accepted() -> None:
+    for path in ("/home/x", "C:\\work", "c:/work", "\\\\server\\share\\x"):
+        assert w.is_absolute(path), path
+    for path in ("rel", "./x", "C:rel", ""):
+        assert not w.is_absolute(path), path
+
+
+@pytest.fixture()
+def validator(monkeypatch: pytest.MonkeyPatch) -> Validator:
+    monkeypatch.syspath_prepend(str(GENERATED))
+    return Validator("acp_v1")
+
+
+def test_validation_reports_the_first_error_and_undeclared_members(validator: Validator) -> None:
+    verdict = validator.result("session/prompt", {"stopReason": "done"})
+    assert verdict.problem is not None and verdict.problem.startswith("session/prompt result: stopReason:")
+    verdict = validator.result("initialize", {"protocolVersion": 1, "agentCapabilities": {"x": 1}, "y": 2,
+                                              "_meta": {"anything": {"goes": 1}}})
+    assert verdict.ok and verdict.extra == ("/y", "/agentCapabilities/x")
+    assert validator.params("_vendor/thing", [1, 2]).ok  # extension params are arbitrary JSON
+
+
+# ---- processes ---------------------------------------------------------------------------------
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_a_missing_command_is_one_clear_error() -> None:
+    async def run() -> None:
+        peer = Peer(Transcript("t"))
+        with pytest.raises(PeerError, match="command not found: '/nonexistent/agent'"):
+            await peer.start(["/nonexistent/agent"])
+        await peer.close()
+
+    asyncio.run(run())
+
+
+def test_close_kills_and_reaps_the_whole_group_even_a_detached_grandchild(tmp_path: Path) -> None:
+    pids = tmp_path / "pids"
+    script = (
+        "import os, subprocess, sys, time\n"
+        "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)'])\n"
+        f"open({str(pids)!r}, 'w').write(f'{{os.getpid()}} {{child.pid}}')\n"
+        "import signal; signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"  # ignores the polite way
+        "time.sleep(600)\n"
+    )
+
+    async def run() -> list[int]:
+        peer = Peer(Transcript("t"))
+        await peer.start([sys.executable, "-c", script])
+        for _ in range(200):
+            if pids.exists() and pids.read_text().strip():
+                break
+            await asyncio.sleep(0.05)
+        started = time.monotonic()
+        await peer.close()
+        assert time.monotonic() - started < 5
+        return [int(p) for p in pids.read_text().split()]
+
+    for pid in asyncio.run(run()):
+        for _ in range(50):
+            if not _alive(pid):
+                break
+            time.sleep(0.05)
+        assert not _alive(pid), pid
+
+
+def test_reads_time_out_and_an_exit_is_reported_with_stderr() -> None:
+    async def run() -> None:
+        peer = Peer(Transcript("t"))
+        await peer.start([sys.executable, "-c", "import time; time.sleep(600)"])
+        started = time.monotonic()
+        with pytest.raises(PeerTimeout, match="wrote nothing for 0.3 s"):
+            await peer.next_frame(0.3)
+        assert time.monotonic() - started < 2
+        await peer.close()
+        dying = Peer(Transcript("t"))
+        await dying.start([sys.executable, "-c", "import sys; sys.stderr.write('boom\\n'); sys.exit(4)"])
+        with pytest.raises(PeerClosed, match="closed its stdout.*stderr: boom"):
+            await dying.next_frame(5)
+        await dying.close()
+        assert dying.transcript.exit_code == 4
+
+    asyncio.run(run())
+
+
+# ---- client command, report ---------------------------------------------------------------------
+
+
+def test_the_agent_placeholder_is_spliced_or_quoted() -> None:
+    agent = ["/usr/bin/python3", "/kit dir/agent.py", "s.json"]
+    assert client_argv(("client", "--", "{agent}"), agent) == ["client", "--", *agent]
+    assert client_argv(("client", "--agent={agent}"), agent) == [
+        "client", "--agent=/usr/bin/python3 '/kit dir/agent.py' s.json"]
+    with pytest.raises(ClientCommandError, match="no {agent} placeholder"):
+        client_argv(("client",), agent)
+
+
+def test_the_report_covers_every_requirement_and_escapes_markdown() -> None:
+    requirements = {
+        "ACP-V1-A": report.Requirement("ACP-V1-A", "MUST", "agent", "agent", "r"),
+        "ACP-V1-B": report.Requirement("ACP-V1-B", "MUST", "client", "client", "r"),
+        "ACP-V1-C": report.Requirement("ACP-V1-C", "MAY", "both", "none", "UI only"),
+        "ACP-V1-D": report.Requirement("ACP-V1-D", "SHOULD", "both", "both", "r"),
+    }
+    results = {"ACP-V1-A": report.Result("fail", "answered a|b\nover two lines")}
+    built = report.build("agent", "my-agent --x", requirements, results)
+    statuses = {e["id"]: (e["status"], e["message"]) for e in built["requirements"]}
+    assert statuses == {
+        "ACP-V1-A": ("fail", "answered a|b\nover two lines"),
+        "ACP-V1-B": ("not observable", "observable only when the implementation under test is a client"),
+        "ACP-V1-C": ("not observable", "UI only"),
+        "ACP-V1-D": ("not run", ""),
+    }
+    assert built["counts"] == {"pass": 0, "fail": 1, "skipped": 0, "not observable": 2, "not run": 1, "total": 4}
+    markdown = report.to_markdown(built)
+    assert "| ACP-V1-A | MUST | fail | answered a\\|b over two lines |" in markdown
+    assert "ACP-V1-C" not in markdown
+    assert json.loads(report.to_json(built)) == built
+    assert any("FAIL" in line and "ACP-V1-A" in line for line in report.text_lines(built))
+
+
+def test_the_scripted_agent_needs_only_the_standard_library() -> None:
+    source = (Path(__file__).resolve().parents[1] / "acpgen" / "conformance" / "scripted_agent.py").read_text()
+    imports = {line.split()[1].split(".")[0] for line in source.splitlines()
+               if line.startswith(("import ", "from ")) and "__future__" not in line}
+    assert imports <= set(sys.stdlib_module_names), imports - set(sys.stdlib_module_names)

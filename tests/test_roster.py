@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import run_acpgen
 
-from acpgen.errors import AcpgenError
-from acpgen.inputs.roster import parse_roster
+from acpgen.inputs.roster import RosterError, parse_roster
 
 FIELDS = {"number", "id", "keyword", "role", "responsibility", "kind", "text", "applicability", "source"}
 
@@ -92,17 +91,17 @@ def _roster_text(inputs_dir: Path) -> str:
 def test_unknown_role_names_the_line(inputs_dir: Path) -> None:
     text = _roster_text(inputs_dir).replace("\nMUST | agent | sdk | imported | The Agent MUST respond with the chosen",
                                             "\nMUST | server | sdk | imported | The Agent MUST respond with the chosen", 1)
-    with pytest.raises(AcpgenError, match=r"requirements\.md:\d+: ACP-V1-INIT-AGENT-RESPONSE: unknown role 'server'"):
+    with pytest.raises(RosterError, match=r"requirements\.md:\d+: ACP-V1-INIT-AGENT-RESPONSE: unknown role 'server'"):
         parse_roster(text, "roster/requirements.md")
 
 
 def test_row_without_source_column_is_an_error(inputs_dir: Path) -> None:
     text = _roster_text(inputs_dir).replace(" | docs/protocol/v1/overview.mdx L214 |", " |", 1)
-    with pytest.raises(AcpgenError, match=r":5: .*ACP-V1-OVERVIEW-ABSOLUTE-PATHS"):
+    with pytest.raises(RosterError, match=r":5: .*ACP-V1-OVERVIEW-ABSOLUTE-PATHS"):
         parse_roster(text, "roster/requirements.md")
 
 
 def test_malformed_id_is_an_error(inputs_dir: Path) -> None:
     text = _roster_text(inputs_dir).replace("| 3 | ACP-V1-INIT-IMPLEMENTATION-INFO |", "| 3 | acp-v1-init |", 1)
-    with pytest.raises(AcpgenError, match="malformed requirement ID 'acp-v1-init'"):
+    with pytest.raises(RosterError, match="malformed requirement ID 'acp-v1-init'"):
         parse_roster(text, "roster/requirements.md")

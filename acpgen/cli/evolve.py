@@ -34,7 +34,7 @@ _EXIT_HELP = (
 @handle_errors
 def diff_command(old: str, new: str, as_json: bool, verbose: bool,
                  project_dir: Path | None, inputs: str | None) -> None:
-    project = open_project(project_dir, inputs)
+    project = open_project(project_dir, inputs, builtin=True)
     meta = pinned_meta(project)
     result, impact = analyse(project, load_side(old, meta), load_side(new, meta))
     if as_json:

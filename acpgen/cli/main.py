@@ -40,7 +40,7 @@ def main() -> None:
 @handle_errors
 def verify(project_dir: Path | None, inputs: str | None) -> None:
     """Check every pinned input's size and SHA-256, and that the inputs are consistent."""
-    project = open_project(project_dir, inputs)
+    project = open_project(project_dir, inputs, builtin=True)
     for warning in _verify_warnings(project):
         click.echo(f"acpgen: warning: {warning}", err=True)
     click.echo(
@@ -85,7 +85,7 @@ def roster(
     inputs: str | None,
 ) -> None:
     """List roster requirements, optionally filtered."""
-    project = open_project(project_dir, inputs)
+    project = open_project(project_dir, inputs, builtin=True)
     filters = {
         "keyword": {k.upper() for k in keyword},
         "role": set(role),
@@ -124,7 +124,7 @@ def inspect(
     inputs: str | None,
 ) -> None:
     """Show the IR: one def (TYPE), the methods, the capability tree or the gates."""
-    project = open_project(project_dir, inputs)
+    project = open_project(project_dir, inputs, builtin=True)
     if sum([bool(type_name), methods, capabilities, gates]) != 1:
         raise AcpgenError("acpgen inspect", "give exactly one of TYPE, --methods, --capabilities, --gates")
     if methods:

@@ -16,6 +16,7 @@ import acpgen
 from acpgen.emit.registry import EMITTERS
 from acpgen.errors import AcpgenError
 from acpgen.model.generation import GenOptions, generation_model
+from acpgen.model.package_name import check_package_name
 from acpgen.model.project import Project
 from acpgen.output.format_parallel import format_tree
 from acpgen.output.writer import WriteResult, preflight, write_tree
@@ -32,6 +33,10 @@ def tool_versions() -> dict[str, str]:
 
 
 def options_for(project: Project, package: str | None = None) -> GenOptions:
+    if package:
+        check_package_name(package, "--package")
+    else:
+        check_package_name(project.lock.package, "schema/acp.lock: [generate] package")
     return GenOptions(package=package or project.lock.package, tests_dir=project.lock.tests_dir)
 
 

@@ -77,6 +77,40 @@ def test_filters(option: str, value: str, field: str, roster_json: list[dict]) -
     assert got
 
 
+@pytest.mark.parametrize(
+    ("option", "spelling", "value", "field"),
+    [("--keyword", "must not", "MUST NOT", "keyword"), ("--keyword", "Should_Not", "SHOULD NOT", "keyword"),
+     ("--role", "AGENT", "agent", "role"), ("--responsibility", "Sdk", "sdk", "responsibility"),
+     ("--kind", "PROSE-IMPORTED", "prose-imported", "kind"), ("--section", "Setup", "SETUP", "section")],
+)
+def test_every_filter_is_case_insensitive(option: str, spelling: str, value: str, field: str,
+                                          roster_json: list[dict]) -> None:  # type: ignore[type-arg]
+    result = run_acpgen("roster", option, spelling, "--json")
+    assert result.returncode == 0, result.stderr
+    got = [e["id"] for e in json.loads(result.stdout)]
+    if field == "section":
+        assert got == [e["id"] for e in roster_json if e["id"].split("-")[2] == value]
+    else:
+        assert got == [e["id"] for e in roster_json if e[field] == value]
+    assert got
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "choices"),
+    [("--role", "editor", "agent, client, both"),
+     ("--keyword", "MUSTN'T", "MUST, MUST NOT, SHOULD, SHOULD NOT, MAY"),
+     ("--responsibility", "user", "sdk, shared, application"),
+     ("--kind", "inferred", "imported, derived, incorporated, prose-imported"),
+     ("--section", "NOPE", "OVERVIEW, "),
+     ],
+)
+def test_an_unknown_filter_value_is_refused_naming_the_choices(option: str, value: str, choices: str) -> None:
+    result = run_acpgen("roster", option, value)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"acpgen: error: {option}: unknown value {value!r}; choose from {choices}")
+    assert result.stderr.count("\n") == 1
+
+
 def test_section_filter_uses_the_third_id_segment(roster_json: list[dict]) -> None:  # type: ignore[type-arg]
     result = run_acpgen("roster", "--section", "setup", "--json")
     got = json.loads(result.stdout)

@@ -20,11 +20,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _fail(exc: AcpgenError) -> None:
-    if isinstance(exc, InputDriftError):
-        for line in exc.lines:
-            click.echo(f"acpgen: error: input drift: {line}", err=True)
-        click.echo("acpgen: the inputs differ from schema/acp.lock; accept new bytes only "
-                   "with `acpgen lock --update`", err=True)
+    if isinstance(exc, InputDriftError):  # one line whatever the number of drifted files
+        click.echo(f"acpgen: error: {exc.where}: input drift: {'; '.join(exc.lines)}; accept new "
+                   "bytes only with `acpgen lock --update`", err=True)
     else:
         click.echo(f"acpgen: error: {exc}", err=True)
     sys.exit(exc.exit_code)

@@ -32,6 +32,7 @@ from acpgen.evolve.diff import SchemaDiff, variant_key
 from acpgen.inputs.roster import Requirement, Roster
 from acpgen.ir.types import SchemaIR
 from acpgen.model.capabilities import MANIFEST_RELPATH
+from acpgen.model.claim_verdicts import claim_verdicts
 from acpgen.model.derived_claims import DerivedClaims, derived_claims
 from acpgen.model.project import Project
 
@@ -150,9 +151,9 @@ class Claim:
 def roster_claims(roster: Roster) -> list[Claim]:
     """The structural claims of every derived requirement (parsed by acpgen.model.derived_claims).
 
-    The "Derived structure" entries (members and union/schema shapes) are re-checked, plus
-    the enum values the prose lists (StopReason). Variant lists in prose are not: a union
-    that gains variants still satisfies "exactly one of the stable variants".
+    They link changed defs to requirements; whether each still holds against NEW is decided
+    by :func:`acpgen.model.claim_verdicts.claim_verdicts`, the same verdicts the generated
+    requirement tests are marked with.
     """
     out: list[Claim] = []
     for dc in derived_claims(roster):
@@ -172,36 +173,6 @@ def _claims_of(dc: DerivedClaims) -> list[Claim]:
     out += [Claim(rid, e.type_name, "enum", f"{e.type_name} values {list(e.values)}", values=e.values)
             for e in dc.enums]
     return out
-
-
-def check_claim(claim: Claim, schema: dict[str, Any], ir: SchemaIR) -> str | None:
-    """Why ``claim`` does not hold for NEW (None if it holds).
-
-    Member lists are compared as sets: the order members are declared in is not structure.
-    """
-    pointer = f"/$defs/{claim.name}"
-    node = schema.get("$defs", {}).get(claim.name)
-    if not isinstance(node, dict):
-        return f"{pointer} no longer exists"
-    if claim.kind in ("oneOf", "anyOf"):
-        return None if claim.kind in node else f"{pointer} is no longer a {claim.kind} union"
-    if claim.kind == "schema":
-        present = [k for k in ("properties", "oneOf", "anyOf") if k in node]
-        return f"{pointer} now declares {', '.join(present)}" if present else None
-    if claim.kind == "enum":
-        d = ir.defs.get(claim.name)
-        have = {str(m.value) for m in d.enum_members} if d else set()
-        gone = [v for v in claim.values if v not in have]
-        return f"{pointer}: values {gone} no longer exist" if gone else None
-    problems: list[str] = []
-    for label, claimed, actual in (("required", set(claim.required), set(node.get("required", []))),
-                                   ("declared properties", set(claim.declared),
-                                    set(node.get("properties", {})))):
-        if claimed != actual:
-            gone, extra = sorted(claimed - actual), sorted(actual - claimed)
-            parts = ([f"missing {gone}"] if gone else []) + ([f"new {extra}"] if extra else [])
-            problems.append(f"{label}: {'; '.join(parts)}")
-    return f"{pointer}: " + ", ".join(problems) if problems else None
 
 
 class _Index:
@@ -302,10 +273,8 @@ def compute_impact(diff: SchemaDiff, roster: Roster, gate_entries: list[Any] | N
                 reqs.setdefault(rid, set()).add("gate")
         results.append(ChangeImpact(change, {k: tuple(sorted(v)) for k, v in sorted(reqs.items())},
                                     tuple(carriers)))
-    broken = []
-    for c in claims:
-        problem = check_claim(c, diff.new.schema, diff.new.ir)
-        if problem:
-            broken.append(BrokenClaim(c.requirement, c.text, problem))
-    return Impact(tuple(results), len(claims), len({c.requirement for c in claims}), tuple(broken),
+    # The verdicts the generated requirement tests are marked with (model.claim_verdicts).
+    verdicts = claim_verdicts(roster, diff.new.ir)
+    broken = [BrokenClaim(v.requirement, v.claim, v.problem) for v in verdicts if v.problem]
+    return Impact(tuple(results), len(verdicts), len({v.requirement for v in verdicts}), tuple(broken),
                   gates_source, notes)

@@ -207,7 +207,8 @@ class _RunHooks:
             report.when,
             report.outcome,
             hasattr(report, "wasxfail"),
-            cov.skip_reason(report.longrepr) if report.skipped else None,
+            # An expected failure's reason is its xfail reason (a skip's is in longrepr).
+            getattr(report, "wasxfail", None) or (cov.skip_reason(report.longrepr) if report.skipped else None),
         )
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:

@@ -31,8 +31,13 @@ from acpgen.output.generate import generate_report, summary
 def main() -> None:
     """Generate typed ACP v1 bindings from pinned, hash-verified inputs.
 
-    Exit codes: 0 success; 1 drift (check) or compatible changes (diff/bump);
-    2 bad input (wrong hash, malformed file, invalid manifest); 3 breaking changes (diff/bump).
+    Outside any project, verify, roster, inspect, diff and skeleton use acpgen's built-in
+    ACP v1 lock with the inputs from --inputs or $ACPGEN_INPUTS.
+
+    Exit codes: 0 success; 1 the generated tree differs (check) or compatible changes
+    (diff/bump); 2 bad input or usage (input drift, malformed file, invalid
+    schema/capabilities.toml, bad option value; one line, nothing written); 3 breaking
+    changes (diff/bump).
     """
 
 
@@ -115,7 +120,7 @@ def roster(
 
 
 @main.command()
-@click.argument("type_name", required=False)
+@click.argument("type_name", required=False, metavar="[TYPE]")
 @click.option("--methods", is_flag=True, help="The method table (one method per line).")
 @click.option("--capabilities", is_flag=True,
               help="The capability tree (one dotted path and its kind per line, e.g. clientCapabilities.fs.readTextFile).")

@@ -50,3 +50,15 @@ def test_a_read_only_command_outside_any_project_asks_for_the_inputs(tmp_path: P
     done = run_acpgen("roster", "--kind", "derived", cwd=tmp_path, env={"ACPGEN_INPUTS": str(inputs_dir)})
     assert done.returncode == 0 and done.stderr == "31 of 240 requirements\n"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_check_without_the_package_it_was_generated_with_names_the_option(tmp_path: Path) -> None:
+    import json
+
+    out = tmp_path / "X"
+    assert run_acpgen("generate", "--package", "othersdk", "--out", str(out), "-q").returncode == 0
+    done = run_acpgen("check", "--out", str(out), "--json")
+    assert done.returncode == 1
+    kinds = [c["kind"] for c in json.loads(done.stdout)["causes"]]
+    assert kinds == ["options_changed"], kinds  # not generator drift, not stale output
+    assert run_acpgen("check", "--out", str(out), "--package", "othersdk").returncode == 0

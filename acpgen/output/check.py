@@ -7,6 +7,9 @@ committed ``MANIFEST.json`` as the witness of the last real ``generate``:
   not the version MANIFEST.json records;
 * hand edits: a committed file no longer has the SHA-256 MANIFEST.json records for it;
 * files added (or deleted) by hand: on disk but not in MANIFEST.json (or the reverse);
+* options changed: the tree was generated with other ``[generate]`` options (``--package``,
+  ``tests_dir``) than the check runs with, e.g. ``acpgen check --package other`` or an
+  edited ``[generate]`` table in the lock;
 * input changed: MANIFEST.json records other input hashes than the inputs have now: the lock
   was updated, or a hand-reviewed manifest (``schema/capabilities.toml``) was edited, without
   regenerating;
@@ -31,9 +34,16 @@ from typing import Any
 
 import acpgen
 from acpgen.errors import AcpgenError, InputDriftError
-from acpgen.model.generation import generation_model
+from acpgen.model.generation import GenOptions, generation_model
 from acpgen.model.project import Project
-from acpgen.output.generate import MANIFEST_NAME, build_tree, options_for, output_dir, tool_versions
+from acpgen.output.generate import (
+    MANIFEST_NAME,
+    build_tree,
+    options_for,
+    options_record,
+    output_dir,
+    tool_versions,
+)
 from acpgen.output.writer import read_tree
 
 MAX_DIFF_LINES = 200  # whole diff: enough to see the problem, short enough to read in CI logs
@@ -53,6 +63,7 @@ class CheckReport:
     hand_deleted: list[str] = field(default_factory=list)
     tool_drift: dict[str, dict[str, str | None]] = field(default_factory=dict)
     inputs_changed: dict[str, dict[str, str | None]] = field(default_factory=dict)
+    options_changed: dict[str, dict[str, Any]] = field(default_factory=dict)  # name -> recorded/current
     manifest_problem: str | None = None
     diff: list[str] = field(default_factory=list)
     diff_truncated: bool = False
@@ -71,6 +82,8 @@ class CheckReport:
             found.append({"kind": "no_manifest", "detail": self.manifest_problem})
         if self.tool_drift:
             found.append({"kind": "generator_drift", "tools": self.tool_drift})
+        if self.options_changed:
+            found.append({"kind": "options_changed", "options": self.options_changed})
         if self.inputs_changed:
             found.append({"kind": "input_changed", "inputs": self.inputs_changed})
         for kind, paths in (("hand_edited", self.hand_edited), ("hand_added", self.hand_added),
@@ -96,6 +109,7 @@ class CheckReport:
             "hand_deleted": self.hand_deleted,
             "generator_drift": self.tool_drift,
             "inputs_changed": self.inputs_changed,
+            "options_changed": self.options_changed,
             "diff": "".join(self.diff),
             "diff_truncated": self.diff_truncated,
         }
@@ -115,14 +129,15 @@ def error_json(exc: AcpgenError) -> dict[str, Any]:
 
 def check(project: Project, out: str | None = None, package: str | None = None) -> CheckReport:
     target = output_dir(project, out)
-    expected = build_tree(project, options_for(project, package))
+    options = options_for(project, package)
+    expected = build_tree(project, options)
     actual = read_tree(target)
     report = CheckReport(out=str(Path(out or project.lock.out)))
     report.changed = sorted(p for p in expected if p in actual and actual[p] != expected[p])
     report.missing = sorted(p for p in expected if p not in actual)
     report.added = sorted(p for p in actual if p not in expected)
     if not report.clean:  # the diagnosis is only worth its cost when there is something to explain
-        _diagnose(report, project, actual)
+        _diagnose(report, project, options, actual)
         _diff(report, expected, actual)
     return report
 
@@ -146,7 +161,7 @@ def _section(doc: dict[str, Any], key: str) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def _diagnose(report: CheckReport, project: Project, actual: dict[str, bytes]) -> None:
+def _diagnose(report: CheckReport, project: Project, options: GenOptions, actual: dict[str, bytes]) -> None:
     """Compare the committed tree with its own MANIFEST.json to tell the causes apart."""
     recorded = _recorded_manifest(report, actual)
     if not recorded:
@@ -169,8 +184,13 @@ def _diagnose(report: CheckReport, project: Project, actual: dict[str, bytes]) -
         if recorded_versions.get(name) != now:
             report.tool_drift[name] = {"recorded": recorded_versions.get(name), "installed": now}
 
+    recorded_options = _section(recorded, "options")
+    for name, now in sorted(options_record(options).items()):
+        if recorded_options.get(name) != now:
+            report.options_changed[name] = {"recorded": recorded_options.get(name), "current": now}
+
     inputs = _section(recorded, "inputs")
-    current = {i.name: i for i in generation_model(project, options_for(project)).recorded_inputs}
+    current = {i.name: i for i in generation_model(project, options).recorded_inputs}
     for name in sorted(set(current) | set(inputs)):
         entry = inputs.get(name)
         was = entry.get("sha256") if isinstance(entry, dict) else None

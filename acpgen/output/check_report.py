@@ -19,6 +19,12 @@ def _cause_line(cause: dict[str, Any]) -> str:
         return ("cause: generator drift: installed versions differ from those MANIFEST.json records "
                 f"({_versions(cause['tools'], 'installed')}); install the pinned versions "
                 "(pip install -e .) before regenerating")
+    if kind == "options_changed":
+        changed = ", ".join(f"{name} {v['recorded']!r}, checking with {name} {v['current']!r}"
+                            for name, v in sorted(cause["options"].items()))
+        return ("cause: generate options changed: the tree was generated with " + changed
+                + " (--package, or [generate] in schema/acp.lock); check with the options it was "
+                "generated with, or regenerate with the new ones")
     if kind == "input_changed":
         changed = ", ".join(f"{name} ({v['path']})" if v.get("path") else name
                             for name, v in sorted(cause["inputs"].items()))

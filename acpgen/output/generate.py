@@ -40,6 +40,11 @@ def options_for(project: Project, package: str | None = None) -> GenOptions:
     return GenOptions(package=package or project.lock.package, tests_dir=project.lock.tests_dir)
 
 
+def options_record(options: GenOptions) -> dict[str, str]:
+    """The options as MANIFEST.json records them (``check`` compares them by these names)."""
+    return {"package": options.package, "tests_dir": options.tests_dir}
+
+
 def emit_sources(project: Project, options: GenOptions) -> dict[str, str]:
     model = generation_model(project, options)
     sources: dict[str, str] = {}
@@ -55,7 +60,7 @@ def manifest(project: Project, options: GenOptions, files: dict[str, bytes]) -> 
     return {
         "generator": {"name": "acpgen", "version": acpgen.__version__},
         "tools": tool_versions(),
-        "options": {"package": options.package, "tests_dir": options.tests_dir},
+        "options": options_record(options),
         "inputs": {
             i.name: {"path": i.path, "sha256": i.sha256}
             for i in sorted(generation_model(project, options).recorded_inputs, key=lambda i: i.name)

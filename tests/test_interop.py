@@ -242,5 +242,50 @@ def test_the_skeleton_client_drives_an_official_agent(skeleton: Path) -> None:
     run(body())
 
 
+# ---- omit, don't fail: the official client on its default capabilities ---------------------
+
+
+def offering_agent_main() -> None:
+    """A skeleton agent offering a terminal auth method and a boolean config option."""
+    from interop_sdk import models
+    from interop_sdk.connection import run_agent
+    from interop_sdk.interfaces import Agent
+
+    class OfferingAgent(Agent):
+        async def initialize(self, params: models.InitializeRequest) -> models.InitializeResponse:
+            return models.InitializeResponse.model_validate({
+                "protocolVersion": params.protocol_version,
+                "authMethods": [{"id": "login", "name": "Log in", "type": "terminal"},
+                                {"id": "key", "name": "API key"}]})
+
+        async def session_new(self, params: models.NewSessionRequest) -> models.NewSessionResponse:
+            return models.NewSessionResponse.model_validate({"sessionId": "offered", "configOptions": [
+                {"id": "mode", "name": "Mode", "type": "select", "currentValue": "a",
+                 "options": [{"value": "a", "name": "A"}]},
+                {"id": "fast", "name": "Fast", "type": "boolean", "currentValue": True}]})
+
+    asyncio.run(run_agent(OfferingAgent()))
+
+
+def test_the_official_client_on_default_capabilities_gets_what_it_can_take(skeleton: Path) -> None:
+    """ACP-V1-CONFIG-NO-BOOLEAN-WITHOUT-CAPABILITY, ACP-V1-AUTH-AGENT-TERMINAL-METHOD-ONLY-WITH-
+    CAPABILITY: the boolean option and the terminal method are left out, not the whole answer."""
+    import acp
+
+    async def body() -> None:
+        env = {"PYTHONPATH": skeleton_env(skeleton)["PYTHONPATH"]}
+        command = [sys.executable, str(Path(__file__).resolve()), "--offering-agent"]
+        async with acp.spawn_agent_process(OfficialRecordingClient(), *command, env=env) as (conn, _p):
+            init = await conn.initialize(protocol_version=acp.PROTOCOL_VERSION)
+            assert [m.id for m in init.auth_methods] == ["key"]
+            session = await conn.new_session(cwd="/tmp", mcp_servers=[])
+            assert session.session_id == "offered"
+            assert [o.id for o in session.config_options] == ["mode"]
+
+    run(body())
+
+
 if __name__ == "__main__" and sys.argv[1:] == ["--official-agent"]:
     official_agent_main()
+if __name__ == "__main__" and sys.argv[1:] == ["--offering-agent"]:
+    offering_agent_main()

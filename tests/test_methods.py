@@ -69,7 +69,7 @@ def test_unknown_method_raises_method_not_found_32601(wire: str) -> None:
         with pytest.raises(methods.MethodNotFoundError) as info:
             call(wire)
         assert info.value.code == -32601
-        assert info.value.to_error_object().code == -32601
+        assert info.value.to_json()["code"] == -32601
     with pytest.raises(methods.MethodNotFoundError):
         methods.parse_message({"jsonrpc": "2.0", "id": 1, "method": wire, "params": {}})
 

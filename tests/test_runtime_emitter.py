@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from test_skeleton_support import import_skeleton, shared_skeleton
 
-from acpgen.emit import runtime
+from acpgen.emit import runtime, verbatim
 from acpgen.errors import AcpgenError
 from acpgen.model.generation import GenOptions, generation_model
 
@@ -77,3 +77,30 @@ def test_a_schema_the_runtime_cannot_serve_is_one_error(project: Any, mutate: An
         runtime.emit(generation_model(mutate(project), GenOptions(package="x")))
     assert message in str(caught.value)
     assert str(caught.value).startswith("schema/v1/schema.json:") and "\n" not in str(caught.value)
+
+
+def _error_code_retitled(project: Any, value: int, title: str) -> Any:
+    error_code = project.ir.defs["ErrorCode"]
+    members = tuple(replace(m, title=title) if m.value == value else m for m in error_code.enum_members)
+    defs = {**project.ir.defs, "ErrorCode": replace(error_code, enum_members=members)}
+    return replace(project, ir=replace(project.ir, defs=defs))
+
+
+def test_an_error_code_the_runtime_answers_with_must_be_the_schemas(project: Any) -> None:
+    changed = _error_code_retitled(project, -32602, "Bad params")
+    with pytest.raises(AcpgenError) as caught:
+        runtime.emit(generation_model(changed, GenOptions(package="x")))
+    assert "-32602 'Invalid params'" in str(caught.value) and "acpgen/runtime/errors.py" in str(caught.value)
+
+
+def test_the_fixed_runtime_is_copied_byte_for_byte_under_any_package_name(project: Any) -> None:
+    files = runtime.emit(generation_model(project, GenOptions(package="some_sdk")))
+    for name in verbatim.PACKAGE_FILES:
+        source = (verbatim.RUNTIME_DIR / name).read_text(encoding="utf-8")
+        assert files[f"some_sdk/{name}"] == source
+        assert "acp_v1" not in source and "some_sdk" not in source
+    for name in verbatim.test_files():
+        source = (verbatim.RUNTIME_DIR / "runtime_tests" / name).read_text(encoding="utf-8")
+        assert files[f"runtime_tests/{name}"] == source and "acp_v1" not in source
+    assert 'PACKAGE = "some_sdk"' in files["runtime_tests/_package.py"]
+    assert "import some_sdk as package" in files["runtime_tests/_package.py"]

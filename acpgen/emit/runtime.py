@@ -1,12 +1,15 @@
 """The runtime of the generated package: JSON-RPC over NDJSON, typed sides, examples.
 
-``rpc.py``, ``stdio.py`` and ``handshake.py`` are hand-written template code (a little of it
-computed from the schema: the error codes of ``ErrorCode``, the protocol version, the
-cancel-request method); ``interfaces.py`` and ``connection.py`` are generated from the IR's
-method table; ``examples/`` is an echo agent and a client. The runtime's own tests go to
-``runtime_tests/`` beside the requirement tests (not inside them: ``pytest {tests_dir}`` collects
-exactly one test per roster requirement), regenerated together with the code they test. It is a
-package, so pytest puts the output directory (and with it the generated package) on ``sys.path``.
+``errors.py``, ``framing.py``, ``rpc.py`` and ``stdio.py`` are the fixed runtime, copied
+verbatim from ``acpgen/runtime/`` (:mod:`acpgen.emit.verbatim`); this emitter checks that
+what they hard-code is the schema's (the ``ErrorCode`` codes, the cancel-request method) and
+refuses a schema that disagrees. ``handshake.py`` (the protocol version), ``interfaces.py``
+and ``connection.py`` (the method table) and ``examples/`` are rendered from templates.
+
+The runtime's own tests go to ``runtime_tests/`` beside the requirement tests (not inside them:
+``pytest {tests_dir}`` collects exactly one test per roster requirement): copied verbatim, with a
+rendered ``_package.py`` naming the package. It is a package, so pytest puts the output directory
+(and with it the generated package) on ``sys.path``.
 """
 
 from __future__ import annotations
@@ -14,9 +17,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from acpgen.emit.render import render
+from acpgen.emit import verbatim
+from acpgen.emit.render import py_literal, render
 from acpgen.errors import AcpgenError
 from acpgen.ir.types import Method, SchemaIR
+from acpgen.runtime import errors as runtime_errors
+from acpgen.runtime import rpc as runtime_rpc
 
 if TYPE_CHECKING:
     from acpgen.model.generation import GenerationModel
@@ -28,10 +34,9 @@ INITIALIZE = "initialize"
 SESSION_CANCEL = "session/cancel"
 REQUEST_PERMISSION = "session/request_permission"
 
-# Static modules (template -> path inside the package).
+# Rendered modules (template -> path inside the package).
 _PACKAGE_TEMPLATES = {
-    "rpc.py": "runtime/rpc.py.jinja",
-    "stdio.py": "runtime/stdio.py.jinja",
+    "lenient_markers.py": "runtime/lenient_markers.py.jinja",
     "handshake.py": "runtime/handshake.py.jinja",
     "interfaces.py": "runtime/interfaces.py.jinja",
     "connection.py": "runtime/connection.py.jinja",
@@ -40,22 +45,7 @@ _PACKAGE_TEMPLATES = {
     "examples/client.py": "runtime/examples/client.py.jinja",
 }
 RUNTIME_TESTS_DIR = "runtime_tests"  # relative to the output directory
-_TEST_TEMPLATES = {
-    "__init__.py": "runtime/tests/__init__.py.jinja",
-    "helpers.py": "runtime/tests/helpers.py.jinja",
-    "test_jsonrpc.py": "runtime/tests/test_jsonrpc.py.jinja",
-    "test_handshake.py": "runtime/tests/test_handshake.py.jinja",
-    "test_cancel.py": "runtime/tests/test_cancel.py.jinja",
-    "test_guards.py": "runtime/tests/test_guards.py.jinja",
-    "test_examples.py": "runtime/tests/test_examples.py.jinja",
-}
-
-
-@dataclass(frozen=True)
-class ErrorCodeView:
-    name: str
-    value: int
-    title: str
+_TEST_TEMPLATES = {"_package.py": "runtime/tests/_package.py.jinja"}
 
 
 @dataclass(frozen=True)
@@ -69,24 +59,49 @@ class SideView:
     outbound: tuple[Method, ...]  # what this side sends (the peer's methods)
 
 
-def _constant(title: str) -> str:
-    return "_".join(title.upper().replace("-", " ").split())
-
-
-def error_codes(ir: SchemaIR) -> list[ErrorCodeView]:
+def check_error_codes(ir: SchemaIR) -> None:
+    """The runtime's error codes must be the schema's ``ErrorCode`` members (value and title)."""
     definition = ir.defs.get("ErrorCode")
     if definition is None or not definition.enum_members:
         raise AcpgenError(SCHEMA, "the runtime needs $defs/ErrorCode with its listed codes")
-    codes = [
-        ErrorCodeView(_constant(m.title or f"error {m.value}"), int(m.value), m.title or "")
-        for m in definition.enum_members
-    ]
-    needed = {"PARSE_ERROR", "INVALID_REQUEST", "METHOD_NOT_FOUND", "INVALID_PARAMS",
-              "INTERNAL_ERROR", "REQUEST_CANCELLED", "AUTHENTICATION_REQUIRED", "RESOURCE_NOT_FOUND"}
-    missing = needed - {c.name for c in codes}
-    if missing:
-        raise AcpgenError(SCHEMA, f"$defs/ErrorCode lacks {sorted(missing)} (by title)")
-    return codes
+    schema_codes = {int(m.value): m.title or "" for m in definition.enum_members}
+    for code, title in runtime_errors.ERROR_MESSAGES.items():
+        if schema_codes.get(code) != title:
+            raise AcpgenError(
+                SCHEMA,
+                f"$defs/ErrorCode lacks {code} {title!r} (by value and title), which the runtime"
+                " (acpgen/runtime/errors.py) answers with",
+            )
+
+
+DEFAULT_ON_ERROR = "x-deserialize-default-on-error"
+SKIP_INVALID_ITEMS = "x-deserialize-skip-invalid-items"
+
+
+def lenient_markers(ir: SchemaIR) -> list[tuple[str, list[tuple[str, bool, bool, str]]]]:
+    """Per class, its marked properties: (wire name, default-on-error, skip-invalid-items,
+    the default as a Python literal, or ``NO_DEFAULT`` where the model's own default applies)."""
+    found = []
+    for name in sorted(ir.defs):
+        rows = []
+        for prop in ir.defs[name].properties:
+            marks = dict(prop.annotations)
+            default_on_error = marks.get(DEFAULT_ON_ERROR) is True
+            skip = marks.get(SKIP_INVALID_ITEMS) is True
+            if not (default_on_error or skip):
+                continue
+            default = "NO_DEFAULT"
+            if default_on_error and prop.required:
+                # A required member has no model default to fall back on: the schema's, or
+                # the empty array (what serde's Default gives the official Rust SDK).
+                if prop.has_default:
+                    default = py_literal(prop.default)
+                elif prop.type.kind == "array":
+                    default = "[]"
+            rows.append((prop.wire_name, default_on_error, skip, default))
+        if rows:
+            found.append((name, rows))
+    return found
 
 
 def _method(ir: SchemaIR, wire: str) -> Method:
@@ -119,8 +134,13 @@ def context(model: GenerationModel) -> dict[str, Any]:
     agent_methods = tuple(m for m in ir.methods if m.side == "agent")
     client_methods = tuple(m for m in ir.methods if m.side == "client")
     protocol = [m for m in ir.methods if m.side == "protocol" and m.kind == "notification"]
-    if len(protocol) != 1:
-        raise AcpgenError(SCHEMA, "expected exactly one protocol-level (cancel request) notification")
+    if len(protocol) != 1 or protocol[0].wire != runtime_rpc.CANCEL_REQUEST_METHOD:
+        raise AcpgenError(
+            SCHEMA,
+            "expected exactly one protocol-level (cancel request) notification, "
+            f"{runtime_rpc.CANCEL_REQUEST_METHOD!r} (acpgen/runtime/rpc.py)",
+        )
+    check_error_codes(ir)
     initialize = _method(ir, INITIALIZE)
     cancel = _method(ir, SESSION_CANCEL)
     permission = _method(ir, REQUEST_PERMISSION)
@@ -135,9 +155,8 @@ def context(model: GenerationModel) -> dict[str, Any]:
         "tests_dir": model.options.tests_dir,
         "protocol_version": ir.protocol_version,
         "supported_versions": [ir.protocol_version],
-        "error_codes": error_codes(ir),
-        "cancel_request_method": protocol[0].wire,
         "sides": sides,
+        "lenient_markers": lenient_markers(ir),
         "agent_side": sides[0],
         "client_side": sides[1],
         "initialize": {
@@ -163,7 +182,11 @@ def emit(model: GenerationModel) -> dict[str, str]:
         f"{model.options.package}/{rel}": render(template, **ctx)
         for rel, template in _PACKAGE_TEMPLATES.items()
     }
+    files.update({f"{model.options.package}/{rel}": verbatim.read(rel) for rel in verbatim.PACKAGE_FILES})
     files.update(
         {f"{RUNTIME_TESTS_DIR}/{rel}": render(template, **ctx) for rel, template in _TEST_TEMPLATES.items()}
+    )
+    files.update(
+        {f"{RUNTIME_TESTS_DIR}/{rel}": verbatim.read(f"{verbatim.TESTS_DIR}/{rel}") for rel in verbatim.test_files()}
     )
     return files

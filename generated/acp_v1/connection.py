@@ -7,9 +7,13 @@ table. Do not edit: run `acpgen generate`.
   typed method per client method, to call the client.
 * :class:`ClientSideConnection` dispatches to a :class:`Client` and has one typed method per
   agent method. It checks the version the agent answers to ``initialize`` and closes the
-  connection when it does not support it (audit finding 1), and sending ``session/cancel``
-  answers every pending ``session/request_permission`` of that session with ``cancelled``
-  (audit finding 5).
+  connection when it does not support it (ACP-V1-INIT-CLIENT-UNSUPPORTED-VERSION), and
+  sending ``session/cancel`` answers every pending ``session/request_permission`` of that
+  session with ``cancelled`` (ACP-V1-PROMPT-CLIENT-RESPOND-PENDING-PERMISSIONS).
+
+Inbound messages are validated strictly, except where the schema marks leniency
+(``lenient.py``); an answer leaves out what the peer cannot take where the spec says to omit it
+(``omit.py``).
 
 Outbound calls pass the capability guards (``guards.check_*_call``) first: a call the
 peer did not advertise, or one before ``initialize`` completed, raises
@@ -31,12 +35,16 @@ from typing import Any, ClassVar
 from pydantic import TypeAdapter, ValidationError
 
 from acp_v1 import guards, methods, models
+from acp_v1.errors import MalformedResponse
 from acp_v1.handshake import (
     SUPPORTED_PROTOCOL_VERSIONS,
     ProtocolVersionError,
     negotiate_version,
 )
 from acp_v1.interfaces import Agent, Client
+from acp_v1.lenient import validate_lenient
+from acp_v1.lenient_markers import MARKERS
+from acp_v1.omit import omit_unadvertised
 from acp_v1.rpc import DEFAULT_MAX_FRAME_BYTES, Connection, RpcError
 from acp_v1.stdio import spawn_process, stdio_streams
 
@@ -48,6 +56,7 @@ __all__ = [
     "Route",
     "connect_in_memory",
     "connect_to_agent",
+    "from_peer",
     "from_wire",
     "run_agent",
     "to_wire",
@@ -79,6 +88,12 @@ def to_wire(value: Any, model: Any) -> Any:
 def from_wire(data: Any, model: Any) -> Any:
     """Validate a JSON value into ``model``, by wire names only (names must match exactly)."""
     return _adapter(model).validate_python(data, by_alias=True, by_name=False)
+
+
+def from_peer(data: Any, model: Any) -> Any:
+    """Validate what the peer sent into ``model``: strictly, except where the schema's
+    ``x-deserialize-*`` markers allow leniency (``lenient.py``), which is logged."""
+    return validate_lenient(_adapter(model), model, data, MARKERS)
 
 
 def _validation_data(exc: ValidationError) -> Any:
@@ -136,15 +151,7 @@ class _Side:
                 return await self.handler.ext_method(method, params)
             raise RpcError.method_not_found(method)
         value = self._parse_params(route, params)
-        result = await self._dispatch(route, value)
-        if result is None or isinstance(result, dict):
-            # Wire-shaped results are welcome (None: an empty result); they are validated
-            # like the models, so a handler cannot answer what the schema does not allow.
-            try:
-                result = from_wire({} if result is None else result, route.result)
-            except ValidationError as exc:
-                logger.warning("%s: invalid %s result from the handler", self.role, route.wire)
-                raise RpcError.internal_error(_validation_data(exc)) from None
+        result = self._omit(route, "result", await self._dispatch(route, value))
         try:
             self._check_result(route, result)
         except guards.AcpGuardError as exc:
@@ -174,12 +181,21 @@ class _Side:
 
     def _parse_params(self, route: Route, params: Any) -> Any:
         try:
-            return from_wire({} if params is None else params, route.params)
+            return from_peer({} if params is None else params, route.params)
         except ValidationError as exc:
             raise RpcError.invalid_params(_validation_data(exc)) from None
 
     async def _dispatch(self, route: Route, value: Any) -> Any:
-        return await getattr(self.handler, route.py_name)(value)
+        result = await getattr(self.handler, route.py_name)(value)
+        if route.kind != "request" or not (result is None or isinstance(result, dict)):
+            return result
+        # Wire-shaped results are welcome (None: an empty result); they are validated like
+        # the models, so a handler cannot answer what the schema does not allow.
+        try:
+            return from_wire({} if result is None else result, route.result)
+        except ValidationError as exc:
+            logger.warning("%s: invalid %s result from the handler", self.role, route.wire)
+            raise RpcError.internal_error(_validation_data(exc)) from None
 
     # -- outbound ----------------------------------------------------------------------
 
@@ -187,6 +203,25 @@ class _Side:
     def peer_capabilities(self) -> Any:
         """The capabilities the peer advertised in ``initialize``; None before it completed."""
         return None
+
+    def _advertised(self, capability: str) -> bool:
+        """Whether the peer advertised ``capability`` (a qualified path, e.g. ``clientCapabilities.fs``)."""
+        root, _, path = capability.partition(".")
+        if root == "agentCapabilities":
+            return guards.agent_capability_advertised(self.peer_capabilities, path)  # type: ignore[arg-type]
+        return guards.client_capability_advertised(self.peer_capabilities, path)  # type: ignore[arg-type]
+
+    def _omit(self, route: Route, message: str, value: Any) -> Any:
+        """``value`` without the items the peer cannot take where the spec says to omit them
+        (``omit.py``: boolean config options, terminal auth methods), each logged."""
+        gates = [g for g in guards.gates_for(route.wire, self.role) if g.message == message]  # type: ignore[arg-type]
+        if not gates or self.peer_capabilities is None:
+            return value
+        model = route.result if message == "result" else route.params
+        wire, omitted = omit_unadvertised(
+            to_wire(value, model), gates, self._advertised, f"{self.role}: {route.wire} {message}"
+        )
+        return from_wire(wire, model) if omitted else value
 
     def _check_outbound(self, route: Route, params: Any) -> None:
         """Raise (``guards.AcpGuardError``) before sending what the peer did not advertise."""
@@ -204,7 +239,10 @@ class _Side:
         self._check_outbound(route, params)
         raw = await self.rpc.request(wire, to_wire(params, route.params))
         # A null result is read as an empty object: other SDKs answer null for "nothing".
-        result = from_wire({} if raw is None else raw, route.result)
+        try:
+            result = from_peer({} if raw is None else raw, route.result)
+        except ValidationError as exc:
+            raise MalformedResponse(f"invalid {wire} result", _validation_data(exc)) from None
         await self._after_response(route, params, result)
         return result
 
@@ -212,6 +250,7 @@ class _Side:
         route = self.outbound_routes[wire]
         if isinstance(params, dict):
             params = from_wire(params, route.params)
+        params = self._omit(route, "params", params)
         self._check_outbound(route, params)
         try:
             await self.rpc.notify(wire, to_wire(params, route.params))

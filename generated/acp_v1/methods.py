@@ -51,6 +51,18 @@ from pydantic import (
     ValidationError,
 )
 
+# The one error hierarchy of the package (errors.py): what parse_* raise is what the runtime
+# answers on the wire, with the same codes (the schema's ErrorCode).
+from acp_v1.errors import (
+    INVALID_PARAMS,
+    INVALID_REQUEST,
+    METHOD_NOT_FOUND,
+    PARSE_ERROR,
+    InvalidParamsError,
+    InvalidRequestError,
+    MethodNotFoundError,
+)
+from acp_v1.errors import RpcError as JsonRpcError
 from acp_v1.models import (
     AuthenticateRequest,
     AuthenticateResponse,
@@ -102,10 +114,6 @@ from acp_v1.models import (
 )
 
 JSONRPC_VERSION: Final = "2.0"
-PARSE_ERROR: Final = -32700
-INVALID_REQUEST: Final = -32600
-METHOD_NOT_FOUND: Final = -32601
-INVALID_PARAMS: Final = -32602
 EXTENSION_PREFIX: Final = "_"
 
 MethodName: TypeAlias = Literal[
@@ -170,38 +178,6 @@ MethodToClient: TypeAlias = Literal[
     "terminal/wait_for_exit",
 ]
 """Methods the agent sends (and the client handles)."""
-
-
-class JsonRpcError(Exception):
-    """An error that maps to a JSON-RPC error response (``code``, ``message``, ``data``)."""
-
-    code: int = -32603
-
-    def __init__(self, message: str, data: Any = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.data = data
-
-    def to_error_object(self) -> "JsonRpcErrorObject":
-        return JsonRpcErrorObject(code=self.code, message=self.message, data=self.data)
-
-
-class MethodNotFoundError(JsonRpcError, LookupError):
-    """The method name is neither a stable ACP method nor an extension (``_``) method."""
-
-    code = METHOD_NOT_FOUND
-
-
-class InvalidParamsError(JsonRpcError, ValueError):
-    """Params or result do not match the method's schema type (the pydantic error is chained)."""
-
-    code = INVALID_PARAMS
-
-
-class InvalidRequestError(JsonRpcError, ValueError):
-    """The message is not a valid JSON-RPC 2.0 request, notification or response."""
-
-    code = INVALID_REQUEST
 
 
 # ---- JSON-RPC 2.0 envelopes ----------------------------------------------------------------

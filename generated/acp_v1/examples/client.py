@@ -21,6 +21,7 @@ from acp_v1 import models
 from acp_v1.connection import connect_to_agent
 from acp_v1.handshake import LATEST_PROTOCOL_VERSION
 from acp_v1.interfaces import Client
+from acp_v1.rpc import RpcError
 
 CLIENT_NAME = "acp_v1-example-client"
 
@@ -92,7 +93,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         command = command[1:]
     if not command:
         parser.error("give the agent command after --")
-    return asyncio.run(run(command, args.prompt or ["Hello from the example client"]))
+    # Whatever happens, the agent's process group is stopped before asyncio.run returns
+    # (stdio.spawn_process), and a failure is one line on stderr, not a traceback.
+    try:
+        return asyncio.run(run(command, args.prompt or ["Hello from the example client"]))
+    except RpcError as exc:
+        print(f"{parser.prog}: error: the agent answered {exc.code} {exc.message}", file=sys.stderr)
+    except (ConnectionError, OSError, ValueError) as exc:
+        print(f"{parser.prog}: error: {type(exc).__name__}: {exc}", file=sys.stderr)
+    except KeyboardInterrupt:
+        print(f"{parser.prog}: interrupted", file=sys.stderr)
+        return 130
+    return 1
 
 
 if __name__ == "__main__":

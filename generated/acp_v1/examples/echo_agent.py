@@ -40,7 +40,7 @@ class EchoAgent(Agent):
         self.connection = connection
 
     async def initialize(self, params: models.InitializeRequest) -> models.InitializeResponse:
-        # The runtime answers the negotiated version whatever we put here (finding 1).
+        # The runtime answers the negotiated version whatever we put here (ACP-V1-INIT-AGENT-SAME-VERSION).
         return models.InitializeResponse.model_validate(
             {
                 "protocolVersion": params.protocol_version,

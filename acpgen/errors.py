@@ -16,9 +16,15 @@ class AcpgenError(Exception):
 
     def __init__(self, where: str, message: str, exit_code: int = EXIT_BAD_INPUT) -> None:
         self.where = where
-        self.message = " ".join(message.split())  # one line, always
+        self.message = _one_line(message)
         self.exit_code = exit_code
         super().__init__(f"{where}: {self.message}")
+
+
+def _one_line(message: str) -> str:
+    """Line breaks (every kind Python's ``splitlines`` knows) become one space; other spacing
+    is kept, so a name quoted in the message is shown as it is."""
+    return " ".join(part.strip() for part in message.splitlines() if part.strip()) or message.strip()
 
 
 class InputDriftError(AcpgenError):
@@ -27,3 +33,14 @@ class InputDriftError(AcpgenError):
     def __init__(self, lines: list[str]) -> None:
         self.lines = lines
         super().__init__("schema/acp.lock", "; ".join(lines))
+
+
+def json_pointer(*segments: object) -> str:
+    """An RFC 6901 pointer (``/$defs/Foo/properties/bar``) for an error line: ``~`` and ``/``
+    escaped, and any non-printable character shown as a Python escape so the line stays one
+    line whatever a name holds."""
+    out = []
+    for segment in segments:
+        text = str(segment).replace("~", "~0").replace("/", "~1")
+        out.append("".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text))
+    return "/" + "/".join(out) if out else ""

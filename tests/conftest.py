@@ -1,17 +1,69 @@
-"""Shared fixtures: the real project, the real pinned inputs, and a CLI runner."""
+"""Shared fixtures: the real project, the real pinned inputs, a CLI runner, and a tree
+generated now (into a temporary directory) for the tests of generated code.
+
+Tests of generated code import from :func:`generated_dir`, which this checkout's generator
+writes once per test process: a template change is tested without regenerating, and
+``pytest tests`` passes with the committed ``generated/`` deleted. Only the tests of
+``acpgen check`` (and of commands that must leave a tree alone) look at a committed tree;
+``tests/test_hygiene.py`` enforces that.
+"""
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 INPUTS = Path(os.environ.get("ACPGEN_INPUTS", PROJECT_ROOT.parent / "shared" / "acp")).resolve()
+_SESSION: dict[str, Any] = {}  # built once per test process: the project, its tree, its directory
+
+
+def load_real_project() -> Any:
+    """The real project on the pinned inputs, loaded once per test process."""
+    if "project" not in _SESSION:
+        from acpgen.model.project import load_project
+
+        _SESSION["project"] = load_project(PROJECT_ROOT, str(INPUTS))
+    return _SESSION["project"]
+
+
+def tree_now() -> dict[str, bytes]:
+    """What this checkout's generator produces now from the pinned inputs (built once)."""
+    if "tree" not in _SESSION:
+        from acpgen.output.generate import build_tree, options_for
+
+        project = load_real_project()
+        _SESSION["tree"] = build_tree(project, options_for(project))
+    return dict(_SESSION["tree"])
+
+
+def generated_dir() -> Path:
+    """:func:`tree_now` written to a temporary ``generated/`` (once per process), on
+    ``sys.path`` so that ``import acp_v1`` finds it. Tests must not change it (copy it).
+
+    ``ACPGEN_TEST_TREE=DIR`` uses DIR instead: ``bench/oracle_mutants.py`` runs the oracle
+    tests against deliberately broken trees that way."""
+    if "dir" not in _SESSION and os.environ.get("ACPGEN_TEST_TREE"):
+        _SESSION["dir"] = Path(os.environ["ACPGEN_TEST_TREE"]).resolve()
+    if "dir" not in _SESSION:
+        from acpgen.output.writer import write_tree
+
+        root = Path(tempfile.mkdtemp(prefix="acpgen-tests-"))
+        atexit.register(shutil.rmtree, root, True)
+        write_tree(root / "generated", tree_now())
+        _SESSION["dir"] = root / "generated"
+    path: Path = _SESSION["dir"]
+    if str(path) not in sys.path:
+        sys.path.insert(0, str(path))
+    return path
 
 
 @pytest.fixture(scope="session")
@@ -28,9 +80,13 @@ def inputs_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def project(inputs_dir: Path):  # type: ignore[no-untyped-def]
-    from acpgen.model.project import load_project
+    return load_real_project()
 
-    return load_project(PROJECT_ROOT, str(inputs_dir))
+
+@pytest.fixture(scope="session")
+def generated_root() -> Path:
+    """A generated tree built now from the pinned inputs (see :func:`generated_dir`)."""
+    return generated_dir()
 
 
 @pytest.fixture()

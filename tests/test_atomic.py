@@ -227,8 +227,12 @@ def broken_templates(tmp_path: Path, suffix: str, addition: str) -> Path:
     [
         (".jinja", "{{ acpgen_test_undefined_variable }}\n", "template failed to render"),
         (".py.jinja", "\ndef broken(:\n    pass\n", "formatter (black) rejected the emitted code"),
+        # black accepts both; the proofs of acpgen.output.proof do not.
+        (".py.jinja", "\nreturn 1\n", "generated code does not compile"),
+        ("models.py.jinja", "\nimport acpgen_test_no_such_module\n", "the generated package does not import"),
     ],
-    ids=["template-fails-to-render", "black-rejects-output"],
+    ids=["template-fails-to-render", "black-rejects-output", "output-does-not-compile",
+         "package-does-not-import"],
 )
 def test_bad_templates_are_never_half_applied(copy: Path, inputs_dir: Path, tmp_path: Path,
                                               suffix: str, addition: str, message: str) -> None:

@@ -14,8 +14,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-
-from tests.conftest import INPUTS, PROJECT_ROOT, run_acpgen, tree_digest
+from conftest import INPUTS, PROJECT_ROOT, generated_dir, run_acpgen, tree_digest
 
 NPM_2_0 = "history/schema-v1-from-npm-sdk-2.0.0.json"
 PINNED_REL = ("schema/v1/schema.json", "schema/v1/meta.json", "roster/requirements.md")
@@ -23,7 +22,7 @@ PINNED_REL = ("schema/v1/schema.json", "schema/v1/meta.json", "roster/requiremen
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A project copy with the committed generated/ (generating afresh would cost a build)."""
+    """A project copy with a generated/ tree (the session's, built once from the pinned inputs)."""
     root = tmp_path_factory.mktemp("bump-template")
     inputs = root / "shared" / "acp"
     for rel in (*PINNED_REL, NPM_2_0):
@@ -34,7 +33,7 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for name in ("acp.lock", "capabilities.toml"):
         if (PROJECT_ROOT / "schema" / name).is_file():
             shutil.copyfile(PROJECT_ROOT / "schema" / name, proj / "schema" / name)
-    shutil.copytree(PROJECT_ROOT / "generated", proj / "generated",
+    shutil.copytree(generated_dir(), proj / "generated",
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     return root
 
@@ -105,6 +104,9 @@ def test_bump_applies_lock_and_regenerates(world: Path) -> None:
     roster = lock["files"]["roster"]
     assert roster["sha256"] == old_lock["files"]["roster"]["sha256"]
     assert roster["upstream"]["pins_schema_sha256"] == old_lock["files"]["schema"]["sha256"]
+    # No roster pins the new bytes, so their upstream is unknown: no (empty) table for it.
+    assert "upstream" not in schema
+    assert not _empty_tables(lock)
     manifest = json.loads((proj / "generated" / "MANIFEST.json").read_text(encoding="utf-8"))
     assert manifest["inputs"]["schema"]["sha256"] == sha(new_schema)
     # The bumped project is consistent: verify (warning about the roster) and check pass.
@@ -143,3 +145,36 @@ def test_dry_run_writes_nothing(world: Path) -> None:
     assert {c["subject"] for c in data["changes"] if c["kind"] == "DEF_ADDED"} == set(
         json.loads((inputs / NPM_2_0).read_text())["$defs"]) - set(
         json.loads((inputs / "schema" / "v1" / "schema.json").read_text())["$defs"])
+
+
+def _empty_tables(node: object, path: str = "") -> list[str]:
+    if isinstance(node, dict):
+        if not node:
+            return [path or "/"]
+        return [p for k, v in node.items() for p in _empty_tables(v, f"{path}.{k}")]
+    return []
+
+
+def test_file_system_error_is_one_line_exit_2_and_changes_nothing(world: Path) -> None:
+    """A directory where the new lock's temporary file goes: the write fails."""
+    (world / "proj" / "schema" / "acp.lock.bump-tmp").mkdir()
+    before = digest(world)
+    result = bump(world, "--schema", f"../shared/acp/{NPM_2_0}", "--accept-roster-mismatch")
+    assert result.returncode == 2, result.stdout + result.stderr
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith("acpgen: error: ") and "acp.lock.bump-tmp" in line
+    assert digest(world) == before
+    assert (world / "proj" / "schema" / "acp.lock.bump-tmp").is_dir()  # not ours to remove
+
+
+def test_outside_error_names_the_inputs_directory_in_use(world: Path) -> None:
+    other = world / "other-inputs"
+    shutil.copytree(world / "shared" / "acp", other)
+    outside = world / "elsewhere.json"
+    shutil.copyfile(other / NPM_2_0, outside)
+    result = run_acpgen("bump", "--schema", str(outside), "--accept-roster-mismatch",
+                        cwd=world / "proj", env={"ACPGEN_INPUTS": str(other)})
+    assert result.returncode == 2
+    [line] = result.stderr.strip().splitlines()
+    assert str(other.resolve()) in line
+    assert "../shared/acp" not in line

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import yaml  # type: ignore[import-untyped]  # PyYAML: a datamodel-code-generator dependency
 from click.testing import CliRunner, Result
-from conftest import PROJECT_ROOT, tree_digest
+from conftest import PROJECT_ROOT, load_real_project, tree_digest, tree_now
 
 import acpgen
 from acpgen.cli.main import main
@@ -28,14 +28,11 @@ from acpgen.output.check import MAX_DIFF_LINES, check
 from acpgen.output.generate import MANIFEST_NAME, OUTPUT_TOOLS, build_tree, options_for
 from acpgen.output.writer import write_tree
 
-_FRESH: dict[str, dict[str, bytes]] = {}
-
 
 def generated_now(project) -> dict[str, bytes]:  # type: ignore[no-untyped-def]
     """What the generator produces now from the real pinned inputs (computed once per run)."""
-    if "tree" not in _FRESH:
-        _FRESH["tree"] = build_tree(project, options_for(project))
-    return dict(_FRESH["tree"])
+    assert project is load_real_project()
+    return tree_now()
 
 
 @pytest.fixture()
@@ -79,7 +76,7 @@ def copy(tmp_path: Path, fresh_tree: dict[str, bytes]) -> Path:
 def test_manifest_records_versions_inputs_and_every_file_hash(project, fresh_tree) -> None:  # type: ignore[no-untyped-def]
     doc = json.loads(fresh_tree[MANIFEST_NAME])
     assert doc["generator"] == {"name": "acpgen", "version": acpgen.__version__}
-    # Only what the generator calls: acpgen never imports pydantic or datamodel-code-generator.
+    # Only what shapes the bytes: pydantic only proves the output; datamodel-code-generator is a test oracle.
     assert set(OUTPUT_TOOLS) == {"black", "jinja2"}
     assert doc["tools"] == {name: version(name) for name in OUTPUT_TOOLS}
     capabilities = PROJECT_ROOT / "schema" / "capabilities.toml"
@@ -250,6 +247,32 @@ def test_edited_capability_manifest_is_named_as_the_drifted_input(copy: Path, in
     assert report["generator_drift"] == {}
 
 
+def test_other_generate_options_are_named_not_generator_drift(copy: Path, inputs_dir: Path, project) -> None:  # type: ignore[no-untyped-def]
+    """A check run with another --package than the tree was generated with: the bytes differ
+    because of the options, and the diagnosis says so (neither generator drift nor stale)."""
+    result = cli(*check_args(copy, inputs_dir, "--package", "other_sdk"))
+    assert result.exit_code == 1
+    assert f"cause: generate options changed: the tree was generated with package " \
+           f"{project.lock.package!r}, checking with package 'other_sdk'" in result.stderr
+    assert "generator drift" not in result.stderr and "stale output" not in result.stderr
+
+    report = check(project, str(copy / "generated"), "other_sdk").to_json()
+    assert report["causes"] == [{"kind": "options_changed",
+                                 "options": {"package": {"recorded": project.lock.package,
+                                                         "current": "other_sdk"}}}]
+    assert report["generator_drift"] == {} and report["inputs_changed"] == {}
+    assert any(p.startswith("other_sdk/") for p in report["missing"])
+
+    # The mirror case: a tree generated elsewhere with --package, checked there without it.
+    other = copy / "other"
+    write_tree(other, build_tree(project, options_for(project, "other_sdk")))
+    assert check(project, str(other), "other_sdk").clean
+    report = check(project, str(other)).to_json()
+    assert report["causes"] == [{"kind": "options_changed",
+                                 "options": {"package": {"recorded": "other_sdk",
+                                                         "current": project.lock.package}}}]
+
+
 def test_never_generated_tree(copy: Path, fresh_tree, project) -> None:  # type: ignore[no-untyped-def]
     shutil.rmtree(copy / "generated")
     report = json_report(project, copy)
@@ -328,3 +351,17 @@ def test_json_report_for_bad_input_that_is_not_drift(copy: Path, inputs_dir: Pat
     assert report["status"] == "error" and report["exit_code"] == 2
     assert report["error"].startswith("schema/acp.lock: not valid TOML")
     assert result.stderr.splitlines() == [f"acpgen: error: {report['error']}"]
+
+
+def test_check_fails_on_output_that_does_not_compile(copy: Path, inputs_dir: Path) -> None:
+    """black accepts a module-level ``return``; the compile proof does not (exit 2, one line)."""
+    template = copy / "templates" / "models" / "models.py.jinja"
+    template.write_text(template.read_text(encoding="utf-8") + "\nreturn 1\n", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ACPGEN_")}
+    env |= {"ACPGEN_TEMPLATES": str(copy / "templates"), "ACPGEN_NO_CACHE": "1"}
+    proc = subprocess.run([sys.executable, "-m", "acpgen", *check_args(copy, inputs_dir)], env=env,
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "generated code does not compile" in lines[0], lines
+    assert lines[0].startswith("acpgen: error: acp_v1/models.py: ")

@@ -200,7 +200,12 @@ def test_2_0_0_to_pinned_removals_are_breaking_with_exit_3() -> None:
     diff, _ = run(NPM_2_0, PINNED)
     removed = {c.subject for c in diff.semantic if c.kind == "DEF_REMOVED"}
     assert removed == set(raw_defs(NPM_2_0)) - set(raw_defs(PINNED))
-    assert all(c.breaking for c in diff.semantic if c.kind.endswith("_REMOVED"))
+    # A def is on the wire only through the positions that refer to it, and each of those is
+    # reported where it changed (issue 15: an inlined def is wire-compatible), so DEF_REMOVED
+    # itself is a source-level change; every other removal here breaks someone.
+    assert all(c.breaking for c in diff.semantic
+               if c.kind.endswith("_REMOVED") and c.kind != "DEF_REMOVED")
+    assert not any(c.breaking for c in diff.semantic if c.kind == "DEF_REMOVED")
     props = {c.member: c for c in diff.semantic if c.kind == "PROPERTY_REMOVED"}
     # Client capabilities are written by the client: dropping them breaks the client.
     assert props["notices"].client == "breaking"
@@ -243,7 +248,7 @@ def _pinned_copy() -> dict[str, Any]:
 def _diff_to(tmp_path: Path, schema: dict[str, Any]) -> tuple[SchemaDiff, Impact]:
     project = _project()
     new = build_side("new.json", _schema_file(tmp_path, schema), json.dumps(schema).encode(),
-                     *pinned_meta(project))
+                     *pinned_meta(project), trusted=side(PINNED))
     return analyse(project, side(PINNED), new)
 
 
@@ -275,8 +280,8 @@ def _close(d: dict[str, Any]) -> None:
 
 # ReadTextFileRequest: params of fs/read_text_file, written by the agent, read by the client.
 @pytest.mark.parametrize("edit, kind, member, client, agent", [
-    (_nullable_path, "PROPERTY_NULLABLE_ADDED", "path", "breaking", "compatible"),
-    (_integer_path, "PROPERTY_TYPE_CHANGED", "path", "breaking", "breaking"),
+    (_nullable_path, "NULLABLE_ADDED", "path", "breaking", "compatible"),
+    (_integer_path, "TYPE_CHANGED", "path", "breaking", "breaking"),
     (_drop_line, "PROPERTY_REMOVED", "line", "compatible", "breaking"),
     (_close, "OBJECT_CLOSED", None, "compatible", "breaking"),
 ])
@@ -325,13 +330,24 @@ def test_description_only_change_is_non_semantic(tmp_path: Path) -> None:
     assert exit_code(diff) == 1
 
 
-def test_unmodelled_change_is_reported_conservatively(tmp_path: Path) -> None:
+def test_unknown_keyword_is_unclassified_and_breaks_both_sides(tmp_path: Path) -> None:
+    schema = _pinned_copy()
+    schema["$defs"]["PromptRequest"]["properties"]["prompt"]["frobnicate"] = True
+    diff, _ = _diff_to(tmp_path, schema)
+    [c] = diff.semantic
+    assert (c.kind, c.subject, c.member) == ("UNCLASSIFIED", "PromptRequest", "prompt")
+    assert (c.client, c.agent) == ("breaking", "breaking")
+
+
+def test_unique_items_narrows_what_the_client_writes(tmp_path: Path) -> None:
+    """Modelled since issue 15 (was SCHEMA_OTHER, breaking both): PromptRequest is written by
+    the client only, so a tighter assertion breaks the client and not the agent."""
     schema = _pinned_copy()
     schema["$defs"]["PromptRequest"]["properties"]["prompt"]["uniqueItems"] = True
     diff, _ = _diff_to(tmp_path, schema)
     [c] = diff.semantic
-    assert (c.kind, c.subject) == ("SCHEMA_OTHER", "PromptRequest")
-    assert c.breaking
+    assert (c.kind, c.subject, c.member) == ("CONSTRAINT_TIGHTENED", "PromptRequest", "prompt")
+    assert (c.client, c.agent) == ("breaking", "compatible")
 
 
 def test_removed_method_breaks_its_sender_only(tmp_path: Path) -> None:
@@ -424,3 +440,43 @@ def test_every_change_kind_is_documented() -> None:
         head = full.rpartition("_")[0]
         documented |= {f"{head}{suffix}" for suffix in re.findall(r"`(_[A-Z]+)`", more)}
     assert set(RULES) <= documented, sorted(set(RULES) - documented)
+
+
+def test_policy_table_in_the_docs_is_the_one_the_code_applies() -> None:
+    from acpgen.evolve.compat import RULES, policy_table
+
+    doc = (PROJECT_ROOT / "docs" / "schema-bumps.md").read_text(encoding="utf-8")
+    assert policy_table() in doc
+    assert len(policy_table().splitlines()) == len(RULES) + 2  # one row per kind
+
+
+def test_explain_prints_one_row_and_refuses_an_unknown_kind() -> None:
+    code, out, _ = cli("diff", "--explain", "deprecated")
+    assert code == 2
+    code, out, err = cli("diff", "--explain", "DEFAULT_CHANGED")
+    assert code == 0, err
+    assert out.splitlines()[0].startswith("DEFAULT_CHANGED: ")
+    assert "client: breaking if the client writes or reads the type" in out
+    assert "agent: breaking if the agent writes or reads the type" in out
+
+
+def test_every_semantic_kind_has_a_section_in_the_text_report() -> None:
+    """Nothing classified is left out of the plain-text report."""
+    from acpgen.evolve.compat import RULES
+    from acpgen.evolve.report import section_of
+
+    annotation_kinds = {"DESCRIPTION_CHANGED", "ANNOTATION_CHANGED"}
+    assert [k for k in RULES if k not in annotation_kinds and section_of(k) is None] == []
+
+
+def test_a_schema_the_generator_cannot_model_is_still_diffed(tmp_path: Path) -> None:
+    """SessionId as ["string", "null"]: valid JSON Schema the IR builder refuses. The diff reads
+    the raw documents, classifies the change, and says bump would refuse NEW."""
+    schema = _pinned_copy()
+    schema["$defs"]["SessionId"]["type"] = ["string", "null"]
+    diff, impact = _diff_to(tmp_path, schema)
+    [c] = diff.semantic
+    assert (c.kind, c.subject, c.client, c.agent) == ("NULLABLE_ADDED", "SessionId", "breaking",
+                                                      "breaking")
+    assert any("cannot model NEW" in n and "bump" in n for n in diff.notes)
+    assert "cannot model NEW" in render_text(diff, impact)

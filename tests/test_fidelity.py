@@ -17,13 +17,13 @@ from __future__ import annotations
 import json
 import os
 import random
-import sys
 import zlib
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import generated_dir
 from jsonschema import Draft202012Validator, FormatChecker
 from pydantic import TypeAdapter, ValidationError
 from support.models_samples import MUTATION_KINDS, mutants, samples
@@ -33,7 +33,6 @@ from acpgen.emit.models_plan import INT_FORMATS
 ROOT = Path(__file__).resolve().parent.parent
 INPUTS = Path(os.environ.get("ACPGEN_INPUTS", ROOT.parent / "shared" / "acp")).resolve()
 SCHEMA_PATH = INPUTS / "schema" / "v1" / "schema.json"
-GENERATED = ROOT / "generated"
 SAMPLES_PER_DEF = 60  # distinct valid instances wanted per def
 MAX_DRAWS = 1000  # give up drawing after this many (small defs admit few distinct values)
 MUTANTS_PER_DEF = 240
@@ -85,8 +84,7 @@ def oracle(name: str) -> Draft202012Validator:
 
 @cache
 def models() -> Any:
-    if str(GENERATED) not in sys.path:
-        sys.path.insert(0, str(GENERATED))
+    generated_dir()  # generated now into a temporary directory, on sys.path
     import acp_v1.models as module
 
     return module

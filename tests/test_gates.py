@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import run_acpgen, tree_digest
+from conftest import generated_dir, run_acpgen, tree_digest
 from repin import make_project
 
 from acpgen.errors import AcpgenError
@@ -175,9 +175,9 @@ CLI_CASES = ("unknown-capability", "unknown-method", "unknown-requirement")
 @pytest.mark.parametrize("case", CLI_CASES)
 def test_bad_manifest_is_one_line_exit_2_and_nothing_written(broken_project, project_root: Path, case: str) -> None:  # type: ignore[no-untyped-def]
     proj = broken_project(case)
-    # An existing output tree (a copy of the committed one) must come out byte-identical.
+    # An existing output tree (a copy of a generated one) must come out byte-identical.
     out = proj / "generated"
-    shutil.copytree(project_root / "generated", out, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(generated_dir(), out, ignore=shutil.ignore_patterns("__pycache__"))
     before = tree_digest(out)
     result = run_acpgen("generate", "--project", str(proj), "--out", str(out))
     assert result.returncode == 2, result.stderr

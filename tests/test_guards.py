@@ -19,10 +19,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import generated_dir
 
-GENERATED = Path(__file__).resolve().parents[1] / "generated"
-if str(GENERATED) not in sys.path:
-    sys.path.insert(0, str(GENERATED))
+GENERATED = generated_dir()  # generated now into a temporary directory, importable
 
 from acp_v1 import guards, models
 

@@ -10,11 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import generated_dir
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-GENERATED = Path(__file__).resolve().parents[1] / "generated"
-if str(GENERATED) not in sys.path:
-    sys.path.insert(0, str(GENERATED))
+GENERATED = generated_dir()  # generated now into a temporary directory, importable
 
 from acp_v1 import methods, models
 
@@ -258,7 +257,7 @@ def test_module_docstring_documents_the_envelopes() -> None:
         assert name in doc, name
 
 
-def test_generated_methods_and_guards_pass_ruff(project_root: Path) -> None:
+def test_generated_methods_and_guards_pass_ruff(project_root: Path) -> None:  # cwd: ruff's config
     """(mypy --strict on both runs once, in tests/test_guards.py, with the typing sample.)"""
     files = [str(GENERATED / "acp_v1" / "methods.py"), str(GENERATED / "acp_v1" / "guards.py")]
     ruff = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "--line-length", "100", *files],

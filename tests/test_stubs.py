@@ -1,8 +1,9 @@
 """The requirement tests acpgen emits into generated/tests: claims, plan, files and real runs.
 
 The claims parsed from the roster are checked against the raw schema JSON (an oracle the
-parser never reads). The generated tests are run by pytest in a subprocess, on the committed
-output and on a copy with deliberately broken models, envelopes and guards.
+parser never reads). The generated tests are run by pytest in a subprocess, on a tree
+generated now into a temporary directory (``conftest.generated_dir``) and on a copy with
+deliberately broken models, envelopes and guards.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from conftest import generated_dir
 
 from acpgen.emit.requirement_checks import JSONRPC_SHAPE
 from acpgen.emit.test_stubs import module_name, plan_tests
@@ -146,11 +148,11 @@ def test_emitted_tests_are_already_black_formatted(project) -> None:  # type: ig
         assert format_python(rel, text) == text, f"black changes {rel}"
 
 
-# ---- The committed files ------------------------------------------------------------------
+# ---- The generated files ------------------------------------------------------------------
 
 
 def _section_modules(project) -> list[Path]:  # type: ignore[no-untyped-def]
-    tests_dir = project.root / project.lock.out / project.lock.tests_dir
+    tests_dir = generated_dir() / project.lock.tests_dir
     return [tests_dir / f"{module_name(section)}.py" for section in plan_tests(generation_model(project, OPTIONS))]
 
 
@@ -211,7 +213,7 @@ def test_checks_build_whole_messages_through_nested_unions(project, monkeypatch:
     # the gate and path checks must be able to build a valid message holding it.
     import importlib
 
-    out = project.root / project.lock.out
+    out = generated_dir()
     monkeypatch.syspath_prepend(str(out / project.lock.tests_dir))
     monkeypatch.syspath_prepend(str(out))
     checks = importlib.import_module("_acp_checks")
@@ -223,7 +225,7 @@ def test_checks_build_whole_messages_through_nested_unions(project, monkeypatch:
 
 
 def test_generated_tests_pass_ruff_and_mypy_strict(project, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    out = project.root / project.lock.out
+    out = generated_dir()
     tests_dir = out / project.lock.tests_dir
     files = sorted(str(p) for p in tests_dir.glob("*.py"))
     ruff = subprocess.run(
@@ -272,8 +274,9 @@ def _summary(stdout: str) -> Counter[str]:
 def test_generated_tests_run_240_tagged_tests_real_ones_pass_stubs_skip(project, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     plan = {t.id: t for tests in plan_tests(generation_model(project, OPTIONS)).values() for t in tests}
     tests_dir = str(Path(project.lock.out) / project.lock.tests_dir)  # the whole directory
-    result = _pytest([tests_dir, f"--acp-coverage={tmp_path / 'cov.json'}",
-                      f"--junitxml={tmp_path / 'junit.xml'}", "-q"], project.root)
+    roster = project.inputs.directory / project.lock.files["roster"].path
+    result = _pytest([tests_dir, f"--acp-roster={roster}", f"--acp-coverage={tmp_path / 'cov.json'}",
+                      f"--junitxml={tmp_path / 'junit.xml'}", "-q"], generated_dir().parent)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
 
     report = json.loads((tmp_path / "cov.json").read_text())
@@ -301,19 +304,21 @@ def test_the_whole_tests_dir_collects_exactly_one_test_per_id(project) -> None: 
     # `pytest generated/tests` is the roster's denominator: nothing else lives there (the
     # runtime's own tests are in runtime_tests/ beside it), so it collects one test per ID.
     tests_dir = Path(project.lock.out) / project.lock.tests_dir
-    result = _pytest([str(tests_dir), "--collect-only", "-q"], project.root)
+    roster = project.inputs.directory / project.lock.files["roster"].path
+    root = generated_dir().parent
+    result = _pytest([str(tests_dir), f"--acp-roster={roster}", "--collect-only", "-q"], root)
     assert result.returncode == 0, result.stdout[-3000:]
     nodeids = [line for line in result.stdout.splitlines() if "::" in line]
-    sections = {str(p.relative_to(project.root)) for p in _section_modules(project)}
+    sections = {str(p.relative_to(root)) for p in _section_modules(project)}
     assert {n.split("::")[0] for n in nodeids} == sections
     assert len(nodeids) == len(set(nodeids)) == len(project.roster.requirements) == 240
 
 
 def test_a_made_up_id_in_a_generated_module_stops_collection(project, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     out = tmp_path / "out"
-    shutil.copytree(project.root / project.lock.out / project.lock.tests_dir, out / "tests",
+    shutil.copytree(generated_dir() / project.lock.tests_dir, out / "tests",
                     ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copytree(project.root / project.lock.out / project.lock.package, out / project.lock.package,
+    shutil.copytree(generated_dir() / project.lock.package, out / project.lock.package,
                     ignore=shutil.ignore_patterns("__pycache__"))
     first = project.roster.requirements[0]
     module = out / "tests" / f"test_{first.section.lower()}.py"
@@ -428,11 +433,11 @@ def _mutate(path: Path, change) -> object:  # type: ignore[no-untyped-def]
 def test_broken_generated_code_fails_exactly_the_real_tests_that_check_it(project, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     out = tmp_path / "out"
     package = out / project.lock.package
-    shutil.copytree(project.root / project.lock.out / project.lock.package, package,
+    shutil.copytree(generated_dir() / project.lock.package, package,
                     ignore=shutil.ignore_patterns("__pycache__"))
     tests = out / "tests"
     tests.mkdir()
-    generated_tests = project.root / project.lock.out / project.lock.tests_dir
+    generated_tests = generated_dir() / project.lock.tests_dir
     for name in ("conftest.py", "_acp_checks.py", *(p.name for p in _section_modules(project))):
         shutil.copyfile(generated_tests / name, tests / name)
 

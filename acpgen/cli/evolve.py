@@ -8,7 +8,9 @@ from pathlib import Path
 import click
 
 from acpgen.cli.common import emit_json, handle_errors, open_project, project_options
+from acpgen.errors import AcpgenError
 from acpgen.evolve.bump import BumpPlan, analyse, apply_bump, pinned_meta, plan_bump
+from acpgen.evolve.compat import RULES, explain
 from acpgen.evolve.diff import load_side
 from acpgen.evolve.report import exit_code, render_text, to_json
 
@@ -26,22 +28,39 @@ _EXIT_HELP = (
     "breaking for a client and for an agent generated from OLD, their roster impact, and the "
     "derived claims that no longer hold against NEW.\n\n" + _EXIT_HELP
 ))
-@click.argument("old")
-@click.argument("new")
+@click.argument("old", required=False)
+@click.argument("new", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print the full report as JSON (for CI).")
 @click.option("--verbose", "-v", is_flag=True, help="List every change, not counts and the first 20.")
+@click.option("--explain", "explain_kind", metavar="KIND",
+              help="Print the policy for one change kind (e.g. DEFAULT_CHANGED, or 'all'), and exit.")
 @project_options
 @handle_errors
-def diff_command(old: str, new: str, as_json: bool, verbose: bool,
-                 project_dir: Path | None, inputs: str | None) -> None:
+def diff_command(old: str | None, new: str | None, as_json: bool, verbose: bool,
+                 explain_kind: str | None, project_dir: Path | None, inputs: str | None) -> None:
+    if explain_kind is not None:
+        click.echo(_explain(explain_kind))
+        return
+    if old is None or new is None:
+        raise click.UsageError("OLD and NEW are required (or --explain KIND)")
     project = open_project(project_dir, inputs, builtin=True)
     meta = pinned_meta(project)
-    result, impact = analyse(project, load_side(old, meta), load_side(new, meta))
+    old_side = load_side(old, meta)
+    result, impact = analyse(project, old_side, load_side(new, meta, trusted=old_side))
     if as_json:
         emit_json(to_json(result, impact))
     else:
         click.echo(render_text(result, impact, verbose))
     sys.exit(exit_code(result))
+
+
+def _explain(kind: str) -> str:
+    if kind.lower() == "all":
+        return "\n\n".join(filter(None, (explain(k) for k in RULES)))
+    text = explain(kind)
+    if text is None:
+        raise AcpgenError("--explain", f"unknown change kind {kind!r}; one of: {', '.join(RULES)}")
+    return text
 
 
 @click.command("bump", help=(
@@ -67,9 +86,12 @@ def bump_command(schema: str, meta: str | None, roster: str | None, accept_roste
                  dry_run: bool, as_json: bool, verbose: bool,
                  project_dir: Path | None, inputs: str | None) -> None:
     project = open_project(project_dir, inputs)
-    plan = plan_bump(project, schema, meta, roster, accept_roster_mismatch)
-    if not dry_run:
-        apply_bump(plan)
+    try:
+        plan = plan_bump(project, schema, meta, roster, accept_roster_mismatch)
+        if not dry_run:
+            apply_bump(plan)
+    except OSError as exc:  # whatever the file system says, one line and exit 2
+        raise AcpgenError(str(exc.filename or schema), f"file-system error: {exc.strerror or exc}") from None
     out_dir = plan.project.lock.out.rstrip("/")
     if as_json:
         data = to_json(plan.diff, plan.impact)

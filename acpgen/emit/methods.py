@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from acpgen.emit.render import render
 from acpgen.errors import AcpgenError
+from acpgen.ir.naming import pascal
 from acpgen.model.capabilities import Manifest
 
 if TYPE_CHECKING:
@@ -24,7 +25,7 @@ EXTENSION_REQUIREMENT = "ACP-V1-SCHEMA-EXTENSION-METHOD-NAMES"
 
 def class_stem(py_name: str) -> str:
     """``session_set_mode`` -> ``SessionSetMode`` (the stem of the envelope class names)."""
-    return "".join(part[:1].upper() + part[1:] for part in py_name.split("_") if part)
+    return pascal(py_name)
 
 
 def method_requirements(model: GenerationModel, manifest: Manifest, m: Method) -> list[str]:
@@ -75,6 +76,15 @@ _EXPORTS = (
 )
 
 
+# Names methods.py imports (a class by one of these names would shadow it).
+_MODULE_IMPORTS = (
+    "Annotated", "Any", "BaseModel", "ConfigDict", "Field", "Final", "Literal", "StrictInt",
+    "StrictStr", "TypeAdapter", "TypeAlias", "ValidationError", "MappingProxyType", "cache",
+    "dataclass", "overload", "RequestId", "Mapping", "field",
+)
+META = "schema/v1/meta.json"
+
+
 def export_sort_key(name: str) -> tuple[int, str]:
     """The order ruff's RUF022 wants: CONSTANTS, then Classes, then functions."""
     return (0 if name.isupper() else 1 if name[:1].isupper() else 2, name)
@@ -90,11 +100,18 @@ def export_names(methods: list[dict[str, Any]]) -> list[str]:
 def emit(model: GenerationModel) -> dict[str, str]:
     manifest = model.capabilities
     methods = method_context(model, manifest)
-    defs = set(model.ir.defs)
+    # Envelope classes live beside the imported defs and the module's own names: refuse a
+    # method whose class name is taken (or shared with another method), naming both.
+    taken = {name: f"$defs/{name}" for name in model.ir.defs}
+    taken.update({name: "a name methods.py defines" for name in (*_EXPORTS, *_MODULE_IMPORTS)})
     for row in methods:
         for cls in (row["message_class"], row["response_class"]):
-            if cls in defs:
-                raise AcpgenError(f"templates/{TEMPLATE}", f"envelope class {cls} collides with a schema def")
+            if cls is None:
+                continue
+            if cls in taken:
+                raise AcpgenError(META, f"method {row['wire']!r}: its envelope class {cls} "
+                                  f"collides with {taken[cls]}")
+            taken[cls] = f"the envelope of method {row['wire']!r}"
     models = sorted({"RequestId"} | {row["params"] for row in methods}
                     | {row["result"] for row in methods if row["result"]})
     ctx: dict[str, Any] = {

@@ -16,9 +16,11 @@ So datamodel-code-generator is not on the generate path. The IR (which already c
 every shape, tag and name) feeds ``acpgen.emit.models_plan``, whose plain-data blocks are
 rendered by our templates (``templates/models/``): ~0.1 s. The templates lay lines out the
 way black does, so black (still the formatter of record) finds nothing to change: ~1.0 s on
-this module instead of ~2.2 s on raw template output. datamodel-code-generator remains the
-independent reference: ``tests/test_models_dmcg.py`` parses the schema with its Python API
-and checks that every object agrees on members, Python/wire names, required and defaults.
+this module instead of ~2.2 s on raw template output. datamodel-code-generator remains an
+independent reference in the tests only: ``tests/test_models_dmcg.py`` parses the schema
+with its Python API and checks objects (members, Python/wire names, required, defaults) and
+enums (values, member names, open-enum constants); unions are checked by behaviour in
+``tests/test_fidelity.py``. The decision and its measurements: docs/architecture.md.
 
 Names come from the IR only: class names are ``$def`` names, attributes are
 ``Property.py_name``; no regex renames.
@@ -29,14 +31,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from acpgen.emit.models_plan import int_formats, plan_models
-from acpgen.emit.render import py_literal, render
+from acpgen.emit.render import render
 
 if TYPE_CHECKING:
     from acpgen.model.generation import GenerationModel
 
 
 def emit(model: GenerationModel) -> dict[str, str]:
-    blocks = plan_models(model.ir, model.raw_defs)
+    blocks = plan_models(model.ir)
     public = sorted(b.name for b in blocks if b.public)
     text = render(
         "models/models.py.jinja",
@@ -45,6 +47,5 @@ def emit(model: GenerationModel) -> dict[str, str]:
         blocks=blocks,
         public=public,
         int_formats=int_formats(model.ir),
-        lit=py_literal,
     )
     return {f"{model.options.package}/models.py": text}

@@ -29,14 +29,16 @@ How unions come out (the rest of the contract):
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from acpgen.emit.escape import doc_text
 from acpgen.errors import AcpgenError
-from acpgen.ir.naming import snake_case
-from acpgen.ir.types import Definition, Property, SchemaIR, TypeExpr
+from acpgen.ir.naming import member_name, pascal, snake_case
+from acpgen.ir.types import Definition, Property, SchemaIR, TypeExpr, Variant
+from acpgen.ir.visit import def_types, fold, refs, walk_all
+
+SCHEMA = "schema/v1/schema.json"  # where planner refusals point (the lock's schema path)
 
 # Ranges of the integer formats the schema uses (Rust integer widths). The schema's own
 # minimum/maximum narrow them further.
@@ -61,37 +63,14 @@ _KW = {
     "pattern": "pattern",
 }
 # Tag() values of the branches that no listed tag names (part of the naming contract).
-# Names the module header of templates/models/models.py.jinja imports: a $def by one of
-# these names would shadow it (helpers all start with "_", which no $def name may).
-MODULE_NAMES = frozenset({
-    "Annotated", "Any", "BaseModel", "Callable", "ClassVar", "ConfigDict", "Discriminator",
-    "Enum", "Field", "GetCoreSchemaHandler", "Literal", "Strict", "TYPE_CHECKING", "Tag",
-    "TypeAlias", "TypeVar", "core_schema",
-})
 OTHER_TAG = "(other)"  # a catch-all branch: any tag not listed elsewhere
 UNTAGGED = "(untagged)"  # the branch used when the tag member is absent
 
 
-def pascal(text: str) -> str:
-    """``agent_message_chunk`` -> ``AgentMessageChunk``; ``Parse error`` -> ``ParseError``."""
-    parts = [p for p in re.split(r"[^0-9A-Za-z]+", str(text)) if p]
-    return "".join(p[0].upper() + p[1:] for p in parts)
-
-
 def docstring_text(text: str | None) -> str | None:
-    """A description made safe inside a triple-quoted docstring (the template adds quotes)."""
-    if not text:
-        return None
-    text = text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"').strip()
-    return text[:-1] + '\\"' if text.endswith('"') else text
-
-
-def member_name(value: Any, title: str | None) -> str:
-    """Enum member names: the value for strings (``END_TURN``), else the title (``PARSE_ERROR``)."""
-    source = value if isinstance(value, str) else (title or f"value {value}")
-    name = re.sub(r"[^0-9A-Za-z]+", "_", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", source))
-    name = name.strip("_").upper() or "EMPTY"
-    return "V_" + name if name[0].isdigit() else name
+    """A description as a docstring states it (``inspect.cleandoc``'s normal form; None when
+    empty). Templates write it through the ``doc`` escaping filter."""
+    return doc_text(text)
 
 
 # -- type trees ------------------------------------------------------------------------------
@@ -99,6 +78,10 @@ def member_name(value: Any, title: str | None) -> str:
 
 def type_node(t: TypeExpr) -> dict[str, Any]:
     """A type as a small tree the ``ty`` macro renders (no source text is built here)."""
+    return fold(t, _node)
+
+
+def _node(t: TypeExpr, items: dict[str, Any] | None, variants: tuple[dict[str, Any], ...]) -> dict[str, Any]:
     if t.kind == "ref":
         return {"k": "name", "name": t.name}
     if t.kind == "primitive":
@@ -111,18 +94,18 @@ def type_node(t: TypeExpr) -> dict[str, Any]:
             kw = [(k, v) for k, v in kw if (k == "ge" and v > lo) or (k == "le" and v < hi)]
         return {"k": "prim", "base": base, "kw": kw}
     if t.kind == "array":
-        return {"k": "list", "items": type_node(t.items or TypeExpr("any")), "kw": _constraints(t)}
+        return {"k": "list", "items": items or {"k": "any"}, "kw": _constraints(t)}
     if t.kind == "map":
-        return {"k": "dict", "items": type_node(t.items or TypeExpr("any"))}
+        return {"k": "dict", "items": items or {"k": "any"}}
     if t.kind == "union":
-        return {"k": "union", "members": [type_node(v) for v in t.variants]}
+        return {"k": "union", "members": list(variants)}
     if t.kind == "const":
         return {"k": "lit", "value": t.value}
     if t.kind == "null":
         return {"k": "none"}
     if t.kind == "any":
         return {"k": "any"}
-    raise AcpgenError("schema", f"models: cannot map type kind {t.kind!r}")
+    raise AcpgenError(SCHEMA, f"models: cannot map type kind {t.kind!r}")
 
 
 def int_format_name(fmt: str) -> str:
@@ -141,26 +124,14 @@ def int_formats(ir: SchemaIR | None = None) -> list[dict[str, Any]]:
 
 
 def _used_formats(ir: SchemaIR) -> set[str]:
-    found: set[str] = set()
-
-    def walk(t: TypeExpr | None) -> None:
-        if t is None:
-            return
-        if t.kind == "primitive" and t.name == "integer" and t.format:
-            found.add(t.format)
-        walk(t.items)
-        for v in t.variants:
-            walk(v)
-
-    for d in ir.defs.values():
-        walk(d.primitive)
-        for p in d.properties:
-            walk(p.type)
-        for v in d.variants:
-            walk(v.inline)
-            for p in v.properties:
-                walk(p.type)
-    return found
+    # An open enum's catch-all range is written out on the enum (``open_limits``), so it
+    # needs no named range of its own.
+    return {
+        t.format
+        for d in ir.defs.values()
+        for t in walk_all(t for t in def_types(d) if t is not d.catch_all)
+        if t.kind == "primitive" and t.name == "integer" and t.format
+    }
 
 
 def _constraints(t: TypeExpr) -> list[tuple[str, Any]]:
@@ -244,22 +215,18 @@ def _tag_field(wire: str, value: Any) -> Property:
 
 
 class Planner:
-    def __init__(self, ir: SchemaIR, raw_defs: Mapping[str, Any]) -> None:
+    def __init__(self, ir: SchemaIR) -> None:
         self.ir = ir
         self.defs = ir.defs
-        # Read only for what the IR does not carry yet: a catch-all branch that is itself
-        # an ``anyOf`` of scopes (CreateElicitationRequest's "other" branch).
-        self.raw = raw_defs
         self.blocks: dict[str, Block] = {}
         self.entries: dict[str, list[Entry]] = {}  # union def -> its members
+        self.origins: dict[str, str] = {}  # branch class -> the variant it was named for
 
     # -- public --------------------------------------------------------------------------
 
     def plan(self) -> list[Block]:
+        # Def names were proved class names by the IR (acpgen.ir.naming.def_class_name).
         for name, d in self.defs.items():
-            if name in MODULE_NAMES or name.startswith("_"):
-                raise AcpgenError(d.pointer, f"models: def name {name!r} collides with a name "
-                                  "the models module imports or reserves for helpers")
             self.plan_def(name, d)
         return self.ordered()
 
@@ -279,11 +246,20 @@ class Planner:
         elif d.shape in ("union", "tagged_union"):
             self.union_block(d)
         else:  # pragma: no cover - the IR has no other shapes
-            raise AcpgenError(d.pointer, f"models: unknown shape {d.shape!r}")
+            raise AcpgenError(SCHEMA, f"{d.pointer}: unknown shape {d.shape!r}")
 
     # -- blocks ----------------------------------------------------------------------------
 
     def add(self, block: Block) -> None:
+        # A member must not rebind a name its class's annotations are spelled with (the IR
+        # names members per def; a branch class combines members of several nodes).
+        spelled: set[str] = set()
+        for f in block.fields:
+            spelled |= _spelled_with(f.type)
+        clash = sorted({f.py_name for f in block.fields} & spelled)
+        if clash:
+            raise AcpgenError(SCHEMA, f"models: class {block.name} would have a member "
+                              f"{clash[0]!r} hiding the type of that name its other members use")
         self.blocks[block.name] = block
 
     def alias(self, name: str, doc: str | None, typ: dict[str, Any]) -> Block:
@@ -294,7 +270,7 @@ class Planner:
         fields = [field_spec(p) for p in d.properties]
         lazy: set[str] = set()
         for p in d.properties:
-            lazy |= p.type.refs()
+            lazy |= refs(p.type)
         return Block(kind="class", name=d.name, doc=docstring_text(d.description), public=True,
                      bases=["_Model"], fields=fields, lazy=lazy)
 
@@ -355,6 +331,12 @@ class Planner:
                 "default": names[UNTAGGED] if any(e.tag == UNTAGGED for e in entries) else None,
                 "members": [{"tag": names.get(e.tag or "", e.tag), "type": _entry_type(e)} for e in entries],
             }
+            # The one error pydantic reports for a bad tag (text; the template writes it as a literal).
+            typ["message"] = (
+                f"'{disc}' must be one of {', '.join(known)}"
+                + (" (or another string)" if typ["other"] else "")
+                + (" or absent" if typ["default"] else "")
+            )
             # An untagged branch (anyOf) also accepts objects that carry a tag of another
             # branch but not its body: the schema admits them, so each tagged branch falls
             # back to the untagged one, tried in order (first the branch the tag names).
@@ -381,9 +363,10 @@ class Planner:
             own = list(common) + list(v.properties)
             if v.tag is not None and d.discriminator:
                 own.append(_tag_field(d.discriminator, v.tag))
-            suffix = pascal(str(v.tag)) if v.tag is not None else pascal(v.title or v.ref or "")
+            source = str(v.tag) if v.tag is not None else (v.title or v.ref or "")
+            suffix = pascal(source) or (source.encode("utf-8").hex().upper() if source else "")
             if not suffix:
-                raise AcpgenError(d.pointer, f"models: variant {index} has no tag, title or $ref to name it by")
+                raise AcpgenError(SCHEMA, f"{d.pointer}: variant {index} has no tag, title or $ref to name it by")
             # The classes this branch is built on.
             bases: list[tuple[str, str]]  # (base class, name suffix)
             if v.ref is not None:
@@ -392,7 +375,7 @@ class Planner:
                 entries.append(Entry(tag=tag, title=v.title, classes=[], type=type_node(v.inline)))
                 continue
             else:
-                nested = self.raw_scopes(d, index)
+                nested = self.nested_bases(d, v, index)
                 bases = [(b, sfx) for ref, sfx in nested for b, _ in self.bases_of(ref, d)] or [("_Model", "")]
             if not own and all(b != "_Model" for b, _ in bases):
                 entries.append(Entry(tag=tag, title=v.title, classes=[b for b, _ in bases]))
@@ -400,11 +383,15 @@ class Planner:
             classes = []
             for base, inner in bases:
                 cls = f"_{d.name}{suffix}{inner}"
+                origin = f"{d.pointer}/{d.union_keyword}/{index}"
+                if self.origins.setdefault(cls, origin) != origin:
+                    raise AcpgenError(SCHEMA, f"{d.pointer}: {self.origins[cls]} and {origin} both "
+                                      f"map to the class name {cls}")
                 fields = [field_spec(p) for p in own if p.type.kind != "const"]
                 fields += [field_spec(p, tag=p.type.value) for p in own if p.type.kind == "const"]
                 lazy: set[str] = set()
                 for p in own:
-                    lazy |= p.type.refs()
+                    lazy |= refs(p.type)
                 deps = {base} if base != "_Model" else set()
                 self.add(Block(kind="class", name=cls, doc=docstring_text(v.description), public=False,
                                bases=[base], fields=_dedupe(fields), deps=deps, lazy=lazy))
@@ -423,25 +410,19 @@ class Planner:
             out: list[tuple[str, str]] = []
             for e in self.entries[ref]:
                 if e.type is not None:
-                    raise AcpgenError(user.pointer, f"models: branch on {ref} is not an object")
+                    raise AcpgenError(SCHEMA, f"{user.pointer}: branch on {ref} is not an object")
                 for cls in e.classes:
                     out.append((cls, cls[len(ref) + 1 :] if cls.startswith(f"_{ref}") else cls))
             return out
-        raise AcpgenError(user.pointer, f"models: a union branch refers to {ref} ({target.shape})")
+        raise AcpgenError(SCHEMA, f"{user.pointer}: a union branch refers to {ref} ({target.shape})")
 
-    def raw_scopes(self, d: Definition, index: int) -> list[tuple[str, str]]:
-        node = self.raw.get(d.name, {}).get(d.union_keyword or "", [])
-        if index >= len(node):
-            return []
+    def nested_bases(self, d: Definition, v: Variant, index: int) -> list[tuple[str, str]]:
+        """(def, class-name suffix) for each member of a branch that is itself a union."""
         out = []
-        for m in node[index].get("anyOf", []):
-            ref = None
-            for part in m.get("allOf", []):
-                ref = str(part.get("$ref", ""))[len("#/$defs/") :] or None
-            ref = ref or (str(m["$ref"])[len("#/$defs/") :] if "$ref" in m else None)
-            if ref is None:
-                raise AcpgenError(d.pointer, f"models: nested branch of variant {index} has no $ref")
-            out.append((ref, pascal(m.get("title") or ref)))
+        for n in v.nested:
+            if n.ref is None:
+                raise AcpgenError(SCHEMA, f"{d.pointer}: nested branch of variant {index} has no $ref")
+            out.append((n.ref, pascal(n.title or n.ref)))
         return out
 
     # -- order -------------------------------------------------------------------------------
@@ -458,7 +439,7 @@ class Planner:
                 return
             if name in active:
                 if eager:
-                    raise AcpgenError("schema", f"models: import-time cycle through {name}")
+                    raise AcpgenError(SCHEMA, f"models: import-time cycle through {name}")
                 return
             active.add(name)
             block = self.blocks[name]
@@ -495,6 +476,20 @@ def _names(typ: dict[str, Any]) -> set[str]:
     return found
 
 
+def _spelled_with(typ: dict[str, Any]) -> set[str]:
+    found = set(_names(typ))
+    if typ.get("k") == "list":
+        found.add("list")
+    if typ.get("k") == "dict":
+        found |= {"dict", "str"}
+    for key in ("items", "type"):
+        if isinstance(typ.get(key), dict):
+            found |= _spelled_with(typ[key])
+    for m in typ.get("members", []):
+        found |= _spelled_with(m)
+    return found
+
+
 def _dedupe(fields: list[FieldSpec]) -> list[FieldSpec]:
     """A branch may restate a common member; the later (more specific) statement wins."""
     by_name: dict[str, FieldSpec] = {}
@@ -503,5 +498,5 @@ def _dedupe(fields: list[FieldSpec]) -> list[FieldSpec]:
     return list(by_name.values())
 
 
-def plan_models(ir: SchemaIR, raw_defs: Mapping[str, Any]) -> list[Block]:
-    return Planner(ir, raw_defs).plan()
+def plan_models(ir: SchemaIR) -> list[Block]:
+    return Planner(ir).plan()

@@ -10,7 +10,11 @@ from typing import Any
 
 import jinja2
 
+from acpgen.emit import escape
+from acpgen.emit.escape import py_literal
 from acpgen.errors import AcpgenError
+
+__all__ = ["environment", "py_literal", "render", "templates_dir"]
 
 ENV_TEMPLATES = "ACPGEN_TEMPLATES"
 
@@ -33,27 +37,6 @@ def templates_dir() -> Path:
     raise AcpgenError(str(here), "templates directory not found (broken installation)")
 
 
-def py_literal(value: Any) -> str:
-    """A Python literal for a JSON value, spelled the way black spells it (double quotes
-    unless that needs more escapes; dict keys sorted, so output never depends on dict order).
-    Templates that already emit black's layout rely on it: black then finds nothing to do."""
-    if isinstance(value, str):
-        single = repr(value)
-        if single.startswith('"'):
-            return single  # contains ' and no ": black keeps this form
-        body = single[1:-1]
-        swapped = body.replace("\\'", "'").replace('"', '\\"')
-        if swapped.count('\\"') > body.count("\\'"):
-            return single
-        return '"' + swapped + '"'
-    if isinstance(value, dict):
-        items = ", ".join(f"{py_literal(k)}: {py_literal(v)}" for k, v in sorted(value.items()))
-        return "{" + items + "}"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(py_literal(v) for v in value) + "]"
-    return repr(value)
-
-
 @functools.lru_cache(maxsize=4)
 def environment(directory: str | None = None) -> jinja2.Environment:
     env = jinja2.Environment(
@@ -64,14 +47,26 @@ def environment(directory: str | None = None) -> jinja2.Environment:
         lstrip_blocks=True,
         autoescape=False,
     )
-    env.filters["pyrepr"] = py_literal
+    # The escaping layer (acpgen.emit.escape): one filter per output context.
+    env.filters["pyrepr"] = escape.py_literal
+    env.filters["ident"] = escape.ident
+    env.filters["regex"] = escape.regex
+    env.filters["num"] = escape.num
+    env.filters["doc"] = escape.doc
+    env.filters["comment"] = escape.comment
+    env.globals["lit"] = escape.py_literal
     env.filters["tojson_sorted"] = lambda v: json.dumps(v, sort_keys=True)
     return env
 
 
 def render(template: str, directory: str | None = None, **context: Any) -> str:
     try:
+        escape.validate_context(context)
         return environment(directory).get_template(template).render(**context)
+    except escape.EscapeError as exc:
+        # The IR refuses what cannot be written; reaching here is a generator bug, still
+        # reported as one line naming the template.
+        raise AcpgenError(f"templates/{template}", f"refused to write a value: {exc}") from None
     except jinja2.TemplateError as exc:
         name = getattr(exc, "filename", None) or template
         line = getattr(exc, "lineno", None)

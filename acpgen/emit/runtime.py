@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from acpgen.emit import verbatim
-from acpgen.emit.render import py_literal, render
+from acpgen.emit.render import render
 from acpgen.errors import AcpgenError
 from acpgen.ir.types import Method, SchemaIR
 from acpgen.runtime import errors as runtime_errors
@@ -78,9 +78,10 @@ DEFAULT_ON_ERROR = "x-deserialize-default-on-error"
 SKIP_INVALID_ITEMS = "x-deserialize-skip-invalid-items"
 
 
-def lenient_markers(ir: SchemaIR) -> list[tuple[str, list[tuple[str, bool, bool, str]]]]:
+def lenient_markers(ir: SchemaIR) -> list[tuple[str, list[tuple[str, bool, bool, bool, Any]]]]:
     """Per class, its marked properties: (wire name, default-on-error, skip-invalid-items,
-    the default as a Python literal, or ``NO_DEFAULT`` where the model's own default applies)."""
+    whether a default is stated here, and that default; without one the template writes
+    ``NO_DEFAULT``: the model's own default applies)."""
     found = []
     for name in sorted(ir.defs):
         rows = []
@@ -90,15 +91,15 @@ def lenient_markers(ir: SchemaIR) -> list[tuple[str, list[tuple[str, bool, bool,
             skip = marks.get(SKIP_INVALID_ITEMS) is True
             if not (default_on_error or skip):
                 continue
-            default = "NO_DEFAULT"
+            stated, default = False, None
             if default_on_error and prop.required:
                 # A required member has no model default to fall back on: the schema's, or
                 # the empty array (what serde's Default gives the official Rust SDK).
                 if prop.has_default:
-                    default = py_literal(prop.default)
+                    stated, default = True, prop.default
                 elif prop.type.kind == "array":
-                    default = "[]"
-            rows.append((prop.wire_name, default_on_error, skip, default))
+                    stated, default = True, []
+            rows.append((prop.wire_name, default_on_error, skip, stated, default))
         if rows:
             found.append((name, rows))
     return found

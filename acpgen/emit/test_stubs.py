@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from acpgen.emit.render import render
 from acpgen.emit.requirement_checks import Call, planned_calls
+from acpgen.ir.naming import requirement_test_name, section_module_name
 from acpgen.model.claim_verdicts import broken_requirements
 
 if TYPE_CHECKING:
@@ -43,18 +44,9 @@ class PlannedTest:
         return not self.calls
 
 
-def test_name(req_id: str) -> str:
-    """``ACP-V1-INIT-AGENT-RESPONSE`` -> ``test_init_agent_response`` (IDs are unique)."""
-    return "test_" + req_id.removeprefix("ACP-V1-").lower().replace("-", "_")
-
-
-def module_name(section: str) -> str:
-    return f"test_{section.lower()}"
-
-
-def _escape(text: str) -> str:
-    # A backslash in the text ("\n" in the transport rules) must stay a backslash.
-    return text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+# Names of the generated tests: acpgen.ir.naming (roster IDs are checked by the roster parser).
+test_name = requirement_test_name
+module_name = section_module_name
 
 
 def docstring_lines(req: Requirement) -> list[str]:
@@ -63,12 +55,12 @@ def docstring_lines(req: Requirement) -> list[str]:
         f"kind {req.kind}."
     )
     applies = req.applicability or "always (no condition stated)"
-    lines = textwrap.wrap(_escape(head), DOC_WIDTH)
+    lines = textwrap.wrap(head, DOC_WIDTH)
     lines.append("")
-    lines += textwrap.wrap(_escape(req.text), DOC_WIDTH, break_on_hyphens=False)
+    lines += textwrap.wrap(req.text, DOC_WIDTH, break_on_hyphens=False)
     lines.append("")
-    lines += textwrap.wrap(_escape(f"Applicability: {applies}"), DOC_WIDTH, break_on_hyphens=False)
-    lines += textwrap.wrap(_escape(f"Source: {req.source}"), DOC_WIDTH, break_on_hyphens=False)
+    lines += textwrap.wrap(f"Applicability: {applies}", DOC_WIDTH, break_on_hyphens=False)
+    lines += textwrap.wrap(f"Source: {req.source}", DOC_WIDTH, break_on_hyphens=False)
     return lines
 
 

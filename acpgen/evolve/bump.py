@@ -108,13 +108,13 @@ def _inside(project: Project, arg: str, option: str) -> tuple[str, Path]:
     path = (path if path.is_absolute() else Path.cwd() / path).resolve()
     if not path.is_file():
         raise AcpgenError(arg, f"{option}: no such file")
-    base = project.inputs.directory.resolve()
+    base = project.inputs.directory.resolve()  # the one in use (--inputs, ACPGEN_INPUTS or lock)
     try:
         rel = path.relative_to(base)
     except ValueError:
         raise AcpgenError(
             arg,
-            f"{option} must be inside the inputs directory ({project.lock.inputs}): the lock records "
+            f"{option} must be inside the inputs directory in use ({base}): the lock records "
             "input paths relative to it, and pinned inputs are never copied into the project",
         ) from None
     return rel.as_posix(), path
@@ -130,19 +130,19 @@ def plan_bump(
     """Validate the whole bump in memory; raise (exit 2) on anything wrong."""
     lock = project.lock
     schema_rel, schema_path = _inside(project, schema_arg, "--schema")
-    schema_blob = schema_path.read_bytes()
+    schema_blob = _read(schema_path, schema_arg)
     if meta_arg is None and (schema_path.parent / "meta.json").is_file() and schema_path.name != "meta.json":
         meta_arg = str(schema_path.parent / "meta.json")
     if meta_arg is not None:
         meta_rel, meta_path = _inside(project, meta_arg, "--meta")
-        meta_blob = meta_path.read_bytes()
+        meta_blob = _read(meta_path, meta_arg)
     else:
         meta_rel, meta_blob = lock.files["meta"].path, project.inputs.data["meta"]
     new_side = build_side(schema_rel, schema_path, schema_blob, meta_rel, meta_blob)
 
     if roster_arg is not None:
         roster_rel, roster_path = _inside(project, roster_arg, "--roster")
-        roster_blob = roster_path.read_bytes()
+        roster_blob = _read(roster_path, roster_arg)
     else:
         roster_rel, roster_blob = lock.files["roster"].path, project.inputs.data["roster"]
     try:
@@ -220,21 +220,38 @@ def _check_manifest(project: Project, new_roster: Roster, ir: SchemaIR) -> Manif
     return parse_manifest(ir, new_roster, blob) if blob is not None else None
 
 
+def _read(path: Path, label: str) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise AcpgenError(label, f"cannot read: {exc.strerror or exc}") from None
+
+
 def apply_bump(plan: BumpPlan) -> None:
-    """Write the lock and the generated tree (see the module docstring for the order)."""
+    """Write the lock and the generated tree (see the module docstring for the order).
+
+    Every file-system error is bad input of the bump (exit 2, one line naming the path), never
+    a traceback: a failure before the final rename leaves the lock and the output as they were.
+    """
     if plan.no_op:
         return
     lock_path = plan.project.lock.path
     tmp = lock_path.with_name(lock_path.name + ".bump-tmp")
-    tmp.write_text(plan.lock_text, encoding="utf-8")
+    try:
+        tmp.write_text(plan.lock_text, encoding="utf-8")
+    except OSError as exc:
+        raise AcpgenError(str(tmp), f"cannot write the new lock: {exc.strerror or exc}") from None
     try:
         # The tree built and validated by plan_bump (acpgen.output.generate.build_tree, the same
         # pipeline `generate` runs), so what was reported is exactly what is written.
         write_tree(output_dir(plan.new_project), plan.files)
-    except BaseException:
+        os.replace(tmp, lock_path)
+    except BaseException as exc:
         tmp.unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            where = exc.filename or output_dir(plan.new_project)
+            raise AcpgenError(str(where), f"cannot write: {exc.strerror or exc}") from None
         raise
-    os.replace(tmp, lock_path)
 
 
 def roster_pin_warnings(project: Project) -> list[str]:

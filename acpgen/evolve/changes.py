@@ -5,9 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from acpgen.ir.describe import describe_type
-from acpgen.ir.types import TypeExpr
-
 
 @dataclass(frozen=True)
 class Change:
@@ -29,6 +26,10 @@ class Change:
     client: str = "compatible"
     agent: str = "compatible"
     reason: str = ""
+    # narrows | widens | both | none | unclassified (acpgen.evolve.walk); "" for a kind whose
+    # rule in acpgen.evolve.compat decides alone (methods, capabilities)
+    effect: str = ""
+    doc: str = ""  # documentation of an added variant (where capability gates are read)
 
     @property
     def breaking(self) -> bool:
@@ -60,14 +61,13 @@ class Change:
             "client": self.client,
             "agent": self.agent,
             "reason": self.reason,
+            "effect": self.effect,
             "gate": self.gate,
         }
         return data
 
 
 def _jsonable(value: Any) -> Any:
-    if isinstance(value, TypeExpr):
-        return describe_type(value)
     if isinstance(value, tuple):
         return [_jsonable(v) for v in value]
     return value

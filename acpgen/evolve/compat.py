@@ -1,52 +1,21 @@
-"""Breaking-change classification of schema changes, for a client and for an agent.
+"""Who a schema change breaks: a client and an agent generated from OLD, each talking to a
+peer that follows NEW (buf's wire question, asked once per side).
 
-The question asked of every change is buf's wire question: *code generated from OLD talks to
-a peer that follows NEW; does it still work?* It is answered separately for a client and for
-an agent, because the two sides see each type in opposite directions.
+Every change has an *effect* on the values valid where it happens (:mod:`acpgen.evolve.walk`)
+and the def it happens in has writers and readers (:mod:`acpgen.evolve.methods`): a method's
+params are written by its sender and read by its handler, its result the other way round.
 
-Who writes and who reads a type
-    Every def is traced from the methods that carry it (``SchemaIR.methods``): a method's
-    params are **written** by its sender and **read** by its handler; its result is written
-    by the handler and read by the sender. (``session/prompt``: the client writes
-    ``PromptRequest``, the agent reads it.) Protocol methods (``$/cancel_request``) go both
-    ways. The roles propagate through every reference (properties, array items, union
-    branches), so ``ToolCall`` is written by the agent and read by the client (via
-    ``session/update``). A def no method reaches is treated as written and read by both.
+* ``narrows`` (fewer values valid) breaks the sides that **write** the def: an OLD writer may
+  send what a NEW reader rejects;
+* ``widens`` (more values valid) breaks the sides that **read** it: a NEW writer may send what
+  an OLD reader rejects (an exhaustive match over enum values or union variants included);
+* ``both`` breaks writers and readers;
+* ``unclassified`` is assumed to break both sides, whoever reads or writes the def;
+* ``none`` and annotations break nobody.
 
-A change breaks a role that **reads** the def when
-    a property required in OLD is removed, or becomes optional (the reader relies on it);
-    a property is added to an object that forbids additional properties;
-    a property starts accepting null, or its default changes (omission means something else);
-    a value is added to a *closed* enum, or a variant to a union with no catch-all branch
-    (the reader rejects what it has never seen; open enums / catch-alls absorb it), unless
-    the variant is gated by a capability that NEW adds: its documentation says it is only
-    sent after the peer advertised ``XCapabilities::member`` and that capability is new, so
-    a peer generated from OLD never advertises it and never receives the variant;
-    a closed enum becomes open (values outside the known set may now arrive).
-
-A change breaks a role that **writes** the def when
-    a property is removed (what the writer sends is no longer understood: buf's FIELD_NO_DELETE);
-    a property is added as required, or an optional property becomes required;
-    a property stops accepting null; an object starts forbidding additional properties;
-    an enum value or a union variant is removed (the writer may still send it).
-
-Always breaking for both roles (if they read or write the def)
-    a def is removed; its shape changes; a property's or primitive's type changes; format or
-    constraints change (no widening analysis: conservative); a union's discriminator or a
-    variant's payload type changes; a raw schema difference the IR does not model
-    (``SCHEMA_OTHER``).
-
-Methods and capabilities
-    Adding a method or a capability is compatible (new methods are opt-in, and an OLD handler
-    answers "method not found"; capabilities are advertisements an OLD peer ignores).
-    Removing a method breaks its sender (it calls something NEW no longer handles).
-    Changing a method's side, kind, params or result type breaks both. Removing a capability
-    breaks the side that advertises it (client for ``clientCapabilities.*``); changing its
-    kind or type breaks both.
-
-Never breaking
-    Adding a def; annotation-only changes (``description``, ``title``, ``x-*`` other than
-    ``x-side`` / ``x-method``): they are reported apart as non-semantic.
+:data:`RULES` is the policy table, one row per change kind (docs/schema-bumps.md renders it,
+and ``acpgen diff --explain KIND`` prints a row). Methods and capabilities have rules of their
+own (a removed method breaks its caller, ...).
 """
 
 from __future__ import annotations
@@ -56,184 +25,195 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from acpgen.evolve.changes import Change
-from acpgen.ir.types import Definition, SchemaIR, TypeExpr
+from acpgen.evolve.methods import ROLES, Flows, WireMethod
 
-ROLES = ("client", "agent")
+# Per-side verdicts; "{side}" is "client" or "agent".
+WRITERS = "breaking if the {side} writes the type"
+READERS = "breaking if the {side} reads the type"
+BOTH_SIDES = "breaking if the {side} writes or reads the type"
+NOBODY = "compatible"
+ALWAYS = "breaking"
 
 
 @dataclass(frozen=True)
 class Rule:
-    """What a kind of change breaks: readers, writers (of the subject def), or roles directly."""
+    """One row of the policy table: what the change is, whom it breaks, and why."""
 
-    readers: bool
-    writers: bool
-    doc: str
+    kind: str
+    what: str
+    breaks: str  # the verdict for one side, "{side}" standing for client or agent
+    why: str
 
-
-# kind -> rule; kinds whose outcome depends on the change's data are refined in _rule_for.
-RULES: dict[str, Rule] = {
-    "DEF_ADDED": Rule(False, False, "a new def is only reachable through other (reported) changes"),
-    "DEF_REMOVED": Rule(True, True, "code generated from OLD references the def"),
-    "DEF_SHAPE_CHANGED": Rule(True, True, "the def's shape changed"),
-    "PROPERTY_ADDED": Rule(False, False, "an optional property is ignored by OLD readers"),
-    "PROPERTY_REMOVED": Rule(False, True, "OLD writers send a property NEW no longer declares"),
-    "PROPERTY_REQUIRED": Rule(False, True, "OLD writers may omit a property NEW requires"),
-    "PROPERTY_OPTIONAL": Rule(True, False, "OLD readers rely on a property NEW may omit"),
-    "PROPERTY_TYPE_CHANGED": Rule(True, True, "the property's type changed"),
-    "PROPERTY_NULLABLE_ADDED": Rule(True, False, "OLD readers reject null"),
-    "PROPERTY_NULLABLE_REMOVED": Rule(False, True, "OLD writers may send null"),
-    "PROPERTY_DEFAULT_CHANGED": Rule(True, False, "omission now means another value"),
-    "CONSTRAINTS_CHANGED": Rule(True, True, "format or constraints changed (no widening analysis)"),
-    "OBJECT_CLOSED": Rule(False, True, "NEW forbids properties OLD writers may send"),
-    "OBJECT_OPENED": Rule(True, False, "OLD readers forbid properties NEW writers may send"),
-    "ENUM_VALUE_ADDED": Rule(True, False, "OLD readers reject a value of a closed enum they never saw"),
-    "ENUM_VALUE_REMOVED": Rule(False, True, "OLD writers may send a value NEW no longer has"),
-    "ENUM_OPENED": Rule(True, False, "values outside OLD's closed set may now arrive"),
-    "ENUM_CLOSED": Rule(False, True, "NEW rejects values outside its now closed set"),
-    "PRIMITIVE_CHANGED": Rule(True, True, "the underlying type changed"),
-    "VARIANT_ADDED": Rule(True, False, "OLD readers reject a variant they never saw"),
-    "VARIANT_REMOVED": Rule(False, True, "OLD writers may send a variant NEW no longer has"),
-    "VARIANT_CHANGED": Rule(True, True, "the variant's payload type changed"),
-    "DISCRIMINATOR_CHANGED": Rule(True, True, "variants are told apart by another property"),
-    "SCHEMA_OTHER": Rule(True, True, "a schema change the IR does not model (conservative)"),
-    "METHOD_ADDED": Rule(False, False, "new methods are opt-in"),
-    "METHOD_REMOVED": Rule(False, False, "OLD senders call a method NEW no longer handles"),
-    "METHOD_SIDE_CHANGED": Rule(True, True, "the method moved to the other side"),
-    "METHOD_KIND_CHANGED": Rule(True, True, "request <-> notification"),
-    "METHOD_PARAMS_CHANGED": Rule(True, True, "the params type changed"),
-    "METHOD_RESULT_CHANGED": Rule(True, True, "the result type changed"),
-    "CAPABILITY_ADDED": Rule(False, False, "OLD peers ignore an advertisement they do not know"),
-    "CAPABILITY_REMOVED": Rule(False, True, "the advertising side sends a capability NEW dropped"),
-    "CAPABILITY_CHANGED": Rule(True, True, "the capability's kind or type changed"),
-    "ANNOTATION_CHANGED": Rule(False, False, "annotation only (non-semantic)"),
-    "DESCRIPTION_CHANGED": Rule(False, False, "documentation only (non-semantic)"),
-}
+    def verdict(self, side: str) -> str:
+        return self.breaks.format(side=side)
 
 
-@dataclass(frozen=True)
-class Flows:
-    """For each def, the roles that write it and the roles that read it (generated from OLD)."""
+_ROWS = (
+    Rule("DEF_ADDED", "a def is added", NOBODY,
+         "a def is on the wire only where a position refers to it; those positions are reported "
+         "where they change. The generated module gains a class."),
+    Rule("DEF_REMOVED", "a def is removed", NOBODY,
+         "every position that referred to it is reported where it changed (an inlined def with "
+         "the same shape is wire-compatible). The generated class disappears (source-level)."),
+    Rule("PROPERTY_ADDED", "a property is added", "optional: compatible; required: " + WRITERS
+         + "; OLD object closed: breaking if the {side} reads (required: or writes) the type",
+         "OLD readers ignore members they do not know unless the object forbids them; OLD "
+         "writers do not send a member NEW requires."),
+    Rule("PROPERTY_REMOVED", "a property is removed", "optional: " + WRITERS + "; required: "
+         + BOTH_SIDES, "what an OLD writer sends is no longer part of the type (buf's "
+         "FIELD_NO_DELETE); an OLD reader that requires it no longer gets it."),
+    Rule("PROPERTY_REQUIRED", "an optional property becomes required", WRITERS,
+         "an OLD writer may omit it."),
+    Rule("PROPERTY_OPTIONAL", "a required property becomes optional", READERS,
+         "an OLD reader relies on it being there."),
+    Rule("NULLABLE_ADDED", "a position starts accepting null", READERS,
+         "an OLD reader rejects null."),
+    Rule("NULLABLE_REMOVED", "a position stops accepting null", WRITERS,
+         "an OLD writer may send null."),
+    Rule("TYPE_WIDENED", "the type accepts more (string -> string|integer, integer -> number)",
+         READERS, "an OLD reader rejects the new kinds of value."),
+    Rule("TYPE_NARROWED", "the type accepts less (any -> object, number -> integer)", WRITERS,
+         "an OLD writer may send what NEW rejects."),
+    Rule("TYPE_CHANGED", "the type changed to one that is neither wider nor narrower", BOTH_SIDES,
+         "each side may send what the other rejects."),
+    Rule("CONSTRAINT_TIGHTENED", "an assertion narrows what is valid (minimum raised, maxLength, "
+         "pattern, uniqueItems, multipleOf, not, if/then, enum/const added, format range "
+         "narrower, additionalProperties schema, ...)", WRITERS,
+         "an OLD writer may send a value NEW rejects."),
+    Rule("CONSTRAINT_RELAXED", "an assertion widens what is valid (a bound or pattern removed, "
+         "a wider integer format, ...)", READERS,
+         "an OLD reader may receive a value it rejects."),
+    Rule("CONSTRAINT_CHANGED", "an assertion changed in no comparable way (a pattern replaced, "
+         "an integer range moved, ...)", BOTH_SIDES,
+         "each side may send what the other rejects."),
+    Rule("ENUM_VALUE_ADDED", "a value is added to an enum", "closed enum: " + READERS
+         + "; open enum: compatible", "an OLD reader rejects a value of a closed enum it has never "
+         "seen (an exhaustive match); an open enum's catch-all keeps it."),
+    Rule("ENUM_VALUE_REMOVED", "a value is removed from an enum", WRITERS,
+         "an OLD writer may still send it; even an open enum, which still accepts it, no longer "
+         "knows what it means (as for a removed property)."),
+    Rule("ENUM_OPENED", "a closed enum gains a catch-all", READERS,
+         "values outside OLD's list may now arrive."),
+    Rule("ENUM_CLOSED", "an open enum loses its catch-all", WRITERS,
+         "an OLD writer may send an unlisted value."),
+    Rule("VARIANT_ADDED", "a branch is added to a union", READERS + "; compatible if OLD has a "
+         "catch-all branch or the branch is only sent to peers advertising a capability NEW adds",
+         "an OLD reader rejects a variant it has never seen; a peer generated from OLD never "
+         "advertises a capability it does not know, so it never receives a gated variant."),
+    Rule("VARIANT_REMOVED", "a branch is removed from a union", WRITERS,
+         "an OLD writer may still send it."),
+    Rule("OBJECT_CLOSED", "an object starts forbidding unlisted members", WRITERS,
+         "an OLD writer may send members NEW forbids."),
+    Rule("OBJECT_OPENED", "an object stops forbidding unlisted members", READERS,
+         "an OLD reader forbids members a NEW writer may send."),
+    Rule("DEFAULT_CHANGED", "a default is added, removed or changed", BOTH_SIDES,
+         "the generated runtime omits unset members, so an omission means the default: a NEW "
+         "reader reads an OLD writer's omission as the new default, and an OLD reader reads a "
+         "NEW writer's omission as the old one."),
+    Rule("EQUIVALENT_REWRITE", "the same values are valid, written differently (a def inlined or "
+         "renamed, allOf with one branch, nullable spelt as anyOf, a default restated, enum "
+         "values reordered)", NOBODY,
+         "the wire is unchanged; the generated code may differ (source-level change)."),
+    Rule("UNCLASSIFIED", "a difference acpgen cannot classify (an unknown keyword, $id, ...)",
+         ALWAYS, "assumed breaking for both sides: a diff tool must never call a change "
+         "it does not understand compatible."),
+    Rule("DESCRIPTION_CHANGED", "description, title, examples or $comment changed", NOBODY,
+         "documentation only (reported apart, non-semantic)."),
+    Rule("ANNOTATION_CHANGED", "an annotation changed: deprecated, readOnly, writeOnly, content*, "
+         "discriminator, an x-* vendor key (other than x-side / x-method)", NOBODY,
+         "annotations do not change what is valid (reported apart, non-semantic)."),
+    Rule("METHOD_ADDED", "a method is added (meta.json, its defs and union branches)", NOBODY,
+         "new methods are opt-in: an OLD handler answers \"method not found\", an OLD caller "
+         "never calls it."),
+    Rule("METHOD_REMOVED", "a method is removed", "breaking if the {side} calls it",
+         "an OLD caller calls a method NEW no longer handles; an OLD handler is simply never "
+         "called."),
+    Rule("METHOD_RENAMED", "a method's wire name changes (same side, kind and types)", ALWAYS,
+         "an OLD caller uses the old name, an OLD handler does not answer the new one."),
+    Rule("METHOD_KIND_CHANGED", "request <-> notification", ALWAYS,
+         "one side waits for a response the other never sends, or gets one it cannot route."),
+    Rule("METHOD_SIDE_CHANGED", "the method is handled by the other side", ALWAYS,
+         "the OLD caller and the OLD handler both address the wrong peer."),
+    Rule("METHOD_PARAMS_CHANGED", "the params def is another def", "as the two defs differ: "
+         "narrower: breaking if the {side} calls it; wider: breaking if the {side} handles it; "
+         "same shape: compatible",
+         "the caller writes the params, the handler reads them."),
+    Rule("METHOD_RESULT_CHANGED", "the result def is another def", "as the two defs differ: "
+         "narrower: breaking if the {side} handles it; wider: breaking if the {side} calls it; "
+         "same shape: compatible",
+         "the handler writes the result, the caller reads it."),
+    Rule("CAPABILITY_ADDED", "a capability is added", NOBODY,
+         "an OLD peer ignores an advertisement it does not know."),
+    Rule("CAPABILITY_REMOVED", "a capability is removed", "breaking if the {side} advertises it",
+         "it advertises a capability NEW no longer has."),
+    Rule("CAPABILITY_CHANGED", "a capability's kind or type changes", ALWAYS,
+         "advertiser and reader disagree on what it is."),
+)
 
-    writers: dict[str, frozenset[str]]
-    readers: dict[str, frozenset[str]]
-    carriers: dict[str, frozenset[str]]  # def -> method wire names that carry it
-
-    def of(self, name: str) -> tuple[frozenset[str], frozenset[str]]:
-        both = frozenset(ROLES)
-        return self.writers.get(name, both), self.readers.get(name, both)
+RULES: dict[str, Rule] = {r.kind: r for r in _ROWS}
 
 
-def def_refs(d: Definition) -> set[str]:
-    """Every def a def refers to directly."""
-    found: set[str] = set()
-
-    def add(t: TypeExpr | None) -> None:
-        if t is not None:
-            found.update(t.refs())
-
-    for p in d.properties:
-        add(p.type)
-    for v in d.variants:
-        if v.ref:
-            found.add(v.ref)
-        add(v.inline)
-        for p in v.properties:
-            add(p.type)
-    add(d.catch_all)
-    add(d.primitive)
-    return found
+def explain(kind: str) -> str | None:
+    """The policy row for ``kind`` as text (``acpgen diff --explain``), or None if unknown."""
+    rule = RULES.get(kind.upper())
+    if rule is None:
+        return None
+    return (f"{rule.kind}: {rule.what}\n  client: {rule.verdict('client')}\n"
+            f"  agent: {rule.verdict('agent')}\n  why: {rule.why}")
 
 
-def compute_flows(ir: SchemaIR) -> Flows:
-    refs = {name: def_refs(d) for name, d in ir.defs.items()}
-    writers: dict[str, set[str]] = {}
-    readers: dict[str, set[str]] = {}
-    carriers: dict[str, set[str]] = {}
-
-    def reach(root: str) -> set[str]:
-        seen: set[str] = set()
-        stack = [root]
-        while stack:
-            name = stack.pop()
-            if name in seen or name not in ir.defs:
-                continue
-            seen.add(name)
-            stack.extend(refs[name])
-        return seen
-
-    for m in ir.methods:
-        handler = set(ROLES) if m.side == "protocol" else {m.side}
-        sender = set(ROLES) if m.side == "protocol" else set(ROLES) - handler
-        for root, w, r in ((m.params, sender, handler), (m.result, handler, sender)):
-            if root is None:
-                continue
-            for name in reach(root):
-                writers.setdefault(name, set()).update(w)
-                readers.setdefault(name, set()).update(r)
-                carriers.setdefault(name, set()).add(m.wire)
-    return Flows(
-        writers={k: frozenset(v) for k, v in writers.items()},
-        readers={k: frozenset(v) for k, v in readers.items()},
-        carriers={k: frozenset(v) for k, v in carriers.items()},
-    )
+def policy_table() -> str:
+    """The policy table as markdown (docs/schema-bumps.md holds exactly this text)."""
+    rows = ["| kind | change | client (generated from OLD) | agent (generated from OLD) | why |",
+            "|---|---|---|---|---|"]
+    for r in _ROWS:
+        cells = (f"`{r.kind}`", r.what, r.verdict("client"), r.verdict("agent"), r.why)
+        rows.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    return "\n".join(rows)
 
 
-def _subject_def(change: Change) -> str:
-    """``SessionUpdate[\"tool_call\"]`` (a variant's own property) belongs to ``SessionUpdate``."""
-    return change.subject.split("[", 1)[0]
+def _roles(effect: str, writers: frozenset[str], readers: frozenset[str]) -> set[str]:
+    if effect == "narrows":
+        return set(writers)
+    if effect == "widens":
+        return set(readers)
+    if effect == "both":
+        return set(writers | readers)
+    if effect == "unclassified":
+        return set(ROLES)
+    return set()
 
 
-def _rule_for(change: Change, old: SchemaIR) -> Rule:
+def classify(change: Change, old_methods: dict[str, tuple[frozenset[str], frozenset[str]]],
+             flows: Flows) -> Change:
     rule = RULES[change.kind]
-    d = old.defs.get(_subject_def(change))
-    if change.kind == "PROPERTY_ADDED":
-        closed = d is not None and d.additional_properties is False
-        required = change.detail.startswith("required")
-        reason = "a required property is added: OLD writers do not send it" if required else rule.doc
-        if closed:
-            reason = "OLD forbids additional properties" + ("; " + reason if required else "")
-        return Rule(closed, required, reason)
-    if change.kind == "PROPERTY_REMOVED" and change.detail.startswith("required"):
-        return Rule(True, True, "OLD readers require it and OLD writers send it")
-    if change.kind == "ENUM_VALUE_ADDED" and d is not None and d.shape == "open_enum":
-        return Rule(False, False, "the enum is open: OLD readers keep unknown values")
-    if change.kind == "VARIANT_ADDED" and change.gate:
-        return Rule(False, False, f"only sent to peers that advertise {change.gate}, "
-                                  "a capability OLD never advertises")
-    if change.kind == "VARIANT_ADDED" and d is not None and any(v.catch_all for v in d.variants):
-        return Rule(False, False, "OLD has a catch-all branch that absorbs unknown variants")
-    return rule
-
-
-def classify(change: Change, old: SchemaIR, flows: Flows) -> Change:
-    if not change.semantic:
-        return dataclasses.replace(change, client="compatible", agent="compatible",
-                                   reason=RULES[change.kind].doc)
-    rule = _rule_for(change, old)
     broken: set[str] = set()
-    if change.kind.startswith("METHOD_"):
-        m = old.method(change.subject)
-        sender = set(ROLES) if m is None or m.side == "protocol" else set(ROLES) - {m.side}
-        if change.kind == "METHOD_REMOVED":
-            broken = sender
-        elif rule.readers or rule.writers:
-            broken = set(ROLES)
-    elif change.kind.startswith("CAPABILITY_"):
-        advertiser = change.subject.split("Capabilities.", 1)[0]  # agent | client
-        if rule.readers:
-            broken.update(ROLES)
-        if rule.writers:
-            broken.add(advertiser)
+    if not change.semantic:
+        pass
+    elif change.kind == "METHOD_REMOVED":
+        broken = set(old_methods[change.subject][0])
+    elif change.kind in ("METHOD_RENAMED", "METHOD_KIND_CHANGED", "METHOD_SIDE_CHANGED",
+                         "CAPABILITY_CHANGED"):
+        broken = set(ROLES)
+    elif change.kind in ("METHOD_PARAMS_CHANGED", "METHOD_RESULT_CHANGED"):
+        sender, handler = old_methods[change.subject]
+        writers, readers = (sender, handler) if change.kind == "METHOD_PARAMS_CHANGED" else (
+            handler, sender)
+        broken = _roles(change.effect, writers, readers)
+    elif change.kind == "CAPABILITY_REMOVED":
+        broken = {change.subject.split("Capabilities.", 1)[0]}  # agent | client
+    elif change.kind.startswith(("METHOD_", "CAPABILITY_")):
+        broken = set()
     else:
-        writers, readers = flows.of(_subject_def(change))
-        if rule.readers:
-            broken |= readers
-        if rule.writers:
-            broken |= writers
+        writers, readers = flows.of(change.subject, change.pointer)
+        broken = _roles(change.effect, writers, readers)
     verdict = {r: ("breaking" if r in broken else "compatible") for r in ROLES}
-    return dataclasses.replace(change, client=verdict["client"], agent=verdict["agent"], reason=rule.doc)
+    return dataclasses.replace(change, client=verdict["client"], agent=verdict["agent"],
+                               reason=rule.why)
 
 
-def classify_all(changes: Iterable[Change], old: SchemaIR, new: SchemaIR) -> list[Change]:
-    flows = compute_flows(old)
-    return [classify(c, old, flows) for c in changes]
+def classify_all(changes: Iterable[Change], flows: Flows,
+                 methods: tuple[WireMethod, ...]) -> list[Change]:
+    """Classify against OLD: its flows and method table say who writes and reads what."""
+    by_wire = {m.wire: (m.sender, m.handler) for m in methods}
+    return [classify(c, by_wire, flows) for c in changes]

@@ -1,14 +1,16 @@
-"""``acpgen diff``: the changes between two ACP schemas, computed on their IRs.
+"""``acpgen diff``: every change between two ACP schemas (and their meta.json), classified.
 
-Both sides are built with :func:`acpgen.ir.build.build_ir`, so the diff sees what the
-generator sees (shapes, required members, union tags, methods, capability tree) rather than
-JSON text. What the IR does not model is found by a parallel walk of the raw ``$defs``:
-annotation keys (``description``, ``title``, ``x-*`` other than ``x-side``/``x-method``)
-become non-semantic changes, and any other raw difference the IR diff did not explain becomes
-a conservative ``SCHEMA_OTHER`` change, so nothing is silently dropped.
+The raw documents are compared position by position (:mod:`acpgen.evolve.walk`): each
+``$defs`` entry against the def of the same name, and the document root (the JSON-RPC
+envelope). Methods are compared as the method table (:mod:`acpgen.evolve.methods`): added,
+removed, renamed, moved to the other side, request <-> notification, params/result type. The
+branches of the envelope unions that route a method's params and result belong to the
+method, so they are reported once, as the method change. Capabilities are compared on the
+generator's IR when both sides build one.
 
-Each :class:`Change` carries a stable ``kind`` code (like buf's rule IDs). Classification
-(who it breaks) is :mod:`acpgen.evolve.compat`; roster impact is :mod:`acpgen.evolve.impact`.
+Nothing is dropped: every difference the walker finds is a :class:`Change` (annotations are
+reported apart, as non-semantic; what cannot be classified is ``UNCLASSIFIED``, breaking for
+both sides). Who each change breaks is :mod:`acpgen.evolve.compat`.
 """
 
 from __future__ import annotations
@@ -16,42 +18,74 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from acpgen.errors import AcpgenError
+from acpgen.evolve.capabilities import Capability, capabilities, spellings
 from acpgen.evolve.changes import Change
 from acpgen.evolve.compat import classify_all
+from acpgen.evolve.methods import (
+    ENVELOPE,
+    METHOD_GROUPS,
+    EnvelopeRefs,
+    Flows,
+    WireMethod,
+    compute_flows,
+    envelope_parts,
+    method_table,
+    unknown_refs,
+)
+from acpgen.evolve.normal import ref_name
+from acpgen.evolve.walk import NONE, WIDENS, Finding, Walker, combined, esc
 from acpgen.inputs.metaschema import check_metaschema
 from acpgen.inputs.pinned import parse_json
 from acpgen.ir.build import build_ir
-from acpgen.ir.describe import describe_type as spell_type
-from acpgen.ir.types import Definition, Property, SchemaIR, TypeExpr, Variant
 
-# Keys that document a schema but never change what is valid on the wire or what is generated
-# structurally. x-side / x-method are excluded: they bind types to methods (diffed as methods).
-_SEMANTIC_X_KEYS = ("x-side", "x-method")
-_DOC_KEYS = ("description", "title", "examples", "$comment")
-
-
-def is_annotation_key(key: str) -> bool:
-    return key in _DOC_KEYS or (key.startswith("x-") and key not in _SEMANTIC_X_KEYS)
+META = "(meta.json)"
 
 
 @dataclass(frozen=True)
 class SchemaSide:
-    """One side of a diff: parsed schema + meta, their IR, and how the user named them."""
+    """One side of a diff: parsed schema + meta, their method table, and how the user named
+    them."""
 
     label: str
     schema_path: Path
     meta_label: str
     schema: dict[str, Any]
     meta: dict[str, Any]
-    ir: SchemaIR
+    methods: tuple[WireMethod, ...]
     sha256: str
     size: int
     meta_bytes: bytes
+    envelope_parts: dict[str, tuple[Any, EnvelopeRefs]] = field(default_factory=dict, repr=False)
+
+    @cached_property
+    def def_texts(self) -> dict[str, str]:
+        """Each def as JSON text, member order kept (to see members declared in another order)."""
+        return {name: json.dumps(node) for name, node in self.schema.get("$defs", {}).items()}
+
+    @cached_property
+    def flows(self) -> Flows:
+        """Who writes and who reads each def (computed once per side)."""
+        return compute_flows(self.schema, self.methods)
+
+    @cached_property
+    def generator_problem(self) -> str | None:
+        """Why the generator cannot model this schema (None if it can); the diff itself does
+        not need the generator's IR, a bump does."""
+        try:
+            build_ir(self.schema, self.meta, self.label, self.meta_label)
+        except AcpgenError as exc:
+            return exc.message
+        return None
+
+    def method(self, wire: str) -> WireMethod | None:
+        return next((m for m in self.methods if m.wire == wire), None)
 
 
 @dataclass(frozen=True)
@@ -68,14 +102,26 @@ class SchemaDiff:
     def annotations(self) -> tuple[Change, ...]:
         return tuple(c for c in self.changes if not c.semantic)
 
+    @property
+    def notes(self) -> tuple[str, ...]:
+        out = []
+        for side, name in ((self.old, "OLD"), (self.new, "NEW")):
+            if side.generator_problem:
+                out.append(f"the generator cannot model {name} ({side.generator_problem}): "
+                           "`acpgen bump` would refuse it")
+        return tuple(out)
+
 
 # -- loading ------------------------------------------------------------------------------
 
 
-def load_side(arg: str, fallback_meta: tuple[str, bytes] | None, cwd: Path | None = None) -> SchemaSide:
+def load_side(arg: str, fallback_meta: tuple[str, bytes] | None, cwd: Path | None = None,
+              trusted: SchemaSide | None = None) -> SchemaSide:
     """A schema named by a file (meta.json beside it, else ``fallback_meta``) or an inputs dir.
 
     An inputs directory must hold ``schema/v1/schema.json`` and ``schema/v1/meta.json``.
+    ``trusted``: an already validated side; only the defs that differ from it are checked
+    against the 2020-12 metaschema again.
     """
     path = Path(arg)
     if not path.is_absolute():
@@ -102,27 +148,62 @@ def load_side(arg: str, fallback_meta: tuple[str, bytes] | None, cwd: Path | Non
         meta_label, meta_bytes = fallback_meta
     else:
         raise AcpgenError(arg, "no meta.json beside the schema and no pinned meta to fall back on")
-    return build_side(schema_label, schema_path, blob, meta_label, meta_bytes)
+    return build_side(schema_label, schema_path, blob, meta_label, meta_bytes, trusted)
 
 
-def build_side(label: str, path: Path, blob: bytes, meta_label: str, meta_bytes: bytes) -> SchemaSide:
+def build_side(label: str, path: Path, blob: bytes, meta_label: str, meta_bytes: bytes,
+               trusted: SchemaSide | None = None) -> SchemaSide:
     schema = parse_json(label, blob)
-    check_metaschema(schema, label)
+    if not isinstance(schema, dict):
+        raise AcpgenError(label, "top level is not a JSON object")
+    _check_metaschema(schema, label, blob, trusted)
+    bad = unknown_refs(schema) if _may_have_unknown_refs(schema, blob) else []
+    if bad:
+        pointer, ref = bad[0]
+        raise AcpgenError(label, f"unknown $ref {ref!r} at {pointer}: no such def")
     meta = parse_json(meta_label, meta_bytes)
     if not isinstance(meta, dict):
         raise AcpgenError(meta_label, "top level is not a JSON object")
-    ir = build_ir(schema, meta, label, meta_label)
-    return SchemaSide(
-        label=label,
-        schema_path=path,
-        meta_label=meta_label,
-        schema=schema,
-        meta=meta,
-        ir=ir,
-        sha256=hashlib.sha256(blob).hexdigest(),
-        size=len(blob),
-        meta_bytes=meta_bytes,
-    )
+    parts = envelope_parts(schema, trusted.envelope_parts if trusted else None)
+    methods = method_table(schema, meta, label, meta_label, parts)
+    return SchemaSide(label=label, schema_path=path, meta_label=meta_label, schema=schema, meta=meta,
+                      methods=methods, sha256=hashlib.sha256(blob).hexdigest(), size=len(blob),
+                      meta_bytes=meta_bytes, envelope_parts=parts)
+
+
+def _check_metaschema(schema: dict[str, Any], label: str, blob: bytes,
+                      trusted: SchemaSide | None) -> None:
+    """Validating the whole document is most of a diff's time; each ``$defs`` entry is
+    validated on its own by the metaschema, so defs equal to a validated side's are skipped."""
+    defs = schema.get("$defs")
+    if trusted is None or not isinstance(defs, dict):
+        check_metaschema(schema, label, blob)
+        return
+    known = trusted.schema.get("$defs", {})
+    changed = {k: v for k, v in defs.items() if known.get(k, object()) != v}
+    top = {k: v for k, v in schema.items() if k != "$defs"}
+    if top == {k: v for k, v in trusted.schema.items() if k != "$defs"}:
+        top = {}
+    if top or changed:
+        part = {**top, "$defs": changed}
+        # Memoised like a whole document (a pass only), by the canonical text of the part.
+        check_metaschema(part, label, json.dumps(part, sort_keys=True).encode())
+
+
+_REF_TEXT = re.compile(rb'"\$ref"\s*:\s*"((?:[^"\\]|\\.)*)"')
+
+
+def _may_have_unknown_refs(schema: dict[str, Any], blob: bytes) -> bool:
+    """A fast look at the text: every ``"$ref": "..."`` names a def that exists (then the
+    walk that finds the pointer of a bad one is not needed)."""
+    defs = schema.get("$defs", {})
+    for match in _REF_TEXT.finditer(blob):
+        text = match.group(1)
+        ref = json.loads(b'"' + text + b'"') if b"\\" in text else text.decode("utf-8", "replace")
+        name = ref_name(ref)
+        if ref != "#" and (name is None or name not in defs):
+            return True
+    return False
 
 
 def _read(path: Path, label: str) -> bytes:
@@ -132,222 +213,154 @@ def _read(path: Path, label: str) -> bytes:
         raise AcpgenError(label, f"cannot read: {exc.strerror}") from None
 
 
-# -- type helpers -------------------------------------------------------------------------
-
-
-def describe_type(t: TypeExpr) -> str:
-    return spell_type(t)
-
-
-def _bare(t: TypeExpr) -> TypeExpr:
-    """The type without format and constraints (those are diffed separately)."""
-    return dataclasses.replace(
-        t,
-        format=None,
-        constraints=(),
-        items=_bare(t.items) if t.items else None,
-        variants=tuple(_bare(v) for v in t.variants),
-    )
-
-
-def _limits(t: TypeExpr) -> tuple[Any, ...]:
-    """Format and constraints, recursively, as a comparable value."""
-    return (
-        t.format,
-        t.constraints,
-        _limits(t.items) if t.items else None,
-        tuple(_limits(v) for v in t.variants),
-    )
-
-
-# -- the IR diff --------------------------------------------------------------------------
+# -- the diff -----------------------------------------------------------------------------
 
 
 def diff_sides(old: SchemaSide, new: SchemaSide) -> SchemaDiff:
     """Every change from ``old`` to ``new``, classified (client/agent), sorted."""
+    roots = {n for m in (*old.methods, *new.methods) for n in (m.params, m.result) if n}
+    a_defs = old.schema.get("$defs", {})
+    b_defs = new.schema.get("$defs", {})
+    walker = Walker(a_defs, b_defs, frozenset(roots))
     changes: list[Change] = []
-    a, b = old.ir, new.ir
-    for name in sorted(set(a.defs) | set(b.defs)):
-        if name not in b.defs:
-            changes.append(Change("DEF_REMOVED", name, None, f"/$defs/{name}",
-                                  old=a.defs[name].shape, detail=f"def removed ({a.defs[name].shape})"))
-        elif name not in a.defs:
-            changes.append(Change("DEF_ADDED", name, None, f"/$defs/{name}",
-                                  new=b.defs[name].shape, detail=f"def added ({b.defs[name].shape})"))
-        else:
-            changes.extend(_def_changes(a.defs[name], b.defs[name]))
-    changes.extend(_method_changes(a, b))
-    changes.extend(_capability_changes(a, b))
-    changes.extend(_raw_changes(old.schema, new.schema, {c.subject for c in changes if c.semantic}))
-    changes = _mark_gated(changes, b)
-    classified = classify_all(changes, old.ir, new.ir)
+    for name in sorted(set(a_defs) | set(b_defs)):
+        ptr = f"/$defs/{esc(name)}"
+        if name not in b_defs:
+            changes.append(Change("DEF_REMOVED", name, None, ptr, detail="def removed", effect=NONE))
+        elif name not in a_defs:
+            changes.append(Change("DEF_ADDED", name, None, ptr, detail="def added", effect=NONE))
+        elif a_defs[name] != b_defs[name] or old.def_texts[name] != json.dumps(b_defs[name]):
+            # (equal as dicts but not as text: members declared in another order)
+            changes += [_change(f) for f in walker.compare(a_defs[name], b_defs[name], ptr)]
+    top_a = {k: v for k, v in old.schema.items() if k != "$defs"}
+    top_b = {k: v for k, v in new.schema.items() if k != "$defs"}
+    changes += [_change(f) for f in walker.compare(top_a, top_b, "")]
+    changes += _method_changes(old, new, walker)
+    changes += _meta_changes(old.meta, new.meta)
+    new_caps = capabilities(new.schema)
+    changes += _capability_changes(capabilities(old.schema), new_caps)
+    changes = _mark_gated(changes, new_caps)
+    classified = classify_all(changes, old.flows, old.methods)
     return SchemaDiff(old, new, tuple(sorted(classified, key=lambda c: c.sort_key)))
 
 
-def _def_changes(a: Definition, b: Definition) -> list[Change]:
-    ptr = a.pointer
-    if a.shape != b.shape:
-        if {a.shape, b.shape} == {"enum", "open_enum"}:
-            kind = "ENUM_OPENED" if b.shape == "open_enum" else "ENUM_CLOSED"
-            first = Change(kind, a.name, None, ptr, a.shape, b.shape, detail=f"{a.shape} -> {b.shape}")
-            return [first, *_enum_changes(a, b)]
-        return [Change("DEF_SHAPE_CHANGED", a.name, None, ptr, a.shape, b.shape,
-                       detail=f"shape {a.shape} -> {b.shape}")]
+def _split(pointer: str) -> list[str]:
+    return [p.replace("~1", "/").replace("~0", "~") for p in pointer.split("/")[1:]]
+
+
+def subject_of(pointer: str) -> tuple[str, str | None]:
+    """(def name, first property name below it) of a pointer."""
+    parts = _split(pointer)
+    if len(parts) >= 2 and parts[0] == "$defs":
+        name, rest = parts[1], parts[2:]
+    else:
+        name, rest = ENVELOPE, parts
+    prop = next((rest[i + 1] for i in range(len(rest) - 1) if rest[i] == "properties"), None)
+    return name, prop
+
+
+def _change(f: Finding) -> Change:
+    subject, prop = subject_of(f.pointer)
+    by_keyword = f.kind in ("DESCRIPTION_CHANGED", "ANNOTATION_CHANGED") or f.kind.startswith(
+        ("ENUM_VALUE_", "VARIANT_"))
+    member = f.member if by_keyword or f.kind.startswith("PROPERTY_") else prop
+    semantic = f.kind not in ("DESCRIPTION_CHANGED", "ANNOTATION_CHANGED")
+    return Change(f.kind, subject, member, f.pointer or "/", f.old, f.new, semantic, f.detail,
+                  effect=f.effect, doc=f.doc)
+
+
+# -- methods ----------------------------------------------------------------------------------
+
+
+def _same_type(walker: Walker, a: str | None, b: str | None) -> bool:
+    if a is None or b is None:
+        return a == b
+    if a == b:
+        return True
+    found = walker.compare({"$ref": f"#/$defs/{esc(a)}"}, {"$ref": f"#/$defs/{esc(b)}"}, "")
+    return combined(found) == NONE
+
+
+def _method_changes(old: SchemaSide, new: SchemaSide, walker: Walker) -> list[Change]:
     out: list[Change] = []
-    out.extend(_property_changes(a.name, ptr, a.properties, b.properties))
-    if a.additional_properties != b.additional_properties:
-        closed = b.additional_properties is False
-        out.append(Change("OBJECT_CLOSED" if closed else "OBJECT_OPENED", a.name, None, ptr,
-                          a.additional_properties, b.additional_properties,
-                          detail=f"additionalProperties {a.additional_properties} -> {b.additional_properties}"))
-    if a.shape in ("enum", "open_enum"):
-        out.extend(_enum_changes(a, b))
-    if a.shape in ("tagged_union", "union"):
-        out.extend(_variant_changes(a, b))
-    if a.shape == "primitive" and a.primitive and b.primitive:
-        if _bare(a.primitive) != _bare(b.primitive):
-            out.append(Change("PRIMITIVE_CHANGED", a.name, None, ptr, a.primitive, b.primitive,
-                              detail=f"type {describe_type(a.primitive)} -> {describe_type(b.primitive)}"))
-        elif _limits(a.primitive) != _limits(b.primitive):
-            out.append(Change("CONSTRAINTS_CHANGED", a.name, None, ptr, str(_limits(a.primitive)),
-                              str(_limits(b.primitive)), detail="format or constraints changed"))
+    ma = {m.wire: m for m in old.methods}
+    mb = {m.wire: m for m in new.methods}
+    removed = [ma[w] for w in sorted(set(ma) - set(mb))]
+    added = [mb[w] for w in sorted(set(mb) - set(ma))]
+    for x in list(removed):
+        y = next((y for y in added if (y.side, y.kind) == (x.side, x.kind)
+                  and _same_type(walker, x.params, y.params)
+                  and _same_type(walker, x.result, y.result)), None)
+        if y is not None:
+            removed.remove(x)
+            added.remove(y)
+            out.append(Change("METHOD_RENAMED", x.wire, None, f"/$defs/{esc(x.params)}", x.wire,
+                              y.wire, detail=f"method renamed {x.wire} -> {y.wire}"))
+    for x in removed:
+        out.append(Change("METHOD_REMOVED", x.wire, None, f"/$defs/{esc(x.params)}", x.side, None,
+                          detail=f"method removed ({x.kind} handled by {x.side})"))
+    for y in added:
+        out.append(Change("METHOD_ADDED", y.wire, None, f"/$defs/{esc(y.params)}", None, y.side,
+                          detail=f"method added ({y.kind} handled by {y.side})", effect=NONE))
+    for wire in sorted(set(ma) & set(mb)):
+        x, y = ma[wire], mb[wire]
+        at = f"/$defs/{esc(x.params)}"
+        if x.side != y.side:
+            out.append(Change("METHOD_SIDE_CHANGED", wire, "side", at, x.side, y.side,
+                              detail=f"handled by {x.side} -> {y.side}"))
+        if x.kind != y.kind:
+            out.append(Change("METHOD_KIND_CHANGED", wire, "kind", at, x.kind, y.kind,
+                              detail=f"{x.kind} -> {y.kind}"))
+        for attr, kind in (("params", "METHOD_PARAMS_CHANGED"), ("result", "METHOD_RESULT_CHANGED")):
+            va, vb = getattr(x, attr), getattr(y, attr)
+            if va == vb or va is None or vb is None:
+                continue  # a result appearing or vanishing is the kind change above
+            found = walker.compare({"$ref": f"#/$defs/{esc(va)}"}, {"$ref": f"#/$defs/{esc(vb)}"},
+                                   f"/$defs/{esc(vb)}")
+            effect = combined(found)
+            what = "; ".join(f.detail for f in found if f.effect not in (NONE, "annotation"))[:200]
+            out.append(Change(kind, wire, attr, at, va, vb, effect=effect,
+                              detail=f"{attr} type {va} -> {vb}" + (f": {what}" if what else
+                                                                    " (same shape)")))
     return out
 
 
-def _property_changes(
-    subject: str, ptr: str, old: tuple[Property, ...], new: tuple[Property, ...]
-) -> list[Change]:
+def _meta_changes(a: dict[str, Any], b: dict[str, Any]) -> list[Change]:
+    """meta.json beyond the method table: the keys it files methods under, and anything else."""
     out: list[Change] = []
-    a = {p.wire_name: p for p in old}
-    b = {p.wire_name: p for p in new}
-    for wire in sorted(set(a) | set(b)):
-        at = f"{ptr}/properties/{wire}"
-        pa, pb = a.get(wire), b.get(wire)
-        if pa is None and pb is not None:
-            req = "required" if pb.required else "optional"
-            out.append(Change("PROPERTY_ADDED", subject, wire, at, None, pb.type,
-                              detail=f"{req} property added ({describe_type(pb.type)})"))
+    for key in sorted(set(a) | set(b)):
+        x, y = a.get(key), b.get(key)
+        if x == y:
             continue
-        if pb is None and pa is not None:
-            req = "required" if pa.required else "optional"
-            out.append(Change("PROPERTY_REMOVED", subject, wire, at, pa.type, None,
-                              detail=f"{req} property removed"))
-            continue
-        assert pa is not None and pb is not None
-        if pa.required != pb.required:
-            kind = "PROPERTY_REQUIRED" if pb.required else "PROPERTY_OPTIONAL"
-            out.append(Change(kind, subject, wire, at, pa.required, pb.required,
-                              detail="optional -> required" if pb.required else "required -> optional"))
-        if _bare(pa.type) != _bare(pb.type):
-            out.append(Change("PROPERTY_TYPE_CHANGED", subject, wire, at, pa.type, pb.type,
-                              detail=f"type {describe_type(pa.type)} -> {describe_type(pb.type)}"))
-        elif _limits(pa.type) != _limits(pb.type):
-            out.append(Change("CONSTRAINTS_CHANGED", subject, wire, at, str(_limits(pa.type)),
-                              str(_limits(pb.type)), detail="format or constraints changed"))
-        if pa.nullable != pb.nullable:
-            kind = "PROPERTY_NULLABLE_ADDED" if pb.nullable else "PROPERTY_NULLABLE_REMOVED"
-            out.append(Change(kind, subject, wire, at, pa.nullable, pb.nullable,
-                              detail="now accepts null" if pb.nullable else "no longer accepts null"))
-        if (pa.has_default, pa.default) != (pb.has_default, pb.default):
-            out.append(Change("PROPERTY_DEFAULT_CHANGED", subject, wire, at,
-                              pa.default if pa.has_default else None,
-                              pb.default if pb.has_default else None,
-                              detail=f"default {pa.default!r} -> {pb.default!r}"))
+        if key in METHOD_GROUPS and isinstance(x, dict) and isinstance(y, dict):
+            keys_a = {wire: k for k, wire in x.items()}
+            keys_b = {wire: k for k, wire in y.items()}
+            for wire in sorted(set(keys_a) & set(keys_b), key=str):
+                if keys_a[wire] != keys_b[wire]:
+                    out.append(Change("EQUIVALENT_REWRITE", META, wire, f"/{key}", keys_a[wire],
+                                      keys_b[wire], effect=NONE,
+                                      detail=f"{key}: {wire} filed under {keys_b[wire]!r} "
+                                             f"(was {keys_a[wire]!r}); the wire name is unchanged"))
+            continue  # methods that appear, vanish or move are the method changes
+        out.append(Change("UNCLASSIFIED", META, key, f"/{key}", x, y, effect="unclassified",
+                          detail=f"meta.json {key} {x!r} -> {y!r}: assumed breaking for both sides"))
     return out
 
 
-def _enum_changes(a: Definition, b: Definition) -> list[Change]:
+# -- capabilities -------------------------------------------------------------------------------
+
+
+def _capability_changes(a: tuple[Capability, ...], b: tuple[Capability, ...]) -> list[Change]:
     out: list[Change] = []
-    va = [m.value for m in a.enum_members]
-    vb = [m.value for m in b.enum_members]
-    for value in sorted(set(map(json.dumps, va)) | set(map(json.dumps, vb))):
-        v = json.loads(value)
-        label = v if isinstance(v, str) else value  # StopReason.end_turn, ErrorCode.-32700
-        if v in va and v not in vb:
-            out.append(Change("ENUM_VALUE_REMOVED", a.name, label, a.pointer, v, None,
-                              detail=f"value {value} removed"))
-        elif v in vb and v not in va:
-            out.append(Change("ENUM_VALUE_ADDED", a.name, label, b.pointer, None, v,
-                              detail=f"value {value} added"))
-    if a.enum_base != b.enum_base:
-        out.append(Change("PRIMITIVE_CHANGED", a.name, None, a.pointer, a.enum_base, b.enum_base,
-                          detail=f"enum base {a.enum_base} -> {b.enum_base}"))
-    return out
-
-
-def variant_key(d: Definition, v: Variant) -> str:
-    """How a branch is recognised across versions: its tag, else its def, else its type."""
-    if v.catch_all:
-        return "*"
-    if d.discriminator and v.tag is not None:
-        return v.tag if isinstance(v.tag, str) else json.dumps(v.tag)
-    if v.ref:
-        return v.ref
-    if v.inline is not None:
-        return describe_type(v.inline)
-    return v.title or "?"
-
-
-def _variant_changes(a: Definition, b: Definition) -> list[Change]:
-    out: list[Change] = []
-    if a.discriminator != b.discriminator:
-        out.append(Change("DISCRIMINATOR_CHANGED", a.name, None, a.pointer, a.discriminator,
-                          b.discriminator, detail=f"discriminator {a.discriminator} -> {b.discriminator}"))
-    va = {variant_key(a, v): v for v in a.variants}
-    vb = {variant_key(b, v): v for v in b.variants}
-    for key in sorted(set(va) | set(vb)):
-        x, y = va.get(key), vb.get(key)
-        if y is None:
-            out.append(Change("VARIANT_REMOVED", a.name, key, a.pointer, key, None,
-                              detail=f"variant {key} removed" + (f" ({x.ref})" if x and x.ref else "")))
-        elif x is None:
-            out.append(Change("VARIANT_ADDED", a.name, key, b.pointer, None, key,
-                              detail=f"variant {key} added" + (f" ({y.ref})" if y.ref else "")))
-        else:
-            if (x.ref, x.inline and _bare(x.inline), x.catch_all) != (
-                y.ref, y.inline and _bare(y.inline), y.catch_all
-            ):
-                out.append(Change("VARIANT_CHANGED", a.name, key, a.pointer, x.ref, y.ref,
-                                  detail=f"variant {key} now {y.ref or 'inline'} (was {x.ref or 'inline'})"))
-            out.extend(_property_changes(f"{a.name}[{key}]", a.pointer, x.properties, y.properties))
-    # Union-level properties (a union that is also an object, e.g. with _meta).
-    out.extend(_property_changes(a.name, a.pointer, a.properties, b.properties))
-    return out
-
-
-def _method_changes(a: SchemaIR, b: SchemaIR) -> list[Change]:
-    out: list[Change] = []
-    ma = {m.wire: m for m in a.methods}
-    mb = {m.wire: m for m in b.methods}
-    for wire in sorted(set(ma) | set(mb)):
-        x, y = ma.get(wire), mb.get(wire)
-        if y is None and x is not None:
-            out.append(Change("METHOD_REMOVED", wire, None, f"/$defs/{x.params}", x.side, None,
-                              detail=f"method removed ({x.kind} handled by {x.side})"))
-        elif x is None and y is not None:
-            out.append(Change("METHOD_ADDED", wire, None, f"/$defs/{y.params}", None, y.side,
-                              detail=f"method added ({y.kind} handled by {y.side})"))
-        elif x is not None and y is not None:
-            for attr, kind in (("side", "METHOD_SIDE_CHANGED"), ("kind", "METHOD_KIND_CHANGED"),
-                               ("params", "METHOD_PARAMS_CHANGED"), ("result", "METHOD_RESULT_CHANGED")):
-                va, vb = getattr(x, attr), getattr(y, attr)
-                if va != vb:
-                    out.append(Change(kind, wire, attr, f"/$defs/{x.params}", va, vb,
-                                      detail=f"{attr} {va} -> {vb}"))
-    return out
-
-
-def _capability_changes(a: SchemaIR, b: SchemaIR) -> list[Change]:
-    out: list[Change] = []
-    ca = {c.qualified: c for c in a.capabilities}
-    cb = {c.qualified: c for c in b.capabilities}
+    ca = {c.qualified: c for c in a}
+    cb = {c.qualified: c for c in b}
     for q in sorted(set(ca) | set(cb)):
         x, y = ca.get(q), cb.get(q)
         if y is None and x is not None:
             out.append(Change("CAPABILITY_REMOVED", q, None, "", x.kind, None,
                               detail=f"{x.kind} capability removed"))
         elif x is None and y is not None:
-            out.append(Change("CAPABILITY_ADDED", q, None, "", None, y.kind,
+            out.append(Change("CAPABILITY_ADDED", q, None, "", None, y.kind, effect=NONE,
                               detail=f"{y.kind} capability added" + (f" ({y.type})" if y.type else "")))
         elif x is not None and y is not None and (x.kind, x.type) != (y.kind, y.type):
             out.append(Change("CAPABILITY_CHANGED", q, None, "", f"{x.kind} {x.type}",
@@ -355,128 +368,18 @@ def _capability_changes(a: SchemaIR, b: SchemaIR) -> list[Change]:
     return out
 
 
-def _capability_members(ir: SchemaIR) -> dict[str, str]:
-    """Spellings of a capability in documentation -> its qualified path.
-
-    The schema documents gated additions as "MUST only send this update when the Client
-    advertised [`ClientSessionCapabilities::notices`]" (or "the `session.notices` Client
-    capability"): ``ClientSessionCapabilities::notices`` -> ``clientCapabilities.session.notices``.
-    """
-    roots = {"agent": "AgentCapabilities", "client": "ClientCapabilities"}
-    by_path = {(c.root, c.path): c for c in ir.capabilities}
-    out: dict[str, str] = {}
-    for c in ir.capabilities:
-        parent_path, _, member = c.path.rpartition(".")
-        parent = by_path.get((c.root, parent_path)) if parent_path else None
-        owner = parent.type if parent else roots[c.root]
-        if owner:
-            out[f"{owner}::{member}"] = c.qualified
-        # Later schemas spell it "the `session.notices` Client capability".
-        out[f"`{c.path}` {c.root.capitalize()} capability"] = c.qualified
-        out[f"`{c.qualified}`"] = c.qualified
-    return out
-
-
-def _mark_gated(changes: list[Change], new: SchemaIR) -> list[Change]:
-    """Attach to each added variant the NEW-only capability its documentation says gates it."""
+def _mark_gated(changes: list[Change], new: tuple[Capability, ...]) -> list[Change]:
+    """An added variant whose documentation says it is only sent to peers that advertise a
+    capability NEW adds never reaches a peer generated from OLD: it is compatible."""
     added = {c.subject for c in changes if c.kind == "CAPABILITY_ADDED"}
-    spellings = {k: v for k, v in _capability_members(new).items() if v in added}
-    if not spellings:
+    spelled = {k: v for k, v in spellings(new).items() if v in added}
+    if not spelled:
         return changes
     out: list[Change] = []
     for c in changes:
-        if c.kind == "VARIANT_ADDED":
-            d = new.defs[c.subject]
-            v = next(v for v in d.variants if variant_key(d, v) == c.member)
-            text = " ".join(filter(None, [v.description, new.defs[v.ref].description if v.ref else None]))
-            gate = next((path for spelled, path in sorted(spellings.items()) if spelled in text), None)
+        if c.kind == "VARIANT_ADDED" and c.effect == WIDENS:
+            gate = next((path for text, path in sorted(spelled.items()) if text in c.doc), None)
             if gate:
-                c = dataclasses.replace(c, gate=gate, detail=f"{c.detail}, gated by {gate}")
+                c = dataclasses.replace(c, gate=gate, effect=NONE, detail=f"{c.detail}, gated by {gate}")
         out.append(c)
     return out
-
-
-# -- the raw walk: annotations, and anything the IR does not model -------------------------
-
-
-def _raw_changes(old: dict[str, Any], new: dict[str, Any], explained: set[str]) -> list[Change]:
-    out: list[Change] = []
-    a_defs, b_defs = old.get("$defs", {}), new.get("$defs", {})
-    for name in sorted(set(a_defs) & set(b_defs)):
-        notes: list[tuple[str, str, Any, Any]] = []
-        structural: list[str] = []
-        _walk(a_defs[name], b_defs[name], f"/$defs/{_esc(name)}", notes, structural)
-        out.extend(_annotation_change(name, n) for n in notes)
-        if structural and name not in explained and not any(s.startswith(f"{name}[") for s in explained):
-            out.append(Change("SCHEMA_OTHER", name, None, structural[0], None, None,
-                              detail="schema changed where the IR does not look: " + ", ".join(structural[:3])))
-    top_a = {k: v for k, v in old.items() if k != "$defs"}
-    top_b = {k: v for k, v in new.items() if k != "$defs"}
-    notes, structural = [], []
-    _walk(top_a, top_b, "", notes, structural)
-    out.extend(_annotation_change("(envelope)", n) for n in notes)
-    if structural:
-        out.append(Change("SCHEMA_OTHER", "(envelope)", None, structural[0], None, None,
-                          detail="top-level schema changed: " + ", ".join(structural[:3])))
-    return out
-
-
-def _annotation_change(subject: str, note: tuple[str, str, Any, Any]) -> Change:
-    pointer, key, old, new = note
-    if old is None:
-        how = "added"
-    elif new is None:
-        how = "removed"
-    else:
-        how = "changed"
-    kind = "DESCRIPTION_CHANGED" if key in _DOC_KEYS else "ANNOTATION_CHANGED"
-    return Change(kind, subject, key, pointer, old, new, semantic=False, detail=f"{key} {how} at {pointer}")
-
-
-def _esc(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
-
-
-def _strip(node: Any) -> Any:
-    """A node without annotation keys, for matching list items across versions."""
-    if isinstance(node, dict):
-        return {k: _strip(v) for k, v in node.items() if not is_annotation_key(k)}
-    if isinstance(node, list):
-        return [_strip(v) for v in node]
-    return node
-
-
-def _walk(a: Any, b: Any, ptr: str, notes: list[tuple[str, str, Any, Any]], structural: list[str]) -> None:
-    if isinstance(a, dict) and isinstance(b, dict):
-        for key in sorted(set(a) | set(b)):
-            at = f"{ptr}/{_esc(key)}"
-            if key in _SEMANTIC_X_KEYS:
-                continue  # method bindings: diffed as methods (METHOD_*), not as raw schema
-            if is_annotation_key(key):
-                if a.get(key) != b.get(key):
-                    notes.append((ptr or "/", key, a.get(key), b.get(key)))
-            elif key not in a or key not in b:
-                structural.append(at)
-            else:
-                _walk(a[key], b[key], at, notes, structural)
-        return
-    if isinstance(a, list) and isinstance(b, list):
-        if len(a) == len(b) and all(_strip(x) == _strip(y) for x, y in zip(a, b)):
-            for i, (x, y) in enumerate(zip(a, b)):
-                _walk(x, y, f"{ptr}/{i}", notes, structural)
-            return
-        # Match items by their annotation-free content; unmatched items are structural.
-        keys_b = [json.dumps(_strip(y), sort_keys=True) for y in b]
-        used: set[int] = set()
-        for i, x in enumerate(a):
-            kx = json.dumps(_strip(x), sort_keys=True)
-            j = next((j for j, k in enumerate(keys_b) if k == kx and j not in used), None)
-            if j is None:
-                structural.append(f"{ptr}/{i}")
-            else:
-                used.add(j)
-                _walk(x, b[j], f"{ptr}/{i}", notes, structural)
-        structural.extend(f"{ptr}/{j}" for j in range(len(b)) if j not in used)
-        return
-    if a != b:
-        structural.append(ptr or "/")

@@ -26,11 +26,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from acpgen.errors import AcpgenError
 from acpgen.evolve.changes import Change
-from acpgen.evolve.compat import Flows, compute_flows
-from acpgen.evolve.diff import SchemaDiff, variant_key
+from acpgen.evolve.diff import SchemaDiff, SchemaSide
+from acpgen.evolve.methods import Flows, refs_in
+from acpgen.evolve.normal import normalise, ref_name
 from acpgen.inputs.roster import Requirement, Roster
-from acpgen.ir.types import SchemaIR
+from acpgen.ir.build import build_ir
 from acpgen.model.capabilities import MANIFEST_RELPATH
 from acpgen.model.claim_verdicts import claim_verdicts
 from acpgen.model.derived_claims import DerivedClaims, derived_claims
@@ -175,6 +177,52 @@ def _claims_of(dc: DerivedClaims) -> list[Claim]:
     return out
 
 
+def check_claim(claim: Claim, schema: dict[str, Any]) -> str | None:
+    """Why ``claim`` does not hold for NEW (None if it holds).
+
+    Member lists are compared as sets: the order members are declared in is not structure.
+    """
+    pointer = f"/$defs/{claim.name}"
+    node = schema.get("$defs", {}).get(claim.name)
+    if not isinstance(node, dict):
+        return f"{pointer} no longer exists"
+    if claim.kind in ("oneOf", "anyOf"):
+        return None if claim.kind in node else f"{pointer} is no longer a {claim.kind} union"
+    if claim.kind == "schema":
+        present = [k for k in ("properties", "oneOf", "anyOf") if k in node]
+        return f"{pointer} now declares {', '.join(present)}" if present else None
+    if claim.kind == "enum":
+        have = {str(v) for v in normalise(node).a.get("~values", ())}
+        gone = [v for v in claim.values if v not in have]
+        return f"{pointer}: values {gone} no longer exist" if gone else None
+    problems: list[str] = []
+    for label, claimed, actual in (("required", set(claim.required), set(node.get("required", []))),
+                                   ("declared properties", set(claim.declared),
+                                    set(node.get("properties", {})))):
+        if claimed != actual:
+            gone, extra = sorted(claimed - actual), sorted(actual - claimed)
+            parts = ([f"missing {gone}"] if gone else []) + ([f"new {extra}"] if extra else [])
+            problems.append(f"{label}: {'; '.join(parts)}")
+    return f"{pointer}: " + ", ".join(problems) if problems else None
+
+
+def _broken_claims(claims: list[Claim], roster: Roster, new: SchemaSide) -> tuple[int, list[BrokenClaim]]:
+    """How many claims were checked, and those that no longer hold against NEW.
+
+    When the generator can model NEW, the verdicts are the ones the generated requirement
+    tests are marked with (:mod:`acpgen.model.claim_verdicts`), so the report and the tests
+    name the same requirements; otherwise (no generated code can exist for NEW) the raw
+    schema is checked with :func:`check_claim`.
+    """
+    try:
+        ir = build_ir(new.schema, new.meta, new.label, new.meta_label)
+    except AcpgenError:
+        return len(claims), [BrokenClaim(c.requirement, c.text, problem) for c in claims
+                             if (problem := check_claim(c, new.schema))]
+    verdicts = claim_verdicts(roster, ir)
+    return len(verdicts), [BrokenClaim(v.requirement, v.claim, v.problem) for v in verdicts if v.problem]
+
+
 class _Index:
     def __init__(self, roster: Roster, claims: list[Claim]) -> None:
         self.reqs = roster.requirements
@@ -210,16 +258,25 @@ def _merge(into: dict[str, set[str]], more: dict[str, set[str]]) -> None:
         into.setdefault(k, set()).update(v)
 
 
-def _carriers(name: str, ir: SchemaIR, flows: Flows) -> list[str]:
-    variants: list[str] = []
-    props: list[str] = []
-    for d in ir.defs.values():
-        for v in d.variants:
-            if v.ref == name:
-                variants.append(f"{d.name}[{variant_key(d, v)}]")
-        for p in d.properties:
-            if name in p.type.refs():
-                props.append(f"{d.name}.{p.wire_name}")
+def _holders(side: SchemaSide) -> dict[str, tuple[list[str], list[str]]]:
+    """def -> (union branches built on it, properties that hold it), for one side."""
+    out: dict[str, tuple[list[str], list[str]]] = {}
+    for owner, node in side.schema.get("$defs", {}).items():
+        norm = normalise(node)
+        for key, (_, branch) in norm.variants.items():
+            target = ref_name(normalise(branch).raw.get("$ref"))
+            if target:
+                out.setdefault(target, ([], []))[0].append(f"{owner}[{key}]")
+        declared = norm.a.get("properties", {})
+        for wire, schema in (declared.items() if isinstance(declared, dict) else ()):
+            for target in refs_in(schema):
+                out.setdefault(target, ([], []))[1].append(f"{owner}.{wire}")
+    return out
+
+
+def _carriers(name: str, holders: dict[str, tuple[list[str], list[str]]], flows: Flows) -> list[str]:
+    """Union branches built on the def, properties that hold it, methods that carry it."""
+    variants, props = holders.get(name, ([], []))
     methods = sorted(flows.carriers.get(name, ()))
     out = sorted(variants) + sorted(props)[:_MAX_CARRIERS]
     if len(props) > _MAX_CARRIERS:
@@ -237,24 +294,27 @@ def compute_impact(diff: SchemaDiff, roster: Roster, gate_entries: list[Any] | N
                    gates_source: str | None = None, notes: tuple[str, ...] = ()) -> Impact:
     claims = roster_claims(roster)
     index = _Index(roster, claims)
-    old, new = diff.old.ir, diff.new.ir
+    old, new = diff.old, diff.new
     entries = gate_entries or []
     results: list[ChangeImpact] = []
     carrier_cache: dict[tuple[str, int], list[str]] = {}
-    flows = {id(old): compute_flows(old), id(new): compute_flows(new)}
+    flows = {id(old): old.flows, id(new): new.flows}
+    holders: dict[int, dict[str, tuple[list[str], list[str]]]] = {}
     for change in diff.semantic:
         reqs: dict[str, set[str]] = {}
         carriers: list[str] = []
         name = _def_name(change)
         if name is not None:
             _merge(reqs, index.for_def(name))
-            ir = new if change.kind == "DEF_ADDED" or name not in old.defs else old
-            for m in ir.methods:
+            side = new if change.kind == "DEF_ADDED" or name not in old.schema.get("$defs", {}) else old
+            for m in side.methods:
                 if name in (m.params, m.result):
                     _merge(reqs, index.mentioning(m.wire, "method"))
-            key = (name, id(ir))
+            key = (name, id(side))
             if key not in carrier_cache:
-                carrier_cache[key] = _carriers(name, ir, flows[id(ir)])
+                if id(side) not in holders:
+                    holders[id(side)] = _holders(side)
+                carrier_cache[key] = _carriers(name, holders[id(side)], flows[id(side)])
             carriers = carrier_cache[key]
         elif change.kind.startswith("METHOD_"):
             _merge(reqs, index.mentioning(change.subject, "text"))
@@ -273,8 +333,6 @@ def compute_impact(diff: SchemaDiff, roster: Roster, gate_entries: list[Any] | N
                 reqs.setdefault(rid, set()).add("gate")
         results.append(ChangeImpact(change, {k: tuple(sorted(v)) for k, v in sorted(reqs.items())},
                                     tuple(carriers)))
-    # The verdicts the generated requirement tests are marked with (model.claim_verdicts).
-    verdicts = claim_verdicts(roster, diff.new.ir)
-    broken = [BrokenClaim(v.requirement, v.claim, v.problem) for v in verdicts if v.problem]
-    return Impact(tuple(results), len(verdicts), len({v.requirement for v in verdicts}), tuple(broken),
+    checked, broken = _broken_claims(claims, roster, diff.new)
+    return Impact(tuple(results), checked, len({c.requirement for c in claims}), tuple(broken),
                   gates_source, notes)

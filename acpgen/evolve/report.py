@@ -21,12 +21,13 @@ _SECTION_LIMIT = 20
 _REQ_LIMIT = 6
 
 _SECTIONS = (
-    ("Definitions", ("DEF_",)),
-    ("Members (properties, enum values, variants)",
-     ("PROPERTY_", "ENUM_", "VARIANT_", "DISCRIMINATOR_", "OBJECT_", "PRIMITIVE_", "CONSTRAINTS_",
-      "SCHEMA_OTHER")),
+    ("Unclassified (assumed breaking for both sides)", ("UNCLASSIFIED",)),
     ("Methods", ("METHOD_",)),
+    ("Members (properties, types, constraints, enum values, variants, defaults)",
+     ("PROPERTY_", "NULLABLE_", "TYPE_", "CONSTRAINT_", "ENUM_", "VARIANT_", "OBJECT_",
+      "DEFAULT_")),
     ("Capabilities", ("CAPABILITY_",)),
+    ("Source-level only (same wire; the generated code changes)", ("DEF_", "EQUIVALENT_")),
 )
 
 
@@ -61,6 +62,11 @@ def _annotation_groups(changes: tuple[Change, ...]) -> list[tuple[str, int, int]
         counts[label] += 1
         defs[label].add(c.subject)
     return [(label, counts[label], len(defs[label])) for label in sorted(counts)]
+
+
+def section_of(kind: str) -> str | None:
+    """The text report's section for a semantic change kind (None: not listed in text)."""
+    return next((title for title, prefixes in _SECTIONS if kind.startswith(prefixes)), None)
 
 
 def render_text(diff: SchemaDiff, impact: Impact, verbose: bool = False) -> str:
@@ -111,7 +117,7 @@ def render_text(diff: SchemaDiff, impact: Impact, verbose: bool = False) -> str:
             lines.append(f"  ... {len(rows) - len(shown_rows)} more (--verbose lists all)")
         if impact.gates_source is None:
             lines.append("  (no capability gating manifest: gates not consulted)")
-    for note in impact.notes:
+    for note in (*diff.notes, *impact.notes):
         lines.append(f"  note: {note}")
     lines += ["", (f"Derived claims: {impact.claims_checked} claims of {impact.requirements_checked} "
                    "derived requirements re-checked against NEW")]
@@ -147,6 +153,6 @@ def to_json(diff: SchemaDiff, impact: Impact) -> dict[str, Any]:
             "derived_requirements_checked": impact.requirements_checked,
             "broken_claims": [b.to_json() for b in impact.broken_claims],
             "gates": impact.gates_source,
-            "notes": list(impact.notes),
+            "notes": [*diff.notes, *impact.notes],
         },
     }

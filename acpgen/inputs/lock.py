@@ -133,7 +133,8 @@ def dump_lock(lock: Lock) -> str:
                 "path": f.path,
                 "sha256": f.sha256,
                 "size": f.size,
-                "upstream": dict(sorted(f.upstream.items())),
+                # An empty table says nothing; the upstream of unpinned bytes is unknown.
+                **({"upstream": dict(sorted(f.upstream.items()))} if f.upstream else {}),
             }
             for name, f in sorted(lock.files.items())
         },

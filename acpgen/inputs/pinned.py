@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from acpgen.errors import AcpgenError, InputDriftError
+from acpgen.inputs.json_limits import check_json_limits
 from acpgen.inputs.lock import Lock, PinnedFile
 
 
@@ -65,10 +66,16 @@ def _compare(pinned: PinnedFile, blob: bytes) -> list[str]:
 def parse_json(where: str, blob: bytes) -> Any:
     """JSON with an error that gives line and column, never a traceback."""
     try:
-        return json.loads(blob.decode("utf-8"))
+        doc = json.loads(blob.decode("utf-8"))
+    except RecursionError:
+        raise AcpgenError(where, "nested too deeply for the JSON parser") from None
     except UnicodeDecodeError as exc:
         raise AcpgenError(where, f"not UTF-8 at byte {exc.start}") from None
     except json.JSONDecodeError as exc:
         raise AcpgenError(
             where, f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
         ) from None
+    except ValueError as exc:  # e.g. an integer longer than Python's digit limit
+        raise AcpgenError(where, f"malformed JSON: {exc}") from None
+    check_json_limits(doc, where)
+    return doc

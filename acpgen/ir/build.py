@@ -9,22 +9,37 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from acpgen.errors import AcpgenError
-from acpgen.ir.naming import method_py_name, snake_case
+from acpgen.errors import AcpgenError, json_pointer
+from acpgen.ir.naming import (
+    NamingError,
+    def_class_name,
+    field_names,
+    member_name,
+    method_py_name,
+    unique,
+)
+from acpgen.ir.patterns import pattern_problem
 from acpgen.ir.types import (
     Capability,
     Definition,
     EnumMember,
     Method,
+    NestedBranch,
     Property,
     SchemaIR,
     TypeExpr,
     Variant,
 )
+from acpgen.ir.visit import refs, walk
 
 _PRIMITIVES = ("string", "integer", "number", "boolean")
 _CONSTRAINT_KEYS = ("minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems", "pattern")
 _REF_PREFIX = "#/$defs/"
+# Keywords that only annotate a node: an untyped node holding nothing else is "any JSON value".
+_ANNOTATION_KEYS = frozenset({
+    "description", "title", "default", "examples", "$comment", "deprecated", "readOnly",
+    "writeOnly", "format",
+})
 _META_GROUPS = {"agentMethods": "agent", "clientMethods": "client", "protocolMethods": "protocol"}
 # The envelope defs whose ``params`` / ``result`` unions tie annotated types to methods.
 _CAPABILITY_ROOTS = (("agent", "AgentCapabilities"), ("client", "ClientCapabilities"))
@@ -40,12 +55,17 @@ def build_ir(
     if not isinstance(defs_raw, dict) or not defs_raw:
         raise AcpgenError(schema_where, "no $defs")
     check_refs(schema, set(defs_raw), schema_where)
+    for name in defs_raw:
+        try:
+            def_class_name(name)
+        except NamingError as exc:
+            raise AcpgenError(schema_where, f"{json_pointer('$defs', name)}: {exc}") from None
     builder = _Builder(defs_raw, schema_where)
     defs = {name: builder.definition(name, node) for name, node in defs_raw.items()}
     methods = _methods(schema, defs, meta, schema_where, meta_where)
     capabilities = _capabilities(defs, schema_where)
     version = meta.get("version")
-    if not isinstance(version, int):
+    if isinstance(version, bool) or not isinstance(version, int):
         raise AcpgenError(meta_where, "missing integer 'version' (the protocol version)")
     return SchemaIR(
         title=str(schema.get("title", "")),
@@ -86,6 +106,18 @@ def ref_name(node: dict[str, Any]) -> str | None:
     return None
 
 
+def annotation_names(t: TypeExpr) -> set[str]:
+    """The names a member annotated with ``t`` is spelled with in the models module (classes
+    and the builtins ``list``/``dict``/``str``)."""
+    found = set(refs(t))
+    for node in walk(t):
+        if node.kind == "array":
+            found.add("list")
+        elif node.kind == "map":
+            found |= {"dict", "str"}
+    return found
+
+
 def _annotations(node: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
     return tuple(sorted((k, v) for k, v in node.items() if k.startswith("x-")))
 
@@ -97,15 +129,21 @@ class _Builder:
 
     # -- types -----------------------------------------------------------------------------
 
+    def fail(self, at: str, problem: str) -> AcpgenError:
+        return AcpgenError(self.where, f"{at or '/'}: {problem}")
+
     def type_of(self, node: dict[str, Any], at: str) -> tuple[TypeExpr, bool]:
         """The type of a schema node and whether it admits null."""
         if not isinstance(node, dict):
-            raise AcpgenError(self.where, f"{at}: expected an object schema")
+            raise self.fail(at, "expected an object schema")
         name = ref_name(node)
         if name is not None:
             return TypeExpr("ref", name=name), False
+        if "allOf" in node:
+            return self.type_of(self.merged_all_of(node, at), at)
         if "const" in node:
-            return TypeExpr("const", value=node["const"], name=node.get("type")), False
+            return TypeExpr("const", value=self.literal(node["const"], f"{at}/const"),
+                            name=node.get("type") if isinstance(node.get("type"), str) else None), False
         for key in ("anyOf", "oneOf"):
             if key in node and "type" not in node and "properties" not in node:
                 members = node[key]
@@ -121,14 +159,23 @@ class _Builder:
             nullable = "null" in typ
             rest = [t for t in typ if t != "null"]
             if len(rest) != 1:
-                raise AcpgenError(self.where, f"{at}: unsupported type list {typ}")
+                raise self.fail(f"{at}/type", f"unsupported type list {typ}")
             typ = rest[0]
         constraints = tuple((k, node[k]) for k in _CONSTRAINT_KEYS if k in node)
+        if "pattern" in node:
+            self.check_pattern(node["pattern"], f"{at}/pattern")
+        if "enum" in node:
+            values = list(node["enum"])
+            if None in values:
+                nullable = True
+                values = [v for v in values if v is not None]
+            base = self.enum_base(values, typ, f"{at}/enum")
+            if not values:
+                return TypeExpr("null"), True
+            return TypeExpr("union", variants=tuple(
+                TypeExpr("const", value=v, name=base) for v in values
+            )), nullable
         if typ in _PRIMITIVES:
-            if "enum" in node:
-                return TypeExpr("union", variants=tuple(
-                    TypeExpr("const", value=v, name=typ) for v in node["enum"]
-                )), nullable
             return TypeExpr("primitive", name=typ, format=node.get("format"),
                             constraints=constraints), nullable
         if typ == "null":
@@ -141,40 +188,104 @@ class _Builder:
             if "properties" in node:
                 return TypeExpr("object"), nullable
             extra = node.get("additionalProperties", True)
-            values = TypeExpr("any") if extra in (True, {}) else self.type_of(extra, f"{at}/additionalProperties")[0]
-            return TypeExpr("map", items=values), nullable
+            values_t = TypeExpr("any") if extra in (True, {}) else self.type_of(extra, f"{at}/additionalProperties")[0]
+            return TypeExpr("map", items=values_t), nullable
         if typ is None:
+            unmodelled = sorted(k for k in node if k not in _ANNOTATION_KEYS and not k.startswith("x-"))
+            if unmodelled:
+                raise self.fail(at, f"untyped schema with {', '.join(map(repr, unmodelled))}: "
+                                "acpgen does not model it (and will not widen it to Any)")
             # No type, no $ref, no union: any JSON value (rawInput, data, extension payloads).
             return TypeExpr("any"), True
-        raise AcpgenError(self.where, f"{at}: unsupported type {typ!r}")
+        raise self.fail(f"{at}/type", f"unsupported type {typ!r}")
+
+    def merged_all_of(self, node: dict[str, Any], at: str) -> dict[str, Any]:
+        """``allOf`` without a lone ``$ref``: its members and the node's own keywords merged,
+        when no keyword is stated twice (then the conjunction is just the union of keywords)."""
+        members = node["allOf"]
+        merged = {k: v for k, v in node.items() if k != "allOf"}
+        for i, member in enumerate(members):
+            if not isinstance(member, dict):
+                raise self.fail(f"{at}/allOf/{i}", "expected an object schema")
+            for key, value in member.items():
+                if key in _ANNOTATION_KEYS and key in merged:
+                    continue
+                if key in merged or key == "$ref":
+                    raise self.fail(f"{at}/allOf/{i}", f"allOf states {key!r} again (or combines "
+                                    "a $ref with other members): acpgen does not model that")
+                merged[key] = value
+        return merged
+
+    def literal(self, value: Any, at: str) -> Any:
+        """A const value must be a ``Literal``-able JSON scalar (string, integer, boolean, null)."""
+        if isinstance(value, (dict, list, float)):
+            raise self.fail(at, f"const {type(value).__name__} value is not modelled "
+                            "(a Literal holds strings, integers, booleans and null)")
+        return value
+
+    def enum_base(self, values: list[Any], declared: Any, at: str) -> str:
+        """``string`` or ``integer``: what every value is (an untyped enum is typed by its
+        values); anything else is refused, never widened."""
+        if values and all(isinstance(v, str) for v in values):
+            base = "string"
+        elif values and all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+            base = "integer"
+        elif not values:
+            base = declared if declared in ("string", "integer") else "string"
+        else:
+            raise self.fail(at, "enum values must be all strings or all integers (others are not modelled)")
+        if declared not in (None, base) and not (declared == "number" and base == "integer"):
+            raise self.fail(at, f"enum values are {base}s but the type is {declared!r}")
+        if len({(type(v), v) for v in values}) != len(values):
+            raise self.fail(at, "enum lists a value twice")
+        return base
+
+    def check_pattern(self, pattern: Any, at: str) -> None:
+        problem = pattern_problem(pattern) if isinstance(pattern, str) else "not a string"
+        if problem is not None:
+            raise self.fail(at, f"pattern {pattern!r} cannot be enforced by pydantic's regex engine: {problem}")
 
     def properties(self, node: dict[str, Any], at: str) -> tuple[Property, ...]:
         required = set(node.get("required", []))
+        typed = [
+            (wire, pnode, *self.type_of(pnode, at + json_pointer("properties", wire)))
+            for wire, pnode in node.get("properties", {}).items()
+        ]
+        used: set[str] = set()
+        for _, _, typ, _ in typed:
+            used |= annotation_names(typ)
         props = []
-        for wire, pnode in node.get("properties", {}).items():
-            typ, nullable = self.type_of(pnode, f"{at}/properties/{wire}")
+        for (wire, pnode, typ, nullable), py_name in zip(
+            typed, field_names((t[0] for t in typed), used), strict=True
+        ):
+            default = pnode.get("default")
             props.append(
                 Property(
                     wire_name=wire,
-                    py_name=snake_case(wire),
+                    py_name=py_name,
                     type=typ,
                     required=wire in required,
                     nullable=nullable,
                     has_default="default" in pnode,
-                    default=pnode.get("default"),
+                    default=default,
                     description=pnode.get("description"),
                     annotations=_annotations(pnode),
                 )
             )
-        names = [p.py_name for p in props]
-        if len(set(names)) != len(names):
-            raise AcpgenError(self.where, f"{at}: two properties map to one Python name: {names}")
+        try:
+            unique(((p.wire_name, p.py_name) for p in props), "properties")
+        except NamingError as exc:
+            raise self.fail(at + "/properties", str(exc)) from None
         return tuple(props)
 
     # -- defs ------------------------------------------------------------------------------
 
     def definition(self, name: str, node: dict[str, Any]) -> Definition:
-        at = f"/$defs/{name}"
+        at = json_pointer("$defs", name)
+        if not isinstance(node, dict):
+            raise self.fail(at, "expected an object schema")
+        if "allOf" in node and ref_name(node) is None:
+            node = self.merged_all_of(node, at)
         common: dict[str, Any] = {
             "name": name,
             "description": node.get("description"),
@@ -183,19 +294,27 @@ class _Builder:
             "x_method": node.get("x-method"),
             "annotations": _annotations(node),
         }
+        if "pattern" in node:
+            self.check_pattern(node["pattern"], f"{at}/pattern")
         union_key = "oneOf" if "oneOf" in node else "anyOf" if "anyOf" in node else None
         if "enum" in node:
-            return Definition(
-                shape="enum",
-                enum_members=tuple(EnumMember(v, None, None) for v in node["enum"]),
-                enum_base=node.get("type"),
-                **common,
-            )
+            typ = node.get("type")
+            if isinstance(typ, list) or None in node["enum"]:
+                raise self.fail(at, "a nullable enum $def is not modelled (make the members that "
+                                "use it nullable instead)")
+            enum_base = self.enum_base(list(node["enum"]), typ, f"{at}/enum")
+            members = tuple(EnumMember(v, None, None) for v in node["enum"])
+            self.member_names(members, at)
+            return Definition(shape="enum", enum_members=members, enum_base=enum_base, **common)
+        if "const" in node and union_key is None:
+            const, _ = self.type_of(node, at)
+            return Definition(shape="primitive", primitive=const, **common)
         if union_key:
             members = node[union_key]
-            enum = self._enum(members)
+            enum = self._enum(members, f"{at}/{union_key}")
             if enum is not None:
                 shape, values, base, catch = enum
+                self.member_names(values, at)
                 return Definition(shape=shape, enum_members=values, enum_base=base,
                                   catch_all=catch, union_keyword=union_key, **common)
             variants = tuple(self._variant(m, f"{at}/{union_key}/{i}") for i, m in enumerate(members))
@@ -220,28 +339,40 @@ class _Builder:
                 additional_properties=None if extra is None else bool(extra),
                 **common,
             )
-        if typ in _PRIMITIVES:
+        if typ in _PRIMITIVES or typ == "array":
             return Definition(shape="primitive", primitive=self.type_of(node, at)[0], **common)
         if not any(k in node for k in ("type", "$ref", "allOf", "properties")):
+            self.type_of(node, at)  # refuses keywords it does not model
             return Definition(shape="any", **common)
-        raise AcpgenError(self.where, f"{at}: cannot classify def {name!r}")
+        raise self.fail(at, f"cannot classify def {name!r}")
+
+    def member_names(self, members: tuple[EnumMember, ...], at: str) -> None:
+        """Enum members become constants named after their value (or title): distinct ones."""
+        try:
+            unique(((str(m.value), member_name(m.value, m.title)) for m in members), "enum values")
+        except NamingError as exc:
+            raise self.fail(at, str(exc)) from None
 
     def _enum(
-        self, members: list[dict[str, Any]]
+        self, members: list[dict[str, Any]], at: str
     ) -> tuple[Any, tuple[EnumMember, ...], str | None, TypeExpr | None] | None:
+        for i, m in enumerate(members):
+            if not isinstance(m, dict):
+                raise self.fail(f"{at}/{i}", "expected an object schema (boolean schemas are not modelled)")
         consts = [m for m in members if "const" in m]
         others = [m for m in members if "const" not in m]
         if not consts:
             return None
-        bases = {m.get("type") for m in consts}
-        if len(bases) != 1 or next(iter(bases)) not in _PRIMITIVES:
+        bases = [m.get("type") for m in consts]
+        if any(b != bases[0] for b in bases) or bases[0] not in ("string", "integer"):
             return None
-        base = next(iter(bases))
+        base = str(bases[0])
         values = tuple(EnumMember(m["const"], m.get("title"), m.get("description")) for m in consts)
+        self.enum_base([v.value for v in values], base, at)
         if not others:
             return "enum", values, base, None
         if len(others) == 1 and others[0].get("type") == base and "properties" not in others[0]:
-            catch = self.type_of(others[0], "catch-all")[0]
+            catch = self.type_of(others[0], at)[0]
             return "open_enum", values, base, catch
         return None
 
@@ -257,6 +388,9 @@ class _Builder:
         inline = None
         if ref is None and not props:
             inline = self.type_of(node, at)[0]
+        nested: tuple[NestedBranch, ...] = ()
+        if ref is None:
+            nested = tuple(_nested_branch(m) for m in node.get("anyOf", node.get("oneOf", [])))
         return Variant(
             ref=ref,
             tag=tag,
@@ -265,6 +399,7 @@ class _Builder:
             catch_all=catch_all,
             inline=inline,
             properties=tuple(p for p in props if p.type.kind != "const"),
+            nested=nested,
         )
 
     @staticmethod
@@ -276,9 +411,9 @@ class _Builder:
 
     def _discriminator(self, node: dict[str, Any], variants: tuple[Variant, ...]) -> str | None:
         """The property every tagged branch pins to a const (``discriminator`` if declared)."""
-        declared = node.get("discriminator", {}).get("propertyName")
-        if declared:
-            return str(declared)
+        declared = node.get("discriminator")
+        if isinstance(declared, dict) and isinstance(declared.get("propertyName"), str):
+            return str(declared["propertyName"])
         tagged = [v for v in variants if v.tag is not None]
         if len(tagged) < 1 or len(tagged) < len([v for v in variants if not v.catch_all]) - 1:
             return None
@@ -288,6 +423,19 @@ class _Builder:
                 if "const" in p and wire in m.get("required", []):
                     keys.add(wire)
         return next(iter(keys)) if len(keys) == 1 else None
+
+
+def _nested_branch(node: dict[str, Any]) -> NestedBranch:
+    """A member of a branch's own union: the def it extends (its last ``allOf`` ``$ref``,
+    else its ``$ref``) and its title."""
+    ref = None
+    for part in node.get("allOf", []):
+        if isinstance(part, dict) and "$ref" in part:
+            ref = str(part["$ref"])[len(_REF_PREFIX) :]
+    if ref is None and "$ref" in node:
+        ref = str(node["$ref"])[len(_REF_PREFIX) :]
+    title = node.get("title")
+    return NestedBranch(ref=ref, title=title if isinstance(title, str) else None)
 
 
 def _methods(
@@ -301,6 +449,8 @@ def _methods(
     annotated: dict[str, list[Definition]] = {}
     for d in defs.values():
         if d.x_method is not None:
+            if not isinstance(d.x_method, str):
+                raise AcpgenError(schema_where, f"{d.pointer}/x-method: must be a string")
             annotated.setdefault(d.x_method, []).append(d)
     methods: list[Method] = []
     listed: set[str] = set()
@@ -309,6 +459,9 @@ def _methods(
         if not isinstance(table, dict):
             raise AcpgenError(meta_where, f"missing object {group!r}")
         for key, wire in table.items():
+            if not isinstance(wire, str):
+                raise AcpgenError(meta_where, f"{json_pointer(group, key)}: a method's wire name "
+                                  f"must be a string, not {type(wire).__name__}")
             listed.add(wire)
             types = annotated.get(wire, [])
             params = [d.name for d in types if d.name in params_refs]
@@ -344,6 +497,10 @@ def _methods(
                     result=results[0] if results else None,
                 )
             )
+    try:
+        unique(((m.wire, m.py_name) for m in methods), "methods")
+    except NamingError as exc:
+        raise AcpgenError(meta_where, str(exc)) from None
     for wire, types in sorted(annotated.items()):
         if wire not in listed:
             raise AcpgenError(

@@ -34,16 +34,7 @@ class TypeExpr:
     value: Any = None  # const value
     format: str | None = None
     constraints: tuple[tuple[str, Any], ...] = ()  # minimum, maximum, minLength, ...
-
-    def refs(self) -> set[str]:
-        found: set[str] = set()
-        if self.kind == "ref" and self.name:
-            found.add(self.name)
-        if self.items:
-            found |= self.items.refs()
-        for v in self.variants:
-            found |= v.refs()
-        return found
+    # Traversals (refs, walks, folds) live in acpgen.ir.visit, written once.
 
 
 @dataclass(frozen=True)
@@ -71,6 +62,15 @@ class EnumMember:
 
 
 @dataclass(frozen=True)
+class NestedBranch:
+    """One member of a union branch's own ``anyOf``/``oneOf`` (a branch that is itself a
+    union, e.g. CreateElicitationRequest's "other" branch, scoped by session or by request)."""
+
+    ref: str | None  # the $def the member is built on (``$ref`` or ``allOf: [{$ref}]``)
+    title: str | None = None
+
+
+@dataclass(frozen=True)
 class Variant:
     """One branch of a union. ``tag`` is the discriminator value; a catch-all has none."""
 
@@ -81,6 +81,9 @@ class Variant:
     catch_all: bool = False  # the "other" branch: any tag not listed elsewhere
     inline: TypeExpr | None = None  # a branch that is a bare type (RequestId, unions of arrays)
     properties: tuple[Property, ...] = ()  # members declared on the branch itself
+    # The branch's own union, when it has no single $ref: it is one of these defs, each
+    # extended with the branch's members. Empty for every other branch.
+    nested: tuple[NestedBranch, ...] = ()
 
 
 @dataclass(frozen=True)

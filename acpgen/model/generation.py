@@ -8,10 +8,7 @@ lock or the raw schema. Every field is derived from an input recorded in ``MANIF
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from types import MappingProxyType
-from typing import Any
 
 from acpgen.inputs.roster import Roster
 from acpgen.ir.types import SchemaIR
@@ -46,9 +43,6 @@ class GenerationModel:
     options: GenOptions
     pinned_inputs: tuple[RecordedInput, ...]  # the lock's files (schema, meta, roster)
     manifests: tuple[RecordedInput, ...]  # the project's hand-reviewed manifests
-    # Raw ``$defs`` for the one shape the IR does not carry yet (a catch-all branch that is
-    # an ``anyOf`` of scopes); read-only.
-    raw_defs: Mapping[str, Any]
 
     @property
     def recorded_inputs(self) -> tuple[RecordedInput, ...]:
@@ -70,5 +64,4 @@ def generation_model(project: Project, options: GenOptions) -> GenerationModel:
         options=options,
         pinned_inputs=pinned,
         manifests=tuple(manifests),
-        raw_defs=MappingProxyType(dict(project.schema.get("$defs", {}))),
     )

@@ -1698,7 +1698,7 @@ class AgentCapabilities(_Model):
         default=False, alias="loadSession", description="Whether the agent supports `session/load`."
     )
     prompt_capabilities: PromptCapabilities = Field(
-        default={"audio": False, "embeddedContext": False, "image": False},
+        default={"image": False, "audio": False, "embeddedContext": False},
         validate_default=True,
         alias="promptCapabilities",
         description="Prompt capabilities supported by the agent.",
@@ -1846,11 +1846,11 @@ class InitializeResponse(_Model):
     )
     agent_capabilities: AgentCapabilities = Field(
         default={
-            "auth": {},
             "loadSession": False,
+            "promptCapabilities": {"image": False, "audio": False, "embeddedContext": False},
             "mcpCapabilities": {"http": False, "sse": False},
-            "promptCapabilities": {"audio": False, "embeddedContext": False, "image": False},
             "sessionCapabilities": {},
+            "auth": {},
         },
         validate_default=True,
         alias="agentCapabilities",
@@ -2953,9 +2953,9 @@ class InitializeRequest(_Model):
     )
     client_capabilities: ClientCapabilities = Field(
         default={
-            "auth": {"terminal": False},
             "fs": {"readTextFile": False, "writeTextFile": False},
             "terminal": False,
+            "auth": {"terminal": False},
         },
         validate_default=True,
         alias="clientCapabilities",

@@ -1,0 +1,251 @@
+"""The method table of one schema + meta.json, and who writes and who reads every def.
+
+Read from the raw documents, not from the generator's IR, so ``acpgen diff`` can compare a
+schema the generator cannot model yet (a bump is refused later, at generation). The rules
+are the IR builder's (:mod:`acpgen.ir.build`): meta.json lists each method under the side
+that handles it; the defs annotated ``x-method`` / ``x-side`` are its params (referenced
+from an envelope's ``params``) and result (from an envelope's ``result``); a method whose
+params sit in an envelope that requires ``id`` is a request, else a notification.
+
+Who writes a def: a method's params are written by its sender and read by its handler, its
+result the other way round (protocol methods go both ways); roles propagate through every
+``$ref``. A def no method reaches gets the roles of the envelopes that hold it (``Error``
+travels in both sides' responses); one nothing reaches is written and read by both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from acpgen.errors import AcpgenError
+from acpgen.evolve.normal import ref_name
+
+ROLES = ("client", "agent")
+ENVELOPE = "(envelope)"  # the subject of changes at the document root
+METHOD_GROUPS = {"agentMethods": "agent", "clientMethods": "client", "protocolMethods": "protocol"}
+
+
+@dataclass(frozen=True)
+class WireMethod:
+    wire: str
+    side: str  # the side that handles it: agent | client | protocol
+    kind: Literal["request", "notification"]
+    params: str
+    result: str | None
+
+    @property
+    def sender(self) -> frozenset[str]:
+        return frozenset(ROLES) if self.side == "protocol" else frozenset(ROLES) - {self.side}
+
+    @property
+    def handler(self) -> frozenset[str]:
+        return frozenset(ROLES) if self.side == "protocol" else frozenset({self.side})
+
+
+def method_table(schema: dict[str, Any], meta: dict[str, Any], schema_where: str,
+                 meta_where: str, parts: dict[str, tuple[Any, EnvelopeRefs]] | None = None
+                 ) -> tuple[WireMethod, ...]:
+    """``parts``: :func:`envelope_parts` of ``schema``, if already known."""
+    defs = schema.get("$defs", {})
+    if not isinstance(defs, dict):
+        raise AcpgenError(schema_where, "$defs is not an object")
+    triples = [refs for _, refs in (parts or envelope_parts(schema)).values()]
+    params_refs = set().union(*(t[0] for t in triples))
+    result_refs = set().union(*(t[1] for t in triples))
+    request_refs = set().union(*(t[2] for t in triples))
+    annotated: dict[str, list[str]] = {}
+    for name, node in defs.items():
+        if isinstance(node, dict) and isinstance(node.get("x-method"), str):
+            annotated.setdefault(node["x-method"], []).append(name)
+    out: list[WireMethod] = []
+    listed: set[str] = set()
+    for group, side in METHOD_GROUPS.items():
+        table = meta.get(group)
+        if not isinstance(table, dict):
+            raise AcpgenError(meta_where, f"missing object {group!r}")
+        for key, wire in table.items():
+            if not isinstance(wire, str):
+                raise AcpgenError(meta_where, f"{group}.{key} is not a string")
+            listed.add(wire)
+            names = annotated.get(wire, [])
+            params = [n for n in names if n in params_refs]
+            results = [n for n in names if n in result_refs]
+            if len(params) != 1:
+                raise AcpgenError(meta_where, f"method {wire!r} ({group}.{key}) has {len(params)} "
+                                              f"params types annotated with x-method in "
+                                              f"{schema_where} (expected exactly 1)")
+            for n in names:
+                if defs[n].get("x-side") != side:
+                    raise AcpgenError(schema_where, f"def {n} has x-side {defs[n].get('x-side')!r} "
+                                                    f"but meta.json lists {wire!r} under {group}")
+            kind: Literal["request", "notification"] = (
+                "request" if params[0] in request_refs else "notification")
+            if (kind == "request") != (len(results) == 1):
+                raise AcpgenError(schema_where, f"method {wire!r} is a {kind} but has {len(results)} "
+                                                "result types annotated")
+            out.append(WireMethod(wire, side, kind, params[0], results[0] if results else None))
+    for wire, names in sorted(annotated.items()):
+        if wire not in listed:
+            raise AcpgenError(schema_where, f"def {names[0]} is annotated x-method {wire!r}, which "
+                                            "meta.json does not list")
+    return tuple(out)
+
+
+EnvelopeRefs = tuple[frozenset[str], frozenset[str], frozenset[str]]
+
+
+def envelope_parts(schema: dict[str, Any],
+                   known: dict[str, tuple[Any, EnvelopeRefs]] | None = None
+                   ) -> dict[str, tuple[Any, EnvelopeRefs]]:
+    """:func:`envelope_refs` of the document root (key "") and of each def, with the node it
+    was computed from; a part equal to one in ``known`` (another side) is not walked again."""
+    known = known or {}
+    parts: dict[str, tuple[Any, EnvelopeRefs]] = {}
+    root = {k: v for k, v in schema.items() if k != "$defs"}
+    defs = schema.get("$defs", {})
+    for name, node in [("", root), *((f"/{n}", v) for n, v in defs.items())]:
+        seen = known.get(name)
+        parts[name] = seen if seen is not None and seen[0] == node else (node, envelope_refs(node))
+    return parts
+
+
+def envelope_refs(schema: Any) -> EnvelopeRefs:
+    """Defs referenced under an envelope's ``params`` / ``result``, and those of requests."""
+    params: set[str] = set()
+    results: set[str] = set()
+    requests: set[str] = set()
+
+    def visit(node: Any) -> None:
+        if isinstance(node, dict):
+            props = node.get("properties")
+            if isinstance(props, dict):
+                if "params" in props:
+                    found = refs_in(props["params"])
+                    params.update(found)
+                    if "id" in node.get("required", []):
+                        requests.update(found)
+                if "result" in props:
+                    results.update(refs_in(props["result"]))
+            for value in node.values():
+                visit(value)
+        elif isinstance(node, list):
+            for value in node:
+                visit(value)
+
+    visit(schema)
+    return frozenset(params), frozenset(results), frozenset(requests)
+
+
+def refs_in(node: Any) -> set[str]:
+    """Every def a node refers to, at any depth."""
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            name = ref_name(item.get("$ref"))
+            if name:
+                found.add(name)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
+
+
+def unknown_refs(schema: dict[str, Any]) -> list[tuple[str, str]]:
+    """(pointer, $ref) of every reference to a def that does not exist."""
+    defs = schema.get("$defs", {})
+    bad: list[tuple[str, str]] = []
+
+    def visit(node: Any, ptr: str) -> None:
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str):
+                name = ref_name(ref)
+                if ref != "#" and (name is None or name not in defs):
+                    bad.append((ptr or "/", ref))
+            for key, value in node.items():
+                visit(value, f"{ptr}/{key.replace('~', '~0').replace('/', '~1')}")
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                visit(value, f"{ptr}/{i}")
+
+    visit(schema, "")
+    return bad
+
+
+@dataclass(frozen=True)
+class Flows:
+    """For each def, the roles that write it and the roles that read it."""
+
+    writers: dict[str, frozenset[str]]
+    readers: dict[str, frozenset[str]]
+    carriers: dict[str, frozenset[str]]  # def -> wire names of the methods that carry it
+
+    def of(self, name: str, pointer: str = "") -> tuple[frozenset[str], frozenset[str]]:
+        """Writers and readers of a def (of a message kind, for the document root)."""
+        both = frozenset(ROLES)
+        if name == ENVELOPE:
+            name = f"{ENVELOPE}/" + "/".join(pointer.split("/")[1:3])
+        return self.writers.get(name, both), self.readers.get(name, both)
+
+
+def compute_flows(schema: dict[str, Any], methods: tuple[WireMethod, ...]) -> Flows:
+    defs = schema.get("$defs", {})
+    refs = {name: refs_in(node) for name, node in defs.items()}
+    writers: dict[str, set[str]] = {}
+    readers: dict[str, set[str]] = {}
+    carriers: dict[str, set[str]] = {}
+
+    def reach(roots: set[str]) -> set[str]:
+        seen: set[str] = set()
+        stack = list(roots)
+        while stack:
+            name = stack.pop()
+            if name in seen or name not in defs:
+                continue
+            seen.add(name)
+            stack.extend(refs[name])
+        return seen
+
+    roots: dict[str, tuple[set[str], set[str]]] = {}
+    for m in methods:
+        for root, w, r in ((m.params, m.sender, m.handler), (m.result, m.handler, m.sender)):
+            if root is None:
+                continue
+            roots[root] = (set(w), set(r))
+            for name in reach({root}):
+                writers.setdefault(name, set()).update(w)
+                readers.setdefault(name, set()).update(r)
+                carriers.setdefault(name, set()).add(m.wire)
+    # Envelopes: a def that holds method roots is written and read like them; what only
+    # envelopes reach (Error, RequestId) takes the roles of every envelope that holds it.
+    by_method = set(writers)
+    env_w: dict[str, set[str]] = {}
+    env_r: dict[str, set[str]] = {}
+    for name in defs:
+        held = refs[name] & set(roots)
+        if name in by_method or not held:
+            continue
+        held_w: set[str] = set().union(*(roots[r][0] for r in held))
+        held_r: set[str] = set().union(*(roots[r][1] for r in held))
+        for reached in reach({name}) - by_method:
+            env_w.setdefault(reached, set()).update(held_w)
+            env_r.setdefault(reached, set()).update(held_r)
+    for name, roles in env_w.items():
+        writers[name] = roles
+        readers[name] = env_r[name]
+    # The document root: each message kind (anyOf branch) takes the roles of what it holds.
+    for key in ("anyOf", "oneOf"):
+        branches = schema.get(key)
+        for i, branch in enumerate(branches if isinstance(branches, list) else ()):
+            held_refs = refs_in(branch) & set(writers)
+            if held_refs:
+                writers[f"{ENVELOPE}/{key}/{i}"] = set().union(*(writers[r] for r in held_refs))
+                readers[f"{ENVELOPE}/{key}/{i}"] = set().union(*(readers[r] for r in held_refs))
+    return Flows(
+        writers={k: frozenset(v) for k, v in writers.items()},
+        readers={k: frozenset(v) for k, v in readers.items()},
+        carriers={k: frozenset(v) for k, v in carriers.items()},
+    )

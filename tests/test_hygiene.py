@@ -1,0 +1,69 @@
+"""The test suite builds what it tests and leaves the checkout as it found it.
+
+* Tests of generated code import a tree generated now into a temporary directory
+  (``conftest.generated_dir``), never the committed ``generated/``: otherwise a template
+  change is not tested until someone regenerates, and ``pytest tests`` would need the
+  committed tree. Only the allow-listed modules below name it, each for a reason.
+* Every mypy run sends its cache out of the checkout (``--cache-dir``), so no
+  ``.mypy_cache`` appears in ``generated/`` or anywhere else after the suite.
+
+(The CI entry point ``.ci/run`` also fails when ``git status`` shows anything new after the
+suite.)
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parent
+# Modules allowed to name the committed tree, and why.
+COMMITTED_TREE_READERS = {
+    "test_verify.py": "proves that verify leaves the committed tree (and schema/) untouched",
+}
+# The project root (under any of the names the suite gives it) joined with the output dir.
+_COMMITTED = re.compile(
+    r"""(PROJECT_ROOT|project_root|\bROOT|project\.root|parents\[\d\]|parent\.parent)\s*/\s*"""
+    r"""("generated"|project\.lock\.out)"""
+)
+_GENERATED_ON_PATH = re.compile(r"""sys\.path\.(insert|append)\([^)]*["']generated["']""")
+_MYPY_CALL = re.compile(r"""["']mypy["'],""")
+
+
+def _test_sources() -> dict[str, str]:
+    return {
+        p.relative_to(TESTS).as_posix(): p.read_text(encoding="utf-8")
+        for p in sorted(TESTS.rglob("*.py"))
+        if p.name != Path(__file__).name and "__pycache__" not in p.parts
+    }
+
+
+def test_the_scan_sees_the_suite() -> None:
+    sources = _test_sources()
+    assert "conftest.py" in sources and "test_check.py" in sources and len(sources) > 20
+    # The pattern catches the spellings it exists for.
+    for line in ('PROJECT_ROOT / "generated"', "project.root / project.lock.out",
+                 'Path(__file__).resolve().parents[1] / "generated"', 'ROOT / "generated"'):
+        assert _COMMITTED.search(line), line
+    assert not _COMMITTED.search('copy / "generated"') and not _COMMITTED.search('tmp_path / "generated"')
+
+
+def test_no_test_reads_or_imports_the_committed_generated_tree() -> None:
+    offenders = []
+    for rel, text in _test_sources().items():
+        if Path(rel).name in COMMITTED_TREE_READERS:
+            continue
+        for n, line in enumerate(text.splitlines(), 1):
+            if _COMMITTED.search(line) or _GENERATED_ON_PATH.search(line):
+                offenders.append(f"{rel}:{n}: {line.strip()}")
+    assert offenders == [], "use conftest.generated_dir() (a tree generated now into tmp):\n" + "\n".join(offenders)
+
+
+def test_every_mypy_run_keeps_its_cache_out_of_the_checkout() -> None:
+    offenders = []
+    for rel, text in _test_sources().items():
+        for match in _MYPY_CALL.finditer(text):
+            call = text[match.start(): match.start() + 400]
+            if "--cache-dir" not in call:
+                offenders.append(f"{rel}:{text.count(chr(10), 0, match.start()) + 1}")
+    assert offenders == [], "mypy without --cache-dir writes .mypy_cache into its cwd: " + ", ".join(offenders)

@@ -10,7 +10,9 @@ Any cache error (read-only home, full disk) silently falls back to running black
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import importlib.util
 import os
 import tempfile
 from pathlib import Path
@@ -29,6 +31,24 @@ def cache_dir(kind: str = "black") -> Path | None:
         return Path(explicit) / kind
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "acpgen" / kind
+
+
+@functools.lru_cache(maxsize=8)
+def installed_version(dist: str) -> str:
+    """The installed version of a distribution, for cache keys.
+
+    Read from the name of its ``<dist>-<version>.dist-info`` folder beside the package, which
+    costs a directory listing; ``importlib.metadata`` (a tenth of a second to import) is the
+    fallback when that is ambiguous."""
+    spec = importlib.util.find_spec(dist)
+    if spec is not None and spec.origin:
+        site = Path(spec.origin).resolve().parent.parent
+        found = [p.name for p in site.glob(f"{dist}-*.dist-info")]
+        if len(found) == 1:
+            return found[0][len(dist) + 1: -len(".dist-info")]
+    from importlib.metadata import version
+
+    return version(dist)
 
 
 def key(source: str, formatter_id: str) -> str:
@@ -52,7 +72,7 @@ def load(directory: Path | None, entry: str) -> str | None:
     return text.decode("utf-8")
 
 
-def store(directory: Path | None, entry: str, text: str) -> None:
+def store(directory: Path | None, entry: str, text: str, limit: int = MAX_ENTRIES) -> None:
     if directory is None:
         return
     data = text.encode("utf-8")
@@ -62,15 +82,15 @@ def store(directory: Path | None, entry: str, text: str) -> None:
         with os.fdopen(fd, "wb") as handle:
             handle.write(hashlib.sha256(data).hexdigest().encode() + b"\n" + data)
         os.replace(tmp, directory / entry)  # readers see a whole entry or none
-        _prune(directory)
+        _prune(directory, limit)
     except OSError:
         return
 
 
-def _prune(directory: Path) -> None:
+def _prune(directory: Path, limit: int) -> None:
     entries = [p for p in directory.iterdir() if not p.name.startswith(".")]
-    if len(entries) <= MAX_ENTRIES:
+    if len(entries) <= limit:
         return
     entries.sort(key=lambda p: (p.stat().st_mtime, p.name))
-    for old in entries[: len(entries) - MAX_ENTRIES]:
+    for old in entries[: len(entries) - limit]:
         old.unlink(missing_ok=True)

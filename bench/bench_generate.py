@@ -1,36 +1,43 @@
-"""Benchmark ``acpgen generate`` and ``acpgen check`` against ``datamodel-codegen`` (same run).
+"""Benchmark ``acpgen generate``/``check`` against ``datamodel-codegen``, paired, in one run.
 
-Each command runs as a user runs it (a fresh process) on the pinned inputs, in a throw-away
-copy of the project (the repository's generated/ is never touched). For every command the
-best of N runs is kept, as wall time and as CPU time (user+sys of the process and its
-workers): the machine is shared, and CPU time is the less noisy of the two.
+Every figure is a ratio acpgen / datamodel-codegen of CPU seconds (user+sys of the process
+and its workers, from ``wait4``), each acpgen command paired with a datamodel-codegen run on
+the same schema in the same round, so that load from other work on the machine hits both
+sides alike. Reported per size as min / median / max over the rounds, with peak memory
+(max RSS) of each side. Each command runs as a user runs it: a fresh process, in a throw-away
+copy of the project (the repository's generated/ is never touched).
 
-  generate (cold)  ACPGEN_NO_CACHE=1: everything recomputed, black on every file
-  generate (warm)  the black cache filled by an earlier run (the everyday case)
-  check (cold/warm) the same for the regeneration check on an up-to-date tree
-  verify           load and verify the inputs only (the floor under every command)
-  datamodel-codegen the reference command line on the pinned schema, with the flags
-                   --input-file-type jsonschema --output-model-type pydantic_v2.BaseModel
-                   --target-python-version 3.12 --collapse-root-models --use-annotated
-                   --snake-case-field
+  generate/check cold  ACPGEN_NO_CACHE=1: a fresh CI runner (no black cache, no jinja2
+                       bytecode cache, no tree memo)
+  generate/check warm  the caches filled by an earlier run (the everyday case)
+  datamodel-codegen    --input-file-type jsonschema --output-model-type pydantic_v2.BaseModel
+                       --target-python-version 3.12 --collapse-root-models --use-annotated
+                       --snake-case-field (the official Python SDK's flags)
 
-``--profile`` adds an in-process breakdown of one cold generation: imports, input loading
-(and its metaschema validation), each emitter, black per big file (CPU time, and what it
-would be if the template already emitted black's layout).
+Sizes: the pinned schema (1x) and synthetic ones 2x and 4x its size (``bench/synth_schema.py``:
+every def duplicated under a new name, refs inside each copy pointing to the copy).
 
-Run: ``.venv/bin/python bench/bench_generate.py`` (``--runs N``, ``--quick``, ``--profile``).
+Both sides run from byte-compiled modules, as installed tools do (``PYTHONDONTWRITEBYTECODE``
+is dropped and acpgen is byte-compiled first).
+
+Run: ``.venv/bin/python bench/bench_generate.py`` (``--rounds N`` for 1x, ``--big-rounds N``
+for 2x/4x, ``--sizes 1,2,4``).
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import synth_schema
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -42,135 +49,88 @@ DMCG_FLAGS = [
     "--use-annotated",
     "--snake-case-field",
 ]
+COMMANDS = ("generate cold", "check cold", "generate warm", "check warm")
 
 
 def inputs_dir() -> Path:
     return Path(os.environ.get("ACPGEN_INPUTS", ROOT.parent / "shared" / "acp")).resolve()
 
 
-def timed(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
-    """Wall seconds and CPU seconds (user+sys, children included) of one process."""
-    start = time.perf_counter()
+def run(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
+    """CPU seconds (user+sys, workers included) and peak RSS in MiB of one process."""
     proc = subprocess.Popen(argv, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
     err = proc.stderr.read().decode() if proc.stderr else ""
-    if proc.returncode != 0:
-        raise SystemExit(f"benchmark command failed ({proc.returncode}): {' '.join(argv)}\n{err}")
-    return wall, usage.ru_utime + usage.ru_stime
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"benchmark command failed: {' '.join(argv)}\n{err}")
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
-def best(argv: list[str], env: dict[str, str], cwd: Path, runs: int,
-         before: list[str] | None = None) -> tuple[float, float]:
-    results = []
-    for _ in range(runs):
-        if before:  # untimed: e.g. regenerate, so that a check measures an up-to-date tree
-            timed(before, env, cwd)
-        results.append(timed(argv, env, cwd))
-    return min(r[0] for r in results), min(r[1] for r in results)
+def prepare(size: int, tmp: Path, base: dict[str, str]) -> tuple[Path, Path]:
+    """A project and its inputs at ``size`` times the pinned schema."""
+    if size == 1:
+        project = tmp / "proj1"
+        shutil.copytree(ROOT / "schema", project / "schema")
+        return project, inputs_dir()
+    project = synth_schema.make(size, inputs_dir(), tmp / f"x{size}")
+    inputs = tmp / f"x{size}" / "inputs"
+    run([str(BIN / "acpgen"), "lock", "--update", "--project", str(project), "--inputs", str(inputs)],
+        base, tmp)
+    return project, inputs
+
+
+def bench_size(size: int, rounds: int, tmp: Path, base: dict[str, str]) -> dict[str, list[tuple[float, float]]]:
+    project, inputs = prepare(size, tmp, base)
+    cold = {**base, "ACPGEN_NO_CACHE": "1"}
+    warm = {**base, "ACPGEN_CACHE_DIR": str(tmp / f"cache{size}")}
+    where = ["--project", str(project), "--inputs", str(inputs)]
+    acpgen = str(BIN / "acpgen")
+    generate = [acpgen, "generate", "-q", *where]
+    check = [acpgen, "check", *where]
+    dmcg = [str(BIN / "datamodel-codegen"), "--input", str(inputs / "schema/v1/schema.json"),
+            *DMCG_FLAGS, "--output", str(tmp / f"dmcg{size}.py")]
+    run(generate, warm, tmp)  # fills the tree and the caches
+    samples: dict[str, list[tuple[float, float]]] = {name: [] for name in ("dmcg", *COMMANDS)}
+    for _ in range(rounds):
+        samples["dmcg"].append(run(dmcg, {**base, "PYTHONWARNINGS": "ignore"}, tmp))
+        samples["generate cold"].append(run(generate, cold, tmp))
+        samples["check cold"].append(run(check, cold, tmp))
+        samples["generate warm"].append(run(generate, warm, tmp))
+        samples["check warm"].append(run(check, warm, tmp))
+    return samples
+
+
+def report(size: int, samples: dict[str, list[tuple[float, float]]]) -> None:
+    reference = samples["dmcg"]
+    print(f"\n### {size}x schema ({len(reference)} paired round(s))\n")
+    print("| command | CPU s (median) | ratio min | ratio median | ratio max | peak MiB |")
+    print("|---|---:|---:|---:|---:|---:|")
+    cpu = [c for c, _ in reference]
+    print(f"| datamodel-codegen | {statistics.median(cpu):.2f} | 1 | 1 | 1 | "
+          f"{max(m for _, m in reference):.0f} |")
+    for name in COMMANDS:
+        ratios = [mine[0] / ref[0] for mine, ref in zip(samples[name], reference)]
+        print(f"| acpgen {name} | {statistics.median(c for c, _ in samples[name]):.2f} | "
+              f"{min(ratios):.2f}x | {statistics.median(ratios):.2f}x | {max(ratios):.2f}x | "
+              f"{max(m for _, m in samples[name]):.0f} |")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3, help="runs per command (best is kept)")
-    parser.add_argument("--quick", action="store_true", help="one run per command")
-    parser.add_argument("--profile", action="store_true", help="also print an in-process breakdown")
+    parser.add_argument("--rounds", type=int, default=3, help="paired rounds at 1x")
+    parser.add_argument("--big-rounds", type=int, default=1, help="paired rounds at 2x and 4x")
+    parser.add_argument("--sizes", default="1,2,4")
     args = parser.parse_args()
-    runs = 1 if args.quick else args.runs
-    inputs = inputs_dir()
-
-    with tempfile.TemporaryDirectory(prefix="acpgen-bench-") as tmp_name:
-        tmp = Path(tmp_name)
-        project = tmp / "proj"
-        shutil.copytree(ROOT / "schema", project / "schema")
-        cache = tmp / "cache"
-        base = {k: v for k, v in os.environ.items() if not k.startswith("ACPGEN_")}
-        cold = {**base, "ACPGEN_NO_CACHE": "1"}
-        warm = {**base, "ACPGEN_CACHE_DIR": str(cache)}
-        acpgen = [str(BIN / "acpgen")]
-        where = ["--project", str(project), "--inputs", str(inputs)]
-        regen = [*acpgen, "generate", "-q", *where]
-        timed(regen, warm, tmp)  # fills the cache and the tree
-
-        rows: list[tuple[str, tuple[float, float]]] = [
-            ("acpgen verify", best([*acpgen, "verify", *where], base, tmp, runs)),
-            ("acpgen generate (cold: no black cache)", best([*acpgen, "generate", "-q", *where], cold, tmp, runs)),
-            ("acpgen generate (warm black cache)", best([*acpgen, "generate", "-q", *where], warm, tmp, runs)),
-            ("acpgen check (cold: no black cache)", best([*acpgen, "check", *where], cold, tmp, runs, regen)),
-            ("acpgen check (warm black cache)", best([*acpgen, "check", *where], warm, tmp, runs, regen)),
-        ]
-        dmcg = [str(BIN / "datamodel-codegen"), "--input", str(inputs / "schema" / "v1" / "schema.json"),
-                *DMCG_FLAGS, "--output", str(tmp / "dmcg_models.py")]
-        dmcg_env = {**base, "PYTHONWARNINGS": "ignore"}
-        reference = best(dmcg, dmcg_env, tmp, runs)
-        rows.append(("datamodel-codegen (reference)", reference))
-
+    compileall.compile_dir(str(ROOT / "acpgen"), quiet=1)
+    base = {k: v for k, v in os.environ.items()
+            if not k.startswith("ACPGEN_") and k != "PYTHONDONTWRITEBYTECODE"}
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    print(f"best of {runs} run(s); {cpus} CPUs; load average {os.getloadavg()[0]:.2f}")
-    print("| command | wall s | CPU s | wall / datamodel-codegen |")
-    print("|---|---:|---:|---:|")
-    for name, (wall, cpu) in rows:
-        print(f"| {name} | {wall:.2f} | {cpu:.2f} | {wall / reference[0]:.2f}x |")
-    if args.profile:
-        profile(inputs)
-
-
-def profile(inputs: Path) -> None:
-    """Where one cold in-process generation spends its time (imports included)."""
-    os.environ["ACPGEN_NO_CACHE"] = "1"
-    marks: list[tuple[str, float]] = []
-    t = time.perf_counter()
-
-    def mark(label: str) -> None:
-        nonlocal t
-        now = time.perf_counter()
-        marks.append((label, now - t))
-        t = now
-
-    import acpgen.model.project as project_mod
-
-    mark("import acpgen.model.project (jsonschema)")
-    from acpgen.emit import all_emitters
-    from acpgen.output import format as fmt
-    from acpgen.output.generate import build_tree, options_for
-
-    mark("import the pipeline (black, jinja2)")
-    original = project_mod.check_metaschema
-    spent: list[float] = []
-
-    def timed_check(schema: object, where: str) -> None:
-        start = time.perf_counter()
-        original(schema, where)  # type: ignore[arg-type]
-        spent.append(time.perf_counter() - start)
-
-    project_mod.check_metaschema = timed_check  # type: ignore[assignment]
-    project = project_mod.load_project(ROOT, str(inputs))
-    project_mod.check_metaschema = original
-    mark("load_project (read, hash, parse, IR)")
-    marks.append(("  of which: metaschema validation", spent[0]))
-    options = options_for(project)
-    for emitter in all_emitters():
-        files = emitter(project, options)
-        mark(f"emit: {emitter.__module__}")
-        for rel, text in sorted(files.items()):
-            if rel.endswith(".py") and len(text) > 20_000:
-                # CPU time, and again on black's own output: the difference is what a
-                # black-stable template layout would save.
-                start = time.process_time()
-                formatted = fmt.format_python(rel, text)
-                raw = time.process_time() - start
-                start = time.process_time()
-                fmt.format_python(rel, formatted)
-                again = time.process_time() - start
-                stable = "black-stable" if formatted == text else f"{again:.2f} if black-stable"
-                marks.append((f"  black {rel} ({text.count(chr(10))} lines; CPU s; {stable})", raw))
-        t = time.perf_counter()
-    build_tree(project, options)
-    mark("build_tree (all emitters + black, parallel)")
-    print("\nprofile of one cold generation (in-process, seconds):")
-    for label, seconds in marks:
-        print(f"  {seconds:6.2f}  {label}")
+    print(f"{cpus} CPUs; load average at start {os.getloadavg()[0]:.2f}")
+    with tempfile.TemporaryDirectory(prefix="acpgen-bench-") as name:
+        for size in (int(s) for s in args.sizes.split(",")):
+            samples = bench_size(size, args.rounds if size == 1 else args.big_rounds, Path(name), base)
+            report(size, samples)
+    print(f"\nload average at end {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":

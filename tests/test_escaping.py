@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jinja2 import nodes
 
-from acpgen.emit import escape
+from acpgen.emit import escape, render
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 # Templates whose output is not Python (the skeleton's README, pyproject.toml, CI YAML): they
@@ -73,6 +73,8 @@ def _unsafe_interpolations(path: Path) -> list[str]:
         if isinstance(e, nodes.Filter):
             return e.name in ("length", "count") or (e.node is not None and safe(e.node))
         if isinstance(e, nodes.Call) and isinstance(e.node, nodes.Name):
+            if e.node.name in render.LAYOUT_HELPERS:  # layout only: every argument must be safe
+                return all(safe(a) for a in e.args) and all(safe(k.value) for k in e.kwargs)
             return e.node.name in macros
         if isinstance(e, nodes.CondExpr):
             return safe(e.expr1) and (e.expr2 is None or safe(e.expr2))

@@ -81,8 +81,11 @@ def project_root(project_dir: Path | None, inputs: str | None, *, builtin: bool 
         return builtin_project_root()
 
 
-def open_project(project_dir: Path | None, inputs: str | None, *, builtin: bool = False) -> Project:
-    return load_project(project_root(project_dir, inputs, builtin=builtin), inputs)
+def open_project(
+    project_dir: Path | None, inputs: str | None, *, builtin: bool = False, metaschema: bool = False
+) -> Project:
+    """Load the project; ``metaschema`` runs the JSON Schema 2020-12 pass (where inputs are accepted)."""
+    return load_project(project_root(project_dir, inputs, builtin=builtin), inputs, metaschema=metaschema)
 
 
 def emit_json(data: Any) -> None:

@@ -46,7 +46,7 @@ def main() -> None:
 @handle_errors
 def verify(project_dir: Path | None, inputs: str | None) -> None:
     """Check every pinned input's size and SHA-256, and that the inputs are consistent."""
-    project = open_project(project_dir, inputs, builtin=True)
+    project = open_project(project_dir, inputs, builtin=True, metaschema=True)
     for warning in _verify_warnings(project):
         click.echo(f"acpgen: warning: {warning}", err=True)
     click.echo(

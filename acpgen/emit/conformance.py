@@ -15,7 +15,7 @@ from importlib import resources
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
-from acpgen.emit.render import render
+from acpgen.emit.render import Verbatim, render
 from acpgen.emit.test_stubs import DOC_WIDTH, docstring_lines
 
 if TYPE_CHECKING:
@@ -30,7 +30,8 @@ def kit_sources() -> dict[str, str]:
     """The kit's modules by file name (the fixed Python of ``acpgen.conformance``)."""
     folder = resources.files("acpgen.conformance")
     return {
-        entry.name: entry.read_text(encoding="utf-8")
+        # Verbatim: black-formatted where it is written (tests/test_fast_format.py).
+        entry.name: Verbatim(entry.read_text(encoding="utf-8"))
         for entry in sorted(folder.iterdir(), key=lambda e: e.name)
         if entry.name.endswith(".py")
     }

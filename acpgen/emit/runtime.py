@@ -23,7 +23,6 @@ from acpgen.emit.render import render
 from acpgen.errors import AcpgenError
 from acpgen.ir.types import Method, SchemaIR
 from acpgen.runtime import errors as runtime_errors
-from acpgen.runtime import rpc as runtime_rpc
 
 if TYPE_CHECKING:
     from acpgen.model.generation import GenerationModel
@@ -184,6 +183,10 @@ def context(model: GenerationModel) -> dict[str, Any]:
     agent_methods = tuple(m for m in ir.methods if m.side == "agent")
     client_methods = tuple(m for m in ir.methods if m.side == "client")
     protocol = [m for m in ir.methods if m.side == "protocol" and m.kind == "notification"]
+    # Imported here: the engine imports asyncio (a fifth of a second), which a check answered
+    # from the tree memo never needs.
+    from acpgen.runtime import rpc as runtime_rpc
+
     if len(protocol) != 1 or protocol[0].wire != runtime_rpc.CANCEL_REQUEST_METHOD:
         raise AcpgenError(
             SCHEMA,

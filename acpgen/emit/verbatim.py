@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from acpgen.emit.render import Verbatim
 from acpgen.errors import AcpgenError
 
 RUNTIME_DIR = Path(__file__).resolve().parents[1] / "runtime"
@@ -26,8 +27,10 @@ def test_files() -> tuple[str, ...]:
 
 
 def read(relpath: str) -> str:
+    """The file's text, marked :class:`Verbatim`: it is black-formatted where it is written
+    (``tests/test_fast_format.py``), so the format stage passes it through untouched."""
     path = RUNTIME_DIR / relpath
     try:
-        return path.read_text(encoding="utf-8")
+        return Verbatim(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise AcpgenError(str(path), f"runtime file missing (broken installation): {exc}") from None

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from importlib.metadata import version
-from typing import Any
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError
+from typing import TYPE_CHECKING, Any
 
 from acpgen import cache as format_cache
 from acpgen.errors import AcpgenError
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
 
 
 def check_metaschema(schema: Any, where: str, blob: bytes | None = None) -> None:
@@ -33,16 +32,21 @@ def check_metaschema(schema: Any, where: str, blob: bytes | None = None) -> None
 def _metaschema_memo(blob: bytes | None) -> str | None:
     if blob is None:
         return None
-    return format_cache.key(hashlib.sha256(blob).hexdigest(), f"jsonschema {version('jsonschema')}")
+    tool = f"jsonschema {format_cache.installed_version('jsonschema')}"
+    return format_cache.key(hashlib.sha256(blob).hexdigest(), tool)
 
 
 @functools.cache
 def _metaschema_validator() -> Draft202012Validator:
+    from jsonschema import Draft202012Validator  # a fifth of a second: only where it is used
+
     return Draft202012Validator(Draft202012Validator.META_SCHEMA,
                                 format_checker=Draft202012Validator.FORMAT_CHECKER)
 
 
 def _validate_metaschema(schema: Any, where: str) -> None:
+    from jsonschema.exceptions import SchemaError
+
     if not isinstance(schema, dict):
         raise AcpgenError(where, "top level is not a JSON object")
     declared = schema.get("$schema")

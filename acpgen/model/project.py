@@ -41,13 +41,22 @@ class Project:
         return self.lock.project_root
 
 
-def load_inputs(lock: Lock, raw: RawInputs) -> tuple[dict[str, Any], dict[str, Any], Roster, SchemaIR]:
-    """Parse and cross-check verified bytes. Shared by verify, generate and diff."""
+def load_inputs(
+    lock: Lock, raw: RawInputs, metaschema: bool = True
+) -> tuple[dict[str, Any], dict[str, Any], Roster, SchemaIR]:
+    """Parse and cross-check verified bytes. Shared by verify, generate, lock --update and bump.
+
+    ``metaschema``: also validate the schema against JSON Schema 2020-12 (most of the cost of
+    loading a cold project). It is done where bytes are accepted (``lock --update``, ``bump``)
+    and by ``verify``; the other commands run on bytes the lock pins, which were validated
+    when they were accepted, and the IR builder still refuses any shape it cannot classify.
+    """
     schema_where = lock.files["schema"].path
     meta_where = lock.files["meta"].path
     roster_where = lock.files["roster"].path
     schema = parse_json(schema_where, raw.data["schema"])
-    check_metaschema(schema, schema_where, raw.data["schema"])
+    if metaschema:
+        check_metaschema(schema, schema_where, raw.data["schema"])
     meta = parse_json(meta_where, raw.data["meta"])
     if not isinstance(meta, dict):
         raise AcpgenError(meta_where, "top level is not a JSON object")
@@ -71,11 +80,13 @@ def load_inputs(lock: Lock, raw: RawInputs) -> tuple[dict[str, Any], dict[str, A
     return schema, meta, roster, ir
 
 
-def load_project(project_root: Path, inputs_option: str | None = None) -> Project:
+def load_project(project_root: Path, inputs_option: str | None = None, metaschema: bool = False) -> Project:
+    """The verified project. ``metaschema=True`` (``acpgen verify``) also re-validates the
+    pinned schema against JSON Schema 2020-12 (see :func:`load_inputs`)."""
     lock = load_lock(project_root)
     directory = resolve_inputs_dir(lock, inputs_option)
     raw = read_pinned(lock, directory)
-    schema, meta, roster, ir = load_inputs(lock, raw)
+    schema, meta, roster, ir = load_inputs(lock, raw, metaschema=metaschema)
     blob = read_manifest(lock.project_root / MANIFEST_RELPATH)
     # A bad schema/capabilities.toml fails every command.
     capabilities = parse_manifest(ir, roster, blob) if blob is not None else None

@@ -1,20 +1,64 @@
-"""Stage 4: format emitted Python with black (pinned; its version is in MANIFEST.json)."""
+"""Stage 4: format emitted Python with black (pinned; its version is in MANIFEST.json).
+
+black is imported on first use (a third of a second): a run whose files are all in black's
+layout already, or answered from a cache, never imports it.
+"""
 
 from __future__ import annotations
 
-import black
+import functools
+import hashlib
+from pathlib import Path
+from typing import TYPE_CHECKING
 
+from acpgen import cache
 from acpgen.errors import AcpgenError
 
+if TYPE_CHECKING:
+    import black
+
 LINE_LENGTH = 100
-_MODE = black.Mode(line_length=LINE_LENGTH, target_versions={black.TargetVersion.PY311})
+TARGET_VERSION = "PY311"
+BLACK_RUNS: list[str] = []  # every text black formatted in this process (tests/test_warm_run.py)
+
+
+@functools.lru_cache(maxsize=1)
+def _mode() -> black.Mode:
+    import black
+
+    return black.Mode(line_length=LINE_LENGTH, target_versions={black.TargetVersion[TARGET_VERSION]})
+
+
+def formatter_id() -> str:
+    """Everything that decides black's output: its version, and this module's code, which
+    holds the mode (so an edit here can never be answered from a stale cache). Computed
+    without importing black."""
+    wrapper = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+    return f"black {cache.installed_version('black')} format.py {wrapper}"
+
+
+def format_memoised(relpath: str, source: str) -> str:
+    """:func:`format_python` through the black cache (:mod:`acpgen.cache`)."""
+    directory = cache.cache_dir()
+    if directory is None:
+        return format_python(relpath, source)
+    entry = cache.key(source, formatter_id())
+    hit = cache.load(directory, entry)
+    if hit is not None:
+        return hit
+    text = format_python(relpath, source)
+    cache.store(directory, entry, text)
+    return text
 
 
 def format_python(relpath: str, source: str) -> str:
+    import black
+
+    BLACK_RUNS.append(relpath)
     try:
         # fast=True skips black's AST-equivalence re-parse: we own the input, and
         # `acpgen check` plus the test suite import every generated module anyway.
-        return black.format_file_contents(source, fast=True, mode=_MODE)
+        return black.format_file_contents(source, fast=True, mode=_mode())
     except black.NothingChanged:
         return source
     except Exception as exc:  # noqa: BLE001 - black raises several unrelated types for bad input

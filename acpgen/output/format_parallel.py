@@ -1,49 +1,55 @@
-"""Format a whole emitted tree: cached results first, the rest with black, big files in parallel.
+"""Format a whole emitted tree: black-layout files as they are, cached results next, the rest
+with black, big files in parallel.
 
 black dominates generation time (seconds for the models module, milliseconds for the rest).
-Each file is formatted independently and results are collected by path, so running the big
-ones in forked worker processes cannot change a byte; it only overlaps their cost.
+A file rendered by a template that declares black's layout (:class:`BlackLayout`) is taken
+as it is, but for the few statements whose line breaks black chooses by length, which black
+lays out on their own, whenever :func:`acpgen.output.layout.black_layout` can vouch for it;
+fixed code copied as it is (:class:`Verbatim`) is taken as it is; everything else goes
+through black. Each file is formatted independently and results are collected by path, so
+running the big ones in forked worker processes cannot change a byte; it only overlaps
+their cost.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sys
 from pathlib import Path
 
-import black
-
 from acpgen import cache as format_cache
+from acpgen.emit.render import BlackLayout, Verbatim
 from acpgen.errors import AcpgenError
-from acpgen.output import format as fmt
-from acpgen.output.format import format_python
+from acpgen.output.format import format_python, formatter_id
+from acpgen.output.layout import black_layout
 
 PARALLEL_MIN_CHARS = 20_000  # below this, a worker process costs more than it saves
-
-
-def formatter_id() -> str:
-    """Everything that decides black's output: its version, the mode, and our wrapper's code
-    (so an edit to acpgen/format.py can never be answered from a stale cache)."""
-    wrapper = hashlib.sha256(Path(fmt.__file__).read_bytes()).hexdigest()
-    return f"black {black.__version__} {fmt._MODE.get_cache_key()} format.py {wrapper}"
+SENT_TO_BLACK: list[str] = []  # every file handed to black by this process (tests/test_warm_run.py)
 
 
 def format_tree(sources: dict[str, str]) -> dict[str, str]:
     """Like :func:`acpgen.output.format.format_tree`, with a cache and parallel workers."""
     out: dict[str, str] = {}
     todo: dict[str, str] = {}
-    directory = format_cache.cache_dir()
-    ident = formatter_id() if directory else ""
+    directory: Path | None = None
+    ident = ""
     for rel, source in sources.items():
-        if not rel.endswith(".py"):
-            out[rel] = source
+        if not rel.endswith(".py") or isinstance(source, Verbatim):
+            out[rel] = str(source)
             continue
+        laid_out = black_layout(source) if isinstance(source, BlackLayout) else None
+        if laid_out is not None:
+            out[rel] = laid_out
+            continue
+        if not ident:
+            directory = format_cache.cache_dir()
+            ident = formatter_id()
         hit = format_cache.load(directory, format_cache.key(source, ident)) if directory else None
         if hit is None:
             todo[rel] = source
         else:
             out[rel] = hit
+    SENT_TO_BLACK.extend(todo)
     for rel, text in _format_uncached(todo).items():
         out[rel] = text
         if directory:

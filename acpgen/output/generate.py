@@ -8,16 +8,17 @@ from __future__ import annotations
 
 import hashlib
 import json
-from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
 import acpgen
+from acpgen import cache
 from acpgen.emit.registry import EMITTERS
 from acpgen.errors import AcpgenError
 from acpgen.model.generation import GenOptions, generation_model
 from acpgen.model.package_name import check_package_name
 from acpgen.model.project import Project
+from acpgen.output import memo
 from acpgen.output.format_parallel import format_tree
 from acpgen.output.proof import prove
 from acpgen.output.writer import WriteResult, preflight, write_tree
@@ -31,6 +32,8 @@ OUTPUT_TOOLS = ("black", "jinja2")
 
 
 def tool_versions() -> dict[str, str]:
+    from importlib.metadata import version  # a tenth of a second: not on the memo's path
+
     return {name: version(name) for name in OUTPUT_TOOLS}
 
 
@@ -73,6 +76,20 @@ def manifest(project: Project, options: GenOptions, files: dict[str, bytes]) -> 
 
 
 def build_tree(project: Project, options: GenOptions) -> dict[str, bytes]:
+    """The whole output, from the memo when this machine already built it for exactly these
+    inputs, options, generator and tools (:mod:`acpgen.output.memo`)."""
+    key = memo.tree_key(project, options) if cache.cache_dir(memo.KIND) else None
+    if key is not None:
+        hit = memo.load(key)
+        if hit is not None:
+            return hit
+    files = _build_tree(project, options)
+    if key is not None:
+        memo.store(key, files)
+    return files
+
+
+def _build_tree(project: Project, options: GenOptions) -> dict[str, bytes]:
     """The whole output in memory, proven (every Python file compiles, the package imports:
     :mod:`acpgen.output.proof`) before any caller can write or compare it."""
     formatted = format_tree(emit_sources(project, options))

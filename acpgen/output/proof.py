@@ -32,7 +32,6 @@ import hashlib
 import subprocess
 import sys
 import tempfile
-from importlib.metadata import version
 from pathlib import Path
 
 from acpgen import cache
@@ -114,5 +113,5 @@ def _memo_key(py: dict[str, bytes], package: str) -> str:
     for rel, data in py.items():
         digest.update(f"{rel}\n{len(data)}\n".encode())
         digest.update(data)
-    environment = f"import-proof 1; python {sys.version}; pydantic {version('pydantic')}"
+    environment = f"import-proof 1; python {sys.version}; pydantic {cache.installed_version('pydantic')}"
     return cache.key(digest.hexdigest(), environment)

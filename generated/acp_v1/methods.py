@@ -1270,7 +1270,7 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
                 "ACP-V1-TERM-AGENT-NO-CALL-WITHOUT-CAPABILITY",
             ),
         ),
-    }
+    },
 )
 """Every stable method by wire name (sorted)."""
 

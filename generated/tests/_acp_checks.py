@@ -138,11 +138,8 @@ def minimal_value(tp: Any, depth: int = 0) -> Any:
 
 
 def minimal_payload(model: type[pydantic.BaseModel], depth: int = 0) -> dict[str, Any]:
-    return {
-        wire: minimal_value(info.annotation, depth)
-        for wire, info in wire_fields(model).items()
-        if info.is_required()
-    }
+    required = [(wire, info) for wire, info in wire_fields(model).items() if info.is_required()]
+    return {wire: minimal_value(info.annotation, depth) for wire, info in required}
 
 
 def _union_classes(tp: Any) -> list[Any]:
@@ -171,9 +168,8 @@ def valid_value(tp: Any, fragment: Any, depth: int = 0) -> Any:
         fields = wire_fields(bare)
         value = minimal_payload(bare)
         for key, part in fragment.items():
-            value[key] = (
-                valid_value(fields[key].annotation, part, depth + 1) if key in fields else part
-            )
+            known = key in fields
+            value[key] = valid_value(fields[key].annotation, part, depth + 1) if known else part
         return value
     if _is_union(bare):
         tried = []
@@ -224,11 +220,10 @@ def check_members(name: str, required: list[str], declared: list[str]) -> None:
             assert not extra, f"{name} declares members the roster does not: {extra}"
         for member in declared:
             is_required = fields[member].is_required()
-            assert is_required == (member in required), (
-                f"{name}.{member} ({cls.__name__}) is "
-                f"{'required' if is_required else 'optional'}; the roster says "
-                f"{'required' if member in required else 'optional'}"
-            )
+            has = "required" if is_required else "optional"
+            says = "required" if member in required else "optional"
+            where = f"{name}.{member} ({cls.__name__})"
+            assert has == says, f"{where} is {has}; the roster says {says}"
 
 
 def check_shape(name: str, keyword: str) -> None:
@@ -278,27 +273,26 @@ def check_variants(
         for cls in classes:
             value = adapter.validate_python({**minimal_payload(cls), disc: tag})
             assert isinstance(value, pydantic.BaseModel), f"{name}: {tag!r} is not a model"
-            assert isinstance(
-                value, tuple(classes)
-            ), f"{name}: {disc}={tag!r} validated as {type(value).__name__}, not the {tag!r} variant"
+            kind = type(value).__name__
+            message = f"{name}: {disc}={tag!r} validated as {kind}, not the {tag!r} variant"
+            assert isinstance(value, tuple(classes)), message
             assert value.model_dump(by_alias=True).get(disc) == tag, f"{name}: {disc}={tag!r} lost"
     # A value without the tag: accepted (as the untagged variant) only if the roster says so.
     if untagged is None:
         for branch in listed.values():
             for cls in _branch_classes(branch):
                 payload = {k: v for k, v in minimal_payload(cls).items() if k != disc}
-                assert _rejects(
-                    adapter.validate_python, payload
-                ), f"{name} accepts a value without {disc!r}; the roster lists no untagged variant"
+                rejected = _rejects(adapter.validate_python, payload)
+                assert rejected, f"{name} accepts a value without {disc!r} (no untagged variant)"
     else:
         accepted = []
         for cls in (c for b in special for c in _branch_classes(b)):
             payload = {k: v for k, v in minimal_payload(cls).items() if k != disc}
             if not _rejects(adapter.validate_python, payload):
                 accepted.append(type(adapter.validate_python(payload)))
-        assert accepted and all(
-            c in [x for b in special for x in _branch_classes(b)] for c in accepted
-        ), f"{name}: a value without {disc!r} is not the {untagged!r} variant"
+        untagged_classes = [x for b in special for x in _branch_classes(b)]
+        only = accepted and all(c in untagged_classes for c in accepted)
+        assert only, f"{name}: a value without {disc!r} is not the {untagged!r} variant"
 
 
 def _pinned(cls: type[pydantic.BaseModel], disc: str) -> tuple[Any, ...]:
@@ -310,12 +304,10 @@ def _common_discriminator(name: str, branches: list[Any]) -> str:
     """The wire member most branches pin to a Literal (when the roster names none)."""
     counts: dict[str, int] = {}
     for branch in branches:
-        pinned = {
-            w
-            for cls in _branch_classes(branch)
-            for w, info in wire_fields(cls).items()
-            if _literal_values(info.annotation)
-        }
+        pinned: set[str] = set()
+        for cls in _branch_classes(branch):
+            fields = wire_fields(cls).items()
+            pinned |= {w for w, info in fields if _literal_values(info.annotation)}
         for wire in pinned:
             counts[wire] = counts.get(wire, 0) + 1
     assert counts, f"{name}: no branch pins a discriminator"
@@ -333,9 +325,8 @@ def check_enum(name: str, values: list[str]) -> None:
         adapter.validate_python(value)
     bare, _ = _strip_annotated(tp)
     if isinstance(bare, type) and issubclass(bare, enum.Enum):
-        assert sorted(m.value for m in bare) == sorted(
-            values
-        ), f"{name} members {sorted(m.value for m in bare)} != roster {sorted(values)}"
+        members = sorted(m.value for m in bare)
+        assert members == sorted(values), f"{name} members {members} != roster {sorted(values)}"
     for bogus in ("robot", "", values[0].upper()):
         try:
             adapter.validate_python(bogus)
@@ -352,17 +343,15 @@ def check_codes(name: str, codes: list[list[Any]]) -> None:
     """Each predefined code is a named constant with that meaning, and validates."""
     tp = definition(name)
     adapter = pydantic.TypeAdapter(tp)
-    constants = {
-        _normalise(attr): getattr(tp, attr)
-        for attr in dir(tp)
-        if attr.isupper() and isinstance(getattr(tp, attr), int)
-    }
+    constants: dict[str, Any] = {}
+    for attr in dir(tp):
+        if attr.isupper() and isinstance(getattr(tp, attr), int):
+            constants[_normalise(attr)] = getattr(tp, attr)
     for code, meaning in codes:
         constant = constants.get(_normalise(meaning))
         assert constant is not None, f"{name} has no constant for {meaning!r} ({code})"
-        assert (
-            int(constant) == code
-        ), f"{name} constant for {meaning!r} is {int(constant)}, not {code}"
+        got = int(constant)
+        assert got == code, f"{name} constant for {meaning!r} is {got}, not {code}"
         assert int(adapter.validate_python(code)) == code
 
 
@@ -442,9 +431,8 @@ def check_jsonrpc_version(version: str) -> None:
             assert _rejects(envelope.model_validate, without), f"{name} accepts no jsonrpc"
             for bad in ("1.0", "2", 2.0, None, version + " "):
                 bad_message = {**message, "jsonrpc": bad}
-                assert _rejects(
-                    envelope.model_validate, bad_message
-                ), f"{name} accepts jsonrpc={bad!r}"
+                rejected = _rejects(envelope.model_validate, bad_message)
+                assert rejected, f"{name} accepts jsonrpc={bad!r}"
 
 
 def check_jsonrpc_ids(accept: list[Any], reject: list[Any]) -> None:
@@ -456,14 +444,12 @@ def check_jsonrpc_ids(accept: list[Any], reject: list[Any]) -> None:
             for value in accept:
                 envelope.model_validate({**message, "id": value})
             for value in reject:
-                assert _rejects(
-                    envelope.model_validate, {**message, "id": value}
-                ), f"{envelope.__name__} accepts id={value!r}"
+                rejected = _rejects(envelope.model_validate, {**message, "id": value})
+                assert rejected, f"{envelope.__name__} accepts id={value!r}"
     for envelope in envelopes["notification"]:
         message = _valid_message(envelope)
-        assert _rejects(
-            envelope.model_validate, {**message, "id": 1}
-        ), f"{envelope.__name__}: a notification with an id validates"
+        rejected = _rejects(envelope.model_validate, {**message, "id": 1})
+        assert rejected, f"{envelope.__name__}: a notification with an id validates"
 
 
 def check_jsonrpc_result_on_success() -> None:
@@ -483,12 +469,10 @@ def check_jsonrpc_error_member() -> None:
         without = {k: v for k, v in message.items() if k != "error"}
         assert _rejects(envelope.model_validate, without), f"{envelope.__name__}: error optional"
         for bad in ("boom", -32603, ["x"], None):
-            assert _rejects(
-                envelope.model_validate, {**message, "error": bad}
-            ), f"{envelope.__name__} accepts error={bad!r}"
-        assert _rejects(
-            envelope.model_validate, {**message, "result": {}}
-        ), f"{envelope.__name__} takes result too"
+            rejected = _rejects(envelope.model_validate, {**message, "error": bad})
+            assert rejected, f"{envelope.__name__} accepts error={bad!r}"
+        rejected = _rejects(envelope.model_validate, {**message, "result": {}})
+        assert rejected, f"{envelope.__name__} takes result too"
 
 
 def check_jsonrpc_result_xor_error() -> None:
@@ -496,14 +480,10 @@ def check_jsonrpc_result_xor_error() -> None:
     m = generated("methods")
     response = pydantic.TypeAdapter(m.JsonRpcResponse)
     error = {"code": -32603, "message": "Internal error"}
-    assert isinstance(
-        response.validate_python({"jsonrpc": "2.0", "id": 1, "result": {}}),
-        m.JsonRpcSuccessResponse,
-    )
-    assert isinstance(
-        response.validate_python({"jsonrpc": "2.0", "id": 1, "error": error}),
-        m.JsonRpcErrorResponse,
-    )
+    success = response.validate_python({"jsonrpc": "2.0", "id": 1, "result": {}})
+    assert isinstance(success, m.JsonRpcSuccessResponse)
+    failure = response.validate_python({"jsonrpc": "2.0", "id": 1, "error": error})
+    assert isinstance(failure, m.JsonRpcErrorResponse)
     for bad in (
         {"jsonrpc": "2.0", "id": 1, "result": {}, "error": error},
         {"jsonrpc": "2.0", "id": 1},
@@ -528,9 +508,8 @@ def check_jsonrpc_error_object(
     for code in accept_codes:
         assert obj.model_validate({**base, "code": code}).code == code
     for code in reject_codes:
-        assert _rejects(
-            obj.model_validate, {**base, "code": code}
-        ), f"JsonRpcErrorObject accepts code={code!r}"
+        rejected = _rejects(obj.model_validate, {**base, "code": code})
+        assert rejected, f"JsonRpcErrorObject accepts code={code!r}"
         response = {"jsonrpc": "2.0", "id": 1, "error": {**base, "code": code}}
         assert _rejects(m.parse_message, response), f"parse_message accepts error code {code!r}"
 
@@ -727,11 +706,8 @@ def check_gate(
     check = _checker(sender, message)
     root = _peer_root(sender)
     full = _capabilities(root)
-    label = (
-        f"{method} {message}"
-        + (f".{'.'.join(select)}" if select else "")
-        + (f"={equals}" if equals else "")
-    )
+    label = f"{method} {message}" + (f".{'.'.join(select)}" if select else "")
+    label += f"={equals}" if equals else ""
     if kind == "never":
         assert condition == "advertised-terminal-auth-method", f"unknown condition {condition!r}"
         auth = [TERMINAL_AUTH, AGENT_AUTH]
@@ -776,7 +752,8 @@ def check_gate(
     assert sent == [payload], f"{label}: the guarded function did not run"
     sent.clear()
     refused_peer = types.SimpleNamespace(
-        peer_capabilities=_capabilities(root, capability), peer_auth_methods=None
+        peer_capabilities=_capabilities(root, capability),
+        peer_auth_methods=None,
     )
     err = _refusal(function, refused_peer, payload)
     assert err.capability == capability, f"{label}: decorator refused for {err.capability}"
@@ -857,9 +834,8 @@ def check_jsonrpc_params_structured(reject: list[Any]) -> None:
     for envelope in [*envelopes["request"], *envelopes["notification"], *generic]:
         message = _valid_message(envelope)
         for bad in reject:
-            assert _rejects(
-                envelope.model_validate, {**message, "params": bad}
-            ), f"{envelope.__name__} accepts params={bad!r}"
+            rejected = _rejects(envelope.model_validate, {**message, "params": bad})
+            assert rejected, f"{envelope.__name__} accepts params={bad!r}"
     for envelope in generic:
         message = _valid_message(envelope)
         for good in ({"named": 1}, ["positional", 2]):

@@ -1,0 +1,96 @@
+"""A memo of the whole generated tree, so an unchanged project is not generated again.
+
+Generation is a pure function of: the verified input bytes, the project's ``schema/``
+folder (the lock and the hand-reviewed manifests), the options, the generator's own code and
+templates, the versions of the tools that shape the bytes (black, jinja2) and Python. The
+memo is keyed by the SHA-256 of all of them, computed on every run from the bytes
+themselves (never from timestamps), and lives in the user's cache folder beside black's
+(:mod:`acpgen.cache`): an entry exists only if this machine built it (and proved it:
+:mod:`acpgen.output.proof`, whose environment is in the key too), carries the SHA-256
+of its content, and a damaged entry is ignored. A fresh CI runner starts without one, so
+its ``acpgen check`` always generates from scratch; ``ACPGEN_NO_CACHE=1`` does the same
+anywhere.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+import acpgen
+from acpgen import cache
+from acpgen.emit.render import templates_dir
+from acpgen.model.generation import GenOptions
+from acpgen.model.project import Project
+
+KIND = "tree"
+MAX_TREES = 8  # a whole tree is ~1 MB; a few recent generations are what a workflow revisits
+# black and jinja2 shape the bytes; pydantic and the interpreter decide the import proof
+# (acpgen.output.proof) that every memoised tree passed when it was built.
+TOOLS = ("black", "jinja2", "pydantic")
+HITS: list[str] = []  # keys answered from the memo in this process (the warm-run guard reads it)
+
+
+def _folder_files(root: Path) -> list[Path]:
+    return sorted(p for p in root.rglob("*")
+                  if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc")
+
+
+def generator_digest() -> str:
+    """SHA-256 of the generator: every file of the acpgen package and of its templates."""
+    digest = hashlib.sha256()
+    package = Path(acpgen.__file__).resolve().parent
+    templates = templates_dir()
+    roots = [package] + ([] if package in templates.parents else [templates])
+    for root in roots:
+        for path in _folder_files(root):
+            digest.update(f"{path.relative_to(root).as_posix()}\0".encode())
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def tree_key(project: Project, options: GenOptions) -> str:
+    digest = hashlib.sha256()
+    parts = [
+        f"acpgen {acpgen.__version__}",
+        f"python {sys.executable} {sys.version}",
+        *(f"{tool} {cache.installed_version(tool)}" for tool in TOOLS),
+        f"generator {generator_digest()}",
+        f"options {options.package} {options.tests_dir}",
+    ]
+    for name, blob in sorted(project.inputs.data.items()):
+        parts.append(f"input {name} {hashlib.sha256(blob).hexdigest()}")
+    schema_dir = project.root / "schema"
+    if schema_dir.is_dir():
+        for path in _folder_files(schema_dir):
+            rel = path.relative_to(schema_dir).as_posix()
+            parts.append(f"project schema/{rel} {hashlib.sha256(path.read_bytes()).hexdigest()}")
+    digest.update("\n".join(parts).encode("utf-8"))
+    return digest.hexdigest()
+
+
+def load(key: str) -> dict[str, bytes] | None:
+    text = cache.load(cache.cache_dir(KIND), key)
+    if text is None:
+        return None
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(doc, dict) or not all(isinstance(v, str) for v in doc.values()):
+        return None
+    HITS.append(key)
+    return {rel: data.encode("utf-8") for rel, data in doc.items()}
+
+
+def store(key: str, files: dict[str, bytes]) -> None:
+    directory = cache.cache_dir(KIND)
+    if directory is None:
+        return
+    try:
+        doc = {rel: data.decode("utf-8") for rel, data in files.items()}
+    except UnicodeDecodeError:
+        return  # not text: not memoised
+    cache.store(directory, key, json.dumps(doc, sort_keys=True), limit=MAX_TREES)

@@ -1,0 +1,95 @@
+"""A warm ``acpgen check`` does no work it does not need: no black, no template compilation.
+
+Counts work, not seconds (a wall-clock assertion would fail on a loaded machine and pass a
+regression on a fast one). Each "process" is simulated in-process by clearing the
+in-memory caches (the jinja2 environment), so only the on-disk caches carry over, as they
+do between two real runs.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import pytest
+
+from acpgen.emit import render
+from acpgen.output import format as fmt
+from acpgen.output import format_parallel, memo
+from acpgen.output.check import check
+from acpgen.output.generate import build_tree, options_for
+from acpgen.output.writer import write_tree
+
+
+class Work:
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.compiled: list[str | None] = []
+        real = jinja2.Environment.compile
+
+        def counting(env: jinja2.Environment, source: Any, name: str | None = None, *a: Any, **k: Any) -> Any:
+            self.compiled.append(name)
+            return real(env, source, name, *a, **k)
+
+        monkeypatch.setattr(jinja2.Environment, "compile", counting)
+
+    def run(self, action: Any) -> dict[str, Any]:
+        render.environment.cache_clear()  # a new process: nothing compiled in memory
+        black_before, hits_before, compiled_before, runs_before = (
+            len(format_parallel.SENT_TO_BLACK), len(memo.HITS), len(self.compiled), len(fmt.BLACK_RUNS))
+        result = action()
+        return {
+            "result": result,
+            "black": format_parallel.SENT_TO_BLACK[black_before:],  # whole files handed to black
+            "black_runs": fmt.BLACK_RUNS[runs_before:],  # black called in this process at all
+            "memo_hits": len(memo.HITS) - hits_before,
+            "compiled": self.compiled[compiled_before:],
+        }
+
+
+@pytest.fixture()
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("ACPGEN_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("ACPGEN_NO_CACHE", raising=False)
+    return tmp_path / "cache"
+
+
+def test_warm_check_runs_no_black_and_compiles_no_template(
+    project: Any, cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    work = Work(monkeypatch)
+    out = tmp_path / "generated"
+    options = options_for(project)
+
+    cold = work.run(lambda: build_tree(project, options))
+    write_tree(out, cold["result"])
+    assert cold["compiled"], "the first run compiles the templates"
+    assert cold["memo_hits"] == 0
+    # No whole file goes through black on the pinned inputs: every template declares black's
+    # layout; black lays out only the few statements whose split depends on lengths.
+    assert cold["black"] == [], cold["black"]
+
+    warm = work.run(lambda: check(project, out=str(out)))
+    assert warm["result"].clean
+    assert warm["memo_hits"] == 1
+    assert warm["black"] == [] and warm["black_runs"] == [] and warm["compiled"] == [], warm
+
+    # Without the tree memo (say the generator changed), the other caches still apply:
+    # every template comes from the bytecode cache, every statement black lays out from black's.
+    shutil.rmtree(cache / memo.KIND)
+    rebuilt = work.run(lambda: check(project, out=str(out)))
+    assert rebuilt["result"].clean and rebuilt["memo_hits"] == 0
+    assert rebuilt["black"] == [] and rebuilt["black_runs"] == [], rebuilt["black_runs"]
+    assert rebuilt["compiled"] == [], rebuilt["compiled"]
+
+
+def test_no_cache_means_everything_is_recomputed(
+    project: Any, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    work = Work(monkeypatch)
+    options = options_for(project)
+    work.run(lambda: build_tree(project, options))
+    monkeypatch.setenv("ACPGEN_NO_CACHE", "1")
+    again = work.run(lambda: build_tree(project, options))
+    assert again["memo_hits"] == 0 and again["compiled"], "a fresh CI runner recompiles"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import time
 from pathlib import Path
 
@@ -25,7 +26,11 @@ def main() -> None:
     parser.add_argument("--inputs", default=None)
     args = parser.parse_args()
     os.environ["ACPGEN_NO_CACHE"] = "1"
-    clock = time.process_time
+    def clock() -> float:
+        """This process's CPU time plus its finished children's (the import proof's)."""
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return time.process_time() + children.ru_utime + children.ru_stime
+
     marks: list[tuple[str, float]] = []
     start = last = clock()
 
@@ -66,6 +71,11 @@ def main() -> None:
             format_python(rel, text)
             per_file.append((clock() - before, rel, text.count("\n")))
     mark(f"black on the other {len(per_file)} files")
+    from acpgen.output.proof import prove
+
+    files = {rel: text.encode("utf-8") for rel, text in sources.items()}
+    prove(files, options_for(project).package)
+    mark("prove: compile every file, import the package in a fresh interpreter (issue 18)")
     from acpgen.output.writer import read_tree
 
     read_tree(args.project.resolve() / project.lock.out)

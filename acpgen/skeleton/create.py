@@ -65,12 +65,13 @@ PLUGIN_FILES = {
 SKELETON_TEMPLATES = {
     "pyproject.toml": "skeleton/pyproject.toml.jinja",
     "README.md": "skeleton/README.md.jinja",
-    ".gitignore": "skeleton/gitignore.jinja",
     ".github/workflows/ci.yml": "skeleton/ci.yml.jinja",
     "conftest.py": "skeleton/conftest.py.jinja",
     f"{PLUGIN_DIR}/__init__.py": "skeleton/plugin_init.py.jinja",
     "tests/test_generated_is_current.py": "skeleton/tests/test_generated_is_current.py.jinja",
 }
+# Fixed files of every skeleton, copied as they are (skeleton file -> file beside this module).
+SKELETON_FILES = {".gitignore": "gitignore.txt"}
 VENDORED_TEMPLATES = {f"{VENDORED_INPUTS}/PROVENANCE.md": "skeleton/inputs_provenance.md.jinja"}
 
 
@@ -226,6 +227,8 @@ def build_skeleton(
         templates.update(VENDORED_TEMPLATES)
     for rel, template in templates.items():
         files[rel] = render(template, **ctx).encode("utf-8")
+    for rel, name in SKELETON_FILES.items():
+        files[rel] = (Path(__file__).resolve().parent / name).read_bytes()
     return dict(sorted(files.items()))
 
 

@@ -17,14 +17,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from acp_v1 import (
-    PROTOCOL_VERSION,
-    AcpGuardError,
-    Client,
-    RpcError,
-    connect_to_agent,
-    models,
-)
+from acp_v1 import PROTOCOL_VERSION, AcpGuardError, Client, RpcError, connect_to_agent, models
 
 CLIENT_NAME = "acp_v1-example-client"
 

@@ -187,7 +187,12 @@ def test_pinned_to_2_0_0_new_defs_members_and_dropped_annotations() -> None:
     assert variants["notice"].gate == "clientCapabilities.session.notices"
     assert not any(c.breaking for c in diff.semantic)
     assert exit_code(diff) == 1
-    assert impact.broken_claims == ()
+    # The roster lists SessionUpdate's variants exactly ("exactly one SessionUpdate variant
+    # ... (a, b, ...)"): three new ones break that claim, as the generated test says
+    # (tests/test_bump_agreement.py).
+    assert {(b.requirement, b.problem) for b in impact.broken_claims} == {
+        ("ACP-V1-SCHEMA-SESSION-UPDATE-VARIANTS",
+         "SessionUpdate variants: new ['compaction_summary_chunk', 'compaction_update', 'notice']")}
     assert impact.requirements_checked == 31
 
 

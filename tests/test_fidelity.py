@@ -41,16 +41,10 @@ MUTANTS_PER_DEF = 240
 # or if a def outside it disagrees with the oracle.
 # Keys are a def name, or the name of a kind of input that no def-level test draws.
 PYTHON_NAMES = "members keyed by Python name"
-KNOWN_DISAGREEMENTS: dict[str, str] = {
-    PYTHON_NAMES: (
-        "an object whose members are keyed by their Python attribute names (tool_call_id "
-        "for toolCallId) is accepted by default, because validate_by_name=True makes "
-        "construction work by either name; the schema sees unknown members and a missing "
-        "required one. Parsing with by_name=False agrees with the schema "
-        "(test_python_names_on_the_wire)."
-    ),
-}
-MAX_KNOWN = 1
+# None: input is read by wire names only (construction by Python names goes through
+# __init__), so members keyed by Python name agree too (test_python_names_on_the_wire).
+KNOWN_DISAGREEMENTS: dict[str, str] = {}
+MAX_KNOWN = 0
 
 
 def _load_schema() -> dict[str, Any]:
@@ -267,9 +261,9 @@ def _python_named(value: Any) -> Any:
 
 
 def test_python_names_on_the_wire() -> None:
-    """The listed disagreement, measured: with ``by_name=False`` the models agree with the
-    schema on members keyed by Python name; by default they accept exactly those instances
-    the strict reading accepts plus the renamed ones."""
+    """Members keyed by their Python names (tool_call_id for toolCallId): the models agree
+    with the schema by default (input is read by wire names), and with ``by_name=True``
+    accept exactly those instances the schema accepts plus the renamed ones."""
     renamed = agree = lenient = 0
     for name in sorted(DEFS):
         oracle_v = oracle(name)
@@ -279,14 +273,14 @@ def test_python_names_on_the_wire() -> None:
                 continue
             renamed += 1
             expected = oracle_v.is_valid(mutant)
-            strict, _ = model_verdict(name, mutant, by_name=False)
-            agree += strict == expected
             default, _ = model_verdict(name, mutant)
-            lenient += default and not expected
-            assert default or not strict, (name, mutant)
+            agree += default == expected
+            by_name, _ = model_verdict(name, mutant, by_name=True)
+            lenient += by_name and not expected
+            assert by_name or not default, (name, mutant)
     assert renamed > 500
-    assert agree == renamed, f"by_name=False disagrees with the schema on {renamed - agree} of {renamed}"
-    assert lenient > 0  # the listed disagreement is real; drop the entry if this ever fails
+    assert agree == renamed, f"the models disagree with the schema on {renamed - agree} of {renamed}"
+    assert lenient > 0  # by_name=True really reads Python names
 
 
 @cache

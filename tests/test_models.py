@@ -60,20 +60,30 @@ def test_every_def_importable_under_its_name(ir: SchemaIR) -> None:
     m = models()
     missing = [name for name in ir.defs if not hasattr(m, name)]
     assert not missing
-    assert sorted(m.__all__) == sorted(ir.defs)
+    # Exported: every def, every union branch class, the annotation helpers -- nothing else.
+    extra = set(m.__all__) - set(ir.defs)
+    helpers = {"StrictStr", "StrictInt", "StrictFloat", "StrictBool", "Omittable"}
+    helpers |= {f.capitalize() for f in INT_FORMATS if hasattr(m, f.capitalize())}
+    unions = [d.name for d in ir.defs.values() if d.shape in ("union", "tagged_union")]
+    for name in extra - helpers:
+        cls = getattr(m, name)
+        assert isinstance(cls, type) and issubclass(cls, BaseModel), name
+        # Named by the rule: {Union}{Variant}, or {Variant}{Union} when the schema took that.
+        assert any(name.startswith(u) or name.endswith(u) for u in unions), name
+        assert not name.startswith("_")
     for name in ir.defs:
         TypeAdapter(getattr(m, name))  # a class or a type alias, usable by other emitters
 
 
-def test_helper_names_are_private_and_never_positional(ir: SchemaIR) -> None:
+def test_public_names_are_exported_and_never_positional(ir: SchemaIR) -> None:
     m = models()
     source = Path(m.__file__).read_text(encoding="utf-8")
     defined = re.findall(r"^(?:class (\w+)|(\w+)(?:: TypeAlias)? = )", source, re.MULTILINE)
     names = {a or b for a, b in defined}
-    public_helpers = sorted(n for n in names if not n.startswith("_") and n not in ir.defs)
-    assert public_helpers == []
+    unexported = sorted(n for n in names if not n.startswith("_") and n not in m.__all__)
+    assert unexported == []
     # No class named by its position in a union (SessionUpdate10, AgentClientProtocol7).
-    ranges = {"_" + f["name"] for f in int_formats()}  # _Int32, _Uint64: named by format
+    ranges = {f["name"] for f in int_formats()}  # Int32, Uint64: named by format
     positional = [n for n in names if re.search(r"\d+$", n) and n not in ranges]
     assert positional == []
 
@@ -87,11 +97,14 @@ def test_wire_names_and_python_names(ir: SchemaIR) -> None:
         cls = getattr(m, d.name)
         for p in d.properties:
             info = cls.model_fields[p.py_name]
-            assert (info.alias or p.py_name) == p.wire_name, (d.name, p.wire_name)
+            assert (info.serialization_alias or p.py_name) == p.wire_name, (d.name, p.wire_name)
+            assert (info.validation_alias or p.py_name) == p.wire_name, (d.name, p.wire_name)
+            # Not alias=: a type checker would take it as the __init__ parameter name.
+            assert info.alias is None
             checked += 1
     assert checked > 300
     tool_call = m.ToolCall
-    assert tool_call.model_fields["field_meta"].alias == "_meta"
+    assert tool_call.model_fields["field_meta"].serialization_alias == "_meta"
     by_alias = tool_call.model_validate({"toolCallId": "t1", "title": "Read", "_meta": {"k": 1}})
     by_name = tool_call(tool_call_id="t1", title="Read", field_meta={"k": 1})
     assert by_alias == by_name

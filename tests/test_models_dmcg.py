@@ -71,7 +71,7 @@ def test_objects_agree_with_datamodel_code_generator(project: Any, dmcg_models: 
         ours = {}
         for py_name, info in getattr(models, name).model_fields.items():
             default = None if info.default is PydanticUndefined else info.default
-            ours[info.alias or py_name] = (py_name, info.is_required(), default)
+            ours[info.serialization_alias or py_name] = (py_name, info.is_required(), default)
         assert ours == theirs, name
         compared += 1
     assert compared == sum(1 for d in project.ir.defs.values() if d.shape == "object")

@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import run_acpgen
 
-from acpgen.errors import AcpgenError
-from acpgen.inputs.roster import parse_roster
+from acpgen.inputs.roster import RosterError, parse_roster
 
 FIELDS = {"number", "id", "keyword", "role", "responsibility", "kind", "text", "applicability", "source"}
 
@@ -78,6 +77,40 @@ def test_filters(option: str, value: str, field: str, roster_json: list[dict]) -
     assert got
 
 
+@pytest.mark.parametrize(
+    ("option", "spelling", "value", "field"),
+    [("--keyword", "must not", "MUST NOT", "keyword"), ("--keyword", "Should_Not", "SHOULD NOT", "keyword"),
+     ("--role", "AGENT", "agent", "role"), ("--responsibility", "Sdk", "sdk", "responsibility"),
+     ("--kind", "PROSE-IMPORTED", "prose-imported", "kind"), ("--section", "Setup", "SETUP", "section")],
+)
+def test_every_filter_is_case_insensitive(option: str, spelling: str, value: str, field: str,
+                                          roster_json: list[dict]) -> None:  # type: ignore[type-arg]
+    result = run_acpgen("roster", option, spelling, "--json")
+    assert result.returncode == 0, result.stderr
+    got = [e["id"] for e in json.loads(result.stdout)]
+    if field == "section":
+        assert got == [e["id"] for e in roster_json if e["id"].split("-")[2] == value]
+    else:
+        assert got == [e["id"] for e in roster_json if e[field] == value]
+    assert got
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "choices"),
+    [("--role", "editor", "agent, client, both"),
+     ("--keyword", "MUSTN'T", "MUST, MUST NOT, SHOULD, SHOULD NOT, MAY"),
+     ("--responsibility", "user", "sdk, shared, application"),
+     ("--kind", "inferred", "imported, derived, incorporated, prose-imported"),
+     ("--section", "NOPE", "OVERVIEW, "),
+     ],
+)
+def test_an_unknown_filter_value_is_refused_naming_the_choices(option: str, value: str, choices: str) -> None:
+    result = run_acpgen("roster", option, value)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"acpgen: error: {option}: unknown value {value!r}; choose from {choices}")
+    assert result.stderr.count("\n") == 1
+
+
 def test_section_filter_uses_the_third_id_segment(roster_json: list[dict]) -> None:  # type: ignore[type-arg]
     result = run_acpgen("roster", "--section", "setup", "--json")
     got = json.loads(result.stdout)
@@ -92,17 +125,17 @@ def _roster_text(inputs_dir: Path) -> str:
 def test_unknown_role_names_the_line(inputs_dir: Path) -> None:
     text = _roster_text(inputs_dir).replace("\nMUST | agent | sdk | imported | The Agent MUST respond with the chosen",
                                             "\nMUST | server | sdk | imported | The Agent MUST respond with the chosen", 1)
-    with pytest.raises(AcpgenError, match=r"requirements\.md:\d+: ACP-V1-INIT-AGENT-RESPONSE: unknown role 'server'"):
+    with pytest.raises(RosterError, match=r"requirements\.md:\d+: ACP-V1-INIT-AGENT-RESPONSE: unknown role 'server'"):
         parse_roster(text, "roster/requirements.md")
 
 
 def test_row_without_source_column_is_an_error(inputs_dir: Path) -> None:
     text = _roster_text(inputs_dir).replace(" | docs/protocol/v1/overview.mdx L214 |", " |", 1)
-    with pytest.raises(AcpgenError, match=r":5: .*ACP-V1-OVERVIEW-ABSOLUTE-PATHS"):
+    with pytest.raises(RosterError, match=r":5: .*ACP-V1-OVERVIEW-ABSOLUTE-PATHS"):
         parse_roster(text, "roster/requirements.md")
 
 
 def test_malformed_id_is_an_error(inputs_dir: Path) -> None:
     text = _roster_text(inputs_dir).replace("| 3 | ACP-V1-INIT-IMPLEMENTATION-INFO |", "| 3 | acp-v1-init |", 1)
-    with pytest.raises(AcpgenError, match="malformed requirement ID 'acp-v1-init'"):
+    with pytest.raises(RosterError, match="malformed requirement ID 'acp-v1-init'"):
         parse_roster(text, "roster/requirements.md")

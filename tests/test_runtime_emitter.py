@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import typing
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -41,10 +42,21 @@ def test_one_typed_method_per_method_each_side_handles(sdk: Any, project: Any) -
         for cls in sides[method.side]:  # the handler interface and the peer's outbound call
             func = getattr(cls, method.py_name)
             assert inspect.iscoroutinefunction(func), (cls, method.wire)
-            hints = func.__annotations__
-            assert hints["params"] == f"models.{method.params}"
             expected = f"models.{method.result}" if method.result else "None"
-            assert hints["return"] == expected, (cls, method.wire)
+            overloads = typing.get_overloads(func)
+            if overloads:  # an outbound call: the params model, or its members as keywords
+                by_model, by_keywords = overloads
+                assert by_model.__annotations__["params"] == f"models.{method.params}"
+                assert "params" not in by_keywords.__annotations__
+                assert {a for a in by_keywords.__annotations__ if a != "return"} == {
+                    p.py_name for p in project.ir.defs[method.params].properties
+                }
+                assert func.__annotations__["params"] == f"models.{method.params} | None"
+                for variant in overloads:
+                    assert variant.__annotations__["return"] == expected, (cls, method.wire)
+            else:
+                assert func.__annotations__["params"] == f"models.{method.params}"
+            assert func.__annotations__["return"] == expected, (cls, method.wire)
     handled = {m.wire for m in project.ir.methods if m.side == "agent"}
     assert set(sdk.connection.AGENT_ROUTES) == handled
     assert set(sdk.connection.CLIENT_ROUTES) == {m.wire for m in project.ir.methods if m.side == "client"}

@@ -55,12 +55,19 @@ def test_the_skeleton_lock_pins_the_same_inputs(created: Path, project: Any, inp
     assert lock.inputs == "schema/inputs"
     for name, pinned in project.lock.files.items():
         assert (created / lock.inputs / pinned.path).read_bytes() == project.inputs.data[name]
-    # Without --vendor-inputs: the same pins, the inputs found by a relative path.
+    # The inputs' licence travels with them, and a provenance note names every pinned file.
+    licence = (inputs_dir / "LICENSE-agent-client-protocol").read_bytes()
+    assert (created / lock.inputs / "LICENSE-agent-client-protocol").read_bytes() == licence
+    provenance = (created / lock.inputs / "PROVENANCE.md").read_text()
+    for pinned in project.lock.files.values():
+        assert f"| {pinned.path} | {pinned.sha256} | {pinned.size} |" in provenance
+    assert "LICENSE-agent-client-protocol" in provenance
+    # With --reference-inputs: the same pins, the inputs found by their absolute path (a
+    # relative one between two resolved trees breaks as soon as the skeleton moves).
     root = tmp_path / "some" / "where" / "sdk"
     lock = skeleton_lock(project, root, PACKAGE, vendor_inputs=False)
     assert {n: f.sha256 for n, f in lock.files.items()} == pins
-    assert not Path(lock.inputs).is_absolute()
-    assert (root / lock.inputs).resolve() == inputs_dir.resolve()
+    assert Path(lock.inputs) == inputs_dir.resolve()
     gating = (project.root / "schema" / "capabilities.toml").read_bytes()
     assert (created / "schema" / "capabilities.toml").read_bytes() == gating
 
@@ -83,12 +90,29 @@ def test_check_and_generate_work_inside_the_skeleton(created: Path, tmp_path: Pa
     assert f"{PACKAGE}/rpc.py" in done.stderr + done.stdout
 
 
-@pytest.mark.parametrize("name", ["My-SDK", "class", "tests"])
-def test_a_bad_package_name_is_refused_and_nothing_is_written(tmp_path: Path, name: str) -> None:
+@pytest.mark.parametrize(("name", "problem"), [
+    ("My-SDK", "is not a Python identifier"),
+    ("Foo-Bar", "is not a Python identifier"),
+    ("1sdk", "is not a Python identifier"),
+    ("class", "is a Python keyword"),
+    ("match", "is a Python keyword"),
+    ("MySDK", "is not lowercase"),
+    ("json", "is a standard-library module"),
+    ("asyncio", "is a standard-library module"),
+    ("pydantic", "is the import name of a dependency"),
+    ("jinja2", "is the import name of a dependency"),
+    ("black", "is the import name of a dependency"),
+    ("click", "is the import name of a dependency"),
+    ("acp_requirements", "is the import name of a dependency"),
+    ("tests", "is the generated tests directory's name"),
+])
+def test_a_bad_package_name_is_refused_and_nothing_is_written(tmp_path: Path, name: str,
+                                                              problem: str) -> None:
     out = tmp_path / "sdk"
     done = run_acpgen("skeleton", "--package", name, "--out", str(out))
     assert done.returncode == 2
-    assert done.stderr.startswith("acpgen: error: --package:") and len(done.stderr.splitlines()) == 1
+    assert done.stderr.startswith(f"acpgen: error: --package: {name!r} {problem}")
+    assert len(done.stderr.splitlines()) == 1
     assert not out.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == []
 

@@ -451,7 +451,7 @@ def test_broken_generated_code_fails_exactly_the_real_tests_that_check_it(projec
     tests = out / "tests"
     tests.mkdir()
     generated_tests = generated_dir() / project.lock.tests_dir
-    for name in ("conftest.py", "_acp_checks.py", "_acp_conformance.py",
+    for name in ("conftest.py", "_acp_checks.py", "_acp_target.py", "_acp_conformance.py",
                  *(p.name for p in _section_modules(project))):
         shutil.copyfile(generated_tests / name, tests / name)
     shutil.copytree(generated_tests / "_acp_kit", tests / "_acp_kit", ignore=shutil.ignore_patterns("__pycache__"))

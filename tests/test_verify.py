@@ -13,6 +13,9 @@ from acpgen.inputs.lock import load_lock
 SCHEMA = "schema/v1/schema.json"
 
 
+PROJECT_LOCK = Path(__file__).resolve().parents[1] / "schema" / "acp.lock"
+
+
 def test_verify_passes_on_the_pinned_inputs(project_root: Path, inputs_dir: Path) -> None:
     result = run_acpgen("verify", "--inputs", str(inputs_dir))
     assert result.returncode == 0, result.stderr
@@ -56,10 +59,38 @@ def test_one_flipped_byte_is_refused_with_both_hashes(
 def test_every_command_refuses_drifted_inputs(project_root: Path, inputs_copy: Path) -> None:
     meta = inputs_copy / "schema/v1/meta.json"
     meta.write_bytes(meta.read_bytes() + b"\n")
-    for command in (["roster"], ["inspect", "--methods"], ["check"]):
+    lock_before = (project_root / "schema" / "acp.lock").read_bytes()
+    for command in (["roster"], ["inspect", "--methods"], ["check"], ["lock"], ["generate", "--out", "x"],
+                    ["diff", str(inputs_copy / "schema/v1/schema.json"), str(inputs_copy / "schema/v1/schema.json")]):
         result = run_acpgen(*command, "--inputs", str(inputs_copy))
         assert result.returncode == 2, command
-        assert "schema/v1/meta.json" in result.stderr
+        # Exactly one line, naming the drifted file and how to accept it.
+        assert result.stderr.count("\n") == 1, (command, result.stderr)
+        assert result.stderr.startswith("acpgen: error: schema/acp.lock: input drift: schema/v1/meta.json:")
+        assert "acpgen lock --update" in result.stderr
+        assert result.stdout == "", command
+    assert (project_root / "schema" / "acp.lock").read_bytes() == lock_before
+    assert not (project_root / "x").exists()
+
+
+def test_lock_update_accepts_drifted_inputs_that_lock_refuses(tmp_path: Path, inputs_dir: Path) -> None:
+    import shutil
+
+    project = tmp_path / "project"
+    (project / "schema").mkdir(parents=True)
+    shutil.copyfile(PROJECT_LOCK, project / "schema" / "acp.lock")
+    inputs = tmp_path / "inputs"
+    shutil.copytree(inputs_dir / "schema", inputs / "schema")
+    shutil.copytree(inputs_dir / "roster", inputs / "roster")
+    meta = inputs / "schema/v1/meta.json"
+    meta.write_bytes(meta.read_bytes() + b"\n")
+    shown = run_acpgen("lock", "--project", str(project), "--inputs", str(inputs))
+    assert shown.returncode == 2 and "input drift: schema/v1/meta.json" in shown.stderr
+    updated = run_acpgen("lock", "--update", "--project", str(project), "--inputs", str(inputs))
+    assert updated.returncode == 0, updated.stderr
+    assert updated.stdout.startswith("lock updated: schema/v1/meta.json -> ")
+    shown = run_acpgen("lock", "--project", str(project), "--inputs", str(inputs))
+    assert shown.returncode == 0 and hashlib.sha256(meta.read_bytes()).hexdigest() in shown.stdout
 
 
 def test_missing_inputs_directory_is_one_line_exit_2(tmp_path: Path) -> None:
@@ -68,6 +99,19 @@ def test_missing_inputs_directory_is_one_line_exit_2(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert result.stderr.strip().count("\n") == 0
     assert str(missing) in result.stderr and "does not exist" in result.stderr
+    assert "(from --inputs: " in result.stderr and "--inputs DIR or $ACPGEN_INPUTS" in result.stderr
+
+
+def test_a_relative_inputs_path_in_the_lock_says_what_it_is_relative_to(tmp_path: Path) -> None:
+    import shutil
+
+    project = tmp_path / "moved"
+    (project / "schema").mkdir(parents=True)
+    shutil.copyfile(PROJECT_LOCK, project / "schema" / "acp.lock")
+    result = run_acpgen("verify", "--project", str(project))
+    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    assert result.stderr.startswith("acpgen: error: ../shared/acp: inputs directory does not exist")
+    assert f"relative to {project}" in result.stderr and "$ACPGEN_INPUTS" in result.stderr
 
 
 def test_inputs_option_beats_env_beats_lock(project_root: Path, inputs_dir: Path, tmp_path: Path) -> None:

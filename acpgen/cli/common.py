@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -12,18 +13,16 @@ from typing import Any, TypeVar
 import click
 
 from acpgen.errors import AcpgenError, InputDriftError
-from acpgen.inputs.lock import find_project_root
+from acpgen.inputs.lock import ENV_INPUTS, builtin_project_root, find_project_root
 from acpgen.model.project import Project, load_project
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _fail(exc: AcpgenError) -> None:
-    if isinstance(exc, InputDriftError):
-        for line in exc.lines:
-            click.echo(f"acpgen: error: input drift: {line}", err=True)
-        click.echo("acpgen: the inputs differ from schema/acp.lock; accept new bytes only "
-                   "with `acpgen lock --update`", err=True)
+    if isinstance(exc, InputDriftError):  # one line whatever the number of drifted files
+        click.echo(f"acpgen: error: {exc.where}: input drift: {'; '.join(exc.lines)}; accept new "
+                   "bytes only with `acpgen lock --update`", err=True)
     else:
         click.echo(f"acpgen: error: {exc}", err=True)
     sys.exit(exc.exit_code)
@@ -59,9 +58,34 @@ def project_options(func: F) -> F:
     return func
 
 
-def open_project(project_dir: Path | None, inputs: str | None, metaschema: bool = False) -> Project:
-    root = project_dir.resolve() if project_dir else find_project_root(Path.cwd())
-    return load_project(root, inputs, metaschema=metaschema)
+def project_root(project_dir: Path | None, inputs: str | None, *, builtin: bool = False) -> Path:
+    """``--project``, else the nearest project upwards from ``.``.
+
+    With ``builtin`` (commands that only read: verify, roster, inspect, diff, skeleton),
+    outside any project acpgen's built-in ACP v1 lock is used, with the inputs given by
+    ``--inputs`` or ``$ACPGEN_INPUTS``. Commands that write into the project never do.
+    """
+    if project_dir:
+        return project_dir.resolve()
+    try:
+        return find_project_root(Path.cwd())
+    except AcpgenError as exc:
+        if not builtin:
+            raise
+        if not (inputs or os.environ.get(ENV_INPUTS)):
+            raise AcpgenError(
+                exc.where,
+                f"{exc.message}, and no inputs given for acpgen's built-in ACP v1 lock: "
+                f"pass --inputs DIR or set ${ENV_INPUTS}",
+            ) from None
+        return builtin_project_root()
+
+
+def open_project(
+    project_dir: Path | None, inputs: str | None, *, builtin: bool = False, metaschema: bool = False
+) -> Project:
+    """Load the project; ``metaschema`` runs the JSON Schema 2020-12 pass (where inputs are accepted)."""
+    return load_project(project_root(project_dir, inputs, builtin=builtin), inputs, metaschema=metaschema)
 
 
 def emit_json(data: Any) -> None:

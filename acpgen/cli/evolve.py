@@ -43,7 +43,7 @@ def diff_command(old: str | None, new: str | None, as_json: bool, verbose: bool,
         return
     if old is None or new is None:
         raise click.UsageError("OLD and NEW are required (or --explain KIND)")
-    project = open_project(project_dir, inputs)
+    project = open_project(project_dir, inputs, builtin=True)
     meta = pinned_meta(project)
     old_side = load_side(old, meta)
     result, impact = analyse(project, old_side, load_side(new, meta, trusted=old_side))

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 import acpgen
-from acpgen.cli import inspect_view
+from acpgen.cli import inspect_view, roster_filter
 from acpgen.cli.common import emit_json, handle_errors, open_project, project_options
 from acpgen.cli.evolve import bump_command, diff_command
 from acpgen.cli.skeleton import skeleton
@@ -17,6 +17,7 @@ from acpgen.errors import EXIT_DRIFT, AcpgenError
 from acpgen.evolve.bump import roster_pin_warnings
 from acpgen.inputs.lock import find_project_root
 from acpgen.inputs.lock_update import show_lock, update_lock
+from acpgen.inputs.roster import KEYWORDS, KINDS, RESPONSIBILITIES, ROLES
 from acpgen.model.capabilities import uncited_gate_warnings
 from acpgen.model.project import Project
 from acpgen.output.check import check as run_check
@@ -30,8 +31,13 @@ from acpgen.output.generate import generate_report, summary
 def main() -> None:
     """Generate typed ACP v1 bindings from pinned, hash-verified inputs.
 
-    Exit codes: 0 success; 1 drift (check) or compatible changes (diff/bump);
-    2 bad input (wrong hash, malformed file, invalid manifest); 3 breaking changes (diff/bump).
+    Outside any project, verify, roster, inspect, diff and skeleton use acpgen's built-in
+    ACP v1 lock with the inputs from --inputs or $ACPGEN_INPUTS.
+
+    Exit codes: 0 success; 1 the generated tree differs (check) or compatible changes
+    (diff/bump); 2 bad input or usage (input drift, malformed file, invalid
+    schema/capabilities.toml, bad option value; one line, nothing written); 3 breaking
+    changes (diff/bump).
     """
 
 
@@ -40,7 +46,7 @@ def main() -> None:
 @handle_errors
 def verify(project_dir: Path | None, inputs: str | None) -> None:
     """Check every pinned input's size and SHA-256, and that the inputs are consistent."""
-    project = open_project(project_dir, inputs, metaschema=True)
+    project = open_project(project_dir, inputs, builtin=True, metaschema=True)
     for warning in _verify_warnings(project):
         click.echo(f"acpgen: warning: {warning}", err=True)
     click.echo(
@@ -60,18 +66,23 @@ def _verify_warnings(project: Project) -> list[str]:
 @project_options
 @handle_errors
 def lock(update: bool, project_dir: Path | None, inputs: str | None) -> None:
-    """Show the lock, or (with --update) accept the current input bytes."""
+    """Show the lock (after verifying the inputs against it), or (with --update) accept the
+    current input bytes."""
     root = project_dir.resolve() if project_dir else find_project_root(Path.cwd())
-    click.echo(update_lock(root, inputs) if update else show_lock(root))
+    if update:
+        click.echo(update_lock(root, inputs))
+        return
+    open_project(root, inputs)  # drifted inputs: the drift, exit 2 (only --update accepts them)
+    click.echo(show_lock(root))
 
 
 @main.command()
-@click.option("--keyword", multiple=True, help="MUST, MUST NOT, SHOULD, SHOULD NOT or MAY.")
-@click.option("--role", multiple=True, help="agent, client or both.")
-@click.option("--responsibility", multiple=True, help="sdk, shared or application.")
-@click.option("--kind", multiple=True, help="imported, derived, incorporated or prose-imported.")
-@click.option("--section", multiple=True, help="The ID's third segment, e.g. SETUP.")
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON array.")
+@click.option("--keyword", multiple=True, metavar="K", help="MUST, MUST NOT, SHOULD, SHOULD NOT or MAY (any case; repeatable).")
+@click.option("--role", multiple=True, metavar="R", help="agent, client or both (any case; repeatable).")
+@click.option("--responsibility", multiple=True, metavar="R", help="sdk, shared or application (any case; repeatable).")
+@click.option("--kind", multiple=True, metavar="K", help="imported, derived, incorporated or prose-imported (any case; repeatable).")
+@click.option("--section", multiple=True, metavar="S", help="The ID's third segment, e.g. SETUP (any case; repeatable).")
+@click.option("--json", "as_json", is_flag=True, help="Print the selected requirements as JSON.")
 @project_options
 @handle_errors
 def roster(
@@ -84,15 +95,17 @@ def roster(
     project_dir: Path | None,
     inputs: str | None,
 ) -> None:
-    """List roster requirements, optionally filtered."""
-    project = open_project(project_dir, inputs)
+    """List roster requirements, optionally filtered (unknown filter values are refused)."""
+    # The fixed vocabularies are checked before loading anything; sections come from the roster.
     filters = {
-        "keyword": {k.upper() for k in keyword},
-        "role": set(role),
-        "responsibility": set(responsibility),
-        "kind": set(kind),
-        "section": {s.upper() for s in section},
+        "keyword": roster_filter.choose("--keyword", keyword, KEYWORDS),
+        "role": roster_filter.choose("--role", role, ROLES),
+        "responsibility": roster_filter.choose("--responsibility", responsibility, RESPONSIBILITIES),
+        "kind": roster_filter.choose("--kind", kind, KINDS),
     }
+    project = open_project(project_dir, inputs, builtin=True)
+    sections = tuple(dict.fromkeys(r.section for r in project.roster.requirements))
+    filters["section"] = roster_filter.choose("--section", section, sections)
     selected = [
         r
         for r in project.roster.requirements
@@ -107,11 +120,12 @@ def roster(
 
 
 @main.command()
-@click.argument("type_name", required=False)
-@click.option("--methods", is_flag=True, help="The method table.")
-@click.option("--capabilities", is_flag=True, help="The capability tree as dotted paths.")
+@click.argument("type_name", required=False, metavar="[TYPE]")
+@click.option("--methods", is_flag=True, help="The method table (one method per line).")
+@click.option("--capabilities", is_flag=True,
+              help="The capability tree (one dotted path and its kind per line, e.g. clientCapabilities.fs.readTextFile).")
 @click.option("--gates", is_flag=True, help="The capability gates of schema/capabilities.toml.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Print the same selection as JSON (objects, every field).")
 @project_options
 @handle_errors
 def inspect(
@@ -124,21 +138,25 @@ def inspect(
     inputs: str | None,
 ) -> None:
     """Show the IR: one def (TYPE), the methods, the capability tree or the gates."""
-    project = open_project(project_dir, inputs)
     if sum([bool(type_name), methods, capabilities, gates]) != 1:
         raise AcpgenError("acpgen inspect", "give exactly one of TYPE, --methods, --capabilities, --gates")
+    project = open_project(project_dir, inputs, builtin=True)
     if methods:
         data: Any = [m.to_json() for m in project.ir.methods]
+        text = inspect_view.methods_text(data)
     elif capabilities:
         data = [c.to_json() for c in project.ir.capabilities]
+        text = inspect_view.capabilities_text(data)
     elif gates:
         data = inspect_view.gates(project)
+        text = inspect_view.gates_text(data)
     else:
         data = inspect_view.definition(project, type_name or "")
+        text = inspect_view.definition_text(data)
     if as_json:
         emit_json(data)
     else:
-        click.echo(inspect_view.as_text(data))
+        click.echo(text)
 
 
 @main.command()

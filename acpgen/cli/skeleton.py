@@ -1,4 +1,4 @@
-"""The ``acpgen skeleton`` command (registered through ``EXTRA_COMMANDS`` in acpgen/cli.py)."""
+"""The ``acpgen skeleton`` command."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from pathlib import Path
 import click
 
 from acpgen.cli.common import handle_errors, open_project, project_options
-from acpgen.skeleton.create import check_out_dir, check_package_name, create_skeleton
+from acpgen.model.package_name import check_package_name
+from acpgen.skeleton.create import check_out_dir, create_skeleton, parse_acpgen_requirement
 
 
 @click.command("skeleton")
@@ -21,15 +22,19 @@ from acpgen.skeleton.create import check_out_dir, check_package_name, create_ske
     help="Directory to create (must not exist, or be empty).",
 )
 @click.option(
-    "--vendor-inputs",
-    is_flag=True,
-    help="Copy the pinned inputs into DIR/schema/inputs/ (a self-contained project for CI) "
-    "instead of referencing them by a relative path.",
+    "--vendor-inputs/--reference-inputs",
+    default=True,
+    show_default=True,
+    help="Copy the pinned inputs (with their licence and provenance) into DIR/schema/inputs/, "
+    "so the project stands alone; or reference this project's inputs directory by its "
+    "absolute path.",
 )
 @click.option(
     "--acpgen-requirement",
     metavar="SPEC",
-    help="How the skeleton's CI installs acpgen (a pip requirement; default acpgen==VERSION).",
+    help="How the skeleton's dev extra (and so its CI) installs acpgen: a pip requirement "
+    "naming acpgen, e.g. 'acpgen @ git+https://...' or 'acpgen @ file:///...' "
+    "(default: acpgen==VERSION).",
 )
 @project_options
 @handle_errors
@@ -43,8 +48,9 @@ def skeleton(
 ) -> None:
     """Create a new, installable ACP SDK project (generated code, runtime, examples, tests, CI)."""
     check_package_name(package)  # cheap refusals first, before loading the project
+    parse_acpgen_requirement(acpgen_requirement)
     check_out_dir(out)
-    project = open_project(project_dir, inputs)
+    project = open_project(project_dir, inputs, builtin=True)
     files = create_skeleton(
         project, out, package, vendor_inputs=vendor_inputs, acpgen_requirement=acpgen_requirement
     )

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from acpgen.emit.models_plan import int_formats, plan_models
+from acpgen.emit.models_plan import HELPER_NAMES, int_formats, plan_models
 from acpgen.emit.render import render
 
 if TYPE_CHECKING:
@@ -39,13 +39,14 @@ if TYPE_CHECKING:
 
 def emit(model: GenerationModel) -> dict[str, str]:
     blocks = plan_models(model.ir)
-    public = sorted(b.name for b in blocks if b.public)
+    formats = int_formats(model.ir)
+    public = sorted({b.name for b in blocks if b.public} | HELPER_NAMES | {f["name"] for f in formats})
     text = render(
         "models/models.py.jinja",
         package=model.options.package,
         protocol_version=model.ir.protocol_version,
         blocks=blocks,
         public=public,
-        int_formats=int_formats(model.ir),
+        int_formats=formats,
     )
     return {f"{model.options.package}/models.py": text}

@@ -7,18 +7,32 @@ type trees, values) that the jinja macros render.
 Naming contract (other emitters rely on it): every ``$def`` is importable from
 ``{package}.models`` under exactly its ``$def`` name, as a class, an enum or a type alias
 (``pydantic.TypeAdapter(X)`` works for all of them); attributes are ``Property.py_name``.
-Helper classes that are not ``$defs`` (union variants that carry a tag, or common members)
-are private: ``_{Def}{Variant}``, the variant part taken from its tag, else its title, else
-the def it is built on -- never from its position.
+
+Union branch classes (a branch that adds a tag or members to what it is built on) are
+public too, named by one rule: ``{Union}{Variant}``, the variant part being the PascalCase
+of the branch's tag, else of its title, else of the def it is built on -- never its
+position (``ContentBlockText``, ``SessionUpdateAgentMessageChunk``,
+``RequestPermissionOutcomeSelected``). When the schema already uses that name for the def
+the branch is built on (``AuthMethodTerminal``, ``McpServerHttp``), the branch class is
+``{Variant}{Union}`` (``TerminalAuthMethod``, ``HttpMcpServer``). Any other clash -- with a
+``$def``, another branch class or a name the module defines -- is a generation error.
+
+The primitive types in annotations have public, documented names (``StrictStr``,
+``StrictInt``, ``StrictFloat``, ``StrictBool``, one ``Int64``/``Uint32``/... per integer
+format the schema uses, and ``Omittable[X]``, see ``HELPER_NAMES``).
 
 How unions come out (the rest of the contract):
 
 - A union ``$def`` is a type alias (``SessionUpdate``, ``ContentBlock``, ``McpServer``);
-  parse it with ``TypeAdapter``. A branch built on an object ``$def`` is a private subclass
-  of it that adds the tag as a ``Literal`` member: ``ContentBlock``'s ``text`` branch is
-  ``_ContentBlockText(TextContent)`` with ``type: Literal["text"]``, so ``isinstance(block,
+  parse it with ``TypeAdapter``. A branch built on an object ``$def`` is a subclass of it
+  that adds the tag as a ``Literal`` member: ``ContentBlock``'s ``text`` branch is
+  ``ContentBlockText(TextContent)`` with ``type: Literal["text"]``, so ``isinstance(block,
   TextContent)`` holds; ``SessionUpdate``'s ``tool_call`` branch subclasses ``ToolCall``.
   A branch that adds nothing (``McpServer``'s stdio branch) is the ``$def`` class itself.
+- The tag member of a branch class is a required member at run time (so it is always on
+  the wire, whatever ``exclude_*`` a dump uses, and validation costs nothing extra) with its
+  constant as the default for type checkers; construction fills it in
+  (``ContentBlockText(text="hi")`` is complete).
 - A union whose every branch has a listed tag uses ``Field(discriminator=py_name)``; one
   with a catch-all ("other") or an untagged branch uses a callable ``Discriminator`` whose
   ``Tag`` values are the tags plus the fixed ``"(other)"`` and ``"(untagged)"``.
@@ -34,7 +48,7 @@ from typing import Any
 
 from acpgen.emit.escape import doc_text
 from acpgen.errors import AcpgenError
-from acpgen.ir.naming import member_name, pascal, snake_case
+from acpgen.ir.naming import MODULE_NAMES, member_name, pascal, snake_case
 from acpgen.ir.types import Definition, Property, SchemaIR, TypeExpr, Variant
 from acpgen.ir.visit import def_types, fold, refs, walk_all
 
@@ -52,7 +66,9 @@ INT_FORMATS: dict[str, tuple[int, int]] = {
     "uint32": (0, 2**32 - 1),
     "uint64": (0, 2**64 - 1),
 }
-_PRIMITIVE_BASES = {"string": "Str", "integer": "Int", "number": "Float", "boolean": "Bool"}
+_PRIMITIVE_BASES = {
+    "string": "StrictStr", "integer": "StrictInt", "number": "StrictFloat", "boolean": "StrictBool",
+}
 _KW = {
     "minimum": "ge",
     "maximum": "le",
@@ -63,6 +79,10 @@ _KW = {
     "pattern": "pattern",
 }
 # Tag() values of the branches that no listed tag names (part of the naming contract).
+# Public names the module header defines for annotations (the integer ranges are added per
+# format, see int_formats); acpgen.ir.naming refuses a $def by one of these names, and a
+# branch class by one of them is refused here.
+HELPER_NAMES = frozenset({*_PRIMITIVE_BASES.values(), "Omittable"})
 OTHER_TAG = "(other)"  # a catch-all branch: any tag not listed elsewhere
 UNTAGGED = "(untagged)"  # the branch used when the tag member is absent
 
@@ -88,7 +108,7 @@ def _node(t: TypeExpr, items: dict[str, Any] | None, variants: tuple[dict[str, A
         base = _PRIMITIVE_BASES[t.name or ""]
         kw = _constraints(t)
         if t.name == "integer" and t.format in INT_FORMATS:
-            # A named range per format (``_Uint32``), plus any tighter schema bound.
+            # A named range per format (``Uint32``), plus any tighter schema bound.
             lo, hi = INT_FORMATS[t.format]
             base = int_format_name(t.format)
             kw = [(k, v) for k, v in kw if (k == "ge" and v > lo) or (k == "le" and v < hi)]
@@ -113,7 +133,7 @@ def int_format_name(fmt: str) -> str:
 
 
 def int_formats(ir: SchemaIR | None = None) -> list[dict[str, Any]]:
-    """The named integer ranges the module header defines (``_Int32``, ``_Uint64``, ...):
+    """The named integer ranges the module header defines (``Int32``, ``Uint64``, ...):
     those the schema uses (all of them without an IR)."""
     used = set(INT_FORMATS) if ir is None else _used_formats(ir)
     return [
@@ -153,6 +173,7 @@ class FieldSpec:
     default: Any
     validate_default: bool
     description: str | None
+    tag: bool = False  # a union branch's tag: required at run time, defaulted for type checkers
 
 
 @dataclass
@@ -166,7 +187,7 @@ class Block:
     bases: list[str] = field(default_factory=list)
     fields: list[FieldSpec] = field(default_factory=list)
     members: list[dict[str, Any]] = field(default_factory=list)  # enums
-    base: str | None = None  # enum value type: Str | Int
+    base: str | None = None  # enum value type: str | int
     type: dict[str, Any] | None = None  # alias target
     open_limits: list[tuple[str, Any]] = field(default_factory=list)
 
@@ -198,6 +219,7 @@ def field_spec(p: Property, tag: Any = None) -> FieldSpec:
         default=p.default,
         validate_default=validate_default,
         description=p.description,
+        tag=tag is not None,
     )
 
 
@@ -220,6 +242,7 @@ class Planner:
         self.defs = ir.defs
         self.blocks: dict[str, Block] = {}
         self.entries: dict[str, list[Entry]] = {}  # union def -> its members
+        self.format_names = frozenset(f["name"] for f in int_formats(ir))
         self.origins: dict[str, str] = {}  # branch class -> the variant it was named for
 
     # -- public --------------------------------------------------------------------------
@@ -275,7 +298,7 @@ class Planner:
                      bases=["_Model"], fields=fields, lazy=lazy)
 
     def enum_block(self, d: Definition) -> Block:
-        base = _PRIMITIVE_BASES.get(d.enum_base or "string", "Str")
+        base = "int" if d.enum_base == "integer" else "str"
         members = [
             {"name": member_name(m.value, m.title), "value": m.value,
              "doc": docstring_text(m.description)}
@@ -382,7 +405,7 @@ class Planner:
                 continue
             classes = []
             for base, inner in bases:
-                cls = f"_{d.name}{suffix}{inner}"
+                cls = self.branch_name(d, suffix + inner, base)
                 origin = f"{d.pointer}/{d.union_keyword}/{index}"
                 if self.origins.setdefault(cls, origin) != origin:
                     raise AcpgenError(SCHEMA, f"{d.pointer}: {self.origins[cls]} and {origin} both "
@@ -393,11 +416,31 @@ class Planner:
                 for p in own:
                     lazy |= refs(p.type)
                 deps = {base} if base != "_Model" else set()
-                self.add(Block(kind="class", name=cls, doc=docstring_text(v.description), public=False,
+                self.add(Block(kind="class", name=cls, doc=docstring_text(v.description), public=True,
                                bases=[base], fields=_dedupe(fields), deps=deps, lazy=lazy))
                 classes.append(cls)
             entries.append(Entry(tag=tag, title=v.title, classes=classes))
         return entries
+
+    def branch_name(self, union: Definition, variant: str, base: str) -> str:
+        """``{Union}{Variant}``; ``{Variant}{Union}`` when the schema gave the first name to
+        the def the branch is built on; any other clash is refused (module docstring)."""
+        name = f"{union.name}{variant}"
+        if name == base:
+            name = f"{variant}{union.name}"
+        if name in self.origins:
+            return name  # another variant's name: reported with both origins by the caller
+        taken = (
+            name in self.defs
+            or name in self.blocks
+            or name in MODULE_NAMES
+            or name in HELPER_NAMES
+            or name in self.format_names
+        )
+        if taken:
+            raise AcpgenError(SCHEMA, f"{union.pointer}: the branch class name {name!r} of "
+                              f"{union.name} is already taken (rename the branch's tag or title)")
+        return name
 
     def bases_of(self, ref: str, user: Definition) -> list[tuple[str, str]]:
         """The classes a branch referring to ``ref`` extends: the def itself when it is an
@@ -412,7 +455,7 @@ class Planner:
                 if e.type is not None:
                     raise AcpgenError(SCHEMA, f"{user.pointer}: branch on {ref} is not an object")
                 for cls in e.classes:
-                    out.append((cls, cls[len(ref) + 1 :] if cls.startswith(f"_{ref}") else cls))
+                    out.append((cls, cls[len(ref) :] if cls.startswith(ref) and cls != ref else cls))
             return out
         raise AcpgenError(SCHEMA, f"{user.pointer}: a union branch refers to {ref} ({target.shape})")
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from acpgen.emit import verbatim
+from acpgen.emit.models_plan import type_node
 from acpgen.emit.render import render
 from acpgen.errors import AcpgenError
 from acpgen.ir.types import Method, SchemaIR
@@ -42,6 +43,7 @@ _PACKAGE_TEMPLATES = {
     "examples/__init__.py": "runtime/examples/__init__.py.jinja",
     "examples/echo_agent.py": "runtime/examples/echo_agent.py.jinja",
     "examples/client.py": "runtime/examples/client.py.jinja",
+    "examples/minimal_agent.py": "runtime/examples/minimal_agent.py.jinja",
 }
 RUNTIME_TESTS_DIR = "runtime_tests"  # relative to the output directory
 _TEST_TEMPLATES = {"_package.py": "runtime/tests/_package.py.jinja"}
@@ -119,6 +121,53 @@ def _py(ir: SchemaIR, def_name: str, wire: str) -> str:
     return prop.py_name
 
 
+# Parameter names of the outbound-call methods themselves: a params member by one of these
+# names leaves its method without the keyword form (the params model still works).
+_CALL_NAMES = frozenset({"self", "params", "fields"})
+
+
+@dataclass(frozen=True)
+class KeywordArg:
+    name: str  # the member's Python name
+    type: dict[str, Any]  # its type tree (models_plan.type_node), names qualified with models.
+    required: bool  # else the keyword defaults to None, which means "omitted"
+    nullable: bool  # null is a value of the member
+
+
+def _qualified(tree: dict[str, Any]) -> dict[str, Any]:
+    """A type tree whose names resolve from another module of the package (``models.X``)."""
+    out = dict(tree)
+    if tree.get("k") in ("name", "prim"):
+        out["qual"] = "models."  # written before the (escaped) name by the ty macro
+    if isinstance(tree.get("items"), dict):
+        out["items"] = _qualified(tree["items"])
+    if "members" in tree:
+        out["members"] = [_qualified(m) for m in tree["members"]]
+    return out
+
+
+def keyword_args(ir: SchemaIR, params: str) -> list[KeywordArg] | None:
+    """The keyword form of an outbound call: one argument per member of its params object;
+    None when the params are not an object (a union) or a member name is taken."""
+    definition = ir.defs.get(params)
+    if definition is None or definition.shape != "object" or not definition.properties:
+        return None
+    if any(p.py_name in _CALL_NAMES for p in definition.properties):
+        return None
+    return [
+        KeywordArg(p.py_name, _qualified(type_node(p.type)), p.required, p.nullable and p.type.kind != "any")
+        for p in definition.properties
+    ]
+
+
+def _ref(ir: SchemaIR, def_name: str, wire: str) -> str:
+    definition = ir.defs.get(def_name)
+    prop = definition.property(wire) if definition else None
+    if prop is None or prop.type.kind != "ref" or not prop.type.name:
+        raise AcpgenError(SCHEMA, f"the runtime needs $defs/{def_name}/properties/{wire} to be a $ref")
+    return prop.type.name
+
+
 def _cancelled_permission(ir: SchemaIR, permission: Method) -> dict[str, Any]:
     """The wire value of a ``cancelled`` permission response, checked against the schema."""
     response = ir.defs.get(permission.result or "")
@@ -154,7 +203,10 @@ def context(model: GenerationModel) -> dict[str, Any]:
         SideView("client", "agent", "Client", "ClientSideConnection", "CLIENT_ROUTES",
                  client_methods, agent_methods),
     ]
+    result = initialize.result or ""
     return {
+        
+        "keywords": {m.params: keyword_args(ir, m.params) for m in ir.methods},
         "package": model.options.package,
         "tests_dir": model.options.tests_dir,
         "protocol_version": ir.protocol_version,
@@ -170,6 +222,10 @@ def context(model: GenerationModel) -> dict[str, Any]:
             "response_version": _py(ir, initialize.result or "", "protocolVersion"),
             "agent_capabilities": _py(ir, initialize.result or "", "agentCapabilities"),
             "auth_methods": _py(ir, initialize.result or "", "authMethods"),
+            # The default Agent.initialize answers these from class attributes.
+            "agent_info": _py(ir, result, "agentInfo"),
+            "capabilities_type": _ref(ir, result, "agentCapabilities"),
+            "info_type": _ref(ir, result, "agentInfo"),
         },
         "cancel": {"wire": cancel.wire, "session_id": _py(ir, cancel.params, "sessionId")},
         "permission": {

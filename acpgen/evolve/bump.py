@@ -46,7 +46,7 @@ from acpgen.evolve.diff import SchemaDiff, SchemaSide, build_side, diff_sides
 from acpgen.evolve.impact import Impact, compute_impact, load_gate_entries
 from acpgen.inputs.lock import Lock, PinnedFile, dump_lock
 from acpgen.inputs.pinned import RawInputs, sha256_hex
-from acpgen.inputs.roster import Roster, parse_roster
+from acpgen.inputs.roster import Roster, RosterError, parse_roster
 from acpgen.ir.types import SchemaIR
 from acpgen.model import conformance
 from acpgen.model.capabilities import MANIFEST_RELPATH, Manifest, parse_manifest, read_manifest
@@ -150,7 +150,10 @@ def plan_bump(
         roster_text = roster_blob.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise AcpgenError(roster_rel, f"not UTF-8 at byte {exc.start}") from None
-    roster = parse_roster(roster_text, roster_rel)
+    try:
+        roster = parse_roster(roster_text, roster_rel)
+    except RosterError as exc:
+        raise AcpgenError(exc.where, exc.message) from None
     new_sha = sha256_hex(schema_blob)
     roster_upstream = dict(lock.files["roster"].upstream) if roster_arg is None else {}
     roster_upstream.pop(ROSTER_PIN_KEY, None)

@@ -26,12 +26,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from acpgen.errors import AcpgenError
 from acpgen.evolve.changes import Change
 from acpgen.evolve.diff import SchemaDiff, SchemaSide
 from acpgen.evolve.methods import Flows, refs_in
 from acpgen.evolve.normal import normalise, ref_name
 from acpgen.inputs.roster import Requirement, Roster
+from acpgen.ir.build import build_ir
 from acpgen.model.capabilities import MANIFEST_RELPATH
+from acpgen.model.claim_verdicts import claim_verdicts
 from acpgen.model.derived_claims import DerivedClaims, derived_claims
 from acpgen.model.project import Project
 
@@ -150,9 +153,9 @@ class Claim:
 def roster_claims(roster: Roster) -> list[Claim]:
     """The structural claims of every derived requirement (parsed by acpgen.model.derived_claims).
 
-    The "Derived structure" entries (members and union/schema shapes) are re-checked, plus
-    the enum values the prose lists (StopReason). Variant lists in prose are not: a union
-    that gains variants still satisfies "exactly one of the stable variants".
+    They link changed defs to requirements; whether each still holds against NEW is decided
+    by :func:`acpgen.model.claim_verdicts.claim_verdicts`, the same verdicts the generated
+    requirement tests are marked with.
     """
     out: list[Claim] = []
     for dc in derived_claims(roster):
@@ -201,6 +204,23 @@ def check_claim(claim: Claim, schema: dict[str, Any]) -> str | None:
             parts = ([f"missing {gone}"] if gone else []) + ([f"new {extra}"] if extra else [])
             problems.append(f"{label}: {'; '.join(parts)}")
     return f"{pointer}: " + ", ".join(problems) if problems else None
+
+
+def _broken_claims(claims: list[Claim], roster: Roster, new: SchemaSide) -> tuple[int, list[BrokenClaim]]:
+    """How many claims were checked, and those that no longer hold against NEW.
+
+    When the generator can model NEW, the verdicts are the ones the generated requirement
+    tests are marked with (:mod:`acpgen.model.claim_verdicts`), so the report and the tests
+    name the same requirements; otherwise (no generated code can exist for NEW) the raw
+    schema is checked with :func:`check_claim`.
+    """
+    try:
+        ir = build_ir(new.schema, new.meta, new.label, new.meta_label)
+    except AcpgenError:
+        return len(claims), [BrokenClaim(c.requirement, c.text, problem) for c in claims
+                             if (problem := check_claim(c, new.schema))]
+    verdicts = claim_verdicts(roster, ir)
+    return len(verdicts), [BrokenClaim(v.requirement, v.claim, v.problem) for v in verdicts if v.problem]
 
 
 class _Index:
@@ -313,10 +333,6 @@ def compute_impact(diff: SchemaDiff, roster: Roster, gate_entries: list[Any] | N
                 reqs.setdefault(rid, set()).add("gate")
         results.append(ChangeImpact(change, {k: tuple(sorted(v)) for k, v in sorted(reqs.items())},
                                     tuple(carriers)))
-    broken = []
-    for c in claims:
-        problem = check_claim(c, diff.new.schema)
-        if problem:
-            broken.append(BrokenClaim(c.requirement, c.text, problem))
-    return Impact(tuple(results), len(claims), len({c.requirement for c in claims}), tuple(broken),
+    checked, broken = _broken_claims(claims, roster, diff.new)
+    return Impact(tuple(results), checked, len({c.requirement for c in claims}), tuple(broken),
                   gates_source, notes)

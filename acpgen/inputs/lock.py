@@ -55,6 +55,20 @@ def find_project_root(start: Path) -> Path:
     raise AcpgenError(str(start), f"no {LOCK_RELPATH} here or in any parent directory")
 
 
+def builtin_project_root() -> Path:
+    """acpgen's own lock and capability manifest for ACP v1, for use outside any project.
+
+    A wheel carries them under ``acpgen/_project/schema/`` (force-included, like the
+    templates); a source checkout has them at its root. Only the pins are built in: the
+    inputs themselves always come from ``--inputs`` or ``$ACPGEN_INPUTS``.
+    """
+    here = Path(__file__).resolve().parent.parent  # the acpgen package
+    for candidate in (here / "_project", here.parent):
+        if (candidate / LOCK_RELPATH).is_file():
+            return candidate
+    raise AcpgenError(str(here), f"built-in {LOCK_RELPATH} not found (broken installation)")
+
+
 def load_lock(project_root: Path) -> Lock:
     path = project_root / LOCK_RELPATH
     where = str(LOCK_RELPATH)
@@ -93,13 +107,20 @@ def load_lock(project_root: Path) -> Lock:
 
 def resolve_inputs_dir(lock: Lock, option: str | None) -> Path:
     """``--inputs`` beats ``$ACPGEN_INPUTS`` beats the lock's ``inputs`` (relative to the project)."""
-    chosen = option or os.environ.get(ENV_INPUTS) or lock.inputs
+    env = os.environ.get(ENV_INPUTS)
+    chosen = option or env or lock.inputs
+    source = "--inputs" if option else f"${ENV_INPUTS}" if env else f"`inputs` in {LOCK_RELPATH}"
     path = Path(chosen)
+    base = Path.cwd() if (option or env) else lock.project_root
     if not path.is_absolute():
-        base = Path.cwd() if (option or os.environ.get(ENV_INPUTS)) else lock.project_root
         path = base / path
     if not path.is_dir():
-        raise AcpgenError(chosen, "inputs directory does not exist")
+        relative = "" if Path(chosen).is_absolute() else f", relative to {base}"
+        raise AcpgenError(
+            chosen,
+            f"inputs directory does not exist (from {source}{relative}: {path}); "
+            f"give the pinned inputs with --inputs DIR or ${ENV_INPUTS}",
+        )
     return path.resolve()
 
 

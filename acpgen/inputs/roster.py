@@ -3,6 +3,10 @@
 The format is described in the inputs' PROVENANCE.md ("Roster format"). A row starts with
 ``| N | ID |`` on its own line and may wrap over several lines. The requirement text of
 derived items may itself contain ``|``, so cells are taken by position from both ends.
+
+This module imports nothing from acpgen: a skeleton vendors it verbatim beside the pytest
+plugin (as ``roster_table.py``), where acpgen is not installed. Its errors are
+:class:`RosterError`; callers inside acpgen turn them into ``AcpgenError`` (exit 2).
 """
 
 from __future__ import annotations
@@ -12,7 +16,15 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from acpgen.errors import AcpgenError
+
+class RosterError(ValueError):
+    """A roster that does not parse: ``where`` is ``<file>`` or ``<file>:<line>``."""
+
+    def __init__(self, where: str, message: str) -> None:
+        self.where = where
+        self.message = " ".join(message.split())  # one line, always
+        super().__init__(f"{where}: {self.message}")
+
 
 KEYWORDS = ("MUST", "MUST NOT", "SHOULD", "SHOULD NOT", "MAY")
 ROLES = ("agent", "client", "both")
@@ -84,13 +96,13 @@ class Roster:
 def parse_roster(text: str, where: str = "roster/requirements.md") -> Roster:
     lines = text.split("\n")
     if len(lines) < 4:
-        raise AcpgenError(where, "too short: expected two header lines and a table")
+        raise RosterError(where, "too short: expected two header lines and a table")
     header = _HEADER_RE.search(lines[0])
     if not header:
-        raise AcpgenError(f"{where}:1", "header does not give revision, commit and schema sha256")
+        raise RosterError(f"{where}:1", "header does not give revision, commit and schema sha256")
     counts = _parse_counts(lines[1], f"{where}:2")
     if not lines[2].startswith("| # | ID | Keyword |") or not lines[3].startswith("|---"):
-        raise AcpgenError(f"{where}:3", "table header missing")
+        raise RosterError(f"{where}:3", "table header missing")
 
     rows: list[tuple[int, list[str]]] = []
     for lineno, line in enumerate(lines[4:], start=5):
@@ -98,7 +110,7 @@ def parse_roster(text: str, where: str = "roster/requirements.md") -> Roster:
             rows.append((lineno, [line]))
         elif line.strip():
             if not rows:
-                raise AcpgenError(f"{where}:{lineno}", "text before the first row")
+                raise RosterError(f"{where}:{lineno}", "text before the first row")
             rows[-1][1].append(line)
 
     reqs = [_parse_row(where, lineno, chunk) for lineno, chunk in rows]
@@ -116,15 +128,15 @@ def parse_roster(text: str, where: str = "roster/requirements.md") -> Roster:
 def _parse_counts(line: str, where: str) -> dict[str, int]:
     match = _COUNTS_RE.match(line.strip())
     if not match:
-        raise AcpgenError(where, "second header line does not give the counts per keyword")
+        raise RosterError(where, "second header line does not give the counts per keyword")
     counts: dict[str, int] = {}
     for part in match["counts"].split(","):
         key, _, value = part.strip().rpartition(": ")
         if key not in KEYWORDS or not value.isdigit():
-            raise AcpgenError(where, f"bad count {part.strip()!r}")
+            raise RosterError(where, f"bad count {part.strip()!r}")
         counts[key] = int(value)
     if sum(counts.values()) != int(match["total"]):
-        raise AcpgenError(where, f"counts add up to {sum(counts.values())}, not {match['total']}")
+        raise RosterError(where, f"counts add up to {sum(counts.values())}, not {match['total']}")
     return counts
 
 
@@ -136,15 +148,15 @@ def _parse_row(where: str, lineno: int, chunk: list[str]) -> Requirement:
     # Wrapped continuation lines join with one space: the table wraps only between words.
     body = " ".join(part.strip() for part in [start["rest"], *chunk[1:]] if part.strip())
     if not body.endswith("|"):
-        raise AcpgenError(loc, f"row {start['num']} ({req_id}) does not end with '|'")
+        raise RosterError(loc, f"row {start['num']} ({req_id}) does not end with '|'")
     body = body[:-1].rstrip()
     left = [c.strip() for c in body.split("|", 4)]
     if len(left) < 5:
-        raise AcpgenError(loc, f"row {start['num']} ({req_id}) has too few columns")
+        raise RosterError(loc, f"row {start['num']} ({req_id}) has too few columns")
     keyword, role, responsibility, kind, tail = left
     text, sep, source_text = tail.rpartition("|")
     if not sep:
-        raise AcpgenError(loc, f"row {start['num']} ({req_id}) has no Source column")
+        raise RosterError(loc, f"row {start['num']} ({req_id}) has no Source column")
     text = text.strip()
     for value, allowed, column in (
         (keyword, KEYWORDS, "keyword"),
@@ -153,16 +165,16 @@ def _parse_row(where: str, lineno: int, chunk: list[str]) -> Requirement:
         (kind, KINDS, "kind"),
     ):
         if value not in allowed:
-            raise AcpgenError(loc, f"{req_id}: unknown {column} {value!r}")
+            raise RosterError(loc, f"{req_id}: unknown {column} {value!r}")
     if not _ID_RE.match(req_id):
-        raise AcpgenError(loc, f"malformed requirement ID {req_id!r}")
+        raise RosterError(loc, f"malformed requirement ID {req_id!r}")
     applies = _APPLIES_RE.search(text)
     applicability = None
     if applies:
         applicability = applies["cond"].strip()
         text = text[: applies.start()].rstrip()
     if not text:
-        raise AcpgenError(loc, f"{req_id}: empty requirement text")
+        raise RosterError(loc, f"{req_id}: empty requirement text")
     return Requirement(
         number=int(start["num"]),
         id=req_id,
@@ -184,19 +196,19 @@ def _parse_source(loc: str, req_id: str, text: str) -> Source:
         return Source("schema", m["file"], m["pointer"])
     if m := _ANCHOR_SRC_RE.match(text):
         return Source("jsonrpc", m["page"], m["anchor"])
-    raise AcpgenError(loc, f"{req_id}: unrecognised source {text!r}")
+    raise RosterError(loc, f"{req_id}: unrecognised source {text!r}")
 
 
 def _cross_check(where: str, reqs: list[Requirement], counts: dict[str, int], nlines: int) -> None:
     seen: dict[str, Requirement] = {}
     for expected, req in enumerate(reqs, start=1):
         if req.number != expected:
-            raise AcpgenError(
+            raise RosterError(
                 f"{where}:{req.line}",
                 f"row numbered {req.number} where {expected} was expected (rows must run 1..N)",
             )
         if req.id in seen:
-            raise AcpgenError(
+            raise RosterError(
                 f"{where}:{req.line}",
                 f"duplicate ID {req.id} (first at line {seen[req.id].line})",
             )
@@ -204,7 +216,7 @@ def _cross_check(where: str, reqs: list[Requirement], counts: dict[str, int], nl
     actual = Counter(r.keyword for r in reqs)
     for keyword in KEYWORDS:
         if actual.get(keyword, 0) != counts.get(keyword, 0):
-            raise AcpgenError(
+            raise RosterError(
                 f"{where}:2",
                 f"header says {keyword}: {counts.get(keyword, 0)} but the table has "
                 f"{actual.get(keyword, 0)}",

@@ -40,9 +40,12 @@ _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 MODULE_NAMES = frozenset({
     "Annotated", "Any", "BaseModel", "Callable", "ClassVar", "ConfigDict", "Discriminator",
     "Enum", "Field", "GetCoreSchemaHandler", "Literal", "Strict", "TYPE_CHECKING", "Tag",
-    "TypeAlias", "TypeVar", "core_schema",
+    "TypeAlias", "TypeVar", "attrgetter", "cast", "core_schema", "get_args", "get_origin",
+    # models.py's public annotation types (emit.models_plan.HELPER_NAMES, int_formats)
+    "StrictStr", "StrictInt", "StrictFloat", "StrictBool", "Omittable",
+    "Int8", "Int16", "Int32", "Int64", "Uint8", "Uint16", "Uint32", "Uint64",
     # methods.py
-    "Final", "Mapping", "MappingProxyType", "StrictInt", "StrictStr", "TypeAdapter",
+    "Final", "Mapping", "MappingProxyType", "TypeAdapter",
     "ValidationError", "cache", "dataclass", "field", "overload",
 })
 # Every builtin: a module-level class by such a name would change what the generated code
@@ -58,8 +61,8 @@ PYDANTIC_ATTRIBUTES = frozenset({
 # Members the generated Agent / Client interfaces and the connections (with their JSON-RPC
 # base) define themselves; a method by one of these names would override them.
 INTERFACE_MEMBERS = frozenset({
-    "agent_auth_methods", "agent_capabilities", "call_extension", "client_capabilities", "close",
-    "closed", "connection", "ext_method", "ext_notification", "handle_notification",
+    "agent_auth_methods", "agent_capabilities", "agent_info", "auth_methods", "call_extension",
+    "client_capabilities", "close", "closed", "connection", "ext_method", "ext_notification", "handle_notification",
     "handle_request", "handler", "notify", "notify_extension", "on_connect", "peer_auth_methods",
     "peer_capabilities", "protocol_version", "request", "rpc", "send_message", "start",
     "supported_versions", "wait_closed",

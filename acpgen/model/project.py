@@ -14,7 +14,7 @@ from acpgen.errors import AcpgenError
 from acpgen.inputs.lock import Lock, load_lock, resolve_inputs_dir
 from acpgen.inputs.metaschema import check_metaschema
 from acpgen.inputs.pinned import RawInputs, parse_json, read_pinned
-from acpgen.inputs.roster import Roster, parse_roster
+from acpgen.inputs.roster import Roster, RosterError, parse_roster
 from acpgen.ir.build import build_ir
 from acpgen.ir.types import SchemaIR
 from acpgen.model import conformance
@@ -64,7 +64,10 @@ def load_inputs(
         roster_text = raw.text("roster")
     except UnicodeDecodeError as exc:
         raise AcpgenError(roster_where, f"not UTF-8 at byte {exc.start}") from None
-    roster = parse_roster(roster_text, roster_where)
+    try:
+        roster = parse_roster(roster_text, roster_where)
+    except RosterError as exc:
+        raise AcpgenError(exc.where, exc.message) from None
     # `acpgen bump --accept-roster-mismatch` records the other schema the roster pins.
     accepted = lock.files["roster"].upstream.get("pins_schema_sha256")
     if roster.schema_sha256 not in (lock.files["schema"].sha256, accepted):

@@ -15,8 +15,8 @@ import acpgen
 from acpgen import cache
 from acpgen.emit.registry import EMITTERS
 from acpgen.errors import AcpgenError
-from acpgen.ir.naming import is_identifier
 from acpgen.model.generation import GenOptions, generation_model
+from acpgen.model.package_name import check_package_name
 from acpgen.model.project import Project
 from acpgen.output import memo
 from acpgen.output.format_parallel import format_tree
@@ -38,11 +38,11 @@ def tool_versions() -> dict[str, str]:
 
 
 def options_for(project: Project, package: str | None = None) -> GenOptions:
-    name = package or project.lock.package
-    if not is_identifier(name):
-        raise AcpgenError("--package" if package else "schema/acp.lock",
-                          f"package name {name!r} is not a Python identifier")
-    return GenOptions(package=name, tests_dir=project.lock.tests_dir)
+    if package:
+        check_package_name(package, "--package")
+    else:
+        check_package_name(project.lock.package, "schema/acp.lock: [generate] package")
+    return GenOptions(package=package or project.lock.package, tests_dir=project.lock.tests_dir)
 
 
 def options_record(options: GenOptions) -> dict[str, str]:

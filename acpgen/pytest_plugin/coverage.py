@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from acpgen.inputs.roster import Roster
+    from .roster_table import Roster
 
 STATUSES = ("passing", "failing", "skipped", "no_test")
 STATUS_LABELS = {"passing": "passing", "failing": "failing", "skipped": "skipped stub", "no_test": "no test"}

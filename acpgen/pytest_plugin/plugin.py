@@ -11,7 +11,9 @@
   for the fallbacks).
 
 Registered for every pytest run once acpgen is installed, so it must stay cheap to import and
-must do nothing visible when no roster is configured and no marker is used.
+must do nothing visible when no roster is configured and no marker is used. The package
+imports only itself (relatively), the standard library and pytest: ``acpgen skeleton`` copies
+it verbatim into a new project, whose tests then need no acpgen.
 """
 
 from __future__ import annotations
@@ -23,11 +25,11 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from acpgen.pytest_plugin import coverage as cov
-from acpgen.pytest_plugin import roster as plugin_roster
+from . import coverage as cov
+from . import roster as plugin_roster
 
 if TYPE_CHECKING:
-    from acpgen.inputs.roster import Roster
+    from .roster_table import Roster
 
 MARKER = "acp_requirement"
 DEFAULT_COVERAGE_PATH = "acp-coverage.json"
@@ -205,7 +207,8 @@ class _RunHooks:
             report.when,
             report.outcome,
             hasattr(report, "wasxfail"),
-            cov.skip_reason(report.longrepr) if report.skipped else None,
+            # An expected failure's reason is its xfail reason (a skip's is in longrepr).
+            getattr(report, "wasxfail", None) or (cov.skip_reason(report.longrepr) if report.skipped else None),
         )
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:

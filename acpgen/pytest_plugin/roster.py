@@ -15,14 +15,18 @@ from __future__ import annotations
 
 import hashlib
 import os
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from acpgen.inputs.roster import Roster
+    from .roster_table import Roster
 
 ROSTER_IN_INPUTS = Path("roster") / "requirements.md"
+# The same names as acpgen.inputs.lock's (repeated: this package imports nothing from acpgen).
+LOCK_RELPATH = Path("schema") / "acp.lock"
+ENV_INPUTS = "ACPGEN_INPUTS"
 
 
 class RosterUnavailable(Exception):
@@ -48,25 +52,40 @@ def explicit_source(option: str | None, ini: str, ini_dir: Path, invocation_dir:
 
 def implicit_source(rootpath: Path) -> RosterSource | None:
     """The roster an acpgen project pins, else the one under ``$ACPGEN_INPUTS``; or None."""
-    try:
-        from acpgen.errors import AcpgenError
-        from acpgen.inputs.lock import ENV_INPUTS, find_project_root, load_lock, resolve_inputs_dir
-    except ImportError:  # the plugin module vendored without the rest of acpgen
-        env = os.environ.get("ACPGEN_INPUTS")
-        return RosterSource(Path(env) / ROSTER_IN_INPUTS, "$ACPGEN_INPUTS") if env else None
-    try:
-        lock = load_lock(find_project_root(rootpath))
-        pinned = lock.files["roster"]
-        return RosterSource(resolve_inputs_dir(lock, None) / pinned.path, "acpgen lock", pinned.sha256)
-    except (AcpgenError, OSError, ValueError):
-        pass  # not an acpgen project (or an unreadable one): never break an unrelated run
+    pinned = _pinned_roster(rootpath)
+    if pinned is not None:
+        return pinned
     env = os.environ.get(ENV_INPUTS)
     return RosterSource(Path(env) / ROSTER_IN_INPUTS, "$ACPGEN_INPUTS") if env else None
 
 
+def _pinned_roster(rootpath: Path) -> RosterSource | None:
+    """The roster ``schema/acp.lock`` (at or above ``rootpath``) pins, with its hash.
+
+    Read with tomllib rather than acpgen's lock loader, so that the plugin keeps working where
+    it is vendored without acpgen. Same precedence as acpgen: ``$ACPGEN_INPUTS`` (relative to
+    the working directory), else the lock's ``inputs`` (relative to the project root).
+    """
+    start = rootpath.resolve()
+    for root in (start, *start.parents):
+        lock_path = root / LOCK_RELPATH
+        if lock_path.is_file():
+            break
+    else:
+        return None
+    try:
+        lock = tomllib.loads(lock_path.read_text(encoding="utf-8"))
+        entry = lock["files"]["roster"]
+        rel, sha256 = str(entry["path"]), str(entry["sha256"]).lower()
+        env = os.environ.get(ENV_INPUTS)
+        inputs = Path(env).absolute() if env else root / str(lock.get("inputs", "../shared/acp"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, TypeError):
+        return None  # an unreadable lock: never break an unrelated run (acpgen verify says why)
+    return RosterSource(inputs / rel, "acpgen lock", sha256)
+
+
 def load(source: RosterSource) -> Roster:
-    from acpgen.errors import AcpgenError
-    from acpgen.inputs.roster import parse_roster
+    from .roster_table import RosterError, parse_roster  # parsed only when something needs it
 
     try:
         blob = source.path.read_bytes()
@@ -83,5 +102,5 @@ def load(source: RosterSource) -> Roster:
         return parse_roster(blob.decode("utf-8"), str(source.path))
     except UnicodeDecodeError as exc:
         raise RosterUnavailable(f"ACP roster {source.path}: not UTF-8 at byte {exc.start}") from None
-    except AcpgenError as exc:
+    except RosterError as exc:
         raise RosterUnavailable(f"ACP roster {exc}") from None

@@ -1,15 +1,21 @@
-"""``acpgen skeleton``: a new, installable SDK project that keeps regenerating itself.
+"""``acpgen skeleton``: a new, installable SDK project that stands alone.
 
 The skeleton is an acpgen project of its own: ``schema/acp.lock`` pins the same input bytes
-as this project (the inputs referenced by a relative path, or vendored under
-``schema/inputs/`` with ``--vendor-inputs``), ``[generate]`` puts the package ``NAME`` and its
-tests under ``generated/``, and ``schema/capabilities.toml`` is this project's gating
-manifest. Its ``generated/`` tree is built by the same :func:`~acpgen.output.generate.build_tree`
-that ``acpgen check`` runs inside the skeleton, so the skeleton's CI starts clean.
+as this project, ``[generate]`` puts the package ``NAME`` and its tests under ``generated/``,
+and ``schema/capabilities.toml`` is this project's gating manifest. Its ``generated/`` tree
+is built by the same :func:`~acpgen.output.generate.build_tree` that ``acpgen check`` runs
+inside the skeleton, so the skeleton's CI starts clean.
 
-Around it, from ``templates/skeleton/``: ``pyproject.toml`` (setuptools; the package is found
+It needs no acpgen to install and test: by default the pinned inputs are vendored under
+``schema/inputs/`` (with their licence and a provenance note; the lock's ``inputs`` is that
+relative path, so a copy of the directory keeps working), and acpgen's pytest plugin (the
+``acp_requirement`` marker, its validation against the roster, ``--acp-coverage``) is copied
+verbatim into ``acp_requirements/`` and loaded by the root ``conftest.py``. acpgen is a
+development tool there (the ``dev`` extra), needed for ``acpgen generate`` and ``acpgen check``.
+
+Around it, from ``templates/skeleton/``: ``pyproject.toml`` (hatchling; the package is found
 under ``generated/``), ``README.md``, ``.github/workflows/ci.yml`` (``acpgen check`` + pytest),
-``.gitignore`` and ``tests/`` for the author's own tests.
+``conftest.py``, ``.gitignore`` and ``tests/`` for the author's own tests.
 
 Nothing is written unless everything was built: the tree is staged beside ``--out`` and
 renamed into place; an existing non-empty ``--out`` is refused.
@@ -17,22 +23,26 @@ renamed into place; an existing non-empty ``--out`` is refused.
 
 from __future__ import annotations
 
-import keyword
+import json
 import os
-import re
+import shlex
 import shutil
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
+
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import canonicalize_name
 
 import acpgen
 from acpgen.emit.render import render
 from acpgen.emit.runtime import RUNTIME_TESTS_DIR
 from acpgen.errors import AcpgenError
-from acpgen.inputs.lock import LOCK_RELPATH, Lock, dump_lock
+from acpgen.inputs.lock import LOCK_RELPATH, Lock, PinnedFile, dump_lock
 from acpgen.model import conformance
 from acpgen.model.capabilities import MANIFEST_RELPATH
+from acpgen.model.package_name import check_package_name
 from acpgen.model.project import Project, load_project
 from acpgen.output.generate import build_tree, options_for
 from acpgen.output.writer import stage
@@ -40,38 +50,63 @@ from acpgen.output.writer import stage
 GENERATED_DIR = "generated"
 TESTS_DIR = "tests"  # relative to GENERATED_DIR, beside the package: never a package name
 VENDORED_INPUTS = "schema/inputs"
-_PACKAGE_RE = re.compile(r"^[a-z_][a-z0-9_]*$")
+LICENCE_PREFIXES = ("LICENSE", "LICENCE", "COPYING", "NOTICE")
+# The vendored pytest plugin: its directory, and where each file comes from (relative to the
+# acpgen package). roster_table.py is acpgen's roster parser, which imports nothing from acpgen.
+PLUGIN_DIR = "acp_requirements"
+PLUGIN_FILES = {
+    "plugin.py": "pytest_plugin/plugin.py",
+    "coverage.py": "pytest_plugin/coverage.py",
+    "roster.py": "pytest_plugin/roster.py",
+    "roster_table.py": "inputs/roster.py",
+}
 
 # Skeleton file -> template (paths relative to the skeleton root).
 SKELETON_TEMPLATES = {
     "pyproject.toml": "skeleton/pyproject.toml.jinja",
     "README.md": "skeleton/README.md.jinja",
-    ".gitignore": "skeleton/gitignore.jinja",
     ".github/workflows/ci.yml": "skeleton/ci.yml.jinja",
+    "conftest.py": "skeleton/conftest.py.jinja",
+    f"{PLUGIN_DIR}/__init__.py": "skeleton/plugin_init.py.jinja",
     "tests/test_generated_is_current.py": "skeleton/tests/test_generated_is_current.py.jinja",
 }
+# Fixed files of every skeleton, copied as they are (skeleton file -> file beside this module).
+SKELETON_FILES = {".gitignore": "gitignore.txt"}
+VENDORED_TEMPLATES = {f"{VENDORED_INPUTS}/PROVENANCE.md": "skeleton/inputs_provenance.md.jinja"}
 
 
-def check_package_name(package: str) -> None:
-    if not _PACKAGE_RE.match(package) or keyword.iskeyword(package):
-        raise AcpgenError(
-            "--package", f"{package!r} is not a valid package name (lowercase letters, digits, _)"
-        )
-    if package == TESTS_DIR:
-        raise AcpgenError("--package", f"{package!r} is the generated tests directory's name")
+@dataclass(frozen=True)
+class AcpgenRequirement:
+    """How the skeleton's ``dev`` extra (and so its CI) installs acpgen."""
+
+    spec: str
+    direct: bool  # a direct reference (``acpgen @ URL``): hatchling must allow it
+
+
+def parse_acpgen_requirement(spec: str | None) -> AcpgenRequirement:
+    """Validate ``--acpgen-requirement`` (default ``acpgen==VERSION``)."""
+    if spec is None:
+        return AcpgenRequirement(f"acpgen=={acpgen.__version__}", direct=False)
+    where = "--acpgen-requirement"
+    if any(ord(c) < 32 or c in "\"'" for c in spec):
+        raise AcpgenError(where, f"{spec!r} contains a quote, backslash or control character")
+    try:
+        req = Requirement(spec)
+    except InvalidRequirement as exc:
+        raise AcpgenError(where, f"{spec!r} is not a pip requirement: {exc}") from None
+    if canonicalize_name(req.name) != "acpgen":
+        raise AcpgenError(where, f"{spec!r} names {req.name!r}, not acpgen")
+    return AcpgenRequirement(spec.strip(), direct=req.url is not None)
 
 
 def skeleton_lock(project: Project, root: Path, package: str, vendor_inputs: bool) -> Lock:
-    """The skeleton's lock: the same pins, its own package and output directory."""
-    if vendor_inputs:
-        inputs = VENDORED_INPUTS
-    else:
-        try:
-            inputs = Path(os.path.relpath(project.inputs.directory, root.resolve())).as_posix()
-        except ValueError:  # another drive (Windows): no relative path exists
-            raise AcpgenError(
-                str(root), "the inputs are on another drive: use --vendor-inputs"
-            ) from None
+    """The skeleton's lock: the same pins, its own package and output directory.
+
+    Vendored inputs are found by a path inside the skeleton; referenced ones by the absolute
+    path of this project's inputs directory (a relative path between two resolved trees is
+    a chain of ``..`` that breaks as soon as the skeleton moves).
+    """
+    inputs = VENDORED_INPUTS if vendor_inputs else project.inputs.directory.as_posix()
     return replace(
         project.lock,
         project_root=root,
@@ -82,16 +117,61 @@ def skeleton_lock(project: Project, root: Path, package: str, vendor_inputs: boo
     )
 
 
+def _licences(directory: Path) -> dict[str, bytes]:
+    """The licence files at the top of the inputs directory (vendored with the inputs)."""
+    found: dict[str, bytes] = {}
+    try:
+        entries = sorted(directory.iterdir())
+    except OSError as exc:
+        raise AcpgenError(str(directory), f"cannot list the inputs directory: {exc.strerror}") from None
+    for entry in entries:
+        if entry.is_file() and entry.name.upper().startswith(LICENCE_PREFIXES):
+            try:
+                found[entry.name] = entry.read_bytes()
+            except OSError as exc:
+                raise AcpgenError(str(entry), f"cannot read the licence: {exc.strerror}") from None
+    if not found:
+        raise AcpgenError(
+            str(directory),
+            "no licence file (LICENSE*) beside the inputs, so they cannot be vendored; "
+            "add it, or pass --reference-inputs",
+        )
+    return found
+
+
+def _md_cell(text: str) -> str:
+    """A lock string (untrusted: it comes from the inputs' upstream notes) as one table cell."""
+    return " ".join(text.split()).replace("\\", "\\\\").replace("|", "\\|").replace("`", "'")
+
+
+def _provenance_row(pinned: PinnedFile) -> dict[str, str]:
+    upstream = "; ".join(f"{key}: {value}" for key, value in sorted(pinned.upstream.items()))
+    return {"path": _md_cell(pinned.path), "sha256": pinned.sha256, "size": str(pinned.size),
+            "upstream": _md_cell(upstream) or "-"}
+
+
+def _plugin_sources() -> dict[str, bytes]:
+    base = Path(acpgen.__file__).resolve().parent
+    files: dict[str, bytes] = {}
+    for name, rel in PLUGIN_FILES.items():
+        try:
+            files[f"{PLUGIN_DIR}/{name}"] = (base / rel).read_bytes()
+        except OSError as exc:
+            raise AcpgenError(str(base / rel), f"cannot read acpgen's pytest plugin: {exc.strerror}") from None
+    return files
+
+
 def build_skeleton(
     project: Project,
     root: Path,
     package: str,
     *,
-    vendor_inputs: bool = False,
+    vendor_inputs: bool = True,
     acpgen_requirement: str | None = None,
 ) -> dict[str, bytes]:
     """Every file of the skeleton (relative POSIX path -> bytes), in memory."""
     check_package_name(package)
+    requirement = parse_acpgen_requirement(acpgen_requirement)
     lock = skeleton_lock(project, root, package, vendor_inputs)
     # Built with this project's root: the emitters read schema/capabilities.toml from there,
     # and the skeleton gets a byte copy of it, so `acpgen check` in the skeleton agrees.
@@ -112,27 +192,43 @@ def build_skeleton(
             files[conformance.MANIFEST_RELPATH] = kit_manifest.read_bytes()
         except OSError as exc:
             raise AcpgenError(conformance.MANIFEST_RELPATH, f"cannot read: {exc.strerror}") from None
+    licences: dict[str, bytes] = {}
     if vendor_inputs:
         for name, pinned in sorted(project.lock.files.items()):
             files[f"{VENDORED_INPUTS}/{pinned.path}"] = project.inputs.data[name]
+        licences = _licences(project.inputs.directory)
+        for name, data in licences.items():
+            files[f"{VENDORED_INPUTS}/{name}"] = data
+    files.update(_plugin_sources())
     ctx: dict[str, Any] = {
         "package": package,
         "dist_name": package.replace("_", "-"),
         "protocol_version": project.ir.protocol_version,
         "roster_revision": project.roster.revision,
         "acpgen_version": acpgen.__version__,
-        "acpgen_requirement": acpgen_requirement or f"acpgen=={acpgen.__version__}",
+        "acpgen_requirement": requirement.spec,
+        "acpgen_requirement_toml": json.dumps(requirement.spec),
+        "acpgen_requirement_shell": shlex.quote(requirement.spec),
+        "acpgen_direct_reference": requirement.direct,
         "vendored": vendor_inputs,
         "inputs": lock.inputs,
+        "licences": sorted(licences),
+        "provenance": [_provenance_row(project.lock.files[name]) for name in sorted(project.lock.files)],
         "generated_dir": GENERATED_DIR,
         "tests_dir": TESTS_DIR,
         "runtime_tests_dir": RUNTIME_TESTS_DIR,
+        "plugin_dir": PLUGIN_DIR,
         "pins": {name: f.sha256 for name, f in sorted(project.lock.files.items())},
         "method_count": len(project.ir.methods),
         "def_count": len(project.ir.defs),
     }
-    for rel, template in SKELETON_TEMPLATES.items():
+    templates = dict(SKELETON_TEMPLATES)
+    if vendor_inputs:
+        templates.update(VENDORED_TEMPLATES)
+    for rel, template in templates.items():
         files[rel] = render(template, **ctx).encode("utf-8")
+    for rel, name in SKELETON_FILES.items():
+        files[rel] = (Path(__file__).resolve().parent / name).read_bytes()
     return dict(sorted(files.items()))
 
 
@@ -177,7 +273,7 @@ def create_skeleton(
     out: Path,
     package: str,
     *,
-    vendor_inputs: bool = False,
+    vendor_inputs: bool = True,
     acpgen_requirement: str | None = None,
 ) -> dict[str, bytes]:
     """Build, write, and prove the result is an acpgen project whose inputs verify."""

@@ -15,7 +15,9 @@ Inbound messages are validated strictly, except where the schema marks leniency
 (``lenient.py``); an answer leaves out what the peer cannot take where the spec says to omit it
 (``omit.py``).
 
-Outbound calls pass the capability guards (``guards.check_*_call``) first: a call the
+Each outbound call takes its params model, or the model's members as keyword arguments
+(``await connection.session_update(session_id=sid, update=...)``; an optional member
+left out or given as None is omitted). Outbound calls pass the capability guards (``guards.check_*_call``) first: a call the
 peer did not advertise, or one before ``initialize`` completed, raises
 ``guards.AcpGuardError`` and nothing is sent. Handler results pass ``guards.check_*_result``
 before they are answered.
@@ -30,7 +32,7 @@ import json
 import logging
 import socket
 from collections.abc import AsyncIterator, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar, overload
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -88,6 +90,25 @@ def to_wire(value: Any, model: Any) -> Any:
 def from_wire(data: Any, model: Any) -> Any:
     """Validate a JSON value into ``model``, by wire names only (names must match exactly)."""
     return _adapter(model).validate_python(data, by_alias=True, by_name=False)
+
+
+_P = TypeVar("_P")
+
+
+def _params(model: type[_P], params: _P | None, fields: dict[str, Any]) -> _P:
+    """The params of an outbound call: the model given, or one built from keyword arguments
+    (None for a member that is not required means "omitted")."""
+    if params is not None:
+        if fields:
+            raise TypeError("pass the params model or keyword arguments, not both")
+        return params
+    declared: dict[str, Any] = getattr(model, "model_fields", {})
+    kept = {
+        k: v
+        for k, v in fields.items()
+        if v is not None or (k in declared and declared[k].is_required())
+    }
+    return model(**kept)
 
 
 def from_peer(data: Any, model: Any) -> Any:
@@ -322,57 +343,200 @@ class AgentSideConnection(_Side):
         self.protocol_version = negotiated
         return response
 
+    @overload
     async def session_request_permission(
-        self, params: models.RequestPermissionRequest
-    ) -> models.RequestPermissionResponse:
-        """Send ``session/request_permission`` (request) to the client."""
-        return await self._call("session/request_permission", params)  # type: ignore[no-any-return]
+        self, params: models.RequestPermissionRequest, /
+    ) -> models.RequestPermissionResponse: ...
 
-    async def session_update(self, params: models.SessionNotification) -> None:
-        """Send ``session/update`` (notification) to the client."""
-        await self._send("session/update", params)
+    @overload
+    async def session_request_permission(
+        self,
+        /,
+        *,
+        session_id: models.SessionId,
+        tool_call: models.ToolCallUpdate,
+        options: list[models.PermissionOption],
+        field_meta: dict[str, Any] | None = None,
+    ) -> models.RequestPermissionResponse: ...
+
+    async def session_request_permission(
+        self, params: models.RequestPermissionRequest | None = None, /, **fields: Any
+    ) -> models.RequestPermissionResponse:
+        """Send ``session/request_permission`` (request) to the client: a params model, or its members as keywords."""
+        return await self._call("session/request_permission", _params(models.RequestPermissionRequest, params, fields))  # type: ignore[no-any-return]
+
+    @overload
+    async def session_update(self, params: models.SessionNotification, /) -> None: ...
+
+    @overload
+    async def session_update(
+        self,
+        /,
+        *,
+        session_id: models.SessionId,
+        update: models.SessionUpdate,
+        field_meta: dict[str, Any] | None = None,
+    ) -> None: ...
+
+    async def session_update(
+        self, params: models.SessionNotification | None = None, /, **fields: Any
+    ) -> None:
+        """Send ``session/update`` (notification) to the client: a params model, or its members as keywords."""
+        await self._send("session/update", _params(models.SessionNotification, params, fields))
+
+    @overload
+    async def fs_write_text_file(
+        self, params: models.WriteTextFileRequest, /
+    ) -> models.WriteTextFileResponse: ...
+
+    @overload
+    async def fs_write_text_file(
+        self,
+        /,
+        *,
+        session_id: models.SessionId,
+        path: models.StrictStr,
+        content: models.StrictStr,
+        field_meta: dict[str, Any] | None = None,
+    ) -> models.WriteTextFileResponse: ...
 
     async def fs_write_text_file(
-        self, params: models.WriteTextFileRequest
+        self, params: models.WriteTextFileRequest | None = None, /, **fields: Any
     ) -> models.WriteTextFileResponse:
-        """Send ``fs/write_text_file`` (request) to the client."""
-        return await self._call("fs/write_text_file", params)  # type: ignore[no-any-return]
+        """Send ``fs/write_text_file`` (request) to the client: a params model, or its members as keywords."""
+        return await self._call("fs/write_text_file", _params(models.WriteTextFileRequest, params, fields))  # type: ignore[no-any-return]
+
+    @overload
+    async def fs_read_text_file(
+        self, params: models.ReadTextFileRequest, /
+    ) -> models.ReadTextFileResponse: ...
+
+    @overload
+    async def fs_read_text_file(
+        self,
+        /,
+        *,
+        session_id: models.SessionId,
+        path: models.StrictStr,
+        line: models.Uint32 | None = None,
+        limit: models.Uint32 | None = None,
+        field_meta: dict[str, Any] | None = None,
+    ) -> models.ReadTextFileResponse: ...
 
     async def fs_read_text_file(
-        self, params: models.ReadTextFileRequest
+        self, params: models.ReadTextFileRequest | None = None, /, **fields: Any
     ) -> models.ReadTextFileResponse:
-        """Send ``fs/read_text_file`` (request) to the client."""
-        return await self._call("fs/read_text_file", params)  # type: ignore[no-any-return]
+        """Send ``fs/read_text_file`` (request) to the client: a params model, or its members as keywords."""
+        return await self._call("fs/read_text_file", _params(models.ReadTextFileRequest, params, fields))  # type: ignore[no-any-return]
+
+    @overload
+    async def terminal_create(
+        self, params: models.CreateTerminalRequest, /
+    ) -> models.CreateTerminalResponse: ...
+
+    @overload
+    async def terminal_create(
+        self,
+        /,
+        *,
+        session_id: models.SessionId,
+        command: models.StrictStr,
+        args: list[models.StrictStr] | None = None,
+        env: list[models.EnvVariable] | None = None,
+        cwd: models.StrictStr | None = None,
+        output_byte_limit: models.Uint64 | None = None,
+        field_meta: dict[str, Any] | None = None,
+    ) -> models.CreateTerminalResponse: ...
 
     async def terminal_create(
-        self, params: models.CreateTerminalRequest
+        self, params: models.CreateTerminalRequest | None = None, /, **fields: Any
     ) -> models.CreateTerminalResponse:
-        """Send ``terminal/create`` (request) to the client."""
-        return await self._call("terminal/create", params)  # type: ignore[no-any-return]
+        """Send ``terminal/create`` (request) to the client: a params model, or its members as keywords."""
+        return await self._call("terminal/create", _params(models.CreateTerminalRequest, params, fields))  # type: ignore[no-any-return]
+
+    @overload
+    async def terminal_output(
+        self, params: models.TerminalOutputRequest, /
+    ) -> models.TerminalOutputResponse: ...
+
+    @overload
+    async def terminal_output(
+        self,
+        /,
+        *,
+        session_id: models.SessionId,
+        terminal_id: models.TerminalId,
+        field_meta: dict[str, Any] | None = None,
+    ) -> models.TerminalOutputResponse: ...
 
     async def terminal_output(
-        self, params: models.TerminalOutputRequest
+        self, params: models.TerminalOutputRequest | None = None, /, **fields: Any
     ) -> models.TerminalOutputResponse:
-        """Send ``terminal/output`` (request) to the client."""
-        return await self._call("terminal/output", params)  # type: ignore[no-any-return]
+        """Send ``terminal/output`` (request) to the client: a params model, or its members as keywords."""
+        return await self._call("terminal/output", _params(models.TerminalOutputRequest, params, fields))  # type: ignore[no-any-return]
+
+    @overload
+    async def terminal_release(
+        self, params: models.ReleaseTerminalRequest, /
+    ) -> models.ReleaseTerminalResponse: ...
+
+    @overload
+    async def terminal_release(
+        self,
+        /,
+        *,
+        session_id: models.SessionId,
+        terminal_id: models.TerminalId,
+        field_meta: dict[str, Any] | None = None,
+    ) -> models.ReleaseTerminalResponse: ...
 
     async def terminal_release(
-        self, params: models.ReleaseTerminalRequest
+        self, params: models.ReleaseTerminalRequest | None = None, /, **fields: Any
     ) -> models.ReleaseTerminalResponse:
-        """Send ``terminal/release`` (request) to the client."""
-        return await self._call("terminal/release", params)  # type: ignore[no-any-return]
+        """Send ``terminal/release`` (request) to the client: a params model, or its members as keywords."""
+        return await self._call("terminal/release", _params(models.ReleaseTerminalRequest, params, fields))  # type: ignore[no-any-return]
+
+    @overload
+    async def terminal_wait_for_exit(
+        self, params: models.WaitForTerminalExitRequest, /
+    ) -> models.WaitForTerminalExitResponse: ...
+
+    @overload
+    async def terminal_wait_for_exit(
+        self,
+        /,
+        *,
+        session_id: models.SessionId,
+        terminal_id: models.TerminalId,
+        field_meta: dict[str, Any] | None = None,
+    ) -> models.WaitForTerminalExitResponse: ...
 
     async def terminal_wait_for_exit(
-        self, params: models.WaitForTerminalExitRequest
+        self, params: models.WaitForTerminalExitRequest | None = None, /, **fields: Any
     ) -> models.WaitForTerminalExitResponse:
-        """Send ``terminal/wait_for_exit`` (request) to the client."""
-        return await self._call("terminal/wait_for_exit", params)  # type: ignore[no-any-return]
+        """Send ``terminal/wait_for_exit`` (request) to the client: a params model, or its members as keywords."""
+        return await self._call("terminal/wait_for_exit", _params(models.WaitForTerminalExitRequest, params, fields))  # type: ignore[no-any-return]
+
+    @overload
+    async def terminal_kill(
+        self, params: models.KillTerminalRequest, /
+    ) -> models.KillTerminalResponse: ...
+
+    @overload
+    async def terminal_kill(
+        self,
+        /,
+        *,
+        session_id: models.SessionId,
+        terminal_id: models.TerminalId,
+        field_meta: dict[str, Any] | None = None,
+    ) -> models.KillTerminalResponse: ...
 
     async def terminal_kill(
-        self, params: models.KillTerminalRequest
+        self, params: models.KillTerminalRequest | None = None, /, **fields: Any
     ) -> models.KillTerminalResponse:
-        """Send ``terminal/kill`` (request) to the client."""
-        return await self._call("terminal/kill", params)  # type: ignore[no-any-return]
+        """Send ``terminal/kill`` (request) to the client: a params model, or its members as keywords."""
+        return await self._call("terminal/kill", _params(models.KillTerminalRequest, params, fields))  # type: ignore[no-any-return]
 
     async def elicitation_create(
         self, params: models.CreateElicitationRequest
@@ -380,9 +544,27 @@ class AgentSideConnection(_Side):
         """Send ``elicitation/create`` (request) to the client."""
         return await self._call("elicitation/create", params)  # type: ignore[no-any-return]
 
-    async def elicitation_complete(self, params: models.CompleteElicitationNotification) -> None:
-        """Send ``elicitation/complete`` (notification) to the client."""
-        await self._send("elicitation/complete", params)
+    @overload
+    async def elicitation_complete(
+        self, params: models.CompleteElicitationNotification, /
+    ) -> None: ...
+
+    @overload
+    async def elicitation_complete(
+        self,
+        /,
+        *,
+        elicitation_id: models.ElicitationId,
+        field_meta: dict[str, Any] | None = None,
+    ) -> None: ...
+
+    async def elicitation_complete(
+        self, params: models.CompleteElicitationNotification | None = None, /, **fields: Any
+    ) -> None:
+        """Send ``elicitation/complete`` (notification) to the client: a params model, or its members as keywords."""
+        await self._send(
+            "elicitation/complete", _params(models.CompleteElicitationNotification, params, fields)
+        )
 
 
 class ClientSideConnection(_Side):
@@ -480,27 +662,113 @@ class ClientSideConnection(_Side):
             if not cancelled.done():
                 cancelled.cancel()
 
-    async def initialize(self, params: models.InitializeRequest) -> models.InitializeResponse:
-        """Send ``initialize`` (request) to the agent."""
-        return await self._call("initialize", params)  # type: ignore[no-any-return]
+    @overload
+    async def initialize(
+        self, params: models.InitializeRequest, /
+    ) -> models.InitializeResponse: ...
 
-    async def authenticate(self, params: models.AuthenticateRequest) -> models.AuthenticateResponse:
-        """Send ``authenticate`` (request) to the agent."""
-        return await self._call("authenticate", params)  # type: ignore[no-any-return]
+    @overload
+    async def initialize(
+        self,
+        /,
+        *,
+        protocol_version: models.ProtocolVersion,
+        client_capabilities: models.ClientCapabilities | None = None,
+        client_info: models.Implementation | None = None,
+        field_meta: dict[str, Any] | None = None,
+    ) -> models.InitializeResponse: ...
 
-    async def session_new(self, params: models.NewSessionRequest) -> models.NewSessionResponse:
-        """Send ``session/new`` (request) to the agent."""
-        return await self._call("session/new", params)  # type: ignore[no-any-return]
+    async def initialize(
+        self, params: models.InitializeRequest | None = None, /, **fields: Any
+    ) -> models.InitializeResponse:
+        """Send ``initialize`` (request) to the agent: a params model, or its members as keywords."""
+        return await self._call("initialize", _params(models.InitializeRequest, params, fields))  # type: ignore[no-any-return]
 
-    async def session_load(self, params: models.LoadSessionRequest) -> models.LoadSessionResponse:
-        """Send ``session/load`` (request) to the agent."""
-        return await self._call("session/load", params)  # type: ignore[no-any-return]
+    @overload
+    async def authenticate(
+        self, params: models.AuthenticateRequest, /
+    ) -> models.AuthenticateResponse: ...
+
+    @overload
+    async def authenticate(
+        self,
+        /,
+        *,
+        method_id: models.AuthMethodId,
+        field_meta: dict[str, Any] | None = None,
+    ) -> models.AuthenticateResponse: ...
+
+    async def authenticate(
+        self, params: models.AuthenticateRequest | None = None, /, **fields: Any
+    ) -> models.AuthenticateResponse:
+        """Send ``authenticate`` (request) to the agent: a params model, or its members as keywords."""
+        return await self._call("authenticate", _params(models.AuthenticateRequest, params, fields))  # type: ignore[no-any-return]
+
+    @overload
+    async def session_new(
+        self, params: models.NewSessionRequest, /
+    ) -> models.NewSessionResponse: ...
+
+    @overload
+    async def session_new(
+        self,
+        /,
+        *,
+        cwd: models.StrictStr,
+        additional_directories: list[models.StrictStr] | None = None,
+        mcp_servers: list[models.McpServer],
+        field_meta: dict[str, Any] | None = None,
+    ) -> models.NewSessionResponse: ...
+
+    async def session_new(
+        self, params: models.NewSessionRequest | None = None, /, **fields: Any
+    ) -> models.NewSessionResponse:
+        """Send ``session/new`` (request) to the agent: a params model, or its members as keywords."""
+        return await self._call("session/new", _params(models.NewSessionRequest, params, fields))  # type: ignore[no-any-return]
+
+    @overload
+    async def session_load(
+        self, params: models.LoadSessionRequest, /
+    ) -> models.LoadSessionResponse: ...
+
+    @overload
+    async def session_load(
+        self,
+        /,
+        *,
+        mcp_servers: list[models.McpServer],
+        cwd: models.StrictStr,
+        additional_directories: list[models.StrictStr] | None = None,
+        session_id: models.SessionId,
+        field_meta: dict[str, Any] | None = None,
+    ) -> models.LoadSessionResponse: ...
+
+    async def session_load(
+        self, params: models.LoadSessionRequest | None = None, /, **fields: Any
+    ) -> models.LoadSessionResponse:
+        """Send ``session/load`` (request) to the agent: a params model, or its members as keywords."""
+        return await self._call("session/load", _params(models.LoadSessionRequest, params, fields))  # type: ignore[no-any-return]
+
+    @overload
+    async def session_set_mode(
+        self, params: models.SetSessionModeRequest, /
+    ) -> models.SetSessionModeResponse: ...
+
+    @overload
+    async def session_set_mode(
+        self,
+        /,
+        *,
+        session_id: models.SessionId,
+        mode_id: models.SessionModeId,
+        field_meta: dict[str, Any] | None = None,
+    ) -> models.SetSessionModeResponse: ...
 
     async def session_set_mode(
-        self, params: models.SetSessionModeRequest
+        self, params: models.SetSessionModeRequest | None = None, /, **fields: Any
     ) -> models.SetSessionModeResponse:
-        """Send ``session/set_mode`` (request) to the agent."""
-        return await self._call("session/set_mode", params)  # type: ignore[no-any-return]
+        """Send ``session/set_mode`` (request) to the agent: a params model, or its members as keywords."""
+        return await self._call("session/set_mode", _params(models.SetSessionModeRequest, params, fields))  # type: ignore[no-any-return]
 
     async def session_set_config_option(
         self, params: models.SetSessionConfigOptionRequest
@@ -508,39 +776,143 @@ class ClientSideConnection(_Side):
         """Send ``session/set_config_option`` (request) to the agent."""
         return await self._call("session/set_config_option", params)  # type: ignore[no-any-return]
 
-    async def session_prompt(self, params: models.PromptRequest) -> models.PromptResponse:
-        """Send ``session/prompt`` (request) to the agent."""
-        return await self._call("session/prompt", params)  # type: ignore[no-any-return]
+    @overload
+    async def session_prompt(self, params: models.PromptRequest, /) -> models.PromptResponse: ...
 
-    async def session_cancel(self, params: models.CancelNotification) -> None:
-        """Send ``session/cancel`` (notification) to the agent."""
-        await self._send("session/cancel", params)
+    @overload
+    async def session_prompt(
+        self,
+        /,
+        *,
+        session_id: models.SessionId,
+        prompt: list[models.ContentBlock],
+        field_meta: dict[str, Any] | None = None,
+    ) -> models.PromptResponse: ...
 
-    async def session_list(self, params: models.ListSessionsRequest) -> models.ListSessionsResponse:
-        """Send ``session/list`` (request) to the agent."""
-        return await self._call("session/list", params)  # type: ignore[no-any-return]
+    async def session_prompt(
+        self, params: models.PromptRequest | None = None, /, **fields: Any
+    ) -> models.PromptResponse:
+        """Send ``session/prompt`` (request) to the agent: a params model, or its members as keywords."""
+        return await self._call("session/prompt", _params(models.PromptRequest, params, fields))  # type: ignore[no-any-return]
+
+    @overload
+    async def session_cancel(self, params: models.CancelNotification, /) -> None: ...
+
+    @overload
+    async def session_cancel(
+        self,
+        /,
+        *,
+        session_id: models.SessionId,
+        field_meta: dict[str, Any] | None = None,
+    ) -> None: ...
+
+    async def session_cancel(
+        self, params: models.CancelNotification | None = None, /, **fields: Any
+    ) -> None:
+        """Send ``session/cancel`` (notification) to the agent: a params model, or its members as keywords."""
+        await self._send("session/cancel", _params(models.CancelNotification, params, fields))
+
+    @overload
+    async def session_list(
+        self, params: models.ListSessionsRequest, /
+    ) -> models.ListSessionsResponse: ...
+
+    @overload
+    async def session_list(
+        self,
+        /,
+        *,
+        cwd: models.StrictStr | None = None,
+        cursor: models.StrictStr | None = None,
+        field_meta: dict[str, Any] | None = None,
+    ) -> models.ListSessionsResponse: ...
+
+    async def session_list(
+        self, params: models.ListSessionsRequest | None = None, /, **fields: Any
+    ) -> models.ListSessionsResponse:
+        """Send ``session/list`` (request) to the agent: a params model, or its members as keywords."""
+        return await self._call("session/list", _params(models.ListSessionsRequest, params, fields))  # type: ignore[no-any-return]
+
+    @overload
+    async def session_delete(
+        self, params: models.DeleteSessionRequest, /
+    ) -> models.DeleteSessionResponse: ...
+
+    @overload
+    async def session_delete(
+        self,
+        /,
+        *,
+        session_id: models.SessionId,
+        field_meta: dict[str, Any] | None = None,
+    ) -> models.DeleteSessionResponse: ...
 
     async def session_delete(
-        self, params: models.DeleteSessionRequest
+        self, params: models.DeleteSessionRequest | None = None, /, **fields: Any
     ) -> models.DeleteSessionResponse:
-        """Send ``session/delete`` (request) to the agent."""
-        return await self._call("session/delete", params)  # type: ignore[no-any-return]
+        """Send ``session/delete`` (request) to the agent: a params model, or its members as keywords."""
+        return await self._call("session/delete", _params(models.DeleteSessionRequest, params, fields))  # type: ignore[no-any-return]
+
+    @overload
+    async def session_resume(
+        self, params: models.ResumeSessionRequest, /
+    ) -> models.ResumeSessionResponse: ...
+
+    @overload
+    async def session_resume(
+        self,
+        /,
+        *,
+        session_id: models.SessionId,
+        cwd: models.StrictStr,
+        additional_directories: list[models.StrictStr] | None = None,
+        mcp_servers: list[models.McpServer] | None = None,
+        field_meta: dict[str, Any] | None = None,
+    ) -> models.ResumeSessionResponse: ...
 
     async def session_resume(
-        self, params: models.ResumeSessionRequest
+        self, params: models.ResumeSessionRequest | None = None, /, **fields: Any
     ) -> models.ResumeSessionResponse:
-        """Send ``session/resume`` (request) to the agent."""
-        return await self._call("session/resume", params)  # type: ignore[no-any-return]
+        """Send ``session/resume`` (request) to the agent: a params model, or its members as keywords."""
+        return await self._call("session/resume", _params(models.ResumeSessionRequest, params, fields))  # type: ignore[no-any-return]
+
+    @overload
+    async def session_close(
+        self, params: models.CloseSessionRequest, /
+    ) -> models.CloseSessionResponse: ...
+
+    @overload
+    async def session_close(
+        self,
+        /,
+        *,
+        session_id: models.SessionId,
+        field_meta: dict[str, Any] | None = None,
+    ) -> models.CloseSessionResponse: ...
 
     async def session_close(
-        self, params: models.CloseSessionRequest
+        self, params: models.CloseSessionRequest | None = None, /, **fields: Any
     ) -> models.CloseSessionResponse:
-        """Send ``session/close`` (request) to the agent."""
-        return await self._call("session/close", params)  # type: ignore[no-any-return]
+        """Send ``session/close`` (request) to the agent: a params model, or its members as keywords."""
+        return await self._call("session/close", _params(models.CloseSessionRequest, params, fields))  # type: ignore[no-any-return]
 
-    async def logout(self, params: models.LogoutRequest) -> models.LogoutResponse:
-        """Send ``logout`` (request) to the agent."""
-        return await self._call("logout", params)  # type: ignore[no-any-return]
+    @overload
+    async def logout(self, params: models.LogoutRequest, /) -> models.LogoutResponse: ...
+
+    @overload
+    async def logout(
+        self,
+        /,
+        *,
+        field_meta: dict[str, Any] | None = None,
+    ) -> models.LogoutResponse: ...
+
+    async def logout(
+        self, params: models.LogoutRequest | None = None, /, **fields: Any
+    ) -> models.LogoutResponse:
+        """Send ``logout`` (request) to the agent: a params model, or its members as keywords."""
+        return await self._call("logout", _params(models.LogoutRequest, params, fields))  # type: ignore[no-any-return]
 
 
 async def run_agent(agent: Agent, *, max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES) -> None:

@@ -6,13 +6,20 @@ table. Do not edit: run `acpgen generate`.
 Subclass :class:`Agent` (or :class:`Client`) and override what your side supports. A request
 you do not override answers -32601 (method not found); a notification you do not override
 is ignored. Each method takes the validated params model and returns the result model.
+
+``Agent.initialize`` has a default: it answers the negotiated protocol version with the
+class attributes ``agent_capabilities``, ``agent_info`` and ``auth_methods``, so a
+minimal agent implements ``session_new`` and ``session_prompt`` only. ``on_connect`` keeps
+the connection as ``self.connection``, to call the peer from the handlers.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from acp_v1 import models
+from acp_v1.handshake import negotiate_version
 from acp_v1.rpc import RpcError
 
 if TYPE_CHECKING:
@@ -24,12 +31,30 @@ __all__ = ["Agent", "Client"]
 class Agent:
     """The agent side: handles the methods the schema marks ``x-side: agent``."""
 
+    # What the default ``initialize`` advertises: override them as class attributes.
+    agent_capabilities: ClassVar[models.AgentCapabilities] = models.AgentCapabilities()
+    agent_info: ClassVar[models.Implementation | None] = None
+    auth_methods: ClassVar[Sequence[models.AuthMethod]] = ()
+
+    connection: AgentSideConnection
+    """The connection to the client (set by ``on_connect``)."""
+
     def on_connect(self, connection: AgentSideConnection) -> None:
-        """Called once with the connection, to call the client from your handlers."""
+        """Called once with the connection, to call the client from your handlers;
+        keeps it as ``self.connection``."""
+        self.connection = connection
 
     async def initialize(self, params: models.InitializeRequest) -> models.InitializeResponse:
-        """Handle ``initialize`` (request)."""
-        raise RpcError.method_not_found("initialize")
+        """Handle ``initialize``: the negotiated protocol version and this class's
+        ``agent_capabilities``, ``agent_info`` and ``auth_methods``."""
+        response = models.InitializeResponse(
+            protocol_version=negotiate_version(int(params.protocol_version)),
+            agent_capabilities=self.agent_capabilities,
+            auth_methods=list(self.auth_methods),
+        )
+        if self.agent_info is not None:  # else omitted, not null
+            response.agent_info = self.agent_info
+        return response
 
     async def authenticate(self, params: models.AuthenticateRequest) -> models.AuthenticateResponse:
         """Handle ``authenticate`` (request)."""
@@ -99,8 +124,13 @@ class Agent:
 class Client:
     """The client side: handles the methods the schema marks ``x-side: client``."""
 
+    connection: ClientSideConnection
+    """The connection to the agent (set by ``on_connect``)."""
+
     def on_connect(self, connection: ClientSideConnection) -> None:
-        """Called once with the connection, to call the agent from your handlers."""
+        """Called once with the connection, to call the agent from your handlers;
+        keeps it as ``self.connection``."""
+        self.connection = connection
 
     async def session_request_permission(
         self, params: models.RequestPermissionRequest

@@ -127,7 +127,10 @@ def _member(
     for option in options:
         if isinstance(option, type) and issubclass(option, BaseModel):
             for name, field in option.model_fields.items():
-                if (field.alias or name) == wire:
+                # Members keep their wire name in validation_alias (construction is by
+                # Python name, so the models do not use alias=).
+                alias = field.validation_alias if isinstance(field.validation_alias, str) else None
+                if (alias or field.alias or name) == wire:
                     found.extend(_flatten(field.annotation))
                     for cls in option.__mro__:
                         marker = marker or markers.get(cls.__name__, {}).get(wire)

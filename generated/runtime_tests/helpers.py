@@ -105,10 +105,6 @@ class ProbeAgent(Agent):
         self.started = asyncio.Event()
         self.handler_cancelled = asyncio.Event()
         self.cancelled_sessions: list[str] = []
-        self.connection: AgentSideConnection | None = None
-
-    def on_connect(self, connection: AgentSideConnection) -> None:
-        self.connection = connection
 
     async def initialize(self, params: models.InitializeRequest) -> models.InitializeResponse:
         version = (

@@ -15,7 +15,7 @@ from acpgen.emit.models_plan import Block, FieldSpec, int_formats, plan_models
 from acpgen.errors import AcpgenError
 from acpgen.ir.build import build_ir
 
-STR: dict[str, Any] = {"k": "prim", "base": "Str", "kw": []}
+STR: dict[str, Any] = {"k": "prim", "base": "StrictStr", "kw": []}
 
 
 def blocks(shape: str) -> dict[str, Block]:
@@ -32,55 +32,57 @@ def test_object_fields_aliases_flags_and_constraints() -> None:
     f = fields(session)
     assert list(f) == ["session_id", "title", "tags", "extra", "counts", "field_meta"]
     assert (f["session_id"].alias, f["session_id"].required, f["session_id"].description) == ("sessionId", True, "The id.")
-    assert f["title"].type == {"k": "prim", "base": "Str", "kw": [("max_length", 80), ("min_length", 1)]}
+    assert f["title"].type == {"k": "prim", "base": "StrictStr", "kw": [("max_length", 80), ("min_length", 1)]}
     assert f["title"].omit_only and not f["title"].nullable  # optional: absent yes, null no
     assert (f["tags"].has_default, f["tags"].default, f["tags"].validate_default) == (True, [], True)
     assert f["extra"].type == {"k": "dict", "items": {"k": "any"}}
-    assert f["counts"].type == {"k": "dict", "items": {"k": "prim", "base": "Int", "kw": []}}
+    assert f["counts"].type == {"k": "dict", "items": {"k": "prim", "base": "StrictInt", "kw": []}}
     assert (f["field_meta"].alias, f["field_meta"].nullable, f["field_meta"].omit_only) == ("_meta", True, False)
 
 
 def test_enums_closed_and_open_with_the_catch_all_range() -> None:
     b = blocks("open_enum")
-    assert (b["Role"].kind, b["Role"].base) == ("enum", "Str")
+    assert (b["Role"].kind, b["Role"].base) == ("enum", "str")
     assert [(m["name"], m["value"]) for m in b["Role"].members] == [("USER", "user"), ("ASSISTANT", "assistant")]
     assert [m["doc"] for m in b["StopReason"].members] == ["Done.", None]
     assert (b["ToolKind"].kind, b["ToolKind"].open_limits) == ("open_enum", [])
     code = b["ErrorCode"]
-    assert (code.kind, code.base) == ("open_enum", "Int")
+    assert (code.kind, code.base) == ("open_enum", "int")
     # Integer members are named by their titles; the catch-all keeps the int32 range.
     assert [(m["name"], m["value"]) for m in code.members] == [("PARSE_ERROR", -32700), ("METHOD_NOT_FOUND", -32601)]
     assert code.open_limits == [("ge", -(2**31)), ("le", 2**31 - 1)]
-    # The catch-all's range is written on the enum: no named _Int32 range is needed.
+    # The catch-all's range is written on the enum: no named Int32 range is needed.
     assert int_formats(fixture_ir("open_enum")) == []
 
 
 def test_tagged_union_branches_subclass_their_defs_and_the_catch_all_is_nested() -> None:
     b = blocks("tagged_union")
-    text = b["_ContentBlockText"]
-    assert (text.public, text.bases, text.deps) == (False, ["TextContent"], {"TextContent"})
+    # Branch classes are public, named {Union}{Variant} (the variant from the tag).
+    text = b["ContentBlockText"]
+    assert (text.public, text.bases, text.deps) == (True, ["TextContent"], {"TextContent"})
     assert fields(text)["type"].type == {"k": "lit", "value": "text"}
+    assert fields(text)["type"].tag  # required at run time, defaulted for type checkers
     assert b["ContentBlock"].kind == "alias"
     assert b["ContentBlock"].type == {"k": "disc", "field": "type", "members": [
-        {"k": "name", "name": "_ContentBlockText"}, {"k": "name", "name": "_ContentBlockImage"}]}
-    assert b["ContentBlock"].deps == {"_ContentBlockText", "_ContentBlockImage"}
+        {"k": "name", "name": "ContentBlockText"}, {"k": "name", "name": "ContentBlockImage"}]}
+    assert b["ContentBlock"].deps == {"ContentBlockText", "ContentBlockImage"}
 
     # Elicitation: common member message on every branch; "other" is one class per scope.
-    assert b["_ElicitationForm"].bases == ["FormMode"]
-    assert list(fields(b["_ElicitationForm"])) == ["message", "mode"]
-    assert fields(b["_ElicitationForm"])["mode"].type == {"k": "lit", "value": "form"}
+    assert b["ElicitationForm"].bases == ["FormMode"]
+    assert list(fields(b["ElicitationForm"])) == ["message", "mode"]
+    assert fields(b["ElicitationForm"])["mode"].type == {"k": "lit", "value": "form"}
     for scope in ("Session", "Request"):
-        cls = b[f"_ElicitationOther{scope}"]
-        assert (cls.bases, cls.public) == ([f"{scope}Scope"], False)
+        cls = b[f"ElicitationOther{scope}"]
+        assert (cls.bases, cls.public) == ([f"{scope}Scope"], True)
         assert fields(cls)["mode"].type == STR and fields(cls)["message"].required
     typ = b["Elicitation"].type
     assert typ is not None
     assert (typ["k"], typ["wire"], typ["attr"], typ["known"], typ["other"], typ["default"]) == (
         "tagged", "mode", "mode", ["form"], "(other)", None)
     assert typ["members"] == [
-        {"tag": "form", "type": {"k": "name", "name": "_ElicitationForm"}},
+        {"tag": "form", "type": {"k": "name", "name": "ElicitationForm"}},
         {"tag": "(other)", "type": {"k": "union", "members": [
-            {"k": "name", "name": "_ElicitationOtherSession"}, {"k": "name", "name": "_ElicitationOtherRequest"}]}},
+            {"k": "name", "name": "ElicitationOtherSession"}, {"k": "name", "name": "ElicitationOtherRequest"}]}},
     ]
 
 
@@ -88,10 +90,10 @@ def test_untagged_unions_are_plain_unions_of_their_members() -> None:
     b = blocks("untagged_union")
     assert b["RequestId"].type == {"k": "union", "members": [
         {"k": "none"}, {"k": "prim", "base": "Int64", "kw": []}, STR]}
-    # A branch that adds nothing is the def's own class (no private subclass).
+    # A branch that adds nothing is the def's own class (no subclass).
     assert b["McpServer"].type == {"k": "union", "members": [
         {"k": "name", "name": "HttpServer"}, {"k": "name", "name": "StdioServer"}]}
-    assert not [name for name in b if name.startswith("_McpServer")]
+    assert [name for name in b if name.startswith("McpServer")] == ["McpServer"]
 
 
 def test_integer_formats_become_named_ranges_plus_tighter_bounds() -> None:
@@ -102,7 +104,7 @@ def test_integer_formats_become_named_ranges_plus_tighter_bounds() -> None:
         "count": {"k": "prim", "base": "Uint32", "kw": [("ge", 1)]},
         "big": {"k": "prim", "base": "Uint64", "kw": []},  # minimum 0 is the format's own bound
         "offset": {"k": "prim", "base": "Int64", "kw": []},
-        "plain": {"k": "prim", "base": "Int", "kw": []},
+        "plain": {"k": "prim", "base": "StrictInt", "kw": []},
     }
     assert b["Port"].type == {"k": "prim", "base": "Uint16", "kw": [("ge", 1024)]}
     assert int_formats(fixture_ir("integer_formats")) == [

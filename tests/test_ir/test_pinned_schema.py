@@ -101,3 +101,20 @@ def test_inspect_one_type_and_an_unknown_one() -> None:
     result = run_acpgen("inspect", "NoSuchType")
     assert result.returncode == 2
     assert "no def named 'NoSuchType'" in result.stderr
+
+
+def test_inspect_text_is_a_view_and_json_has_every_field() -> None:
+    """Without --json, one line per entry; with --json, objects (the same selection)."""
+    for args, key in ((["--methods"], "wire"), (["--capabilities"], "path"), (["--gates"], "target")):
+        text = run_acpgen("inspect", *args)
+        assert text.returncode == 0, text.stderr
+        data = _inspect(*args)
+        lines = text.stdout.splitlines()
+        assert len(lines) == len(data) and not text.stdout.lstrip().startswith(("[", "{"))
+        for line, entry in zip(lines, data, strict=True):
+            assert str(entry[key]) in line
+    capabilities = run_acpgen("inspect", "--capabilities").stdout.splitlines()
+    assert "clientCapabilities.fs.readTextFile" in [line.split()[0] for line in capabilities]
+    tool_call = run_acpgen("inspect", "ToolCall").stdout.splitlines()
+    assert tool_call[0] == "ToolCall (object) /$defs/ToolCall"
+    assert any(line.startswith("  toolCallId: ToolCallId [required]") for line in tool_call)

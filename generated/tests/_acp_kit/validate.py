@@ -88,7 +88,9 @@ def extra_members(value: Any, path: str = "") -> Iterator[str]:
             yield f"{path}/{key}"
         is_root = bool(getattr(type(value), "__pydantic_root_model__", False))
         for name, info in fields.items():
-            wire = info.alias if isinstance(info.alias, str) else name
+            # The models keep wire names in serialization_alias (construction is by Python name).
+            alias = info.serialization_alias or info.alias
+            wire = alias if isinstance(alias, str) else name
             if wire == "_meta":
                 continue  # arbitrary JSON by design
             yield from extra_members(

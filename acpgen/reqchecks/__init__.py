@@ -1,0 +1,1 @@
+"""The fixed check helpers of the generated requirement tests, copied verbatim into them."""

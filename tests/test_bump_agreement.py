@@ -1,0 +1,78 @@
+"""After a bump, the report's broken derived claims and the generated tests agree.
+
+``acpgen bump`` to the npm 2.0.0 schema keeping the pinned roster (--accept-roster-mismatch):
+the report lists, by requirement ID, the claims that no longer hold; the regenerated
+requirement tests mark exactly those as strict expected failures that name the roster
+revision and the schema it was written for; every other generated test passes or is a stub.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from conftest import PROJECT_ROOT, run_acpgen
+
+from acpgen.ir.build import build_ir
+from acpgen.model.claim_verdicts import broken_requirements, claim_verdicts
+
+NPM_2_0_0 = "history/schema-v1-from-npm-sdk-2.0.0.json"
+
+
+def test_the_pinned_schema_breaks_no_claim(project) -> None:  # type: ignore[no-untyped-def]
+    verdicts = claim_verdicts(project.roster, project.ir)
+    assert len({v.requirement for v in verdicts}) == 31
+    assert [v for v in verdicts if v.problem] == []
+
+
+def test_an_older_schema_breaks_the_claims_it_lacks(project, inputs_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    old = json.loads((inputs_dir / "history" / "schema-v1.21.0.json").read_text())
+    broken = broken_requirements(project.roster, build_ir(old, project.meta))
+    assert broken == {"ACP-V1-SCHEMA-SESSION-UPDATE-VARIANTS": [
+        "/$defs/ToolCall: declared properties: missing ['name']",
+        "/$defs/ToolCallUpdate: declared properties: missing ['name']"]}
+
+
+def test_bump_report_and_generated_tests_name_the_same_requirements(tmp_path: Path, inputs_dir: Path) -> None:
+    project = tmp_path / "project"
+    for part in ("schema", "generated"):
+        shutil.copytree(PROJECT_ROOT / part, project / part)
+    done = run_acpgen("bump", "--schema", str(inputs_dir / NPM_2_0_0), "--accept-roster-mismatch",
+                      "--json", "--project", str(project), "--inputs", str(inputs_dir), timeout=600)
+    assert done.returncode == 1, done.stderr  # compatible changes only
+    report = json.loads(done.stdout)
+    reported = {b["requirement"] for b in report["roster"]["broken_claims"]}
+    assert reported == {"ACP-V1-SCHEMA-SESSION-UPDATE-VARIANTS"}
+
+    coverage = tmp_path / "coverage.json"
+    run = run_acpgen_pytest(project, inputs_dir, coverage)
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    data = json.loads(coverage.read_text())
+    roster_sha = "3c17bd6385d9"
+    xfailed = {}
+    for entry in data["requirements"]:
+        for test in entry["tests"]:
+            assert test["outcome"] != "failed", test
+            if test["outcome"] == "skipped" and not test["stub"]:
+                xfailed[entry["id"]] = test["reason"]
+    assert set(xfailed) == reported
+    for reason in xfailed.values():
+        assert f"roster acp-v1-2797d331-r2 was written for schema {roster_sha}" in reason, reason
+        assert report["roster"]["broken_claims"][0]["problem"] in reason
+
+
+def run_acpgen_pytest(project: Path, inputs_dir: Path, coverage: Path):  # type: ignore[no-untyped-def]
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "ACPGEN_INPUTS": str(inputs_dir)}
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:hypothesispytest",
+         f"--acp-coverage={coverage}", "generated/tests",
+         # The black-box conformance tests skip without --acp-agent/--acp-client by design.
+         "--ignore=generated/tests/test_conformance_agent.py",
+         "--ignore=generated/tests/test_conformance_client.py"],
+        cwd=project, env=env, capture_output=True, text=True, timeout=600, check=False,
+    )

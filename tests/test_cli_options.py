@@ -1,0 +1,64 @@
+"""Options are validated up front: one line naming the problem, exit 2, nothing written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import run_acpgen
+
+from acpgen.skeleton.create import parse_acpgen_requirement
+
+
+@pytest.mark.parametrize("name", ["class", "Foo-Bar", "pydantic", "json"])
+def test_generate_refuses_a_bad_package_name(tmp_path: Path, name: str) -> None:
+    out = tmp_path / "out"
+    done = run_acpgen("generate", "--package", name, "--out", str(out))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert done.stderr.startswith(f"acpgen: error: --package: {name!r} ")
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(("spec", "problem"), [
+    ("agentgen==1.0", "names 'agentgen', not acpgen"),
+    ("acpgen @@ nowhere", "is not a pip requirement"),
+    ("acpgen==0.1.0; rm -rf /", "is not a pip requirement"),
+    ('acpgen @ file:///x"y', "contains a quote, backslash or control character"),
+    ("acpgen==0.1.0\nother", "contains a quote, backslash or control character"),
+])
+def test_skeleton_refuses_a_bad_acpgen_requirement(tmp_path: Path, spec: str, problem: str) -> None:
+    out = tmp_path / "sdk"
+    done = run_acpgen("skeleton", "--package", "mysdk", "--out", str(out), "--acpgen-requirement", spec)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith("acpgen: error: --acpgen-requirement: ") and problem in done.stderr
+    assert not out.exists()
+
+
+def test_acpgen_requirements_that_are_accepted() -> None:
+    assert parse_acpgen_requirement(None).spec == "acpgen==0.1.0"
+    assert not parse_acpgen_requirement("acpgen>=0.1,<0.2").direct
+    for direct in ("acpgen @ file:///opt/acpgen", "acpgen @ git+https://example.org/acpgen.git@v0.1.0",
+                   "ACPgen[extra] @ https://example.org/acpgen-0.1.0-py3-none-any.whl"):
+        assert parse_acpgen_requirement(direct).direct, direct
+
+
+def test_a_read_only_command_outside_any_project_asks_for_the_inputs(tmp_path: Path, inputs_dir: Path) -> None:
+    done = run_acpgen("roster", cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "no schema/acp.lock here or in any parent directory" in done.stderr
+    assert "pass --inputs DIR or set $ACPGEN_INPUTS" in done.stderr
+    done = run_acpgen("roster", "--kind", "derived", cwd=tmp_path, env={"ACPGEN_INPUTS": str(inputs_dir)})
+    assert done.returncode == 0 and done.stderr == "31 of 240 requirements\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_check_without_the_package_it_was_generated_with_names_the_option(tmp_path: Path) -> None:
+    import json
+
+    out = tmp_path / "X"
+    assert run_acpgen("generate", "--package", "othersdk", "--out", str(out), "-q").returncode == 0
+    done = run_acpgen("check", "--out", str(out), "--json")
+    assert done.returncode == 1
+    kinds = [c["kind"] for c in json.loads(done.stdout)["causes"]]
+    assert kinds == ["options_changed"], kinds  # not generator drift, not stale output
+    assert run_acpgen("check", "--out", str(out), "--package", "othersdk").returncode == 0

@@ -1,0 +1,163 @@
+"""acpgen from a wheel, outside any checkout; a skeleton that stands alone; its CI workflow.
+
+Everything runs offline in fresh venvs (tests/venv_support.py): the tool venv has only
+acpgen's wheel installed on top of its dependencies; the user venv has no acpgen at all.
+"""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+from venv_support import build_wheel, fresh_venv, offline_env, run, site_farm
+
+PACKAGE = "mysdk"
+
+
+@pytest.fixture(scope="module")
+def farm(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return site_farm(tmp_path_factory.mktemp("farm") / "site")
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_wheel(tmp_path_factory.mktemp("wheel"))
+
+
+@pytest.fixture(scope="module")
+def tool(tmp_path_factory: pytest.TempPathFactory, farm: Path, wheel: Path) -> dict[str, str]:
+    """The environment of a venv where acpgen is installed from its wheel (not editable)."""
+    bin_dir = fresh_venv(tmp_path_factory.mktemp("tool") / "venv", farm)
+    env = offline_env(bin_dir)
+    done = run([str(bin_dir / "python"), "-m", "pip", "install", "-q", "--no-deps", str(wheel)],
+               bin_dir, env)
+    assert done.returncode == 0, done.stderr
+    return env
+
+
+@pytest.fixture(scope="module")
+def user(tmp_path_factory: pytest.TempPathFactory, farm: Path) -> dict[str, str]:
+    """The environment of a venv with the SDK's dependencies and no acpgen anywhere."""
+    return offline_env(fresh_venv(tmp_path_factory.mktemp("user") / "venv", farm))
+
+
+@pytest.fixture(scope="module")
+def outside(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A working directory outside any acpgen project."""
+    return tmp_path_factory.mktemp("outside")
+
+
+@pytest.fixture(scope="module")
+def skeleton(tool: dict[str, str], outside: Path, inputs_dir: Path) -> Path:
+    done = run(["acpgen", "skeleton", "--package", PACKAGE, "--out", "D", "--inputs", str(inputs_dir)],
+               outside, tool)
+    assert done.returncode == 0, done.stderr
+    return outside / "D"
+
+
+def python(env: dict[str, str]) -> str:
+    return str(Path(env["VIRTUAL_ENV"]) / "bin" / "python")
+
+
+def test_the_wheel_runs_read_only_commands_outside_any_checkout(
+    tool: dict[str, str], outside: Path, inputs_dir: Path
+) -> None:
+    assert run(["acpgen", "--version"], outside, tool).returncode == 0
+    given = ["--inputs", str(inputs_dir)]
+    done = run(["acpgen", "verify", *given], outside, tool)
+    assert done.returncode == 0 and "240 requirements" in done.stdout, done.stderr
+    done = run(["acpgen", "roster", "--role", "agent", *given], outside, tool)
+    assert done.returncode == 0 and "of 240 requirements" in done.stderr, done.stderr
+    done = run(["acpgen", "inspect", "--methods", *given], outside, tool)
+    assert done.returncode == 0 and "session/prompt" in done.stdout, done.stderr
+    old, new = inputs_dir / "history" / "schema-v1.21.0.json", inputs_dir / "schema" / "v1" / "schema.json"
+    done = run(["acpgen", "diff", str(old), str(new)], outside, {**tool, "ACPGEN_INPUTS": str(inputs_dir)})
+    assert done.returncode == 1 and "ToolCall" in done.stdout, done.stderr
+    # Without inputs it says so, in one line.
+    done = run(["acpgen", "diff", str(old), str(new)], outside, tool)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "--inputs DIR or set $ACPGEN_INPUTS" in done.stderr
+    # A command that writes into a project never falls back to the built-in lock.
+    done = run(["acpgen", "generate", *given], outside, tool)
+    assert done.returncode == 2 and "no schema/acp.lock here" in done.stderr
+    assert sorted(p.name for p in outside.iterdir() if p.name != "D") == []
+
+
+def test_the_skeleton_tests_pass_without_acpgen_and_after_a_copy(
+    skeleton: Path, user: dict[str, str], tool: dict[str, str], tmp_path: Path
+) -> None:
+    assert run([python(user), "-c", "import acpgen"], tmp_path, user).returncode == 1
+    lock = (skeleton / "schema" / "acp.lock").read_text()
+    assert 'inputs = "schema/inputs"' in lock
+    copy = tmp_path / "elsewhere" / "at" / "another" / "depth"
+    shutil.copytree(skeleton, copy)
+    for root in (skeleton, copy):
+        done = run([python(user), "-m", "pip", "install", "-q", "-e", ".[test]"], root, user)
+        assert done.returncode == 0, done.stderr
+        done = run([python(user), "-m", "pytest", "-q", "--acp-coverage"], root, user)
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+        assert " passed" in done.stdout and "roster acp-v1-2797d331-r2: 240 requirements" in done.stdout
+        where = run([python(user), "-c", f"import {PACKAGE}; print({PACKAGE}.__file__)"], tmp_path, user)
+        assert Path(where.stdout.strip()).is_relative_to(root / "generated"), where.stderr
+    # The vendored plugin validates markers without acpgen: a typo is a collection error.
+    (copy / "tests" / "test_typo.py").write_text(
+        "import pytest\n\n@pytest.mark.acp_requirement('ACP-V1-NO-SUCH-THING')\ndef test_x() -> None:\n    pass\n")
+    done = run([python(user), "-m", "pytest", "-q", "tests/test_typo.py"], copy, user)
+    assert done.returncode != 0 and "unknown ACP requirement ID 'ACP-V1-NO-SUCH-THING'" in done.stdout
+    (copy / "tests" / "test_typo.py").unlink()
+    # With acpgen installed, the copy is still current.
+    done = run(["acpgen", "check"], copy, tool)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def _workflow_steps(path: Path) -> list[dict[str, object]]:
+    workflow = yaml.safe_load(path.read_text())
+    (job,) = workflow["jobs"].values()
+    return list(job["steps"])
+
+
+def test_the_ci_workflow_is_a_valid_github_workflow(skeleton: Path, tmp_path: Path) -> None:
+    from check_jsonschema import main as check_jsonschema
+
+    with pytest.raises(SystemExit) as done:
+        check_jsonschema(["--builtin-schema", "vendor.github-workflows",
+                          str(skeleton / ".github" / "workflows" / "ci.yml")])
+    assert done.value.code == 0
+    # The check is real: a workflow whose step has neither `run` nor `uses` is refused.
+    broken = tmp_path / "ci.yml"
+    broken.write_text((skeleton / ".github" / "workflows" / "ci.yml").read_text()
+                      .replace("run: acpgen check", "with: {}"))
+    with pytest.raises(SystemExit) as done:
+        check_jsonschema(["--builtin-schema", "vendor.github-workflows", str(broken)])
+    assert done.value.code == 1
+
+
+def test_the_ci_steps_run_locally_in_order(
+    tool: dict[str, str], outside: Path, inputs_dir: Path, wheel: Path, farm: Path, tmp_path: Path
+) -> None:
+    """A skeleton whose CI installs acpgen from a direct reference (the wheel): every `run:`
+    step of its workflow, in order, in a fresh venv with no acpgen; only the checkout and
+    setup-python actions are skipped."""
+    spec = f"acpgen @ {wheel.as_uri()}"
+    done = run(["acpgen", "skeleton", "--package", PACKAGE, "--out", str(tmp_path / "sdk"),
+                "--inputs", str(inputs_dir), "--acpgen-requirement", spec], outside, tool)
+    assert done.returncode == 0, done.stderr
+    root = tmp_path / "sdk"
+    pyproject = (root / "pyproject.toml").read_text()
+    assert f'"{spec}"' in pyproject and "allow-direct-references = true" in pyproject
+    ci = offline_env(fresh_venv(tmp_path / "ci-venv", farm))
+    ci["PATH"] = f"{Path(ci['VIRTUAL_ENV']) / 'bin'}:{ci['PATH']}"
+    steps = _workflow_steps(root / ".github" / "workflows" / "ci.yml")
+    uses = [s["uses"] for s in steps if "uses" in s]
+    assert [u.split("@")[0] for u in uses] == ["actions/checkout", "actions/setup-python"]
+    runs = [str(s["run"]) for s in steps if "run" in s]
+    assert [r.strip().splitlines()[-1] for r in runs] == [
+        'python -m pip install -e ".[test,dev]"', "acpgen check", "python -m pytest --acp-coverage"]
+    assert run([python(ci), "-c", "import acpgen"], root, ci).returncode == 1
+    for script in runs:
+        done = run(["bash", "-e", "-c", script], root, ci)
+        assert done.returncode == 0, f"{shlex.quote(script)}:\n{done.stdout[-3000:]}{done.stderr[-3000:]}"
+    assert (root / "acp-coverage.json").is_file()

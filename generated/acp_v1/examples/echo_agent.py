@@ -68,22 +68,11 @@ class EchoAgent(Agent):
 
     async def _ask_permission(self, session_id: str, cancelled: asyncio.Event) -> str | None:
         """The selected option id, or None once the turn is cancelled (the request withdrawn)."""
-        request = asyncio.ensure_future(
-            self.connection.session_request_permission(
-                session_id=session_id,
-                tool_call=models.ToolCallUpdate(
-                    tool_call_id=f"echo-{uuid.uuid4().hex[:8]}", title="Echo"
-                ),
-                options=[
-                    models.PermissionOption(option_id=i, name=n, kind=k) for i, n, k in OPTIONS
-                ],
-            )
-        )
+        request = asyncio.ensure_future(self._permission_request(session_id))
         watch = asyncio.ensure_future(cancelled.wait())
         try:
             await asyncio.wait({request, watch}, return_when=asyncio.FIRST_COMPLETED)
-            if not request.done():
-                await asyncio.wait({request}, timeout=PERMISSION_GRACE_SECONDS)
+            await asyncio.wait({request}, timeout=PERMISSION_GRACE_SECONDS)  # at once if answered
             if not request.done():
                 return None
             outcome = request.result().outcome
@@ -93,6 +82,15 @@ class EchoAgent(Agent):
         if isinstance(outcome, models.RequestPermissionOutcomeSelected):
             return outcome.option_id
         return None
+
+    async def _permission_request(self, session_id: str) -> models.RequestPermissionResponse:
+        return await self.connection.session_request_permission(
+            session_id=session_id,
+            tool_call=models.ToolCallUpdate(
+                tool_call_id=f"echo-{uuid.uuid4().hex[:8]}", title="Echo"
+            ),
+            options=[models.PermissionOption(option_id=i, name=n, kind=k) for i, n, k in OPTIONS],
+        )
 
 
 def main() -> None:

@@ -86,13 +86,13 @@ def _assert_refusal(exc: AcpgenError) -> None:
 
 
 def _field(cls: Any, wire: str) -> Any:
-    found = [f for name, f in cls.model_fields.items() if (name if f.alias is None else f.alias) == wire]
+    found = [f for name, f in cls.model_fields.items() if (name if f.serialization_alias is None else f.serialization_alias) == wire]
     assert len(found) == 1, (wire, list(cls.model_fields))
     return found[0]
 
 
 def _py_name(cls: Any, wire: str) -> str:
-    return next(name for name, f in cls.model_fields.items() if (name if f.alias is None else f.alias) == wire)
+    return next(name for name, f in cls.model_fields.items() if (name if f.serialization_alias is None else f.serialization_alias) == wire)
 
 
 def _docstrings_after(tree: ast.Module, class_name: str) -> list[str]:

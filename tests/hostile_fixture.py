@@ -131,7 +131,7 @@ def generation_model(ir: SchemaIR, schema: dict[str, Any]) -> GenerationModel:
     return GenerationModel(
         ir=ir, roster=roster, roster_where="roster/requirements.md", capabilities=EMPTY,
         has_capabilities=False, options=GenOptions(package=PACKAGE), pinned_inputs=(),
-        manifests=(),
+        manifests=(), conformance=None,
     )
 
 

@@ -166,7 +166,9 @@ def _read_back(sites: dict[str, Any], got: dict[str, Any]) -> None:
     if expected_doc:
         assert [inspect.cleandoc(d) for d in _docstrings_after(tree, "ProbeKind")] == [expected_doc] * 2
     counts["enum_description"] += 1
-    union_classes = [n.name for n in tree.body if isinstance(n, ast.ClassDef) and n.name.startswith("_ProbeUnion")]
+    # The union's branch class: public, {Union}{Variant} (the variant from the hostile title).
+    union_classes = [n.name for n in tree.body
+                     if isinstance(n, ast.ClassDef) and n.name.startswith("ProbeUnion") and n.name != "ProbeUnion"]
     assert len(union_classes) == 1
     counts["title"] += 1
     if "methods" not in got:

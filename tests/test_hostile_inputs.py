@@ -86,13 +86,13 @@ def _assert_refusal(exc: AcpgenError) -> None:
 
 
 def _field(cls: Any, wire: str) -> Any:
-    found = [f for name, f in cls.model_fields.items() if (next(a for a in (f.serialization_alias, f.alias, name) if a is not None)) == wire]
+    found = [f for name, f in cls.model_fields.items() if (name if f.serialization_alias is None else f.serialization_alias) == wire]
     assert len(found) == 1, (wire, list(cls.model_fields))
     return found[0]
 
 
 def _py_name(cls: Any, wire: str) -> str:
-    return next(name for name, f in cls.model_fields.items() if (next(a for a in (f.serialization_alias, f.alias, name) if a is not None)) == wire)
+    return next(name for name, f in cls.model_fields.items() if (name if f.serialization_alias is None else f.serialization_alias) == wire)
 
 
 def _docstrings_after(tree: ast.Module, class_name: str) -> list[str]:
@@ -166,7 +166,9 @@ def _read_back(sites: dict[str, Any], got: dict[str, Any]) -> None:
     if expected_doc:
         assert [inspect.cleandoc(d) for d in _docstrings_after(tree, "ProbeKind")] == [expected_doc] * 2
     counts["enum_description"] += 1
-    union_classes = [n.name for n in tree.body if isinstance(n, ast.ClassDef) and n.name.startswith("_ProbeUnion")]
+    # The union's branch class: public, {Union}{Variant} (the variant from the hostile title).
+    union_classes = [n.name for n in tree.body
+                     if isinstance(n, ast.ClassDef) and n.name.startswith("ProbeUnion") and n.name != "ProbeUnion"]
     assert len(union_classes) == 1
     counts["title"] += 1
     if "methods" not in got:

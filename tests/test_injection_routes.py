@@ -147,7 +147,7 @@ def test_route_4_a_capability_name_with_a_quote_is_written_exactly(
     got = _import_and_read(out, (
         f"sys.path.insert(0, {str(tests_dir)!r})\n"
         "import json, _acp_checks\nfrom acp_v1 import models, guards\n"
-        "aliases = [next(a for a in (f.serialization_alias, f.alias, n) if a is not None) for n, f in models.AgentCapabilities.model_fields.items()]\n"
+        "aliases = [f.serialization_alias or n for n, f in models.AgentCapabilities.model_fields.items()]\n"
         "print(json.dumps([sorted(_acp_checks.CAPABILITIES), aliases]))\n"
     ))
     assert not canary.exists()

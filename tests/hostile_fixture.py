@@ -145,8 +145,8 @@ def emit_unformatted(ir: SchemaIR, schema: dict[str, Any], *, only_models: bool 
         return models_emitter.emit(model)
     sources = {**models_emitter.emit(model), **methods_emitter.emit(model)}
     check_error_codes(ir)
-    sources["tests/_acp_checks.py"] = render(
-        "tests/_acp_checks.py.jinja", package=PACKAGE,
+    sources["tests/_acp_target.py"] = render(
+        "tests/_acp_target.py.jinja", package=PACKAGE,
         capabilities={c.qualified: c.kind for c in ir.capabilities},
     )
     return sources

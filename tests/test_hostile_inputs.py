@@ -117,7 +117,7 @@ def _generate(sites: dict[str, Any], tmp: Path, black_everything: bool = False,
             files[rel] = format_python(rel, files[rel])
     # Imported modules are compiled by the import. Of the checks module (37 KB of fixed code),
     # the many-example test parses the capability table, the black test the whole module.
-    checks = files.get("tests/_acp_checks.py")
+    checks = files.get("tests/_acp_target.py")
     trees = {}
     if checks is not None:
         trees["checks"] = ast.parse(checks if black_everything else _capability_table(checks))

@@ -24,6 +24,8 @@ from conftest import PROJECT_ROOT, load_real_project, tree_digest, tree_now
 
 import acpgen
 from acpgen.cli.main import main
+from acpgen.emit import render
+from acpgen.output import proof
 from acpgen.output.check import MAX_DIFF_LINES, check
 from acpgen.output.generate import MANIFEST_NAME, OUTPUT_TOOLS, build_tree, options_for
 from acpgen.output.writer import write_tree
@@ -356,15 +358,72 @@ def test_json_report_for_bad_input_that_is_not_drift(copy: Path, inputs_dir: Pat
     assert result.stderr.splitlines() == [f"acpgen: error: {report['error']}"]
 
 
-def test_check_fails_on_output_that_does_not_compile(copy: Path, inputs_dir: Path) -> None:
-    """black accepts a module-level ``return``; the compile proof does not (exit 2, one line)."""
+class Spawns:
+    """Counts the import proofs started (subprocesses running the proof's import script) and
+    the compile proofs run, by wrapping what :mod:`acpgen.output.proof` calls."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.imports: list[list[str]] = []
+        self.compiles = 0
+        popen, compiles = proof.subprocess.Popen, proof.prove_compiles
+
+        def counting_popen(argv, *args, **kwargs):  # type: ignore[no-untyped-def]
+            if proof._IMPORT_SCRIPT in argv:
+                self.imports.append(list(argv))
+            return popen(argv, *args, **kwargs)
+
+        def counting_compiles(files: dict[str, bytes]) -> None:
+            self.compiles += 1
+            compiles(files)
+
+        monkeypatch.setattr(proof.subprocess, "Popen", counting_popen)
+        monkeypatch.setattr(proof, "prove_compiles", counting_compiles)
+
+
+@pytest.fixture()
+def broken_import(copy: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    """The copy's models template imports a module that does not exist (black and the compile
+    proof accept it; only the import proof can tell), rendered in-process, no cache."""
     template = copy / "templates" / "models" / "models.py.jinja"
-    template.write_text(template.read_text(encoding="utf-8") + "\nreturn 1\n", encoding="utf-8")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ACPGEN_")}
-    env |= {"ACPGEN_TEMPLATES": str(copy / "templates"), "ACPGEN_NO_CACHE": "1"}
-    proc = subprocess.run([sys.executable, "-m", "acpgen", *check_args(copy, inputs_dir)], env=env,
-                          capture_output=True, text=True, timeout=300, check=False)
-    assert proc.returncode == 2, proc.stderr
-    lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1 and "generated code does not compile" in lines[0], lines
-    assert lines[0].startswith("acpgen: error: acp_v1/models.py: ")
+    template.write_text(template.read_text(encoding="utf-8") + "\nimport acpgen_test_no_such_module\n",
+                        encoding="utf-8")
+    monkeypatch.setenv("ACPGEN_TEMPLATES", str(copy / "templates"))
+    monkeypatch.setenv("ACPGEN_NO_CACHE", "1")
+    render.environment.cache_clear()
+    yield copy
+    render.environment.cache_clear()  # no environment on the broken copy survives the test
+
+
+def test_check_does_not_run_the_import_proof_and_generate_does(
+    copy: Path, inputs_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``check`` compares bytes; the proof belongs to ``generate``, which wrote them."""
+    monkeypatch.setenv("ACPGEN_NO_CACHE", "1")  # a fresh runner: no memoised proof to hide a spawn
+    spawns = Spawns(monkeypatch)
+    result = cli(*check_args(copy, inputs_dir))
+    assert result.exit_code == 0, result.stderr
+    assert spawns.imports == [] and spawns.compiles == 0
+    result = cli("generate", "--project", str(copy), "--inputs", str(inputs_dir))
+    assert result.exit_code == 0, result.stderr
+    assert len(spawns.imports) == 1 and spawns.compiles == 1
+
+
+def test_output_that_does_not_import_is_drift_for_check_and_refused_by_generate(
+    broken_import: Path, inputs_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    copy = broken_import
+    spawns = Spawns(monkeypatch)
+    before = tree_digest(copy / "generated")
+    result = cli(*check_args(copy, inputs_dir, "--json"))
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    assert report["changed"] == sorted(["acp_v1/models.py", MANIFEST_NAME])
+    assert [c["kind"] for c in report["causes"]] == ["stale_output"]
+    assert spawns.imports == []
+    result = cli("generate", "--project", str(copy), "--inputs", str(inputs_dir))
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("acpgen: error: acp_v1/: the generated package does not import"), lines
+    assert "acpgen_test_no_such_module" in lines[0]
+    assert len(spawns.imports) == 1
+    assert tree_digest(copy / "generated") == before

@@ -19,6 +19,11 @@ committed ``MANIFEST.json`` as the witness of the last real ``generate``:
 Tool caches inside the tree (``__pycache__``, directories with a CACHEDIR.TAG such as
 ``.mypy_cache``) are not part of it (:func:`acpgen.output.writer.read_tree`).
 
+The check does not run the import proof (:mod:`acpgen.output.proof`): it proves the
+committed bytes equal what the pinned inputs and the generator produce; importability is a
+function of those bytes, ``generate`` proved it before writing them, and the test suite
+imports the generated package anyway.
+
 Input drift (the input bytes differ from the lock) never gets here: loading the project
 refuses it with exit 2, as ``acpgen verify`` does; :func:`error_json` renders that case.
 """
@@ -130,7 +135,7 @@ def error_json(exc: AcpgenError) -> dict[str, Any]:
 def check(project: Project, out: str | None = None, package: str | None = None) -> CheckReport:
     target = output_dir(project, out)
     options = options_for(project, package)
-    expected = build_tree(project, options)
+    expected = build_tree(project, options, proven=False)  # equal bytes carry generate's proof
     actual = read_tree(target)
     report = CheckReport(out=str(Path(out or project.lock.out)))
     report.changed = sorted(p for p in expected if p in actual and actual[p] != expected[p])

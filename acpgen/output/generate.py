@@ -2,6 +2,12 @@
 
 :func:`build_tree` is pure: it returns the complete output as bytes in memory, so that
 ``generate`` can write it atomically and ``check`` can compare it without touching disk.
+
+Every caller that *writes* a tree (``generate``, ``bump``, ``skeleton``) has it proven first
+(:mod:`acpgen.output.proof`: every file compiles, the package imports). ``check`` does not:
+it proves the committed bytes equal what the pinned inputs and this generator produce, and
+importability is a function of those bytes, which ``generate`` proved before it wrote them;
+the test suite imports the generated package anyway (docs/ci.md, "What check proves").
 """
 
 from __future__ import annotations
@@ -75,26 +81,29 @@ def manifest(project: Project, options: GenOptions, files: dict[str, bytes]) -> 
     }
 
 
-def build_tree(project: Project, options: GenOptions) -> dict[str, bytes]:
+def build_tree(project: Project, options: GenOptions, *, proven: bool = True) -> dict[str, bytes]:
     """The whole output, from the memo when this machine already built it for exactly these
-    inputs, options, generator and tools (:mod:`acpgen.output.memo`)."""
+    inputs, options, generator and tools (:mod:`acpgen.output.memo`).
+
+    ``proven`` (every caller that writes the tree): the bytes are proven to compile and
+    import (:func:`acpgen.output.proof.prove`, memoised by the bytes themselves) before they
+    are returned, memo hit or not: a memoised tree may come from a ``check``, which does not
+    prove."""
     key = memo.tree_key(project, options) if cache.cache_dir(memo.KIND) else None
-    if key is not None:
-        hit = memo.load(key)
-        if hit is not None:
-            return hit
-    files = _build_tree(project, options)
-    if key is not None:
-        memo.store(key, files)
+    files = memo.load(key) if key is not None else None
+    if files is None:
+        files = _build_tree(project, options)
+        if key is not None:
+            memo.store(key, files)
+    if proven:
+        prove(files, options.package)
     return files
 
 
 def _build_tree(project: Project, options: GenOptions) -> dict[str, bytes]:
-    """The whole output in memory, proven (every Python file compiles, the package imports:
-    :mod:`acpgen.output.proof`) before any caller can write or compare it."""
+    """The whole output in memory: emitted, formatted, with its manifest."""
     formatted = format_tree(emit_sources(project, options))
     files = {rel: text.encode("utf-8") for rel, text in sorted(formatted.items())}
-    prove(files, options.package)
     doc = manifest(project, options, files)
     files[MANIFEST_NAME] = (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode("utf-8")
     return files

@@ -5,9 +5,10 @@ folder (the lock and the hand-reviewed manifests), the options, the generator's 
 templates, the versions of the tools that shape the bytes (black, jinja2) and Python. The
 memo is keyed by the SHA-256 of all of them, computed on every run from the bytes
 themselves (never from timestamps), and lives in the user's cache folder beside black's
-(:mod:`acpgen.cache`): an entry exists only if this machine built it (and proved it:
-:mod:`acpgen.output.proof`, whose environment is in the key too), carries the SHA-256
-of its content, and a damaged entry is ignored. A fresh CI runner starts without one, so
+(:mod:`acpgen.cache`): an entry exists only if this machine built it, carries the SHA-256
+of its content, and a damaged entry is ignored. An entry is not a proof that the tree
+imports (``check`` memoises what it builds without proving it): every caller that writes
+a tree proves it, memo hit or not (:mod:`acpgen.output.proof`, memoised by the bytes). A fresh CI runner starts without one, so
 its ``acpgen check`` always generates from scratch; ``ACPGEN_NO_CACHE=1`` does the same
 anywhere.
 """
@@ -27,8 +28,8 @@ from acpgen.model.project import Project
 
 KIND = "tree"
 MAX_TREES = 8  # a whole tree is ~1 MB; a few recent generations are what a workflow revisits
-# black and jinja2 shape the bytes; pydantic and the interpreter decide the import proof
-# (acpgen.output.proof) that every memoised tree passed when it was built.
+# black and jinja2 shape the bytes; pydantic is kept in the key so that a new pydantic
+# rebuilds (the generation proves patterns with pydantic-core's engine: acpgen.ir.patterns).
 TOOLS = ("black", "jinja2", "pydantic")
 HITS: list[str] = []  # keys answered from the memo in this process (the warm-run guard reads it)
 

@@ -15,14 +15,19 @@ What the import executes is the generator's own code: the escaping layer
 docstring or a comment, and the naming module lets no input become a statement. The
 subprocess keeps any failure (or surprise) out of the acpgen process.
 
-**When the proofs are skipped.** Both are pure functions of the bytes of the emitted Python
+**When the proofs run.** Before anything is written: ``generate``, ``bump`` and ``skeleton``
+(:func:`acpgen.output.generate.build_tree` with ``proven=True``). ``acpgen check`` does not
+run them: it proves that the committed bytes equal what the pinned inputs and the generator
+produce, and importability is a function of those bytes, proven by the ``generate`` that
+wrote them (it refuses to write output that fails); the test suite imports the generated
+package anyway.
+
+**When they are skipped.** Both are pure functions of the bytes of the emitted Python
 files, the interpreter and the pydantic version, so a successful proof is memoised under the
 SHA-256 of exactly those (in acpgen's cache, beside black's; only passes are recorded, and a
-damaged entry is ignored). A later build of identical bytes in the same
-environment is therefore already proven. What is *not* a proof, and never skips it: that the
-bytes equal a committed tree (``acpgen check`` comparing identical bytes proves only that
-nothing changed, not that the committed tree ever imported), or that the inputs' hashes are
-unchanged (the generator or its environment may have). ``ACPGEN_NO_CACHE=1`` proves afresh.
+damaged entry is ignored). A later build of identical bytes in the same environment is
+therefore already proven. That the inputs' hashes are unchanged never skips them (the
+generator or its environment may have changed). ``ACPGEN_NO_CACHE=1`` proves afresh.
 Cost when not memoised: ~0.4 s to compile the tree and ~1 s for the import (2-core machine).
 """
 
@@ -38,6 +43,7 @@ from acpgen import cache
 from acpgen.errors import AcpgenError
 
 IMPORT_TIMEOUT = 120  # seconds; the real package imports in about one
+RUNS: list[str] = []  # the package of every proof this process ran, not memoised (tests count them)
 
 _IMPORT_SCRIPT = """
 import importlib, sys
@@ -73,6 +79,7 @@ def prove(files: dict[str, bytes], package: str) -> None:
     directory = cache.cache_dir("proof")
     if cache.load(directory, memo) == "ok":
         return
+    RUNS.append(package)
     package_files = {rel: data for rel, data in py.items() if rel.startswith(f"{package}/")}
     modules = sorted(_module(rel) for rel in package_files)
     with tempfile.TemporaryDirectory(prefix="acpgen-proof-") as tmp:

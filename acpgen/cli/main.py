@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
 from pathlib import Path
 from typing import Any
@@ -9,14 +10,10 @@ from typing import Any
 import click
 
 import acpgen
-from acpgen.cli import inspect_view, roster_filter
+from acpgen.cli import roster_filter
 from acpgen.cli.common import emit_json, handle_errors, open_project, project_options
-from acpgen.cli.evolve import bump_command, diff_command
-from acpgen.cli.skeleton import skeleton
 from acpgen.errors import EXIT_DRIFT, AcpgenError
-from acpgen.evolve.bump import roster_pin_warnings
 from acpgen.inputs.lock import find_project_root
-from acpgen.inputs.lock_update import show_lock, update_lock
 from acpgen.inputs.roster import KEYWORDS, KINDS, RESPONSIBILITIES, ROLES
 from acpgen.model.capabilities import uncited_gate_warnings
 from acpgen.model.project import Project
@@ -26,7 +23,29 @@ from acpgen.output.check_report import render_text
 from acpgen.output.generate import generate_report, summary
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """The command group; the commands defined in other modules (evolve, skeleton) are imported
+    when they are run or listed, so ``check`` and ``generate`` do not pay for their imports."""
+
+    ELSEWHERE = {
+        "bump": ("acpgen.cli.evolve", "bump_command"),
+        "diff": ("acpgen.cli.evolve", "diff_command"),
+        "skeleton": ("acpgen.cli.skeleton", "skeleton"),
+    }
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.ELSEWHERE})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.ELSEWHERE and cmd_name not in self.commands:
+            module, name = self.ELSEWHERE[cmd_name]
+            command = getattr(importlib.import_module(module), name)
+            assert isinstance(command, click.Command) and command.name == cmd_name
+            self.add_command(command)
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(acpgen.__version__, prog_name="acpgen")
 def main() -> None:
     """Generate typed ACP v1 bindings from pinned, hash-verified inputs.
@@ -58,6 +77,8 @@ def verify(project_dir: Path | None, inputs: str | None) -> None:
 
 def _verify_warnings(project: Project) -> list[str]:
     """Checks that warn but do not fail `verify`."""
+    from acpgen.evolve.bump import roster_pin_warnings
+
     return uncited_gate_warnings(project.roster, project.capabilities) + roster_pin_warnings(project)
 
 
@@ -68,6 +89,8 @@ def _verify_warnings(project: Project) -> list[str]:
 def lock(update: bool, project_dir: Path | None, inputs: str | None) -> None:
     """Show the lock (after verifying the inputs against it), or (with --update) accept the
     current input bytes."""
+    from acpgen.inputs.lock_update import show_lock, update_lock
+
     root = project_dir.resolve() if project_dir else find_project_root(Path.cwd())
     if update:
         click.echo(update_lock(root, inputs))
@@ -138,6 +161,8 @@ def inspect(
     inputs: str | None,
 ) -> None:
     """Show the IR: one def (TYPE), the methods, the capability tree or the gates."""
+    from acpgen.cli import inspect_view
+
     if sum([bool(type_name), methods, capabilities, gates]) != 1:
         raise AcpgenError("acpgen inspect", "give exactly one of TYPE, --methods, --capabilities, --gates")
     project = open_project(project_dir, inputs, builtin=True)
@@ -196,8 +221,3 @@ def check(out: str | None, package: str | None, as_json: bool, project_dir: Path
         click.echo(render_text(report), err=not report.clean)
     if not report.clean:
         sys.exit(EXIT_DRIFT)
-
-
-main.add_command(diff_command)
-main.add_command(bump_command)
-main.add_command(skeleton)

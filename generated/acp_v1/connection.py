@@ -363,7 +363,8 @@ class AgentSideConnection(_Side):
         self, params: models.RequestPermissionRequest | None = None, /, **fields: Any
     ) -> models.RequestPermissionResponse:
         """Send ``session/request_permission`` (request) to the client: a params model, or its members as keywords."""
-        return await self._call("session/request_permission", _params(models.RequestPermissionRequest, params, fields))  # type: ignore[no-any-return]
+        built = _params(models.RequestPermissionRequest, params, fields)
+        return await self._call("session/request_permission", built)  # type: ignore[no-any-return]
 
     @overload
     async def session_update(self, params: models.SessionNotification, /) -> None: ...
@@ -382,7 +383,8 @@ class AgentSideConnection(_Side):
         self, params: models.SessionNotification | None = None, /, **fields: Any
     ) -> None:
         """Send ``session/update`` (notification) to the client: a params model, or its members as keywords."""
-        await self._send("session/update", _params(models.SessionNotification, params, fields))
+        built = _params(models.SessionNotification, params, fields)
+        await self._send("session/update", built)
 
     @overload
     async def fs_write_text_file(
@@ -404,7 +406,8 @@ class AgentSideConnection(_Side):
         self, params: models.WriteTextFileRequest | None = None, /, **fields: Any
     ) -> models.WriteTextFileResponse:
         """Send ``fs/write_text_file`` (request) to the client: a params model, or its members as keywords."""
-        return await self._call("fs/write_text_file", _params(models.WriteTextFileRequest, params, fields))  # type: ignore[no-any-return]
+        built = _params(models.WriteTextFileRequest, params, fields)
+        return await self._call("fs/write_text_file", built)  # type: ignore[no-any-return]
 
     @overload
     async def fs_read_text_file(
@@ -427,7 +430,8 @@ class AgentSideConnection(_Side):
         self, params: models.ReadTextFileRequest | None = None, /, **fields: Any
     ) -> models.ReadTextFileResponse:
         """Send ``fs/read_text_file`` (request) to the client: a params model, or its members as keywords."""
-        return await self._call("fs/read_text_file", _params(models.ReadTextFileRequest, params, fields))  # type: ignore[no-any-return]
+        built = _params(models.ReadTextFileRequest, params, fields)
+        return await self._call("fs/read_text_file", built)  # type: ignore[no-any-return]
 
     @overload
     async def terminal_create(
@@ -452,7 +456,8 @@ class AgentSideConnection(_Side):
         self, params: models.CreateTerminalRequest | None = None, /, **fields: Any
     ) -> models.CreateTerminalResponse:
         """Send ``terminal/create`` (request) to the client: a params model, or its members as keywords."""
-        return await self._call("terminal/create", _params(models.CreateTerminalRequest, params, fields))  # type: ignore[no-any-return]
+        built = _params(models.CreateTerminalRequest, params, fields)
+        return await self._call("terminal/create", built)  # type: ignore[no-any-return]
 
     @overload
     async def terminal_output(
@@ -473,7 +478,8 @@ class AgentSideConnection(_Side):
         self, params: models.TerminalOutputRequest | None = None, /, **fields: Any
     ) -> models.TerminalOutputResponse:
         """Send ``terminal/output`` (request) to the client: a params model, or its members as keywords."""
-        return await self._call("terminal/output", _params(models.TerminalOutputRequest, params, fields))  # type: ignore[no-any-return]
+        built = _params(models.TerminalOutputRequest, params, fields)
+        return await self._call("terminal/output", built)  # type: ignore[no-any-return]
 
     @overload
     async def terminal_release(
@@ -494,7 +500,8 @@ class AgentSideConnection(_Side):
         self, params: models.ReleaseTerminalRequest | None = None, /, **fields: Any
     ) -> models.ReleaseTerminalResponse:
         """Send ``terminal/release`` (request) to the client: a params model, or its members as keywords."""
-        return await self._call("terminal/release", _params(models.ReleaseTerminalRequest, params, fields))  # type: ignore[no-any-return]
+        built = _params(models.ReleaseTerminalRequest, params, fields)
+        return await self._call("terminal/release", built)  # type: ignore[no-any-return]
 
     @overload
     async def terminal_wait_for_exit(
@@ -515,7 +522,8 @@ class AgentSideConnection(_Side):
         self, params: models.WaitForTerminalExitRequest | None = None, /, **fields: Any
     ) -> models.WaitForTerminalExitResponse:
         """Send ``terminal/wait_for_exit`` (request) to the client: a params model, or its members as keywords."""
-        return await self._call("terminal/wait_for_exit", _params(models.WaitForTerminalExitRequest, params, fields))  # type: ignore[no-any-return]
+        built = _params(models.WaitForTerminalExitRequest, params, fields)
+        return await self._call("terminal/wait_for_exit", built)  # type: ignore[no-any-return]
 
     @overload
     async def terminal_kill(
@@ -536,7 +544,8 @@ class AgentSideConnection(_Side):
         self, params: models.KillTerminalRequest | None = None, /, **fields: Any
     ) -> models.KillTerminalResponse:
         """Send ``terminal/kill`` (request) to the client: a params model, or its members as keywords."""
-        return await self._call("terminal/kill", _params(models.KillTerminalRequest, params, fields))  # type: ignore[no-any-return]
+        built = _params(models.KillTerminalRequest, params, fields)
+        return await self._call("terminal/kill", built)  # type: ignore[no-any-return]
 
     async def elicitation_create(
         self, params: models.CreateElicitationRequest
@@ -562,9 +571,8 @@ class AgentSideConnection(_Side):
         self, params: models.CompleteElicitationNotification | None = None, /, **fields: Any
     ) -> None:
         """Send ``elicitation/complete`` (notification) to the client: a params model, or its members as keywords."""
-        await self._send(
-            "elicitation/complete", _params(models.CompleteElicitationNotification, params, fields)
-        )
+        built = _params(models.CompleteElicitationNotification, params, fields)
+        await self._send("elicitation/complete", built)
 
 
 class ClientSideConnection(_Side):
@@ -682,7 +690,8 @@ class ClientSideConnection(_Side):
         self, params: models.InitializeRequest | None = None, /, **fields: Any
     ) -> models.InitializeResponse:
         """Send ``initialize`` (request) to the agent: a params model, or its members as keywords."""
-        return await self._call("initialize", _params(models.InitializeRequest, params, fields))  # type: ignore[no-any-return]
+        built = _params(models.InitializeRequest, params, fields)
+        return await self._call("initialize", built)  # type: ignore[no-any-return]
 
     @overload
     async def authenticate(
@@ -702,7 +711,8 @@ class ClientSideConnection(_Side):
         self, params: models.AuthenticateRequest | None = None, /, **fields: Any
     ) -> models.AuthenticateResponse:
         """Send ``authenticate`` (request) to the agent: a params model, or its members as keywords."""
-        return await self._call("authenticate", _params(models.AuthenticateRequest, params, fields))  # type: ignore[no-any-return]
+        built = _params(models.AuthenticateRequest, params, fields)
+        return await self._call("authenticate", built)  # type: ignore[no-any-return]
 
     @overload
     async def session_new(
@@ -724,7 +734,8 @@ class ClientSideConnection(_Side):
         self, params: models.NewSessionRequest | None = None, /, **fields: Any
     ) -> models.NewSessionResponse:
         """Send ``session/new`` (request) to the agent: a params model, or its members as keywords."""
-        return await self._call("session/new", _params(models.NewSessionRequest, params, fields))  # type: ignore[no-any-return]
+        built = _params(models.NewSessionRequest, params, fields)
+        return await self._call("session/new", built)  # type: ignore[no-any-return]
 
     @overload
     async def session_load(
@@ -747,7 +758,8 @@ class ClientSideConnection(_Side):
         self, params: models.LoadSessionRequest | None = None, /, **fields: Any
     ) -> models.LoadSessionResponse:
         """Send ``session/load`` (request) to the agent: a params model, or its members as keywords."""
-        return await self._call("session/load", _params(models.LoadSessionRequest, params, fields))  # type: ignore[no-any-return]
+        built = _params(models.LoadSessionRequest, params, fields)
+        return await self._call("session/load", built)  # type: ignore[no-any-return]
 
     @overload
     async def session_set_mode(
@@ -768,7 +780,8 @@ class ClientSideConnection(_Side):
         self, params: models.SetSessionModeRequest | None = None, /, **fields: Any
     ) -> models.SetSessionModeResponse:
         """Send ``session/set_mode`` (request) to the agent: a params model, or its members as keywords."""
-        return await self._call("session/set_mode", _params(models.SetSessionModeRequest, params, fields))  # type: ignore[no-any-return]
+        built = _params(models.SetSessionModeRequest, params, fields)
+        return await self._call("session/set_mode", built)  # type: ignore[no-any-return]
 
     async def session_set_config_option(
         self, params: models.SetSessionConfigOptionRequest
@@ -793,7 +806,8 @@ class ClientSideConnection(_Side):
         self, params: models.PromptRequest | None = None, /, **fields: Any
     ) -> models.PromptResponse:
         """Send ``session/prompt`` (request) to the agent: a params model, or its members as keywords."""
-        return await self._call("session/prompt", _params(models.PromptRequest, params, fields))  # type: ignore[no-any-return]
+        built = _params(models.PromptRequest, params, fields)
+        return await self._call("session/prompt", built)  # type: ignore[no-any-return]
 
     @overload
     async def session_cancel(self, params: models.CancelNotification, /) -> None: ...
@@ -811,7 +825,8 @@ class ClientSideConnection(_Side):
         self, params: models.CancelNotification | None = None, /, **fields: Any
     ) -> None:
         """Send ``session/cancel`` (notification) to the agent: a params model, or its members as keywords."""
-        await self._send("session/cancel", _params(models.CancelNotification, params, fields))
+        built = _params(models.CancelNotification, params, fields)
+        await self._send("session/cancel", built)
 
     @overload
     async def session_list(
@@ -832,7 +847,8 @@ class ClientSideConnection(_Side):
         self, params: models.ListSessionsRequest | None = None, /, **fields: Any
     ) -> models.ListSessionsResponse:
         """Send ``session/list`` (request) to the agent: a params model, or its members as keywords."""
-        return await self._call("session/list", _params(models.ListSessionsRequest, params, fields))  # type: ignore[no-any-return]
+        built = _params(models.ListSessionsRequest, params, fields)
+        return await self._call("session/list", built)  # type: ignore[no-any-return]
 
     @overload
     async def session_delete(
@@ -852,7 +868,8 @@ class ClientSideConnection(_Side):
         self, params: models.DeleteSessionRequest | None = None, /, **fields: Any
     ) -> models.DeleteSessionResponse:
         """Send ``session/delete`` (request) to the agent: a params model, or its members as keywords."""
-        return await self._call("session/delete", _params(models.DeleteSessionRequest, params, fields))  # type: ignore[no-any-return]
+        built = _params(models.DeleteSessionRequest, params, fields)
+        return await self._call("session/delete", built)  # type: ignore[no-any-return]
 
     @overload
     async def session_resume(
@@ -875,7 +892,8 @@ class ClientSideConnection(_Side):
         self, params: models.ResumeSessionRequest | None = None, /, **fields: Any
     ) -> models.ResumeSessionResponse:
         """Send ``session/resume`` (request) to the agent: a params model, or its members as keywords."""
-        return await self._call("session/resume", _params(models.ResumeSessionRequest, params, fields))  # type: ignore[no-any-return]
+        built = _params(models.ResumeSessionRequest, params, fields)
+        return await self._call("session/resume", built)  # type: ignore[no-any-return]
 
     @overload
     async def session_close(
@@ -895,7 +913,8 @@ class ClientSideConnection(_Side):
         self, params: models.CloseSessionRequest | None = None, /, **fields: Any
     ) -> models.CloseSessionResponse:
         """Send ``session/close`` (request) to the agent: a params model, or its members as keywords."""
-        return await self._call("session/close", _params(models.CloseSessionRequest, params, fields))  # type: ignore[no-any-return]
+        built = _params(models.CloseSessionRequest, params, fields)
+        return await self._call("session/close", built)  # type: ignore[no-any-return]
 
     @overload
     async def logout(self, params: models.LogoutRequest, /) -> models.LogoutResponse: ...
@@ -912,7 +931,8 @@ class ClientSideConnection(_Side):
         self, params: models.LogoutRequest | None = None, /, **fields: Any
     ) -> models.LogoutResponse:
         """Send ``logout`` (request) to the agent: a params model, or its members as keywords."""
-        return await self._call("logout", _params(models.LogoutRequest, params, fields))  # type: ignore[no-any-return]
+        built = _params(models.LogoutRequest, params, fields)
+        return await self._call("logout", built)  # type: ignore[no-any-return]
 
 
 async def run_agent(agent: Agent, *, max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES) -> None:

@@ -136,6 +136,10 @@ def doc(text: Any) -> str:
     """
     if not isinstance(text, str):
         raise EscapeError(f"not text: {text!r}")
+    if '"' not in text and "\\" not in text and all(
+        line.isprintable() and not line.endswith(" ") for line in text.split("\n")
+    ):
+        return text  # nothing below would change a character (most descriptions): no loop
     out: list[str] = []
     last = len(text) - 1
     for i, ch in enumerate(text):

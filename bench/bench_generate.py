@@ -19,7 +19,7 @@ every def duplicated under a new name, refs inside each copy pointing to the cop
 
 Both sides run from byte-compiled modules, as installed tools do (``PYTHONDONTWRITEBYTECODE``
 is dropped and acpgen is byte-compiled first), and acpgen with its templates precompiled as
-its package build does (``python -m acpgen.emit.precompiled``, what ``hatch_build.py`` runs on
+its package build does (``python -m acpgen.emit.precompile``, what ``hatch_build.py`` runs on
 ``pip install``), so that an edited template in this checkout is measured as installed.
 
 Run: ``.venv/bin/python bench/bench_generate.py`` (``--rounds N`` for 1x, ``--big-rounds N``
@@ -126,7 +126,7 @@ def main() -> None:
     base = {k: v for k, v in os.environ.items()
             if not k.startswith("ACPGEN_") and k != "PYTHONDONTWRITEBYTECODE"}
     # The package build: precompiled templates (hatch_build.py), then byte-compiled modules.
-    subprocess.run([sys.executable, "-m", "acpgen.emit.precompiled"], env=base, check=True,
+    subprocess.run([sys.executable, "-m", "acpgen.emit.precompile"], env=base, check=True,
                    stdout=subprocess.DEVNULL)
     compileall.compile_dir(str(ROOT / "acpgen"), quiet=1)
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import sys
 from pathlib import Path
 from typing import Any
@@ -27,22 +26,25 @@ class _Commands(click.Group):
     """The command group; the commands defined in other modules (evolve, skeleton) are imported
     when they are run or listed, so ``check`` and ``generate`` do not pay for their imports."""
 
-    ELSEWHERE = {
-        "bump": ("acpgen.cli.evolve", "bump_command"),
-        "diff": ("acpgen.cli.evolve", "diff_command"),
-        "skeleton": ("acpgen.cli.skeleton", "skeleton"),
-    }
+    ELSEWHERE = ("bump", "diff", "skeleton")
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.ELSEWHERE})
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in self.ELSEWHERE and cmd_name not in self.commands:
-            module, name = self.ELSEWHERE[cmd_name]
-            command = getattr(importlib.import_module(module), name)
-            assert isinstance(command, click.Command) and command.name == cmd_name
-            self.add_command(command)
+            self.add_command(_command_elsewhere(cmd_name))
         return super().get_command(ctx, cmd_name)
+
+
+def _command_elsewhere(name: str) -> click.Command:
+    if name == "skeleton":
+        from acpgen.cli.skeleton import skeleton
+
+        return skeleton
+    from acpgen.cli.evolve import bump_command, diff_command
+
+    return bump_command if name == "bump" else diff_command
 
 
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})

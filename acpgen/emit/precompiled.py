@@ -2,7 +2,8 @@
 
 Compiling a template (jinja2's lexer, parser and code generator, all pure Python) is about
 half of what rendering costs on a fresh runner. So the package build (``hatch_build.py``:
-building a wheel, or ``pip install -e .``) compiles every template once into
+building a wheel, or ``pip install -e .``; :mod:`acpgen.emit.precompile`) compiles every
+template once into
 ``acpgen/_precompiled/``: one Python module per template (jinja2's own compiled form, which
 Python byte-compiles like any other module) and ``index.json``, which records for each
 template the SHA-256 of the source it was compiled from, plus the jinja2 version and the
@@ -26,7 +27,7 @@ import shutil
 import tempfile
 from pathlib import Path
 from types import CodeType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import jinja2
@@ -123,16 +124,3 @@ def build(env: jinja2.Environment, templates: Path, out: Path | None = None) -> 
         raise
     _index.cache_clear()
     return len(names)
-
-
-def main(argv: list[Any] | None = None) -> None:
-    """``python -m acpgen.emit.precompiled``: what the package build runs (and the benchmark,
-    like byte-compiling the package)."""
-    from acpgen.emit.render import environment, templates_dir
-
-    count = build(environment(str(templates_dir())), templates_dir())
-    print(f"precompiled {count} templates into {DIRECTORY}")
-
-
-if __name__ == "__main__":
-    main()

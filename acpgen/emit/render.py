@@ -180,7 +180,7 @@ def _Loader(directory: str) -> jinja2.BaseLoader:
 
     class Loader(jinja2.FileSystemLoader):
         def load(self, environment: jinja2.Environment, name: str,
-                 globals: Any = None) -> jinja2.Template:  # noqa: A002 - jinja2's signature
+                 globals: Any = None) -> jinja2.Template:
             source, filename, uptodate = self.get_source(environment, name)
             code = precompiled.code_for(environment, name, source)
             if code is None:

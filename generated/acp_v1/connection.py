@@ -103,11 +103,10 @@ def _params(model: type[_P], params: _P | None, fields: dict[str, Any]) -> _P:
             raise TypeError("pass the params model or keyword arguments, not both")
         return params
     declared: dict[str, Any] = getattr(model, "model_fields", {})
-    kept = {
-        k: v
-        for k, v in fields.items()
-        if v is not None or (k in declared and declared[k].is_required())
-    }
+    kept: dict[str, Any] = {}
+    for k, v in fields.items():
+        if v is not None or (k in declared and declared[k].is_required()):
+            kept[k] = v
     return model(**kept)
 
 
@@ -119,11 +118,8 @@ def from_peer(data: Any, model: Any) -> Any:
 
 def _validation_data(exc: ValidationError) -> Any:
     # Without the input: a 10 MB frame must not come back inside its own error.
-    return {
-        "errors": json.loads(
-            exc.json(include_url=False, include_context=False, include_input=False)
-        )
-    }
+    errors = exc.json(include_url=False, include_context=False, include_input=False)
+    return {"errors": json.loads(errors)}
 
 
 class _Side:
@@ -181,9 +177,8 @@ class _Side:
         try:
             return to_wire(result, route.result)
         except Exception as exc:  # the handler returned the wrong type
-            raise RpcError.internal_error(
-                {"details": f"invalid {route.wire} result: {exc}"[:500]}
-            ) from exc
+            details = f"invalid {route.wire} result: {exc}"[:500]
+            raise RpcError.internal_error({"details": details}) from exc
 
     async def handle_notification(self, method: str, params: Any) -> None:
         route = self.inbound_routes.get(method)
@@ -228,20 +223,23 @@ class _Side:
     def _advertised(self, capability: str) -> bool:
         """Whether the peer advertised ``capability`` (a qualified path, e.g. ``clientCapabilities.fs``)."""
         root, _, path = capability.partition(".")
+        # The guards type both as they know them (a Literal of paths, the capabilities models).
+        known: Any = path
+        peer: Any = self.peer_capabilities
         if root == "agentCapabilities":
-            return guards.agent_capability_advertised(self.peer_capabilities, path)  # type: ignore[arg-type]
-        return guards.client_capability_advertised(self.peer_capabilities, path)  # type: ignore[arg-type]
+            return guards.agent_capability_advertised(peer, known)
+        return guards.client_capability_advertised(peer, known)
 
     def _omit(self, route: Route, message: str, value: Any) -> Any:
         """``value`` without the items the peer cannot take where the spec says to omit them
         (``omit.py``: boolean config options, terminal auth methods), each logged."""
-        gates = [g for g in guards.gates_for(route.wire, self.role) if g.message == message]  # type: ignore[arg-type]
+        sender: Any = self.role  # "agent" or "client": the guards' Side
+        gates = [g for g in guards.gates_for(route.wire, sender) if g.message == message]
         if not gates or self.peer_capabilities is None:
             return value
         model = route.result if message == "result" else route.params
-        wire, omitted = omit_unadvertised(
-            to_wire(value, model), gates, self._advertised, f"{self.role}: {route.wire} {message}"
-        )
+        where = f"{self.role}: {route.wire} {message}"
+        wire, omitted = omit_unadvertised(to_wire(value, model), gates, self._advertised, where)
         return from_wire(wire, model) if omitted else value
 
     def _check_outbound(self, route: Route, params: Any) -> None:
@@ -633,9 +631,8 @@ class ClientSideConnection(_Side):
         answered = int(result.protocol_version)
         if answered not in self.supported_versions:
             await self.close()
-            raise ProtocolVersionError(
-                int(params.protocol_version), answered, self.supported_versions
-            )
+            requested = int(params.protocol_version)
+            raise ProtocolVersionError(requested, answered, self.supported_versions)
         self.protocol_version = answered
         self.agent_capabilities = result.agent_capabilities
         self.agent_auth_methods = result.auth_methods
@@ -976,12 +973,9 @@ async def connect_in_memory(
     left, right = socket.socketpair()
     agent_reader, agent_writer = await asyncio.open_connection(sock=left, limit=max_frame_bytes)
     client_reader, client_writer = await asyncio.open_connection(sock=right, limit=max_frame_bytes)
-    agent_end = AgentSideConnection(
-        agent, agent_reader, agent_writer, max_frame_bytes=max_frame_bytes
-    )
-    client_end = ClientSideConnection(
-        client, client_reader, client_writer, max_frame_bytes=max_frame_bytes
-    )
+    limit = max_frame_bytes
+    agent_end = AgentSideConnection(agent, agent_reader, agent_writer, max_frame_bytes=limit)
+    client_end = ClientSideConnection(client, client_reader, client_writer, max_frame_bytes=limit)
     agent_end.start()
     client_end.start()
     try:

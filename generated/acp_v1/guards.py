@@ -1214,12 +1214,11 @@ ABSOLUTE_PATHS: Final[tuple[PathRule, ...]] = (
     ),
 )
 
-INITIALIZE_EXEMPT: Final[frozenset[str]] = frozenset(
-    {
-        "$/cancel_request",
-        "initialize",
-    }
+_INITIALIZE_EXEMPT: Final[tuple[str, ...]] = (
+    "$/cancel_request",
+    "initialize",
 )
+INITIALIZE_EXEMPT: Final[frozenset[str]] = frozenset(_INITIALIZE_EXEMPT)
 """Methods that may be sent before initialize has completed."""
 
 INITIALIZE_FIRST: Final[Mapping[Side, tuple[str, ...]]] = {
@@ -1234,9 +1233,8 @@ INITIALIZE_FIRST: Final[Mapping[Side, tuple[str, ...]]] = {
 UNADVERTISED: Final[tuple[str, ...]] = ("ACP-V1-INIT-OMITTED-UNSUPPORTED",)
 """Requirement IDs cited for a capability that no gate names."""
 
-_CAPABILITY_PATHS: Final[
-    Mapping[str, tuple[Literal["boolean", "object"], tuple[str, ...], tuple[str, ...]]]
-] = {
+_CapabilityPath: TypeAlias = tuple[Literal["boolean", "object"], tuple[str, ...], tuple[str, ...]]
+_CAPABILITY_PATHS: Final[Mapping[str, _CapabilityPath]] = {
     "agentCapabilities.auth": ("object", ("auth",), ("auth",)),
     "agentCapabilities.auth.logout": (
         "object",
@@ -1464,17 +1462,18 @@ _KIND_TEXT: Final[Mapping[str, str]] = {
 _PEER: Final[Mapping[Side, str]] = {"client": "agent", "agent": "client"}
 
 
-def _rules() -> dict[tuple[str, str, str], tuple[tuple[Gate, ...], tuple[PathRule, ...]]]:
-    keys = {(g.sender, g.message, g.method) for g in GATES} | {
-        (p.sender, p.message, p.method) for p in ABSOLUTE_PATHS
-    }
-    return {
-        key: (
-            tuple(g for g in GATES if (g.sender, g.message, g.method) == key),
-            tuple(p for p in ABSOLUTE_PATHS if (p.sender, p.message, p.method) == key),
-        )
-        for key in sorted(keys)
-    }
+_Rules: TypeAlias = tuple[tuple[Gate, ...], tuple[PathRule, ...]]
+
+
+def _rules() -> dict[tuple[str, str, str], _Rules]:
+    keys = {(g.sender, g.message, g.method) for g in GATES}
+    keys |= {(p.sender, p.message, p.method) for p in ABSOLUTE_PATHS}
+    rules: dict[tuple[str, str, str], _Rules] = {}
+    for key in sorted(keys):
+        gates = tuple(g for g in GATES if (g.sender, g.message, g.method) == key)
+        paths = tuple(p for p in ABSOLUTE_PATHS if (p.sender, p.message, p.method) == key)
+        rules[key] = (gates, paths)
+    return rules
 
 
 # (sender, message, method) -> the gates and path rules that apply, in manifest order.
@@ -1579,11 +1578,9 @@ def _terminal_auth_ids(auth_methods: Sequence[object] | None) -> set[str]:
     ids: set[str] = set()
     for method in auth_methods or ():
         data = _as_json(method)
-        if (
-            isinstance(data, Mapping)
-            and data.get("type") == "terminal"
-            and isinstance(data.get("id"), str)
-        ):
+        if not isinstance(data, Mapping) or data.get("type") != "terminal":
+            continue
+        if isinstance(data.get("id"), str):
             ids.add(data["id"])
     return ids
 
@@ -1592,9 +1589,8 @@ def _never_applies(gate: Gate, payload: object, auth_methods: Sequence[object] |
     if gate.condition == "advertised-terminal-auth-method":
         terminal = _terminal_auth_ids(auth_methods)
         return any(v in terminal for v in _select(payload, gate.select))
-    raise AssertionError(
-        f"unknown gate condition {gate.condition!r}"
-    )  # the manifest validator forbids it
+    # The manifest validator forbids any other condition.
+    raise AssertionError(f"unknown gate condition {gate.condition!r}")
 
 
 def _refuse_gate(gate: Gate, payload: object) -> CapabilityError:
@@ -1633,16 +1629,12 @@ def _check(
     auth_methods: Sequence[object] | None = None,
 ) -> None:
     if capabilities is None and message == "params" and method not in INITIALIZE_EXEMPT:
-        ids = sorted(
-            {
-                *INITIALIZE_FIRST.get(sender, ()),
-                *(r for g in gates_for(method, sender) for r in g.requirements),
-            }
-        )
+        ids = set(INITIALIZE_FIRST.get(sender, ()))
+        ids.update(r for g in gates_for(method, sender) for r in g.requirements)
         raise NotInitializedError(
             method,
             f"initialize has not completed (no {_PEER[sender]} capabilities yet)",
-            ids,
+            sorted(ids),
             None,
         )
     gates, paths = _RULES.get((sender, message, method), ((), ()))
@@ -1655,16 +1647,14 @@ def _check(
             continue
         if not _applies(gate, payload):
             continue
-        if gate.capability is not None and not _capability_advertised(
-            capabilities, gate.capability
-        ):
-            raise _refuse_gate(gate, payload)
+        if gate.capability is None or _capability_advertised(capabilities, gate.capability):
+            continue
+        raise _refuse_gate(gate, payload)
     for rule in paths:
         for value in _select(payload, rule.select):
             if value is not None and not is_absolute_path(value):
-                raise PathNotAbsoluteError(
-                    method, rule.target.partition(" ")[2], value, rule.requirements
-                )
+                target = rule.target.partition(" ")[2]
+                raise PathNotAbsoluteError(method, target, value, rule.requirements)
 
 
 def check_client_call(
@@ -1745,9 +1735,8 @@ def _params_of(method: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]) ->
         return args[0]
     if "params" in kwargs:
         return kwargs["params"]
-    if any(g.select and g.message == "params" for g in gates_for(method)) or any(
-        r.method == method for r in ABSOLUTE_PATHS
-    ):
+    selects = any(g.select and g.message == "params" for g in gates_for(method))
+    if selects or any(r.method == method for r in ABSOLUTE_PATHS):
         raise TypeError(f"guarded {method} call: pass its params as the first argument or params=")
     return None
 

@@ -29,10 +29,9 @@ class ProtocolVersionError(ConnectionError):
         self.requested = requested
         self.answered = answered
         self.supported = supported
-        super().__init__(
-            f"agent answered protocol version {answered}; this client asked for {requested} "
-            f"and supports {sorted(supported)}: connection closed"
-        )
+        answer = f"agent answered protocol version {answered}"
+        ask = f"this client asked for {requested} and supports {sorted(supported)}"
+        super().__init__(f"{answer}; {ask}: connection closed")
 
 
 def negotiate_version(

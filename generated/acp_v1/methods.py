@@ -1294,9 +1294,8 @@ def method(wire: str) -> MethodSpec:
     """The spec of a stable method; extension and unknown names raise :class:`MethodNotFoundError`."""
     spec = lookup(wire)
     if isinstance(spec, ExtensionMethod):
-        raise MethodNotFoundError(
-            f"{wire!r} is an extension method: it has no stable spec", data={"method": wire}
-        )
+        message = f"{wire!r} is an extension method: it has no stable spec"
+        raise MethodNotFoundError(message, data={"method": wire})
     return spec
 
 
@@ -1310,9 +1309,8 @@ def _validate(wire: str, which: Literal["params", "result"], data: Any) -> Any:
     try:
         return _adapter(wire, which).validate_python(data)
     except ValidationError as exc:
-        raise InvalidParamsError(
-            f"Invalid {which} for {wire}: {exc.error_count()} error(s)", data={"method": wire}
-        ) from exc
+        message = f"Invalid {which} for {wire}: {exc.error_count()} error(s)"
+        raise InvalidParamsError(message, data={"method": wire}) from exc
 
 
 @overload
@@ -1542,9 +1540,8 @@ def parse_result(wire: str, data: Any) -> Any:
     if isinstance(spec, ExtensionMethod):
         return data
     if spec.kind != "request":
-        raise InvalidRequestError(
-            f"{wire} is a notification: it has no result", data={"method": wire}
-        )
+        message = f"{wire} is a notification: it has no result"
+        raise InvalidRequestError(message, data={"method": wire})
     return _validate(wire, "result", data)
 
 
@@ -1574,9 +1571,9 @@ def parse_message(data: Any) -> AnyMessage:
             raise InvalidRequestError("method must be a string")
         spec = lookup(wire)
         if isinstance(spec, ExtensionMethod):
-            envelope: type[BaseModel] = (
-                ExtensionRequestMessage if "id" in data else ExtensionNotificationMessage
-            )
+            envelope: type[BaseModel] = ExtensionNotificationMessage
+            if "id" in data:
+                envelope = ExtensionRequestMessage
             return envelope.model_validate(data)
         if ("id" in data) != spec.is_request:
             raise InvalidRequestError(

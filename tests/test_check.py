@@ -380,18 +380,28 @@ class Spawns:
         monkeypatch.setattr(proof, "prove_compiles", counting_compiles)
 
 
-@pytest.fixture()
-def broken_import(copy: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    """The copy's models template imports a module that does not exist (black and the compile
-    proof accept it; only the import proof can tell), rendered in-process, no cache."""
+def _break_models(copy: Path, monkeypatch: pytest.MonkeyPatch, addition: str):  # type: ignore[no-untyped-def]
+    """The copy's models template with ``addition`` at the end, rendered in-process, no cache."""
     template = copy / "templates" / "models" / "models.py.jinja"
-    template.write_text(template.read_text(encoding="utf-8") + "\nimport acpgen_test_no_such_module\n",
-                        encoding="utf-8")
+    template.write_text(template.read_text(encoding="utf-8") + addition, encoding="utf-8")
     monkeypatch.setenv("ACPGEN_TEMPLATES", str(copy / "templates"))
     monkeypatch.setenv("ACPGEN_NO_CACHE", "1")
     render.environment.cache_clear()
     yield copy
     render.environment.cache_clear()  # no environment on the broken copy survives the test
+
+
+@pytest.fixture()
+def broken_import(copy: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    """A models module importing a module that does not exist (black and the compile proof
+    accept it; only the import proof can tell)."""
+    yield from _break_models(copy, monkeypatch, "\nimport acpgen_test_no_such_module\n")
+
+
+@pytest.fixture()
+def broken_compile(copy: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    """A models module with a module-level ``return``: black accepts it, ``compile`` does not."""
+    yield from _break_models(copy, monkeypatch, "\nreturn 1\n")
 
 
 def test_check_does_not_run_the_import_proof_and_generate_does(
@@ -426,4 +436,21 @@ def test_output_that_does_not_import_is_drift_for_check_and_refused_by_generate(
     assert len(lines) == 1 and lines[0].startswith("acpgen: error: acp_v1/: the generated package does not import"), lines
     assert "acpgen_test_no_such_module" in lines[0]
     assert len(spawns.imports) == 1
+    assert tree_digest(copy / "generated") == before
+
+
+def test_output_that_does_not_compile_is_refused_by_generate_naming_the_file_and_line(
+    broken_compile: Path, inputs_dir: Path
+) -> None:
+    """The package's modules are compiled by the import proof's interpreter; when it fails,
+    generate still names the file and line, as the compile proof does."""
+    copy = broken_compile
+    before = tree_digest(copy / "generated")
+    result = cli(*check_args(copy, inputs_dir))
+    assert result.exit_code == 1  # check compares bytes: drift, whatever the bytes do
+    result = cli("generate", "--project", str(copy), "--inputs", str(inputs_dir))
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("acpgen: error: acp_v1/models.py: generated code does not compile (line "), lines
+    assert "SyntaxError: 'return' outside function" in lines[0]
     assert tree_digest(copy / "generated") == before

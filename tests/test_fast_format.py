@@ -117,6 +117,18 @@ SNIPPETS = {
     "two-items-one-line": 'x = [\n    "a", "b",\n]\n',
     "operator-split": "x = (\n    aaaa\n    | bbbb\n)\n",
     "comment-after-long-code": "x = f(" + "a" * 90 + ")  # c\n",
+    # An item of an exploded bracket that is a ``|`` chain too long for its line: black splits
+    # it before each ``|`` (the union aliases of models.py and methods.py).
+    "union-item-split": "X: TypeAlias = Annotated[\n    " + "A" * 30 + "\n    | " + "B" * 32
+    + '\n    | Annotated[' + "C" * 24 + ', Tag("c")]\n    | models.' + "D" * 28
+    + ',\n    Field(discriminator="type"),\n    _BY_CLASS,\n]\n',
+    "union-item-split-fits": 'X = Annotated[\n    A\n    | B,\n    Field(discriminator="type"),\n]\n',
+    "union-item-ternary": "X = f(\n    " + "A" * 40 + "\n    | B if c else " + "C" * 60 + ",\n    d,\n)\n",
+    "union-item-long-operand": "X = f(\n    " + "A" * 40 + "\n    | Annotated[" + "B" * 70
+    + ', Tag("' + "b" * 30 + '")],\n    d,\n)\n',
+    "union-item-no-comma": "X: T = (\n    " + "A" * 50 + "\n    | " + "B" * 50 + "\n)\n",
+    "union-item-nested-split": "X = f(\n    Annotated[\n        " + "A" * 60 + ', Tag("a")\n    ]\n    | '
+    + "B" * 60 + ",\n    d,\n)\n",
 }
 
 
@@ -133,10 +145,13 @@ def test_the_layout_check_passes_real_black_layout() -> None:
                  "docstring-long-line", "docstring-long-single", "module-string-after-alias",
                  "exploded-call", "raw-docstring", "long-f-string-item", "hugged-call",
                  "stub-def-hugged", "one-item-list-exploded",
-                 "f-string-nested-quotes"):
+                 "f-string-nested-quotes", "union-item-split"):
         text = SNIPPETS[name]
         assert format_python(name, text) == text, name
         assert is_black_layout(text), name
+    # A | chain split although it fits joined: black joins it, the check refuses it.
+    fits = SNIPPETS["union-item-split-fits"]
+    assert format_python("fits", fits) != fits and not is_black_layout(fits)
     # 81 characters that black measures as 126 columns: black splits it, the check refuses it.
     wide = SNIPPETS["wide-chars-short"]
     assert format_python("wide", wide) != wide and not is_black_layout(wide)

@@ -286,8 +286,8 @@ def _uncertain_splits(
         if ("," in line and _JOINED_COMMA.search(line)
                 and len(_JOINED_COMMA.findall(line)) != len(_ONE_TUPLE.findall(line))):
             return None
-    return [span for span in _statement_spans(blocks, lines)
-            if not _span_certain(span[0], span[1], lines, in_string)]
+    return [span for span in _statement_spans(blocks, lines)  # one line: certain (no break)
+            if span[0] != span[1] and not _span_certain(span[0], span[1], lines, in_string)]
 
 
 def _span_certain(first: int, last: int, lines: list[str], in_string: set[int]) -> bool:
@@ -304,6 +304,12 @@ def _span_certain(first: int, last: int, lines: list[str], in_string: set[int]) 
             return False  # black closes one bracket per line
         if before.lstrip().startswith(_CLOSES) and k != hug_closer and stack and not _close(stack):
             return False
+        if after.startswith("| ") and stack:
+            end = _union_item_end(lines, k, last)
+            if end is None:
+                return False  # a split at an operator black may not make
+            k = end  # the break after the item's last line (its comma) is an item break
+            continue
         if before.endswith(_OPENS) and _hugged(lines, k, first, bool(stack)):
             k += 2  # head, body: go on with the break after the closing line
             hug_closer = k
@@ -323,6 +329,65 @@ def _span_certain(first: int, last: int, lines: list[str], in_string: set[int]) 
             and stack and not _close(stack):
         return False
     return not stack  # else a bracket opened at a line end closes inside a line: black re-splits
+
+
+_OPERAND = re.compile(r"[A-Za-z_][\w.]*(?:\[\]|\(\))*")
+
+
+def _union_item_end(lines: list[str], k: int, last: int) -> int | None:
+    """The last line of the item of an exploded bracket that starts at line k, if it is a
+    ``|`` chain split as black splits it, else None.
+
+    Such an item (``A``, ``| B``, ..., ``| Z,``: one operand a line, the operator leading,
+    the trailing comma on the last) is what black makes of an item too long for its line:
+    it splits at the item's lowest-priority delimiter, here ``|`` (each operand is a name
+    with bracketed trailers, so it holds no other delimiter at its depth), and keeps each
+    operand line that fits as it is. So: every line fits, no line opens or closes a bracket
+    it does not close or open, and the joined item does not fit."""
+    if k < 2 or not lines[k - 2].rstrip().endswith((",", *_OPENS)):
+        return None  # not the first line of an item
+    head = lines[k - 1]
+    indent = head[: len(head) - len(head.lstrip())]
+    operands = [head.strip()]
+    j = k + 1
+    while j <= last and lines[j - 1].startswith(indent + "| "):
+        operands.append(lines[j - 1][len(indent) + 2:].rstrip())
+        if operands[-1].endswith(","):
+            break
+        j += 1
+    else:
+        return None  # the chain ends without the item's trailing comma
+    operands[-1] = operands[-1][:-1]
+    if any(len(lines[n - 1]) > LINE_LENGTH for n in range(k, j + 1)):
+        return None
+    if not all(_OPERAND.fullmatch(_depth_zero(op) or "?") for op in operands):
+        return None
+    if len(indent + " | ".join(operands) + ",") <= LINE_LENGTH:
+        return None  # black joins it
+    return j
+
+
+def _depth_zero(text: str) -> str | None:
+    """``text`` with the inside of every bracket (and every string) removed: ``A[]()``; None
+    when its brackets do not balance or it holds a comment."""
+    out: list[str] = []
+    depth = 0
+    for char in _STRING_BODY.sub('""', text):
+        if char in "([{":
+            if depth == 0:
+                out.append(char)
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+            if depth < 0:
+                return None
+            if depth == 0:
+                out.append(char)
+        elif char == "#" or char == "'":
+            return None  # a comment, or a quote this scan does not read
+        elif depth == 0:
+            out.append(char)
+    return "".join(out) if depth == 0 else None
 
 
 _NO_HUG = re.compile(r"\s*(?:return|assert|del|raise|yield|await|if|elif|while|for|with|async|import|from)\b")

@@ -116,3 +116,12 @@ def test_the_fixed_runtime_is_copied_byte_for_byte_under_any_package_name(projec
         assert files[f"runtime_tests/{name}"] == source and "acp_v1" not in source
     assert 'PACKAGE = "some_sdk"' in files["runtime_tests/_package.py"]
     assert "import some_sdk as package" in files["runtime_tests/_package.py"]
+
+
+def test_the_cancel_request_method_read_from_the_engine_source_is_the_engine_constant() -> None:
+    """The emitter reads the constant from acpgen/runtime/rpc.py's text (importing the engine
+    would import asyncio on every cold run); it must be what the engine itself uses."""
+    from acpgen.emit.runtime import cancel_request_method
+    from acpgen.runtime import rpc
+
+    assert cancel_request_method() == rpc.CANCEL_REQUEST_METHOD == "$/cancel_request"

@@ -38,9 +38,9 @@ OUTPUT_TOOLS = ("black", "jinja2")
 
 
 def tool_versions() -> dict[str, str]:
-    from importlib.metadata import version  # a tenth of a second: not on the memo's path
-
-    return {name: version(name) for name in OUTPUT_TOOLS}
+    """The installed versions (from the ``*.dist-info`` folder names, as the caches read them:
+    importing ``importlib.metadata`` costs a tenth of a second; it is the fallback)."""
+    return {name: cache.installed_version(name) for name in OUTPUT_TOOLS}
 
 
 def options_for(project: Project, package: str | None = None) -> GenOptions:

@@ -55,15 +55,32 @@ def main() -> None:
     from acpgen.output.layout import black_layout
 
     sources = emit_sources(project, options_for(project))
-    mark(f"emit {len(sources)} files (jinja2 import, rendering; {len(precompiled.LOADED)} "
-         "templates precompiled, the others compiled)")
+    mark(f"emit {len(sources)} files (jinja2 import, rendering; {len(set(precompiled.LOADED))} "
+         "templates loaded precompiled)")
+    import black  # noqa: F401
+
+    mark("import black (the layout check hands it the statements whose split depends on lengths)")
     python = {rel: text for rel, text in sources.items() if rel.endswith(".py")}
     verbatim = {rel for rel, text in python.items() if isinstance(text, Verbatim)}
+    in_black = [0.0]
+    real_format = black_format.format_python
+
+    def timed_format(rel: str, text: str) -> str:
+        before = clock()
+        try:
+            return real_format(rel, text)
+        finally:
+            in_black[0] += clock() - before
+
+    black_format.format_python = timed_format  # the layout check's black runs, timed apart
     fast = verbatim | {rel for rel, text in python.items() if rel not in verbatim
                        and isinstance(text, BlackLayout) and black_layout(text) is not None}
-    mark(f"layout check: {len(fast)} of {len(python)} Python files skip whole-file black "
-         f"({len(verbatim)} verbatim); black imported and run on statements of "
-         f"{len(black_format.BLACK_RUNS)} file(s)")
+    black_format.format_python = real_format
+    label = f"layout check, black on the statements of {len(black_format.BLACK_RUNS)} file(s)"
+    marks.append((label, in_black[0]))
+    last += in_black[0]
+    mark(f"layout check, the rest (parse, literals, docstrings, splits): {len(fast)} of "
+         f"{len(python)} Python files skip whole-file black ({len(verbatim)} verbatim)")
     from acpgen.output.format import format_python
 
     per_file = []

@@ -32,6 +32,7 @@ import json
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -168,16 +169,14 @@ def dropping_unknown_members() -> Any:
     source = (GENERATED / "acp_v1" / "models.py").read_text(encoding="utf-8")
     keeping = 'extra="allow",'
     assert source.count(keeping) == 1, "the models' base config changed: update this reference"
-    path = Path(__file__).resolve().parent / ".models_extra_ignore.py"
-    path.write_text(source.replace(keeping, 'extra="ignore",'), encoding="utf-8")
-    try:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "models_extra_ignore.py"
+        path.write_text(source.replace(keeping, 'extra="ignore",'), encoding="utf-8")
         spec = importlib.util.spec_from_file_location("_acp_v1_models_extra_ignore", path)
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         sys.modules[spec.name] = module
         spec.loader.exec_module(module)
-    finally:
-        path.unlink()
     value = module.SessionNotification.model_validate(WITH_UNKNOWN)
     assert value.model_dump(mode="json", exclude_unset=True) != WITH_UNKNOWN
     return module

@@ -19,16 +19,20 @@ members included (``vendorX`` below), which the official models drop and ours ke
 that message is checked on ours only.
 
 Run: ``.venv/bin/python bench/bench_models.py`` (about 10 s; ``--rounds N``, ``--import``
-adds the import time of both modules in fresh processes).
+adds the import time of both modules in fresh processes; ``--unknown-members-cost`` adds a
+column timed on a copy of the generated module whose objects drop unknown members
+(``extra="ignore"``, what the official models do), which shows what keeping them costs).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -160,6 +164,24 @@ def check_same_wire(ours: Any, official: Any) -> None:
     assert value.model_dump(mode="json", exclude_unset=True) == WITH_UNKNOWN, "unknown members dropped"
 
 
+def dropping_unknown_members() -> Any:
+    """A copy of ``acp_v1.models`` whose objects drop unknown members (reference only)."""
+    source = (GENERATED / "acp_v1" / "models.py").read_text(encoding="utf-8")
+    keeping = 'extra="allow",'
+    assert source.count(keeping) == 1, "the models' base config changed: update this reference"
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "models_extra_ignore.py"
+        path.write_text(source.replace(keeping, 'extra="ignore",'), encoding="utf-8")
+        spec = importlib.util.spec_from_file_location("_acp_v1_models_extra_ignore", path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+    value = module.SessionNotification.model_validate(WITH_UNKNOWN)
+    assert value.model_dump(mode="json", exclude_unset=True) != WITH_UNKNOWN
+    return module
+
+
 def import_time(module: str, path: Path | None, runs: int) -> float:
     # CPU time of the import statement alone (pydantic itself is imported first, for both).
     code = (
@@ -181,13 +203,17 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=9, help="paired rounds per figure (median)")
     parser.add_argument("--round-seconds", type=float, default=0.03, help="CPU seconds per side per round")
     parser.add_argument("--import", dest="imports", action="store_true", help="also time the imports")
+    parser.add_argument("--unknown-members-cost", dest="reference", action="store_true",
+                        help='also time a copy of acp_v1.models that drops unknown members (extra="ignore")')
     args = parser.parse_args()
     sys.path.insert(0, str(GENERATED))
     import acp.schema as official
     import acp_v1.models as ours
 
     check_same_wire(ours, official)
-    print(f"{'message':<32} {'operation':<14} {'acp_v1 µs':>10} {'acp.schema µs':>14} {'ratio':>7}")
+    dropping = dropping_unknown_members() if args.reference else None
+    extra_column = f" {'dropping':>9}" if dropping is not None else ""
+    print(f"{'message':<32} {'operation':<14} {'acp_v1 µs':>10} {'acp.schema µs':>14} {'ratio':>7}{extra_column}")
     worst = float("inf")
     for label, name, data in MESSAGES:
         mine = operations(getattr(ours, name), data)
@@ -195,7 +221,11 @@ def main() -> None:
         for op in mine:
             ratio, us_ours, us_theirs = paired_ratio(mine[op], theirs[op], args.rounds, args.round_seconds)
             worst = min(worst, ratio)
-            print(f"{label:<32} {op:<14} {us_ours:>10.2f} {us_theirs:>14.2f} {ratio:>6.2f}x")
+            line = f"{label:<32} {op:<14} {us_ours:>10.2f} {us_theirs:>14.2f} {ratio:>6.2f}x"
+            if dropping is not None:
+                reference = operations(getattr(dropping, name), data)[op]
+                line += f" {paired_ratio(reference, theirs[op], args.rounds, args.round_seconds)[0]:>8.2f}x"
+            print(line)
     print(f"lowest ratio: {worst:.2f}x (goal: every ratio >= 1.00x)")
     if args.imports:
         runs = 7

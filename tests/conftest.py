@@ -62,7 +62,10 @@ def generated_dir() -> Path:
         _SESSION["dir"] = root / "generated"
     path: Path = _SESSION["dir"]
     if str(path) not in sys.path:
-        sys.path.insert(0, str(path))
+        # Appended, not prepended: the tree has a ``tests/`` folder of its own, which must not
+        # shadow this suite's ``tests`` package (``from tests.conftest import ...``) in
+        # modules collected after this runs.
+        sys.path.append(str(path))
     return path
 
 

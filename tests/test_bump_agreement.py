@@ -12,7 +12,7 @@ import json
 import shutil
 from pathlib import Path
 
-from conftest import PROJECT_ROOT, run_acpgen
+from conftest import PROJECT_ROOT, generated_dir, run_acpgen
 
 from acpgen.ir.build import build_ir
 from acpgen.model.claim_verdicts import broken_requirements, claim_verdicts
@@ -36,8 +36,10 @@ def test_an_older_schema_breaks_the_claims_it_lacks(project, inputs_dir: Path) -
 
 def test_bump_report_and_generated_tests_name_the_same_requirements(tmp_path: Path, inputs_dir: Path) -> None:
     project = tmp_path / "project"
-    for part in ("schema", "generated"):
-        shutil.copytree(PROJECT_ROOT / part, project / part)
+    shutil.copytree(PROJECT_ROOT / "schema", project / "schema")
+    # The session's tree, generated from the pinned inputs (not the committed generated/).
+    shutil.copytree(generated_dir(), project / "generated",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     done = run_acpgen("bump", "--schema", str(inputs_dir / NPM_2_0_0), "--accept-roster-mismatch",
                       "--json", "--project", str(project), "--inputs", str(inputs_dir), timeout=600)
     assert done.returncode == 1, done.stderr  # compatible changes only

@@ -28,7 +28,7 @@ from jsonschema import Draft202012Validator, FormatChecker
 from pydantic import TypeAdapter, ValidationError
 from support.models_samples import MUTATION_KINDS, mutants, samples
 
-from acpgen.emit.models_plan import INT_FORMATS
+from acpgen.ir.formats import INTEGER_FORMATS as INT_FORMATS
 
 ROOT = Path(__file__).resolve().parent.parent
 INPUTS = Path(os.environ.get("ACPGEN_INPUTS", ROOT.parent / "shared" / "acp")).resolve()

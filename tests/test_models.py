@@ -20,7 +20,8 @@ import pytest
 from conftest import generated_dir, tree_now
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from acpgen.emit.models_plan import INT_FORMATS, int_formats
+from acpgen.emit.models_plan import int_formats
+from acpgen.ir.formats import INTEGER_FORMATS as INT_FORMATS
 from acpgen.ir.types import Definition, SchemaIR
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -48,24 +48,13 @@ from typing import Any
 
 from acpgen.emit.escape import doc_text
 from acpgen.errors import AcpgenError
+from acpgen.ir.formats import INTEGER_FORMATS
 from acpgen.ir.naming import MODULE_NAMES, member_name, pascal, snake_case
 from acpgen.ir.types import Definition, Property, SchemaIR, TypeExpr, Variant
 from acpgen.ir.visit import def_types, fold, refs, walk_all
 
 SCHEMA = "schema/v1/schema.json"  # where planner refusals point (the lock's schema path)
 
-# Ranges of the integer formats the schema uses (Rust integer widths). The schema's own
-# minimum/maximum narrow them further.
-INT_FORMATS: dict[str, tuple[int, int]] = {
-    "int8": (-(2**7), 2**7 - 1),
-    "int16": (-(2**15), 2**15 - 1),
-    "int32": (-(2**31), 2**31 - 1),
-    "int64": (-(2**63), 2**63 - 1),
-    "uint8": (0, 2**8 - 1),
-    "uint16": (0, 2**16 - 1),
-    "uint32": (0, 2**32 - 1),
-    "uint64": (0, 2**64 - 1),
-}
 _PRIMITIVE_BASES = {
     "string": "StrictStr", "integer": "StrictInt", "number": "StrictFloat", "boolean": "StrictBool",
 }
@@ -107,9 +96,9 @@ def _node(t: TypeExpr, items: dict[str, Any] | None, variants: tuple[dict[str, A
     if t.kind == "primitive":
         base = _PRIMITIVE_BASES[t.name or ""]
         kw = _constraints(t)
-        if t.name == "integer" and t.format in INT_FORMATS:
+        if t.name == "integer" and t.format in INTEGER_FORMATS:
             # A named range per format (``Uint32``), plus any tighter schema bound.
-            lo, hi = INT_FORMATS[t.format]
+            lo, hi = INTEGER_FORMATS[t.format]
             base = int_format_name(t.format)
             kw = [(k, v) for k, v in kw if (k == "ge" and v > lo) or (k == "le" and v < hi)]
         return {"k": "prim", "base": base, "kw": kw}
@@ -135,10 +124,10 @@ def int_format_name(fmt: str) -> str:
 def int_formats(ir: SchemaIR | None = None) -> list[dict[str, Any]]:
     """The named integer ranges the module header defines (``Int32``, ``Uint64``, ...):
     those the schema uses (all of them without an IR)."""
-    used = set(INT_FORMATS) if ir is None else _used_formats(ir)
+    used = set(INTEGER_FORMATS) if ir is None else _used_formats(ir)
     return [
         {"name": int_format_name(f), "ge": lo, "le": hi}
-        for f, (lo, hi) in sorted(INT_FORMATS.items())
+        for f, (lo, hi) in sorted(INTEGER_FORMATS.items())
         if f in used
     ]
 
@@ -312,8 +301,8 @@ class Planner:
         block.kind = "open_enum"
         catch = d.catch_all or TypeExpr("primitive", name=d.enum_base)
         limits = dict(_constraints(catch))
-        if catch.name == "integer" and catch.format in INT_FORMATS:
-            lo, hi = INT_FORMATS[catch.format]
+        if catch.name == "integer" and catch.format in INTEGER_FORMATS:
+            lo, hi = INTEGER_FORMATS[catch.format]
             limits["ge"] = max(lo, limits.get("ge", lo))
             limits["le"] = min(hi, limits.get("le", hi))
         block.open_limits = sorted(limits.items())

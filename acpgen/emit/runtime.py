@@ -1,10 +1,11 @@
 """The runtime of the generated package: JSON-RPC over NDJSON, typed sides, examples.
 
-``errors.py``, ``framing.py``, ``rpc.py`` and ``stdio.py`` are the fixed runtime, copied
-verbatim from ``acpgen/runtime/`` (:mod:`acpgen.emit.verbatim`); this emitter checks that
-what they hard-code is the schema's (the ``ErrorCode`` codes, the cancel-request method) and
-refuses a schema that disagrees. ``handshake.py`` (the protocol version), ``interfaces.py``
-and ``connection.py`` (the method table) and ``examples/`` are rendered from templates.
+``errors.py``, ``framing.py``, ``rpc.py``, ``stdio.py`` (the fixed runtime) and ``examples/``
+(written against the package face, importing it relatively) are copied verbatim from
+``acpgen/runtime/`` (:mod:`acpgen.emit.verbatim`); this emitter checks that what they
+hard-code is the schema's (the ``ErrorCode`` codes, the cancel-request method) and refuses a
+schema that disagrees. ``handshake.py`` (the protocol version), ``interfaces.py`` and
+``connection.py`` (the method table) are rendered from templates.
 
 The runtime's own tests go to ``runtime_tests/`` beside the requirement tests (not inside them:
 ``pytest {tests_dir}`` collects exactly one test per roster requirement): copied verbatim, with a
@@ -43,10 +44,6 @@ _PACKAGE_TEMPLATES = {
     "handshake.py": "runtime/handshake.py.jinja",
     "interfaces.py": "runtime/interfaces.py.jinja",
     "connection.py": "runtime/connection.py.jinja",
-    "examples/__init__.py": "runtime/examples/__init__.py.jinja",
-    "examples/echo_agent.py": "runtime/examples/echo_agent.py.jinja",
-    "examples/client.py": "runtime/examples/client.py.jinja",
-    "examples/minimal_agent.py": "runtime/examples/minimal_agent.py.jinja",
 }
 RUNTIME_TESTS_DIR = "runtime_tests"  # relative to the output directory
 _TEST_TEMPLATES = {"_package.py": "runtime/tests/_package.py.jinja"}

@@ -1,7 +1,7 @@
 """The fixed runtime files, copied into the output byte for byte.
 
 ``acpgen/runtime/`` holds the Python that does not vary with the schema (the JSON-RPC
-engine, its framing and errors, the stdio transport, the runtime's own tests). It is real
+engine, its framing and errors, the stdio transport, the examples, the runtime's own tests). It is real
 Python, linted and tested where it is written; this module only reads it, as the template
 loader reads ``templates/``. Package modules import each other relatively and the tests
 reach the package through a rendered ``_package.py``, so no name is ever substituted.
@@ -17,7 +17,19 @@ from acpgen.errors import AcpgenError
 RUNTIME_DIR = Path(__file__).resolve().parents[1] / "runtime"
 
 # Copied into the generated package, beside the rendered modules.
-PACKAGE_FILES = ("errors.py", "framing.py", "lenient.py", "omit.py", "rpc.py", "stdio.py")
+PACKAGE_FILES = (
+    "errors.py",
+    "framing.py",
+    "lenient.py",
+    "omit.py",
+    "rpc.py",
+    "stdio.py",
+    # The examples use only the package face (``from .. import Agent, models, ...``).
+    "examples/__init__.py",
+    "examples/client.py",
+    "examples/echo_agent.py",
+    "examples/minimal_agent.py",
+)
 # Copied into runtime_tests/ (every module of acpgen/runtime/runtime_tests/).
 TESTS_DIR = "runtime_tests"
 

@@ -15,6 +15,8 @@ omitted members with it, so acpgen treats it as meaning (see ``DEFAULT_CHANGED``
 
 from __future__ import annotations
 
+from acpgen.ir import formats as ir_formats
+
 # Documentation: changes are reported as DESCRIPTION_CHANGED.
 DOC_KEYWORDS = frozenset({"description", "title", "examples", "$comment"})
 
@@ -58,17 +60,8 @@ ASSERTIONS = frozenset({
     "multipleOf", "uniqueItems", "default", "$defs",
 }) | LOWER_BOUNDS | UPPER_BOUNDS | PRESENCE_ASSERTIONS
 
-# Integer formats acpgen enforces as ranges in the generated models.
-INTEGER_FORMATS: dict[str, tuple[int, int]] = {
-    "int8": (-(2**7), 2**7 - 1),
-    "int16": (-(2**15), 2**15 - 1),
-    "int32": (-(2**31), 2**31 - 1),
-    "int64": (-(2**63), 2**63 - 1),
-    "uint8": (0, 2**8 - 1),
-    "uint16": (0, 2**16 - 1),
-    "uint32": (0, 2**32 - 1),
-    "uint64": (0, 2**64 - 1),
-}
+# Integer formats acpgen enforces as ranges in the generated models (one table for both).
+INTEGER_FORMATS = ir_formats.INTEGER_FORMATS
 
 # Number formats that name a precision every JSON number already has: no constraint.
 PRECISION_FORMATS = frozenset({"double", "float"})

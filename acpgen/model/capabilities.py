@@ -15,12 +15,12 @@ the parsed :class:`Manifest` travels in the generation model, nothing reads the 
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from acpgen.errors import AcpgenError
+from acpgen.inputs import toml_manifest
 from acpgen.inputs.roster import Roster
 from acpgen.ir.types import Capability, Definition, Method, SchemaIR, TypeExpr
 
@@ -153,27 +153,12 @@ EMPTY = Manifest((), (), (), {}, {})
 
 def read_manifest(path: Path) -> bytes | None:
     """The manifest's bytes, or None when the project has none (it may opt out of gating)."""
-    if not path.is_file():
-        return None
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise AcpgenError(MANIFEST_RELPATH, f"cannot read: {exc.strerror}") from None
+    return toml_manifest.read_optional(path, MANIFEST_RELPATH)
 
 
 def parse_manifest(ir: SchemaIR, roster: Roster, blob: bytes | str) -> Manifest:
     """Parse and validate manifest bytes against the inputs (once, when the project loads)."""
-    if isinstance(blob, bytes):
-        try:
-            text = blob.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise AcpgenError(MANIFEST_RELPATH, f"not UTF-8 at byte {exc.start}") from None
-    else:
-        text = blob
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise AcpgenError(MANIFEST_RELPATH, f"not valid TOML: {exc}") from None
+    data = toml_manifest.load_toml(MANIFEST_RELPATH, blob)
     return _Validator(ir, roster).manifest(data)
 
 

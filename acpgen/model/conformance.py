@@ -8,12 +8,12 @@ validated once, when the project loads; any problem is one line naming the file 
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from acpgen.errors import AcpgenError
+from acpgen.inputs import toml_manifest
 from acpgen.inputs.roster import Roster
 
 MANIFEST_RELPATH = "schema/conformance.toml"
@@ -45,26 +45,11 @@ class ConformanceManifest:
 
 def read_manifest(path: Path) -> bytes | None:
     """The manifest's bytes, or None when the project has none."""
-    if not path.is_file():
-        return None
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise AcpgenError(MANIFEST_RELPATH, f"cannot read: {exc.strerror}") from None
+    return toml_manifest.read_optional(path, MANIFEST_RELPATH)
 
 
 def parse_manifest(roster: Roster, blob: bytes | str) -> ConformanceManifest:
-    if isinstance(blob, bytes):
-        try:
-            text = blob.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise AcpgenError(MANIFEST_RELPATH, f"not UTF-8 at byte {exc.start}") from None
-    else:
-        text = blob
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise AcpgenError(MANIFEST_RELPATH, f"not valid TOML: {exc}") from None
+    data = toml_manifest.load_toml(MANIFEST_RELPATH, blob)
     unknown = sorted(set(data) - {"requirement"})
     if unknown:
         raise AcpgenError(

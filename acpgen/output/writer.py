@@ -103,15 +103,9 @@ def _write_locked(parent: Path, target: Path, files: dict[str, bytes]) -> WriteR
         if result.unchanged and _modes_ok(target, files):
             return result  # nothing to do: keep mtimes, editors and watchers undisturbed
         staging = stage(parent, target, files)
-        try:
+        with discarded_on_error(staging, str(target), "cannot replace the output directory"):
             _pause_hook(staging)
             _swap(staging, target)
-        except OSError as exc:
-            shutil.rmtree(staging, ignore_errors=True)
-            raise AcpgenError(str(target), f"cannot replace the output directory: {_reason(exc)}") from None
-        except BaseException:
-            shutil.rmtree(staging, ignore_errors=True)
-            raise
     return result
 
 
@@ -140,6 +134,20 @@ def _check_relpath(rel: str) -> None:
 
 def _reason(exc: OSError) -> str:
     return exc.strerror or type(exc).__name__
+
+
+@contextmanager
+def discarded_on_error(staging: Path, where: str, what: str) -> Iterator[None]:
+    """Delete ``staging`` if the body fails: an OSError becomes a one-line error about
+    ``where`` (``what: reason``); anything else (Ctrl-C included) propagates as it is."""
+    try:
+        yield
+    except OSError as exc:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise AcpgenError(where, f"{what}: {_reason(exc)}") from None
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
 
 
 @contextmanager
@@ -238,7 +246,7 @@ def stage(parent: Path, target: Path, files: dict[str, bytes]) -> Path:
         staging = Path(tempfile.mkdtemp(prefix=staging_prefix(target), dir=parent))
     except OSError as exc:
         raise AcpgenError(str(parent), f"cannot create the output directory: {_reason(exc)}") from None
-    try:
+    with discarded_on_error(staging, str(target), "cannot write generated output"):
         made: set[Path] = {staging}
         for rel, data in sorted(files.items()):
             path = staging / rel
@@ -251,12 +259,6 @@ def stage(parent: Path, target: Path, files: dict[str, bytes]) -> Path:
                 handle.write(data)
             os.chmod(path, FILE_MODE)
         os.chmod(staging, DIR_MODE)
-    except OSError as exc:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise AcpgenError(str(target), f"cannot write generated output: {_reason(exc)}") from None
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
     return staging
 
 

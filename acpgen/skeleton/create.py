@@ -26,7 +26,6 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -45,7 +44,7 @@ from acpgen.model.capabilities import MANIFEST_RELPATH
 from acpgen.model.package_name import check_package_name
 from acpgen.model.project import Project, load_project
 from acpgen.output.generate import build_tree, options_for
-from acpgen.output.writer import stage
+from acpgen.output.writer import discarded_on_error, stage
 
 GENERATED_DIR = "generated"
 TESTS_DIR = "tests"  # relative to GENERATED_DIR, beside the package: never a package name
@@ -253,19 +252,13 @@ def write_skeleton(out: Path, files: dict[str, bytes], verify: Callable[[Path], 
     except OSError as exc:
         raise AcpgenError(str(out.parent), f"cannot create the skeleton: {exc.strerror}") from None
     staging = stage(out.parent, out, files)  # the generator's own staging: fixed modes
-    try:
+    with discarded_on_error(staging, str(out), "cannot write the skeleton"):
         if verify is not None:
             verify(staging)  # a sibling of ``out``: relative input paths resolve the same
         _refuse_existing(out)  # again: something may have appeared meanwhile
         if out.is_dir():
             out.rmdir()
         os.replace(staging, out)
-    except OSError as exc:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise AcpgenError(str(out), f"cannot write the skeleton: {exc.strerror}") from None
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
 
 
 def create_skeleton(

@@ -16,7 +16,7 @@ import zlib
 from collections.abc import Iterator
 from typing import Any
 
-from acpgen.emit.models_plan import INT_FORMATS
+from acpgen.ir.formats import INTEGER_FORMATS as INT_FORMATS
 
 _REF = "#/$defs/"
 _WORDS = ("a", "text", "_x", "file:///tmp/a.txt", "", "ü✓", "session-1", "42")

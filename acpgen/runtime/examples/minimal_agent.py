@@ -1,9 +1,9 @@
-"""A minimal ACP agent: ``python -m {{ package }}.examples.minimal_agent`` greets every prompt."""
+"""A minimal ACP agent: ``python -m <package>.examples.minimal_agent`` greets every prompt."""
 
 import asyncio
 import uuid
 
-from {{ package }} import Agent, models, run_agent
+from .. import Agent, models, run_agent
 
 
 class HelloAgent(Agent):

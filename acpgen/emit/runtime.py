@@ -15,10 +15,7 @@ rendered ``_package.py`` naming the package. It is a package, so pytest puts the
 
 from __future__ import annotations
 
-import ast
-import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from acpgen.emit import verbatim
@@ -178,28 +175,13 @@ def _cancelled_permission(ir: SchemaIR, permission: Method) -> dict[str, Any]:
     return {"outcome": {union.discriminator: "cancelled"}}
 
 
-_CANCEL_REQUEST = re.compile(r'^CANCEL_REQUEST_METHOD = ("[^"\\\n]*")$', re.MULTILINE)
-
-
-def cancel_request_method() -> str:
-    """``rpc.CANCEL_REQUEST_METHOD``, read from the engine's source: importing the engine
-    imports asyncio, a twentieth of a cold run, for one string
-    (``tests/test_runtime_emitter.py`` compares it with the imported constant)."""
-    path = Path(runtime_errors.__file__).with_name("rpc.py")
-    found = _CANCEL_REQUEST.search(path.read_text(encoding="utf-8"))
-    if found is None:
-        raise AcpgenError("acpgen/runtime/rpc.py", "CANCEL_REQUEST_METHOD is not a plain string constant")
-    value = ast.literal_eval(found.group(1))
-    assert isinstance(value, str)
-    return value
-
-
 def context(model: GenerationModel) -> dict[str, Any]:
     ir = model.ir
     agent_methods = tuple(m for m in ir.methods if m.side == "agent")
     client_methods = tuple(m for m in ir.methods if m.side == "client")
     protocol = [m for m in ir.methods if m.side == "protocol" and m.kind == "notification"]
-    cancel_request = cancel_request_method()
+    # From errors.py, not the engine: importing rpc.py would import asyncio on every cold run.
+    cancel_request = runtime_errors.CANCEL_REQUEST_METHOD
     if len(protocol) != 1 or protocol[0].wire != cancel_request:
         raise AcpgenError(
             SCHEMA,

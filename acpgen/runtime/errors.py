@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 __all__ = [
     "AUTHENTICATION_REQUIRED",
+    "CANCEL_REQUEST_METHOD",
     "ERROR_MESSAGES",
     "INTERNAL_ERROR",
     "INVALID_PARAMS",
@@ -50,6 +51,12 @@ INTERNAL_ERROR = -32603  # Internal error
 REQUEST_CANCELLED = -32800  # Request cancelled
 AUTHENTICATION_REQUIRED = -32000  # Authentication required
 RESOURCE_NOT_FOUND = -32002  # Resource not found
+
+# The protocol-level notification that cancels an in-flight request, which is then answered
+# REQUEST_CANCELLED (schema: x-side "protocol"; acpgen checks the name against the schema's
+# method table). Defined here, beside the code, so acpgen reads it without importing the
+# engine (and asyncio).
+CANCEL_REQUEST_METHOD = "$/cancel_request"
 
 ERROR_MESSAGES: dict[int, str] = {
     PARSE_ERROR: "Parse error",

@@ -35,6 +35,7 @@ from typing import Any, Protocol, Self
 
 from .errors import (
     AUTHENTICATION_REQUIRED,
+    CANCEL_REQUEST_METHOD,
     ERROR_MESSAGES,
     INTERNAL_ERROR,
     INVALID_PARAMS,
@@ -88,9 +89,6 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-# The protocol-level notification that cancels an in-flight request (schema: x-side
-# "protocol"; acpgen checks the name against the schema's method table).
-CANCEL_REQUEST_METHOD = "$/cancel_request"
 DEFAULT_MAX_FRAME_BYTES = DEFAULT_MAX_MESSAGE_BYTES
 # After the peer's EOF, how long requests already received may take to be answered.
 DEFAULT_EOF_GRACE = 5.0

@@ -82,6 +82,26 @@ def test_identical_tree_is_not_rewritten_but_wrong_modes_are_repaired(tmp_path: 
     assert not (target / "emptied_pkg").exists()
 
 
+def test_before_write_runs_only_when_something_is_written_and_can_stop_it(tmp_path: Path) -> None:
+    target = tmp_path / "generated"
+    calls: list[str] = []
+    files = tree(pkg__a_py=b"a = 1\n")
+    write_tree(target, files, before_write=lambda: calls.append("new tree"))
+    assert calls == ["new tree"] and tree_digest(target) == files
+    write_tree(target, files, before_write=lambda: calls.append("unchanged"))
+    assert calls == ["new tree"], "an identical tree is not written, so nothing runs"
+    os.chmod(target / "pkg" / "a_py", 0o600)
+    write_tree(target, files, before_write=lambda: calls.append("modes"))
+    assert calls == ["new tree", "modes"]
+
+    def refuse() -> None:
+        raise AcpgenError("pkg/", "refused")
+
+    with pytest.raises(AcpgenError, match="refused"):
+        write_tree(target, tree(pkg__a_py=b"a = 2\n"), before_write=refuse)
+    assert tree_digest(target) == files and leftovers(target) == []
+
+
 def test_symlinked_output_dir_keeps_its_link(tmp_path: Path) -> None:
     real = tmp_path / "elsewhere" / "generated"
     write_tree(real, tree(a=b"1"))

@@ -413,9 +413,32 @@ def test_check_does_not_run_the_import_proof_and_generate_does(
     result = cli(*check_args(copy, inputs_dir))
     assert result.exit_code == 0, result.stderr
     assert spawns.imports == [] and spawns.compiles == 0
+    shutil.rmtree(copy / "generated")  # generate then writes the whole tree
     result = cli("generate", "--project", str(copy), "--inputs", str(inputs_dir))
     assert result.exit_code == 0, result.stderr
     assert len(spawns.imports) == 1 and spawns.compiles == 1
+
+
+def test_generate_proves_only_what_it_writes(
+    copy: Path, inputs_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tree already equal to the output is left alone, so there is nothing to prove; any
+    write (a changed file, a wrong mode, a new tree) is proven first."""
+    monkeypatch.setenv("ACPGEN_NO_CACHE", "1")
+    spawns = Spawns(monkeypatch)
+    args = ("generate", "--project", str(copy), "--inputs", str(inputs_dir))
+    result = cli(*args)
+    assert result.exit_code == 0, result.stderr
+    assert spawns.imports == [] and spawns.compiles == 0
+    models = copy / "generated" / "acp_v1" / "models.py"
+    models.write_bytes(models.read_bytes() + b"# edited\n")
+    assert cli(*args).exit_code == 0
+    assert len(spawns.imports) == 1
+    assert not models.read_bytes().endswith(b"# edited\n")
+    models.chmod(0o600)
+    assert cli(*args).exit_code == 0
+    assert len(spawns.imports) == 2
+    assert models.stat().st_mode & 0o777 != 0o600
 
 
 def test_output_that_does_not_import_is_drift_for_check_and_refused_by_generate(

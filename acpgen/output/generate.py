@@ -4,7 +4,9 @@
 ``generate`` can write it atomically and ``check`` can compare it without touching disk.
 
 Every caller that *writes* a tree (``generate``, ``bump``, ``skeleton``) has it proven first
-(:mod:`acpgen.output.proof`: every file compiles, the package imports). ``check`` does not:
+(:mod:`acpgen.output.proof`: every file compiles, the package imports); ``generate`` proves
+it only when it is about to write (a tree already equal to the output is left alone, for the
+reason that follows). ``check`` does not:
 it proves the committed bytes equal what the pinned inputs and this generator produce, and
 importability is a function of those bytes, which ``generate`` proved before it wrote them;
 the test suite imports the generated package anyway (docs/ci.md, "What check proves").
@@ -125,8 +127,10 @@ def generate_report(
     options = options_for(project, package)
     target = output_dir(project, out)
     preflight(target)  # a bad --out fails in a second, not after the whole build
-    files = build_tree(project, options)
-    return files, write_tree(target, files)
+    # Proven only if something is written: a tree already equal to the output is what an
+    # earlier, proven generate wrote (importability is a function of the bytes), as for check.
+    files = build_tree(project, options, proven=False)
+    return files, write_tree(target, files, before_write=lambda: prove(files, options.package))
 
 
 def summary(files: dict[str, bytes], result: WriteResult, shown: str) -> str:

@@ -15,8 +15,10 @@ What the import executes is the generator's own code: the escaping layer
 docstring or a comment, and the naming module lets no input become a statement. The
 subprocess keeps any failure (or surprise) out of the acpgen process.
 
-**When the proofs run.** Before anything is written: ``generate``, ``bump`` and ``skeleton``
-(:func:`acpgen.output.generate.build_tree` with ``proven=True``). ``acpgen check`` does not
+**When the proofs run.** Before anything is written: ``bump`` and ``skeleton``
+(:func:`acpgen.output.generate.build_tree` with ``proven=True``), and ``generate`` once the
+writer finds that the tree on disk differs from the output (a tree already equal to it, bytes
+and modes, is not rewritten, so nothing is written unproven). ``acpgen check`` does not
 run them: it proves that the committed bytes equal what the pinned inputs and the generator
 produce, and importability is a function of those bytes, proven by the ``generate`` that
 wrote them (it refuses to write output that fails); the test suite imports the generated

@@ -82,26 +82,36 @@ def preflight(target: Path) -> None:
         _refuse_foreign(target, read=False)
 
 
-def write_tree(target: Path, files: dict[str, bytes]) -> WriteResult:
-    """Make ``target`` contain exactly ``files``; all or nothing. Returns what changed."""
+def write_tree(
+    target: Path, files: dict[str, bytes], before_write: Callable[[], None] | None = None
+) -> WriteResult:
+    """Make ``target`` contain exactly ``files``; all or nothing. Returns what changed.
+
+    ``before_write`` runs (under the lock) only when something is about to be written; if it
+    raises, nothing is. ``generate`` proves its output there: a tree already equal to the
+    output (bytes and modes) is left alone, and there is nothing to prove before writing it."""
     target = resolve_target(target)
     parent = target.parent
     for rel in files:
         _check_relpath(rel)
     _make_parent(parent)
     try:
-        return _write_locked(parent, target, files)
+        return _write_locked(parent, target, files, before_write)
     except OSError as exc:  # anything not already turned into a one-line error
         raise AcpgenError(str(target), f"cannot write generated output: {_reason(exc)}") from None
 
 
-def _write_locked(parent: Path, target: Path, files: dict[str, bytes]) -> WriteResult:
+def _write_locked(
+    parent: Path, target: Path, files: dict[str, bytes], before_write: Callable[[], None] | None
+) -> WriteResult:
     with _exclusive(parent, target):
         recover(target)
         previous = _refuse_foreign(target)
         result = _compare(target, previous, files)
         if result.unchanged and _modes_ok(target, files):
             return result  # nothing to do: keep mtimes, editors and watchers undisturbed
+        if before_write is not None:
+            before_write()
         staging = stage(parent, target, files)
         with discarded_on_error(staging, str(target), "cannot replace the output directory"):
             _pause_hook(staging)

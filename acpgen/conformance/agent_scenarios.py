@@ -134,6 +134,17 @@ def caps_false() -> dict[str, Any]:
     return {"fs": {"readTextFile": False, "writeTextFile": False}, "terminal": False}
 
 
+def init_params(
+    version: Any = PROTOCOL_VERSION, caps: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """``initialize`` params from the kit: no client capability unless ``caps`` says so."""
+    return {
+        "protocolVersion": version,
+        "clientCapabilities": caps_false() if caps is None else caps,
+        "clientInfo": KIT_INFO,
+    }
+
+
 def text(value: str) -> dict[str, Any]:
     return {"type": "text", "text": value}
 
@@ -161,18 +172,24 @@ async def turn_started(ctx: Context, session: str, sent: Frame) -> None:
         pass
 
 
+async def start_turn(ctx: Context, session: str) -> Frame:
+    """Send the prompt that keeps the agent busy (the plain one without --acp-slow-prompt)
+    and, for the slow prompt, wait until the turn shows it runs; the request as sent."""
+    sent = await ctx.driver.send_request(
+        "session/prompt",
+        {"sessionId": session, "prompt": [text(ctx.target.slow_prompt or ctx.target.prompt)]},
+    )
+    if ctx.target.slow_prompt:
+        await turn_started(ctx, session, sent)
+    return sent
+
+
 # ---- scenarios ------------------------------------------------------------------------------
 
 
 async def basic(ctx: Context) -> None:
     """Initialize with fs/terminal false, two sessions, prompt turns, the advertised extras."""
-    init = await ctx.initialize(
-        {
-            "protocolVersion": PROTOCOL_VERSION,
-            "clientCapabilities": caps_false(),
-            "clientInfo": KIT_INFO,
-        }
-    )
+    init = await ctx.initialize(init_params())
     first = await ctx.new_session()
     await ctx.new_session()
     await ctx.prompt(first, [text(ctx.target.prompt)], "prompt_text")
@@ -265,9 +282,7 @@ async def no_capabilities(ctx: Context) -> None:
 async def all_capabilities(ctx: Context) -> None:
     """Initialize with fs and terminal advertised; the kit serves them; one turn."""
     caps = {"fs": {"readTextFile": True, "writeTextFile": True}, "terminal": True}
-    await ctx.initialize(
-        {"protocolVersion": PROTOCOL_VERSION, "clientCapabilities": caps, "clientInfo": KIT_INFO}
-    )
+    await ctx.initialize(init_params(caps=caps))
     session = await ctx.new_session()
     await ctx.prompt(session, [text(ctx.target.prompt)], "prompt_text")
     if ctx.target.fs_prompt:
@@ -279,24 +294,14 @@ async def version(ctx: Context) -> None:
     """Ask for a protocol version that does not exist."""
     frame = await ctx.driver.request(
         "initialize",
-        {
-            "protocolVersion": UNSUPPORTED_VERSION,
-            "clientCapabilities": caps_false(),
-            "clientInfo": KIT_INFO,
-        },
+        init_params(UNSUPPORTED_VERSION),
     )
     ctx.notes["initialize"] = [frame]
 
 
 async def wire(ctx: Context) -> None:
     """Malformed and unknown messages, exact error codes, then a request that must still work."""
-    await ctx.initialize(
-        {
-            "protocolVersion": PROTOCOL_VERSION,
-            "clientCapabilities": caps_false(),
-            "clientInfo": KIT_INFO,
-        }
-    )
+    await ctx.initialize(init_params())
     d = ctx.driver
     notes = ctx.notes
     await ctx.driver.peer.send_raw(b'{"jsonrpc": "2.0", "id": 41, "method": \n')
@@ -322,21 +327,10 @@ async def wire(ctx: Context) -> None:
 
 async def cancel(ctx: Context) -> None:
     """A turn cancelled with session/cancel right after it started."""
-    await ctx.initialize(
-        {
-            "protocolVersion": PROTOCOL_VERSION,
-            "clientCapabilities": caps_false(),
-            "clientInfo": KIT_INFO,
-        }
-    )
+    await ctx.initialize(init_params())
     session = await ctx.new_session()
     d = ctx.driver
-    prompt_text = ctx.target.slow_prompt or ctx.target.prompt
-    sent = await d.send_request(
-        "session/prompt", {"sessionId": session, "prompt": [text(prompt_text)]}
-    )
-    if ctx.target.slow_prompt:
-        await turn_started(ctx, session, sent)
+    sent = await start_turn(ctx, session)
     cancel_frame = await d.notify("session/cancel", {"sessionId": session})
     response = await d.wait_response(
         sent, ctx.target.turn_timeout, "session/prompt after session/cancel"
@@ -353,13 +347,7 @@ async def permission(ctx: Context) -> None:
             skipped=True,
         )
     ctx.driver.behaviour.permission = "hold"
-    await ctx.initialize(
-        {
-            "protocolVersion": PROTOCOL_VERSION,
-            "clientCapabilities": caps_false(),
-            "clientInfo": KIT_INFO,
-        }
-    )
+    await ctx.initialize(init_params())
     session = await ctx.new_session()
     d = ctx.driver
     sent = await d.send_request(
@@ -386,21 +374,10 @@ async def permission(ctx: Context) -> None:
 
 async def cancel_request(ctx: Context) -> None:
     """$/cancel_request for a running session/prompt: the prompt must still be answered."""
-    await ctx.initialize(
-        {
-            "protocolVersion": PROTOCOL_VERSION,
-            "clientCapabilities": caps_false(),
-            "clientInfo": KIT_INFO,
-        }
-    )
+    await ctx.initialize(init_params())
     session = await ctx.new_session()
     d = ctx.driver
-    prompt_text = ctx.target.slow_prompt or ctx.target.prompt
-    sent = await d.send_request(
-        "session/prompt", {"sessionId": session, "prompt": [text(prompt_text)]}
-    )
-    if ctx.target.slow_prompt:
-        await turn_started(ctx, session, sent)
+    sent = await start_turn(ctx, session)
     await d.notify("$/cancel_request", {"requestId": sent.get("id")})
     wait = min(ctx.target.timeout, ctx.target.turn_timeout)
     try:
@@ -417,13 +394,7 @@ async def cancel_request(ctx: Context) -> None:
 
 async def mcp_stdio(ctx: Context) -> None:
     """session/new with a stdio MCP server (a stub that exits at once)."""
-    await ctx.initialize(
-        {
-            "protocolVersion": PROTOCOL_VERSION,
-            "clientCapabilities": caps_false(),
-            "clientInfo": KIT_INFO,
-        }
-    )
+    await ctx.initialize(init_params())
     server = {
         "name": "acpgen-kit-stub",
         "command": sys.executable,
@@ -438,13 +409,7 @@ async def mcp_stdio(ctx: Context) -> None:
 
 async def close_running(ctx: Context) -> None:
     """session/close while a turn runs: the turn must end as if cancelled."""
-    init = await ctx.initialize(
-        {
-            "protocolVersion": PROTOCOL_VERSION,
-            "clientCapabilities": caps_false(),
-            "clientInfo": KIT_INFO,
-        }
-    )
+    init = await ctx.initialize(init_params())
     caps = init.get("agentCapabilities") or {}
     if not isinstance((caps.get("sessionCapabilities") or {}).get("close"), dict):
         raise Stop("the agent does not advertise sessionCapabilities.close", skipped=True)
@@ -452,10 +417,7 @@ async def close_running(ctx: Context) -> None:
         raise Stop("no prompt that keeps the agent busy (--acp-slow-prompt)", skipped=True)
     session = await ctx.new_session()
     d = ctx.driver
-    sent = await d.send_request(
-        "session/prompt", {"sessionId": session, "prompt": [text(ctx.target.slow_prompt)]}
-    )
-    await turn_started(ctx, session, sent)
+    sent = await start_turn(ctx, session)  # the slow prompt (checked above)
     await d.request("session/close", {"sessionId": session})
     response = await d.wait_response(sent, ctx.target.timeout, "session/prompt after session/close")
     ctx.notes["closed_turn"] = (sent, response)

@@ -22,6 +22,15 @@ REPLY_WAIT = 5.0  # seconds the agent waits for the client's answer to one of it
 TERMINAL_TEXT = "é" * 40  # 2 bytes each: truncating at an odd byte limit must not split one
 TERMINAL_LIMIT = 21
 KIT_CURSOR = "kit-opaque/cursor+1=="  # the second page of session/list (mode "capable")
+# A config option of a category this SDK cannot know (offered at session/new, then updated).
+TONE_OPTION: dict[str, Any] = {
+    "id": "tone",
+    "name": "Tone",
+    "category": "_kit_unknown_category",
+    "type": "select",
+    "currentValue": "plain",
+    "options": [{"value": "plain", "name": "Plain"}],
+}
 
 
 class Agent:
@@ -230,14 +239,7 @@ class Agent:
                     "currentValue": "ask",
                     "options": [{"value": "ask", "name": "Ask"}, {"value": "code", "name": "Code"}],
                 },
-                {
-                    "id": "tone",
-                    "name": "Tone",
-                    "category": "_kit_unknown_category",
-                    "type": "select",
-                    "currentValue": "plain",
-                    "options": [{"value": "plain", "name": "Plain"}],
-                },
+                TONE_OPTION,
                 {
                     "id": "depth",
                     "name": "Depth",
@@ -360,14 +362,7 @@ class Agent:
             {
                 "sessionUpdate": "config_option_update",
                 "configOptions": [
-                    {
-                        "id": "tone",
-                        "name": "Tone",
-                        "category": "_kit_unknown_category",
-                        "type": "select",
-                        "currentValue": "plain",
-                        "options": [{"value": "plain", "name": "Plain"}],
-                    },
+                    TONE_OPTION,
                     {
                         "id": "future",
                         "name": "Future",

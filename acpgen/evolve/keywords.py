@@ -15,8 +15,6 @@ omitted members with it, so acpgen treats it as meaning (see ``DEFAULT_CHANGED``
 
 from __future__ import annotations
 
-from acpgen.ir import formats as ir_formats
-
 # Documentation: changes are reported as DESCRIPTION_CHANGED.
 DOC_KEYWORDS = frozenset({"description", "title", "examples", "$comment"})
 
@@ -59,9 +57,6 @@ ASSERTIONS = frozenset({
     "additionalProperties", "unevaluatedProperties", "items", "prefixItems", "unevaluatedItems",
     "multipleOf", "uniqueItems", "default", "$defs",
 }) | LOWER_BOUNDS | UPPER_BOUNDS | PRESENCE_ASSERTIONS
-
-# Integer formats acpgen enforces as ranges in the generated models (one table for both).
-INTEGER_FORMATS = ir_formats.INTEGER_FORMATS
 
 # Number formats that name a precision every JSON number already has: no constraint.
 PRECISION_FORMATS = frozenset({"double", "float"})

@@ -31,13 +31,13 @@ from typing import Any
 from acpgen.evolve.keywords import (
     ASSERTIONS,
     IDENTIFIERS,
-    INTEGER_FORMATS,
     LOWER_BOUNDS,
     PRECISION_FORMATS,
     UPPER_BOUNDS,
     is_doc,
 )
 from acpgen.evolve.normal import Norm, as_union, json_key, normalise, spelling
+from acpgen.ir.formats import INTEGER_FORMATS
 
 NARROWS = "narrows"
 WIDENS = "widens"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from acpgen.emit import models_plan
-from acpgen.evolve import keywords
+from acpgen.evolve import walk
 from acpgen.ir.formats import INTEGER_FORMATS
 
 
@@ -22,4 +22,4 @@ def test_the_ranges_are_the_rust_integer_widths() -> None:
 
 def test_the_models_and_the_diff_read_the_same_table() -> None:
     assert models_plan.INTEGER_FORMATS is INTEGER_FORMATS
-    assert keywords.INTEGER_FORMATS is INTEGER_FORMATS
+    assert walk.INTEGER_FORMATS is INTEGER_FORMATS

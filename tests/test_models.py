@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import generated_dir, tree_now
+from conftest import MESSAGES, generated_dir, tree_now
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from acpgen.emit.models_plan import int_formats
@@ -355,7 +355,7 @@ def test_mypy_strict_passes_on_generated_models() -> None:
 
 
 def test_golden_messages_validate_and_round_trip(inputs_dir: Path) -> None:
-    corpus = inputs_dir / "corpus" / "python-sdk-golden"
+    corpus = MESSAGES
     rows = [line.split("\t") for line in (corpus / "TYPES.tsv").read_text().splitlines()[1:] if line]
     assert len(rows) == 33
     for filename, type_name, *_ in rows:

@@ -29,6 +29,10 @@ INPUTS = (PROJECT_ROOT / "schema" / "inputs").resolve()
 HISTORY = PROJECT_ROOT / "tests" / "data" / "history"
 # Real-shaped ACP messages, one typed object per file (tests/data/messages/README.md).
 MESSAGES = PROJECT_ROOT / "tests" / "data" / "messages"
+# The editable install puts the committed generated/ on sys.path (so a user can `import
+# acp_v1` after the quick start). The suite tests what this checkout generates now, never the
+# committed copy: drop it before anything imports the package.
+sys.path[:] = [p for p in sys.path if not p or Path(p).resolve() != PROJECT_ROOT / "generated"]
 _SESSION: dict[str, Any] = {}  # built once per test process: the project, its tree, its directory
 
 

@@ -118,10 +118,3 @@ def test_the_fixed_runtime_is_copied_byte_for_byte_under_any_package_name(projec
     assert "import some_sdk as package" in files["runtime_tests/_package.py"]
 
 
-def test_the_engine_uses_the_cancel_request_method_the_emitter_checks() -> None:
-    """The emitter checks ``errors.CANCEL_REQUEST_METHOD`` against the schema (without importing
-    the engine); the engine must send and route that very constant."""
-    from acpgen.runtime import errors, rpc
-
-    assert rpc.CANCEL_REQUEST_METHOD is errors.CANCEL_REQUEST_METHOD
-    assert errors.CANCEL_REQUEST_METHOD == "$/cancel_request"

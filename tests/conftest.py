@@ -33,6 +33,12 @@ MESSAGES = PROJECT_ROOT / "tests" / "data" / "messages"
 # acp_v1` after the quick start). The suite tests what this checkout generates now, never the
 # committed copy: drop it before anything imports the package.
 sys.path[:] = [p for p in sys.path if not p or Path(p).resolve() != PROJECT_ROOT / "generated"]
+# The caller's environment must not change what the suite tests: acpgen reads $ACPGEN_INPUTS,
+# $ACPGEN_CACHE_DIR, $ACPGEN_NO_CACHE, $ACPGEN_TEMPLATES, ... Cleared here, at import, before
+# any test or fixture runs (a test that needs one sets it itself, with monkeypatch). Only
+# ACPGEN_TEST_TREE, the suite's own hook (generated_dir), is kept.
+for _name in [n for n in os.environ if n.startswith("ACPGEN_") and n != "ACPGEN_TEST_TREE"]:
+    del os.environ[_name]
 _SESSION: dict[str, Any] = {}  # built once per test process: the project, its tree, its directory
 
 

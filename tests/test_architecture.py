@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 ACPGEN = Path(__file__).resolve().parents[1] / "acpgen"
 
 
@@ -97,12 +99,14 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
     assert _cycles({"a": {"b"}, "b": set()}) == []
 
 
+@pytest.mark.slow
 def test_acpgen_has_no_import_cycle() -> None:
     graph = _graph()
     assert graph.get("acpgen.cli.main"), "the graph reader found nothing"
     assert _cycles(graph) == []
 
 
+@pytest.mark.slow
 def test_the_cli_imports_its_commands_directly() -> None:
     for path in (ACPGEN / "cli").glob("*.py"):
         source = path.read_text(encoding="utf-8")

@@ -242,6 +242,7 @@ def broken_templates(tmp_path: Path, suffix: str, addition: str) -> Path:
     return dest
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("suffix", "addition", "message"),
     [

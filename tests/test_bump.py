@@ -58,6 +58,7 @@ def sha(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+@pytest.mark.slow
 def test_roster_pin_must_be_handled(world: Path) -> None:
     before = digest(world)
     result = bump(world, "--schema", f"schema/inputs/{NPM_2_0}")
@@ -78,6 +79,7 @@ def test_schema_outside_the_inputs_is_refused(world: Path) -> None:
     assert digest(world) == before
 
 
+@pytest.mark.slow
 def test_invalid_new_schema_changes_nothing(world: Path) -> None:
     broken = world / "proj" / "schema" / "inputs" / "history" / "broken.json"
     data = json.loads((world / "proj" / "schema" / "inputs" / NPM_2_0).read_text(encoding="utf-8"))
@@ -91,6 +93,7 @@ def test_invalid_new_schema_changes_nothing(world: Path) -> None:
     assert digest(world) == before
 
 
+@pytest.mark.slow
 def test_bump_applies_lock_and_regenerates(world: Path) -> None:
     proj, new_schema = world / "proj", world / "proj" / "schema" / "inputs" / NPM_2_0
     old_lock = tomllib.loads((proj / "schema" / "acp.lock").read_text(encoding="utf-8"))
@@ -119,6 +122,7 @@ def test_bump_applies_lock_and_regenerates(world: Path) -> None:
     assert check.returncode == 0, check.stdout + check.stderr
 
 
+@pytest.mark.slow
 def test_dry_run_writes_nothing(world: Path) -> None:
     """A dry run with a roster for the new schema: full report, and not one byte written."""
     inputs = world / "proj" / "schema" / "inputs"
@@ -156,6 +160,7 @@ def _empty_tables(node: object, path: str = "") -> list[str]:
     return []
 
 
+@pytest.mark.slow
 def test_file_system_error_is_one_line_exit_2_and_changes_nothing(world: Path) -> None:
     """A directory where the new lock's temporary file goes: the write fails."""
     (world / "proj" / "schema" / "acp.lock.bump-tmp").mkdir()

@@ -12,6 +12,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from conftest import HISTORY, PROJECT_ROOT, generated_dir, run_acpgen
 
 from acpgen.ir.build import build_ir
@@ -34,6 +35,7 @@ def test_an_older_schema_breaks_the_claims_it_lacks(project) -> None:  # type: i
         "/$defs/ToolCallUpdate: declared properties: missing ['name']"]}
 
 
+@pytest.mark.slow
 def test_bump_report_and_generated_tests_name_the_same_requirements(tmp_path: Path) -> None:
     project = tmp_path / "project"
     shutil.copytree(PROJECT_ROOT / "schema", project / "schema")  # the lock and the inputs

@@ -97,6 +97,7 @@ def test_manifest_records_versions_inputs_and_every_file_hash(project, fresh_tre
     assert str(PROJECT_ROOT) not in fresh_tree[MANIFEST_NAME].decode()
 
 
+@pytest.mark.slow
 def test_clean_copy_passes_through_the_pre_commit_hook_entry(copy: Path, inputs_dir: Path) -> None:
     """Run exactly the hook's command line, from inside the copy (root found upwards)."""
     hooks = yaml.safe_load((PROJECT_ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
@@ -234,6 +235,7 @@ def test_relocked_inputs_without_regenerating(copy: Path, inputs_dir: Path, proj
     assert [c["kind"] for c in report["causes"]] == ["input_changed"]
 
 
+@pytest.mark.slow
 def test_edited_capability_manifest_is_named_as_the_drifted_input(copy: Path, inputs_dir: Path) -> None:
     """schema/capabilities.toml shapes guards.py: editing it is input drift, not generator drift."""
     manifest = copy / "schema" / "capabilities.toml"
@@ -252,6 +254,7 @@ def test_edited_capability_manifest_is_named_as_the_drifted_input(copy: Path, in
     assert report["generator_drift"] == {}
 
 
+@pytest.mark.slow
 def test_other_generate_options_are_named_not_generator_drift(copy: Path, inputs_dir: Path, project) -> None:  # type: ignore[no-untyped-def]
     """A check run with another --package than the tree was generated with: the bytes differ
     because of the options, and the diagnosis says so (neither generator drift nor stale)."""
@@ -404,6 +407,7 @@ def broken_compile(copy: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore
     yield from _break_models(copy, monkeypatch, "\nreturn 1\n")
 
 
+@pytest.mark.slow
 def test_check_does_not_run_the_import_proof_and_generate_does(
     copy: Path, inputs_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -419,6 +423,7 @@ def test_check_does_not_run_the_import_proof_and_generate_does(
     assert len(spawns.imports) == 1 and spawns.compiles == 1
 
 
+@pytest.mark.slow
 def test_generate_proves_only_what_it_writes(
     copy: Path, inputs_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -441,6 +446,7 @@ def test_generate_proves_only_what_it_writes(
     assert models.stat().st_mode & 0o777 != 0o600
 
 
+@pytest.mark.slow
 def test_output_that_does_not_import_is_drift_for_check_and_refused_by_generate(
     broken_import: Path, inputs_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -462,6 +468,7 @@ def test_output_that_does_not_import_is_drift_for_check_and_refused_by_generate(
     assert tree_digest(copy / "generated") == before
 
 
+@pytest.mark.slow
 def test_output_that_does_not_compile_is_refused_by_generate_naming_the_file_and_line(
     broken_compile: Path, inputs_dir: Path
 ) -> None:

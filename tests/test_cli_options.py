@@ -10,6 +10,7 @@ from conftest import run_acpgen
 from acpgen.skeleton.create import parse_acpgen_requirement
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["class", "Foo-Bar", "pydantic", "json"])
 def test_generate_refuses_a_bad_package_name(tmp_path: Path, name: str) -> None:
     out = tmp_path / "out"
@@ -19,6 +20,7 @@ def test_generate_refuses_a_bad_package_name(tmp_path: Path, name: str) -> None:
     assert not out.exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("spec", "problem"), [
     ("agentgen==1.0", "names 'agentgen', not acpgen"),
     ("acpgen @@ nowhere", "is not a pip requirement"),
@@ -58,6 +60,7 @@ def test_a_command_that_writes_outside_any_project_says_so(tmp_path: Path) -> No
     assert "no schema/acp.lock here or in any parent directory" in done.stderr
 
 
+@pytest.mark.slow
 def test_check_without_the_package_it_was_generated_with_names_the_option(tmp_path: Path) -> None:
     import json
 

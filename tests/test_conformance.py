@@ -10,7 +10,6 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 import tomllib
 from pathlib import Path
 
@@ -86,6 +85,7 @@ def test_bad_toml_and_unknown_keys_are_refused(project) -> None:  # type: ignore
         parse_manifest(project.roster, _toml(_rows()) + 'note = "x"\n')
 
 
+@pytest.mark.slow
 def test_the_cli_refuses_a_broken_manifest_with_exit_2_and_one_line(tmp_path: Path) -> None:
     copy = tmp_path / "proj"
     shutil.copytree(PROJECT_ROOT / "schema", copy / "schema")
@@ -116,7 +116,9 @@ def test_the_kit_is_copied_verbatim_and_every_observable_requirement_has_a_tagge
 # ---- running the kit ---------------------------------------------------------------------------
 
 
-def _kit(args: list[str], tmp_path: Path, timeout: float = 300) -> tuple[subprocess.CompletedProcess[str], dict]:  # type: ignore[type-arg]
+def _kit(args: list[str], tmp_path: Path, timeout: float = 900) -> tuple[subprocess.CompletedProcess[str], dict]:  # type: ignore[type-arg]
+    # ``timeout`` only stops a hang; it is no budget: the kit bounds each of its own waits, and
+    # a machine under load may take minutes where an idle one takes seconds.
     report = tmp_path / "conformance.json"
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
     env["PYTHONPATH"] = str(GENERATED)  # the generated package, for the implementations under test
@@ -130,6 +132,7 @@ def _kit(args: list[str], tmp_path: Path, timeout: float = 300) -> tuple[subproc
     return done, data
 
 
+@pytest.mark.slow
 def test_the_generated_echo_agent_passes_every_check_that_applies(tmp_path: Path) -> None:
     done, report = _kit([str(TESTS_DIR / "test_conformance_agent.py"),
                          f"--acp-agent={PYTHON} -m acp_v1.examples.echo_agent",
@@ -155,6 +158,7 @@ CLIENT_DEVIATIONS = {
 }
 
 
+@pytest.mark.slow
 def test_the_generated_example_client_against_the_scripted_agent(tmp_path: Path) -> None:
     client = f"{PYTHON} -m acp_v1.examples.client --prompt hello -- {{agent}}"
     _done, report = _kit([str(TESTS_DIR / "test_conformance_client.py"), f"--acp-client={client}",
@@ -171,6 +175,7 @@ def test_the_generated_example_client_against_the_scripted_agent(tmp_path: Path)
     assert "| ACP-V1-INIT-CLIENT-INITIALIZE-FIRST | MUST | pass |" in markdown
 
 
+@pytest.mark.slow
 def test_an_agent_on_the_official_typescript_sdk_passes_every_check_that_applies(tmp_path: Path) -> None:
     import ts_sdk  # tests/ts_sdk.py: installs the pinned @agentclientprotocol/sdk (npm ci)
 
@@ -185,6 +190,7 @@ def test_an_agent_on_the_official_typescript_sdk_passes_every_check_that_applies
     assert statuses["ACP-V1-SCHEMA-READ-TEXT-FILE-SHAPE"] == "pass"
 
 
+@pytest.mark.slow
 def test_without_an_implementation_the_black_box_tests_skip_with_the_reason(tmp_path: Path) -> None:
     done, report = _kit([str(TESTS_DIR / "test_conformance_agent.py"), str(TESTS_DIR / "test_conformance_client.py"),
                          "-rs"], tmp_path)
@@ -207,28 +213,37 @@ def _leftovers(token: str) -> list[str]:
     return found
 
 
+# Each agent that starts notes it in {launches} (one line a start).
+_NOTE = "open(sys.argv[1], 'a').write('started\\n')"
 BROKEN = {
-    "missing": ("/nonexistent/acp-agent-{token}", "command not found"),
-    "exits": (f"{PYTHON} -c 'import sys; sys.exit(3)' {{token}}", "closed its stdout"),
-    "silent": (f"{PYTHON} -c 'import sys, time; sys.stdin.read(); time.sleep(600)' {{token}}",
-               "did not answer initialize"),
+    "missing": ("/nonexistent/acp-agent-{token}", "command not found", 0),
+    "exits": (f"{PYTHON} -c \"import sys; {_NOTE}; sys.exit(3)\" {{launches}} {{token}}", "closed its stdout", 1),
+    "silent": (f"{PYTHON} -c \"import sys, time; {_NOTE}; sys.stdin.read(); time.sleep(600)\" {{launches}} {{token}}",
+               "did not answer initialize", 1),
 }
 
 
+@pytest.mark.slow
 def test_broken_agents_fail_every_test_fast_and_leave_no_process(tmp_path: Path) -> None:
+    """Fast, counted in events rather than seconds (a loaded machine is slow, not wrong): an
+    agent that cannot be initialized is started once, and every later check fails at once
+    with the first one's reason instead of starting it again and waiting out its timeout."""
     token = f"acp-kit-broken-{os.getpid()}"
-    start = time.monotonic()
-    for name, (command, expected) in BROKEN.items():
+    for name, (command, expected, starts) in BROKEN.items():
+        launches = tmp_path / f"{name}.launches"
+        launches.touch()
         done, report = _kit([str(TESTS_DIR / "test_conformance_agent.py"), "--acp-timeout=2",
-                             f"--acp-agent={command.format(token=token)}"], tmp_path / name, timeout=60)
+                             f"--acp-agent={command.format(token=token, launches=launches)}"], tmp_path / name)
         assert done.returncode == 1, (name, done.stdout[-2000:])
         checked = [e for e in report["requirements"] if e["status"] != "not observable"]
-        assert {e["status"] for e in checked} == {"fail"}, (name, [e for e in checked if e["status"] != "fail"])
+        assert len(checked) >= 60 and {e["status"] for e in checked} == {"fail"}, (
+            name, [e for e in checked if e["status"] != "fail"])
         assert all(expected in e["message"] for e in checked), (name, checked[0]["message"])
-    assert time.monotonic() - start < 30
+        assert launches.read_text().count("started") == starts, name
     assert _leftovers(token) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("script", "expected"),
     [
@@ -244,7 +259,7 @@ def test_garbage_and_floods_give_a_clear_failure(tmp_path: Path, script: str, ex
     (tmp_path / "agent.py").write_text(script)
     done, report = _kit([str(TESTS_DIR / "test_conformance_agent.py"), "--acp-timeout=3", "-k",
                          "transport_agent_stdout_only_acp or init_agent_response",
-                         f"--acp-agent={PYTHON} {tmp_path / 'agent.py'} {token}"], tmp_path, timeout=60)
+                         f"--acp-agent={PYTHON} {tmp_path / 'agent.py'} {token}"], tmp_path)
     assert done.returncode == 1, done.stdout[-2000:]
     messages = [e["message"] for e in report["requirements"] if e["status"] == "fail"]
     assert messages and any(e in m for m in messages for e in expected), messages
@@ -272,10 +287,11 @@ for line in sys.stdin:
 '''
 
 
+@pytest.mark.slow
 def test_an_agent_that_needs_authentication_skips_with_its_reason(tmp_path: Path) -> None:
     (tmp_path / "agent.py").write_text(AUTH_AGENT)
     done, report = _kit([str(TESTS_DIR / "test_conformance_agent.py"), "--acp-timeout=5",
-                         f"--acp-agent={PYTHON} {tmp_path / 'agent.py'}"], tmp_path, timeout=120)
+                         f"--acp-agent={PYTHON} {tmp_path / 'agent.py'}"], tmp_path)
     statuses = {e["id"]: e for e in report["requirements"]}
     for req_id in ("ACP-V1-CONTENT-TEXT-SUPPORT", "ACP-V1-SETUP-NEW-SESSION-ID", "ACP-V1-PROMPT-AGENT-CANCELLED-STOP-REASON"):
         assert statuses[req_id]["status"] == "skipped", statuses[req_id]
@@ -324,6 +340,7 @@ PAGING_IDS = ("ACP-V1-SETUP-LOAD-REQUEST-CONTENTS", "ACP-V1-SETUP-RESUME-REQUEST
               "ACP-V1-LIST-CLIENT-MISSING-CURSOR-IS-END")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["good", "bad"])
 def test_a_client_that_pages_loads_resumes_and_closes_is_checked(tmp_path: Path, variant: str) -> None:
     (tmp_path / "client.py").write_text(PAGING_CLIENT)
@@ -342,6 +359,7 @@ def test_a_client_that_pages_loads_resumes_and_closes_is_checked(tmp_path: Path,
         assert "cwd 'relative' is not an absolute path" in statuses["ACP-V1-SETUP-LOAD-REQUEST-CONTENTS"]["message"]
 
 
+@pytest.mark.slow
 def test_an_sdk_author_runs_the_kit_from_a_skeleton(tmp_path_factory: pytest.TempPathFactory,
                                                     inputs_dir: Path, tmp_path: Path) -> None:
     from test_skeleton_support import echo_agent_command, shared_skeleton, skeleton_env

@@ -136,6 +136,7 @@ def test_a_missing_command_is_one_clear_error() -> None:
     asyncio.run(run())
 
 
+@pytest.mark.slow
 def test_close_kills_and_reaps_the_whole_group_even_a_detached_grandchild(tmp_path: Path) -> None:
     pids = tmp_path / "pids"
     script = (
@@ -166,6 +167,7 @@ def test_close_kills_and_reaps_the_whole_group_even_a_detached_grandchild(tmp_pa
         assert not _alive(pid), pid
 
 
+@pytest.mark.slow
 def test_reads_time_out_and_an_exit_is_reported_with_stderr() -> None:
     async def run() -> None:
         peer = Peer(Transcript("t"))

@@ -92,6 +92,7 @@ def finish(proc: subprocess.Popen[str]) -> None:
     assert out.startswith("generated "), out
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="needs Linux (affinity, fork)")
 def test_output_does_not_depend_on_environment(tmp_path: Path, inputs_dir: Path, project) -> None:  # type: ignore[no-untyped-def]
     a = project_copy(tmp_path / "a" / "proj")

@@ -196,6 +196,7 @@ def test_pinned_to_2_0_0_new_defs_members_and_dropped_annotations() -> None:
     assert impact.requirements_checked == 31
 
 
+@pytest.mark.slow
 def test_2_0_0_to_pinned_removals_are_breaking_with_exit_3() -> None:
     diff, _ = run(NPM_2_0, PINNED)
     removed = {c.subject for c in diff.semantic if c.kind == "DEF_REMOVED"}

@@ -119,6 +119,7 @@ def _black(source: str) -> str:
     return black.format_str(source, mode=black.Mode(line_length=100))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, database=None)
 @given(NASTY)
 def test_a_docstring_reads_back_exactly_after_black(text: str) -> None:
@@ -135,6 +136,7 @@ def test_a_docstring_reads_back_exactly_after_black(text: str) -> None:
         assert expected == (inspect.cleandoc(text) or "")
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, database=None)
 @given(NASTY)
 def test_a_literal_reads_back_exactly_and_stays_on_one_line(text: str) -> None:

@@ -26,6 +26,7 @@ def sources(project: Any) -> dict[str, str]:
     return emit_sources(project, options_for(project))
 
 
+@pytest.mark.slow
 def test_black_layout_templates_emit_what_black_would(sources: dict[str, str]) -> None:
     """On the pinned inputs every file of a template that declares black's layout skips
     whole-file black and comes out exactly as black writes it (a few statements whose split
@@ -61,6 +62,7 @@ def test_these_modules_need_no_black_at_all(sources: dict[str, str], monkeypatch
         assert black_format.BLACK_RUNS[before:] == [], f"{name}: black runs on some of its statements"
 
 
+@pytest.mark.slow
 def test_only_declared_files_skip_black(sources: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ACPGEN_NO_CACHE", "1")
     before = len(format_parallel.SENT_TO_BLACK)
@@ -182,6 +184,7 @@ def test_a_refused_black_layout_file_goes_through_black(monkeypatch: pytest.Monk
     assert out["pkg/b.py"] == format_python("b.py", SNIPPETS["long-call"]) != SNIPPETS["long-call"]
 
 
+@pytest.mark.slow
 def test_verbatim_files_are_black_formatted_and_do_not_vary(project: Any, sources: dict[str, str]) -> None:
     """Fixed code copied as it is skips even the layout check: it must be black's layout, and
     the same whatever the inputs and options (here: another package name)."""
@@ -203,6 +206,7 @@ def test_verbatim_text_passes_through_untouched(monkeypatch: pytest.MonkeyPatch)
     assert out["pkg/v.py"] == text and format_parallel.SENT_TO_BLACK[before:] == ["pkg/b.py"]
 
 
+@pytest.mark.slow
 def test_the_fast_path_holds_on_a_schema_twice_the_size(
     project_root: Path, inputs_copy: Path, tmp_path: Path
 ) -> None:

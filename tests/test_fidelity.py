@@ -185,6 +185,7 @@ def agreement(name: str) -> Agreement:
     return result
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(DEFS))
 def test_def_agrees_with_schema(name: str) -> None:
     result = agreement(name)
@@ -194,6 +195,7 @@ def test_def_agrees_with_schema(name: str) -> None:
     assert not result.problems, f"{name}: " + "\n".join(result.problems[:5])
 
 
+@pytest.mark.slow
 def test_enough_samples_per_def() -> None:
     # >= 50 valid instances per def where the def admits that many distinct values.
     few = {n: agreement(n).valid for n in DEFS if agreement(n).valid < 50}

@@ -172,6 +172,7 @@ def broken_project(tmp_path: Path, project_root: Path, inputs_copy: Path):  # ty
 CLI_CASES = ("unknown-capability", "unknown-method", "unknown-requirement")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CLI_CASES)
 def test_bad_manifest_is_one_line_exit_2_and_nothing_written(broken_project, project_root: Path, case: str) -> None:  # type: ignore[no-untyped-def]
     proj = broken_project(case)

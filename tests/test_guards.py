@@ -629,6 +629,7 @@ def f(x: NotAPeer, p: int) -> int:
 '''
 
 
+@pytest.mark.slow
 def test_generated_code_passes_mypy_strict_and_decorators_keep_static_types(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text(TYPED_SAMPLE, encoding="utf-8")

@@ -206,6 +206,7 @@ def _no_canary() -> Any:
     assert not CANARY.exists()
 
 
+@pytest.mark.slow
 def test_every_string_site_is_written_exactly_or_refused(tmp_path: Path) -> None:
     counts.clear()
 
@@ -239,6 +240,7 @@ def test_black_keeps_every_value(tmp_path: Path) -> None:
 IDENTIFIERS = st.from_regex(r"[A-Z][A-Za-z0-9_]{2,24}", fullmatch=True)
 
 
+@pytest.mark.slow
 def test_def_names_are_class_names_or_refused(tmp_path: Path) -> None:
     counts.clear()
     refusals.clear()
@@ -269,6 +271,7 @@ def _rust_literal(text: str) -> str:
     return "".join(ch if ch.isalnum() else f"\\x{{{ord(ch):x}}}" for ch in text)
 
 
+@pytest.mark.slow
 def test_patterns_are_enforced_exactly_or_refused(tmp_path: Path) -> None:
     counts.clear()
     refusals.clear()
@@ -321,6 +324,7 @@ def _nodes(node: Any) -> list[Any]:
     return found
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, database=None)
 @given(st.lists(st.tuples(st.booleans(), st.integers(min_value=0), st.sampled_from(SCHEMA_KEYWORDS),
                           JSON_VALUES), min_size=1, max_size=3))

@@ -77,6 +77,7 @@ def test_route_1_a_def_name_with_code_is_refused(
     assert not out.exists() and not canary.exists()
 
 
+@pytest.mark.slow
 def test_route_2_a_method_name_with_triple_quotes_is_written_exactly(
     project_root: Path, inputs_copy: Path, tmp_path: Path
 ) -> None:
@@ -109,6 +110,7 @@ def test_route_2_a_method_name_with_triple_quotes_is_written_exactly(
     assert inspect.cleandoc(doc) == inspect.cleandoc(f"``{wire}`` request (client -> agent).")
 
 
+@pytest.mark.slow
 def test_route_3_an_error_code_title_with_a_newline_runs_nothing(
     project_root: Path, inputs_copy: Path, tmp_path: Path
 ) -> None:
@@ -131,6 +133,7 @@ def test_route_3_an_error_code_title_with_a_newline_runs_nothing(
     assert not canary.exists()
 
 
+@pytest.mark.slow
 def test_route_4_a_capability_name_with_a_quote_is_written_exactly(
     project_root: Path, inputs_copy: Path, tmp_path: Path
 ) -> None:
@@ -156,6 +159,7 @@ def test_route_4_a_capability_name_with_a_quote_is_written_exactly(
     assert name in aliases
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("route", ["meta_version_true", "nan_default", "deep_nesting", "nullable_enum_def"])
 def test_values_python_cannot_hold_are_refused_by_pointer(
     route: str, project_root: Path, inputs_copy: Path, tmp_path: Path

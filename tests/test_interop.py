@@ -16,6 +16,9 @@ from typing import Any
 
 import pytest
 
+# The whole module is slow: real processes of the official Python SDK against the generated runtime.
+pytestmark = pytest.mark.slow
+
 try:
     from test_skeleton_support import (
         echo_agent_command,

@@ -25,6 +25,9 @@ from test_skeleton_support import (
     skeleton_env,
 )
 
+# The whole module is slow: an npm install of the official TypeScript SDK and real node processes.
+pytestmark = pytest.mark.slow
+
 LATEST = 1
 
 

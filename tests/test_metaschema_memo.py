@@ -30,6 +30,7 @@ def _count_validations(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return calls
 
 
+@pytest.mark.slow
 def test_a_pass_is_memoised_by_the_exact_bytes(cache: Path, inputs_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     blob = (inputs_dir / "schema/v1/schema.json").read_bytes()
     schema = json.loads(blob)
@@ -55,6 +56,7 @@ def test_a_failure_is_never_memoised(cache: Path, monkeypatch: pytest.MonkeyPatc
     assert not (cache / "metaschema").exists() or not list((cache / "metaschema").iterdir())
 
 
+@pytest.mark.slow
 def test_no_cache_means_always_validate(cache: Path, inputs_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ACPGEN_NO_CACHE", "1")
     blob = (inputs_dir / "schema/v1/schema.json").read_bytes()

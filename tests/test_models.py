@@ -327,6 +327,7 @@ def test_descriptions_become_docstrings_and_field_descriptions(ir: SchemaIR) -> 
 # -- the module as a whole -------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_imports_without_warnings() -> None:
     result = subprocess.run(
         [sys.executable, "-W", "error", "-c", "import acp_v1.models"],
@@ -346,6 +347,7 @@ def test_corpus_messages_validate_and_round_trip() -> None:
         assert wire(ta(type_name).validate_json(json.dumps(data)), type_name) == data, filename
 
 
+@pytest.mark.slow
 def test_templates_lay_out_code_the_way_black_does(project: Any) -> None:
     """The emitted module is already black-formatted: black runs in the pipeline, and on a
     stable file it costs a fraction of what it costs on raw template output."""

@@ -56,6 +56,7 @@ def dmcg_models(inputs_dir: Path) -> dict[str, Any]:
     return out
 
 
+@pytest.mark.slow
 def test_objects_agree_with_datamodel_code_generator(project: Any, dmcg_models: dict[str, Any]) -> None:
     generated_dir()  # generated now into a temporary directory, on sys.path
     from acp_v1 import models

@@ -81,6 +81,7 @@ def test_a_broken_acpgen_lock_does_not_break_an_unrelated_run(pytester: pytest.P
     assert result.ret == pytest.ExitCode.OK
 
 
+@pytest.mark.slow
 def test_unknown_id_is_a_collection_error_naming_it(
     pytester: pytest.Pytester, real_roster_path: Path
 ) -> None:
@@ -317,6 +318,7 @@ def test_bare_coverage_flag_does_not_swallow_the_next_argument(
     assert report["counts"]["passing"] == 1
 
 
+@pytest.mark.slow
 def test_require_must_fails_the_run_for_an_sdk_must_without_a_passing_test(
     pytester: pytest.Pytester, roster, real_roster_path: Path, tmp_path: Path
 ) -> None:

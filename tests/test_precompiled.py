@@ -63,6 +63,7 @@ def _from_source(project: Any, monkeypatch: pytest.MonkeyPatch, compiled: list[s
     return files
 
 
+@pytest.mark.slow
 def test_a_fresh_runner_compiles_no_template_and_gets_the_same_bytes(
     project: Any, shipped: Path, compiled: list[str | None], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -74,6 +75,7 @@ def test_a_fresh_runner_compiles_no_template_and_gets_the_same_bytes(
     assert files == _from_source(project, monkeypatch, compiled)
 
 
+@pytest.mark.slow
 def test_an_edited_template_is_compiled_from_its_source(
     project: Any, shipped: Path, compiled: list[str | None], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -89,6 +91,7 @@ def test_an_edited_template_is_compiled_from_its_source(
     assert files["acp_v1/_pins.py"].endswith(b"EDITED_BY_THE_TEST = 1\n")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("field", ["jinja2", "environment", "format"])
 def test_precompiled_for_another_jinja2_or_environment_is_not_used(
     project: Any, shipped: Path, compiled: list[str | None], field: str, monkeypatch: pytest.MonkeyPatch
@@ -105,6 +108,7 @@ def test_precompiled_for_another_jinja2_or_environment_is_not_used(
     assert files == _from_source(project, monkeypatch, compiled)
 
 
+@pytest.mark.slow
 def test_a_damaged_module_is_compiled_from_source(
     project: Any, shipped: Path, compiled: list[str | None], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -64,6 +64,7 @@ def test_derived_text_with_pipes_is_kept_whole(roster_json: list[dict]) -> None:
     assert shape["source"] == "schema/v1/schema.json /$defs/InitializeRequest"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("option", "value", "field"),
     [("--keyword", "MUST NOT", "keyword"), ("--role", "agent", "role"),
@@ -77,6 +78,7 @@ def test_filters(option: str, value: str, field: str, roster_json: list[dict]) -
     assert got
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("option", "spelling", "value", "field"),
     [("--keyword", "must not", "MUST NOT", "keyword"), ("--keyword", "Should_Not", "SHOULD NOT", "keyword"),
@@ -95,6 +97,7 @@ def test_every_filter_is_case_insensitive(option: str, spelling: str, value: str
     assert got
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("option", "value", "choices"),
     [("--role", "editor", "agent, client, both"),

@@ -94,6 +94,7 @@ def test_bad_frames_get_errors_and_the_connection_keeps_working(skeleton: Path) 
     run(body())
 
 
+@pytest.mark.slow
 def test_ten_megabyte_lines(skeleton: Path) -> None:
     async def body() -> None:
         peer, session_id = await _start(skeleton)
@@ -153,6 +154,7 @@ def _well_formed(reply: Any) -> None:
             assert isinstance(response["error"]["message"], str)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(frames=st.lists(_FRAME, min_size=1, max_size=8))
 def test_fuzzed_frames_get_well_formed_replies_and_the_connection_survives(

@@ -219,6 +219,7 @@ def test_an_error_response_raises_the_class_of_its_code(code: int, kind: type[er
     run(body())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("response", [{}, {"result": 1, "error": {"code": 1, "message": "m"}},
                                       {"error": {"code": "1", "message": "m"}}],
                          ids=["neither", "both", "string-code"])
@@ -398,6 +399,7 @@ def _alive(pid: int) -> bool:
         return stat.read().split(") ", 1)[1][0] != "Z"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("launcher", ["sleep 300 & echo $!; read line", "sleep 300 & echo $!; wait"],
                          ids=["leader-exits-on-eof", "leader-ignores-eof"])
 def test_spawn_process_leaves_no_process_of_the_group_behind(launcher: str) -> None:
@@ -415,6 +417,7 @@ def test_spawn_process_leaves_no_process_of_the_group_behind(launcher: str) -> N
     run(body())
 
 
+@pytest.mark.slow
 def test_spawn_process_stops_the_group_when_the_body_fails() -> None:
     async def body() -> None:
         with pytest.raises(RuntimeError):

@@ -145,11 +145,13 @@ def run_python(out: Path, text: str) -> str:
 # -- the done-when checks ----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_package_and_its_examples_pass_mypy_strict(mypy_report: dict[str, list[str]]) -> None:
     errors = {f: e for f, e in mypy_report.items() if f.startswith(PACKAGE)}
     assert errors == {}
 
 
+@pytest.mark.slow
 def test_the_issue_snippet_type_checks_runs_and_prints_wire_json(
     out: Path, mypy_report: dict[str, list[str]]
 ) -> None:
@@ -161,6 +163,7 @@ def test_the_issue_snippet_type_checks_runs_and_prints_wire_json(
     }
 
 
+@pytest.mark.slow
 def test_union_values_built_from_public_classes(out: Path, mypy_report: dict[str, list[str]]) -> None:
     assert "snippets/construction.py" not in mypy_report
     prompt, permission, init = (json.loads(line) for line in run_python(out, CONSTRUCTION).splitlines())
@@ -172,12 +175,14 @@ def test_union_values_built_from_public_classes(out: Path, mypy_report: dict[str
     assert init["protocolVersion"] == 1 and init["agentCapabilities"] == {"loadSession": True}
 
 
+@pytest.mark.slow
 def test_mypy_rejects_unknown_keywords(mypy_report: dict[str, list[str]]) -> None:
     for name, (_, message) in REJECTED.items():
         errors = mypy_report.get(f"snippets/{name}", [])
         assert any(message in e for e in errors), (name, errors)
 
 
+@pytest.mark.slow
 def test_keyword_outbound_calls_type_check(mypy_report: dict[str, list[str]]) -> None:
     assert "snippets/keyword_call.py" not in mypy_report
 
@@ -341,6 +346,7 @@ def test_a_branch_name_clash_stops_generate_with_one_line(
     assert tree_digest(proj) == before
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("agent", [["/nonexistent/agent"], [sys.executable, "-c", "print('not ACP')"]])
 def test_the_example_client_reports_a_failing_agent_in_one_line(out: Path, agent: list[str]) -> None:
     done = subprocess.run(

@@ -72,6 +72,7 @@ def test_the_skeleton_lock_pins_the_same_inputs(created: Path, project: Any, inp
     assert (created / "schema" / "capabilities.toml").read_bytes() == gating
 
 
+@pytest.mark.slow
 def test_check_and_generate_work_inside_the_skeleton(created: Path, tmp_path: Path) -> None:
     # Moved elsewhere, at another depth: the vendored inputs travel with the project.
     work = tmp_path / "elsewhere" / "deeper" / "sdk"
@@ -90,6 +91,7 @@ def test_check_and_generate_work_inside_the_skeleton(created: Path, tmp_path: Pa
     assert f"{PACKAGE}/rpc.py" in done.stderr + done.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "problem"), [
     ("My-SDK", "is not a Python identifier"),
     ("Foo-Bar", "is not a Python identifier"),
@@ -127,6 +129,7 @@ def test_a_non_empty_out_dir_is_refused_and_left_alone(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["sdk"]
 
 
+@pytest.mark.slow
 def test_the_skeleton_installs_in_a_fresh_venv_and_its_tests_pass(created: Path, tmp_path: Path) -> None:
     """Offline: a venv without pip that sees this venv's site-packages (pip, hatchling,
     pydantic, pytest, acpgen); the skeleton is built and installed with its own backend."""

@@ -139,6 +139,7 @@ def test_real_tests_are_exactly_the_derived_jsonrpc_shape_and_gated_requirements
             ), (rule.target, req_id)
 
 
+@pytest.mark.slow
 def test_emitted_tests_are_already_black_formatted(project) -> None:  # type: ignore[no-untyped-def]
     # black runs in the pipeline anyway; on stable input it costs about half as much.
     from acpgen.emit.test_stubs import emit
@@ -257,6 +258,7 @@ def _summary(stdout: str) -> Counter[str]:
     return Counter({word: int(n) for n, word in re.findall(r"(\d+) (passed|failed|skipped|error)", line)})
 
 
+@pytest.mark.slow
 def test_generated_tests_run_240_tagged_tests_real_ones_pass_stubs_skip(project, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     plan = {t.id: t for tests in plan_tests(generation_model(project, OPTIONS)).values() for t in tests}
     tests_dir = str(Path(project.lock.out) / project.lock.tests_dir)  # the whole directory
@@ -292,6 +294,7 @@ def test_generated_tests_run_240_tagged_tests_real_ones_pass_stubs_skip(project,
     assert _summary(result.stdout) == Counter({"passed": real, "skipped": len(plan) - real + len(blackbox)})
 
 
+@pytest.mark.slow
 def test_the_whole_tests_dir_collects_exactly_one_test_per_id(project) -> None:  # type: ignore[no-untyped-def]
     # `pytest generated/tests` is the roster's denominator: besides the section modules only
     # the black-box conformance modules live there (the runtime's own tests are in
@@ -309,6 +312,7 @@ def test_the_whole_tests_dir_collects_exactly_one_test_per_id(project) -> None: 
     assert len(in_sections) == len(set(in_sections)) == len(project.roster.requirements) == 240
 
 
+@pytest.mark.slow
 def test_a_made_up_id_in_a_generated_module_stops_collection(project, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     out = tmp_path / "out"
     shutil.copytree(generated_dir() / project.lock.tests_dir, out / "tests",
@@ -425,6 +429,7 @@ def _mutate(path: Path, change) -> object:  # type: ignore[no-untyped-def]
     return result
 
 
+@pytest.mark.slow
 def test_broken_generated_code_fails_exactly_the_real_tests_that_check_it(project, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     out = tmp_path / "out"
     package = out / project.lock.package

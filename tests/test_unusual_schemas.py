@@ -96,6 +96,7 @@ def test_a_nullable_enum_member_accepts_null_and_its_values_only(tmp_path: Path)
         models.Holder(mode="c")
 
 
+@pytest.mark.slow
 def test_odd_property_names_keep_their_wire_names(tmp_path: Path) -> None:
     wires = ["", "@type", "$id", "_meta", "é", "list", "class", "model_config", "json", "a b"]
     models = _models(tmp_path, {"Odd": {"type": "object", "properties": {

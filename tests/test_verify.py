@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+import pytest
 from conftest import run_acpgen, tree_digest
 from repin import make_project
 
@@ -16,6 +17,7 @@ SCHEMA = "schema/v1/schema.json"
 PROJECT_LOCK = Path(__file__).resolve().parents[1] / "schema" / "acp.lock"
 
 
+@pytest.mark.slow
 def test_verify_passes_on_the_pinned_inputs(project_root: Path, inputs_dir: Path) -> None:
     result = run_acpgen("verify", "--inputs", str(inputs_dir))
     assert result.returncode == 0, result.stderr
@@ -56,6 +58,7 @@ def test_one_flipped_byte_is_refused_with_both_hashes(
     assert tree_digest(inputs_copy) == before_inputs
 
 
+@pytest.mark.slow
 def test_every_command_refuses_drifted_inputs(project_root: Path, inputs_copy: Path) -> None:
     meta = inputs_copy / "schema/v1/meta.json"
     meta.write_bytes(meta.read_bytes() + b"\n")
@@ -73,6 +76,7 @@ def test_every_command_refuses_drifted_inputs(project_root: Path, inputs_copy: P
     assert not (project_root / "x").exists()
 
 
+@pytest.mark.slow
 def test_lock_update_accepts_drifted_inputs_that_lock_refuses(tmp_path: Path, inputs_dir: Path) -> None:
     import shutil
 
@@ -114,6 +118,7 @@ def test_a_relative_inputs_path_in_the_lock_says_what_it_is_relative_to(tmp_path
     assert f"relative to {project}" in result.stderr and "$ACPGEN_INPUTS" in result.stderr
 
 
+@pytest.mark.slow
 def test_inputs_option_beats_env_beats_lock(project_root: Path, inputs_dir: Path, tmp_path: Path) -> None:
     missing = str(tmp_path / "from-env")
     via_env = run_acpgen("verify", env={"ACPGEN_INPUTS": missing})
@@ -126,6 +131,7 @@ def test_inputs_option_beats_env_beats_lock(project_root: Path, inputs_dir: Path
     assert from_elsewhere.returncode == 0, from_elsewhere.stderr
 
 
+@pytest.mark.slow
 def test_lock_update_accepts_new_consistent_bytes(project_root: Path, inputs_copy: Path, tmp_path: Path) -> None:
     proj = make_project(project_root, tmp_path / "proj", inputs_copy)
     meta = inputs_copy / "schema/v1/meta.json"

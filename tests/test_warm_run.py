@@ -22,6 +22,9 @@ from acpgen.output.check import check
 from acpgen.output.generate import build_tree, options_for
 from acpgen.output.writer import write_tree
 
+# The whole module is slow: whole generate and check runs, cold and warm.
+pytestmark = pytest.mark.slow
+
 
 class Work:
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:

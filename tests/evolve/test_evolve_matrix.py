@@ -48,6 +48,7 @@ def test_matrix_is_large_and_covers_both_directions() -> None:
     assert all(m.exit != 1 or (m.client, m.agent) == ("compatible", "compatible") for m in MUTATIONS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("m", MUTATIONS, ids=lambda m: m.id)
 def test_mutation_really_changes_the_inputs(m: Mutation) -> None:
     """A mutation that edits nothing would make its row prove nothing (compared as JSON text
@@ -63,6 +64,7 @@ def test_mutation_really_changes_the_inputs(m: Mutation) -> None:
 # -- the verdicts ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("m", [m for m in MUTATIONS if m.exit != 2], ids=lambda m: m.id)
 def test_mutation_verdict(tmp_path: Path, m: Mutation) -> None:
     result = diff_dirs(pinned_side(), _inputs(tmp_path, m))

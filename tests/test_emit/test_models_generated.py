@@ -54,6 +54,7 @@ def wire(module: Any, name: str, value: Any) -> Any:
     return ta(module, name).dump_python(value, mode="json", by_alias=True, exclude_unset=True)
 
 
+@pytest.mark.slow
 def test_object(fx: dict[str, Any]) -> None:
     m = fx["object"]
     s = m.Session.model_validate({"sessionId": "s1", "_meta": None, "counts": {"a": 1}})

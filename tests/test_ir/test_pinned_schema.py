@@ -6,6 +6,7 @@ import json
 from collections import Counter
 from typing import Any
 
+import pytest
 from conftest import run_acpgen
 
 NOTIFICATIONS = {"session/cancel", "session/update", "elicitation/complete", "$/cancel_request"}
@@ -103,6 +104,7 @@ def test_inspect_one_type_and_an_unknown_one() -> None:
     assert "no def named 'NoSuchType'" in result.stderr
 
 
+@pytest.mark.slow
 def test_inspect_text_is_a_view_and_json_has_every_field() -> None:
     """Without --json, one line per entry; with --json, objects (the same selection)."""
     for args, key in ((["--methods"], "wire"), (["--capabilities"], "path"), (["--gates"], "target")):

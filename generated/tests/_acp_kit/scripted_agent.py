@@ -149,8 +149,10 @@ class Agent:
             self.result(message, self.new_session())
         elif method == "session/prompt":
             self.turn(str(params.get("sessionId", "")))
-            self.result(message, {"stopReason": "end_turn"})
+            # Logged before the response is written: a client may exit as soon as it reads
+            # the response, and the kit then stops the whole group, this agent included.
             self.mark("turn-ended")
+            self.result(message, {"stopReason": "end_turn"})
         elif method == "authenticate":
             self.result(message, {})
         elif self.mode == "capable" and method in CAPABLE_METHODS:

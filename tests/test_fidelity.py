@@ -220,6 +220,7 @@ def test_known_disagreements_do_not_grow() -> None:
         assert name in DEFS or name == PYTHON_NAMES, f"stale entry {name}"
 
 
+@pytest.mark.slow
 def test_every_kind_of_mutation_is_exercised() -> None:
     """Each kind of mutant (dropped member, wrong type, wrong tag / enum value, negative,
     out of range) occurs, and the oracle rejects it, often enough to mean something."""
@@ -231,6 +232,7 @@ def test_every_kind_of_mutation_is_exercised() -> None:
     assert not thin, f"too few invalid mutants of these kinds: {thin} (all: {totals})"
 
 
+@pytest.mark.slow
 def test_agreement_table() -> None:
     lines = [f"{'def':<45} {'valid ok':>12} {'invalid rejected':>18} {'agreement':>10}"]
     total = total_ok = 0

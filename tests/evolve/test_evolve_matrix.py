@@ -48,25 +48,20 @@ def test_matrix_is_large_and_covers_both_directions() -> None:
     assert all(m.exit != 1 or (m.client, m.agent) == ("compatible", "compatible") for m in MUTATIONS)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("m", MUTATIONS, ids=lambda m: m.id)
-def test_mutation_really_changes_the_inputs(m: Mutation) -> None:
-    """A mutation that edits nothing would make its row prove nothing (compared as JSON text
-    with member order kept, or as bytes for a mutation of the bytes)."""
-    schema, meta = build(m, *_pinned())
-    if m.raw is not None:
-        assert schema != _pinned()[0]
-        return
-    pinned = tuple(json.dumps(json.loads(blob)) for blob in _pinned())
-    assert (schema.decode(), meta.decode()) != pinned
-
-
 # -- the verdicts ----------------------------------------------------------------------------
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("m", [m for m in MUTATIONS if m.exit != 2], ids=lambda m: m.id)
 def test_mutation_verdict(tmp_path: Path, m: Mutation) -> None:
+    if m.exit == 0:  # the one verdict a mutation that edits nothing would also get
+        # (as bytes for a mutation of the bytes, else as JSON text with member order kept)
+        schema, meta = build(m, *_pinned())
+        if m.raw is not None:
+            assert schema != _pinned()[0], f"{m.id} leaves the schema's bytes as they are"
+        else:
+            pinned = tuple(json.dumps(json.loads(blob)) for blob in _pinned())
+            assert (schema.decode(), meta.decode()) != pinned, f"{m.id} leaves the inputs as they are"
     result = diff_dirs(pinned_side(), _inputs(tmp_path, m))
     if m.exit == 3:
         assert result.exit in (3,), f"{m.id}: a breaking change reported with exit {result.exit}"

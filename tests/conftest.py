@@ -103,6 +103,23 @@ def project(inputs_dir: Path):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture(scope="session")
+def skeleton(tmp_path_factory: pytest.TempPathFactory, inputs_dir: Path) -> Path:
+    """The session's skeleton (package ``interop_sdk``), made once by the real CLI with the
+    inputs vendored (``test_skeleton_support.shared_skeleton``). Tests must not change it."""
+    from test_skeleton_support import shared_skeleton
+
+    return shared_skeleton(tmp_path_factory, inputs_dir)
+
+
+@pytest.fixture(scope="session")
+def ts_root() -> Path:
+    """The official TypeScript SDK, installed once (``npm ci``, ``tests/ts_sdk.py``)."""
+    import ts_sdk
+
+    return ts_sdk.install()
+
+
+@pytest.fixture(scope="session")
 def generated_root() -> Path:
     """A generated tree built now from the pinned inputs (see :func:`generated_dir`)."""
     return generated_dir()

@@ -176,10 +176,9 @@ def test_the_generated_example_client_against_the_scripted_agent(tmp_path: Path)
 
 
 @pytest.mark.slow
-def test_an_agent_on_the_official_typescript_sdk_passes_every_check_that_applies(tmp_path: Path) -> None:
-    import ts_sdk  # tests/ts_sdk.py: installs the pinned @agentclientprotocol/sdk (npm ci)
+def test_an_agent_on_the_official_typescript_sdk_passes_every_check_that_applies(tmp_path: Path, ts_root: Path) -> None:
+    import ts_sdk  # tests/ts_sdk.py: the pinned @agentclientprotocol/sdk (installed by ts_root)
 
-    ts_sdk.install()
     done, report = _kit([str(TESTS_DIR / "test_conformance_agent.py"),
                          f"--acp-agent={ts_sdk.node()} {ts_sdk.AGENT}", "--acp-slow-prompt=/wait",
                          "--acp-permission-prompt=/permission", "--acp-fs-prompt=/read {path}"], tmp_path)
@@ -360,11 +359,9 @@ def test_a_client_that_pages_loads_resumes_and_closes_is_checked(tmp_path: Path,
 
 
 @pytest.mark.slow
-def test_an_sdk_author_runs_the_kit_from_a_skeleton(tmp_path_factory: pytest.TempPathFactory,
-                                                    inputs_dir: Path, tmp_path: Path) -> None:
-    from test_skeleton_support import echo_agent_command, shared_skeleton, skeleton_env
+def test_an_sdk_author_runs_the_kit_from_a_skeleton(skeleton: Path, tmp_path: Path) -> None:
+    from test_skeleton_support import echo_agent_command, skeleton_env
 
-    skeleton = shared_skeleton(tmp_path_factory, inputs_dir)
     assert (skeleton / MANIFEST_RELPATH).read_bytes() == MANIFEST.read_bytes()
     report = tmp_path / "skeleton.json"
     # A few checks that need only the first scenario: the kit, its fixtures and its report

@@ -13,6 +13,7 @@ suite.)
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -72,3 +73,29 @@ def test_every_mypy_run_keeps_its_cache_out_of_the_checkout() -> None:
             if "--cache-dir" not in call:
                 offenders.append(f"{rel}:{text.count(chr(10), 0, match.start()) + 1}")
     assert offenders == [], "mypy without --cache-dir writes .mypy_cache into its cwd: " + ", ".join(offenders)
+
+
+def _fast_tests(text: str) -> list[str] | None:
+    """The module's test functions without a ``slow`` mark; None when the whole module is
+    marked slow (``pytestmark = pytest.mark.slow``) or has no test."""
+    tree = ast.parse(text)
+    for node in tree.body:
+        marks_module = isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "pytestmark" for t in node.targets)
+        if marks_module and "slow" in ast.unparse(node.value):
+            return None
+    tests = [node for node in tree.body
+             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith("test_")]
+    if not tests:
+        return None  # a helper module
+    return [node.name for node in tests if "pytest.mark.slow" not in map(ast.unparse, node.decorator_list)]
+
+
+def test_the_fast_tier_keeps_a_test_of_every_module() -> None:
+    """``pytest -m "not slow"`` covers every module, unless the module is all about slow
+    things and says so once, in its ``pytestmark``."""
+    assert _fast_tests("import pytest\npytestmark = pytest.mark.slow\ndef test_a(): pass\n") is None
+    assert _fast_tests("import pytest\n@pytest.mark.slow\ndef test_a(): pass\ndef test_b(): pass\n") == ["test_b"]
+    assert _fast_tests("import pytest\n@pytest.mark.slow\ndef test_a(): pass\n") == []
+    without = [rel for rel, text in _test_sources().items()
+               if Path(rel).name.startswith("test_") and _fast_tests(text) == []]
+    assert without == [], "modules with no fast test (mark one fast, or the whole module slow): " + ", ".join(without)

@@ -24,18 +24,12 @@ try:
         echo_agent_command,
         import_skeleton,
         run,
-        shared_skeleton,
         skeleton_env,
     )
 except ImportError:  # run as the official agent's script: the helpers are not needed
     pass
 
 LATEST = 1
-
-
-@pytest.fixture(scope="module")
-def skeleton(tmp_path_factory: pytest.TempPathFactory, inputs_dir: Path) -> Path:
-    return shared_skeleton(tmp_path_factory, inputs_dir)
 
 
 # ---- the official client drives the skeleton's echo agent ------------------------------------

@@ -21,7 +21,6 @@ from test_skeleton_support import (
     echo_agent_command,
     import_skeleton,
     run,
-    shared_skeleton,
     skeleton_env,
 )
 
@@ -29,16 +28,6 @@ from test_skeleton_support import (
 pytestmark = pytest.mark.slow
 
 LATEST = 1
-
-
-@pytest.fixture(scope="module")
-def skeleton(tmp_path_factory: pytest.TempPathFactory, inputs_dir: Path) -> Path:
-    return shared_skeleton(tmp_path_factory, inputs_dir)
-
-
-@pytest.fixture(scope="module")
-def ts_root() -> Path:
-    return ts_sdk.install()
 
 
 def ts_client(skeleton: Path, scenario: str, env: dict[str, str] | None = None) -> dict[str, Any]:

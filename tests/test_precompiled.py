@@ -19,6 +19,9 @@ import pytest
 from acpgen.emit import precompiled, render
 from acpgen.output.generate import build_tree, options_for
 
+# The whole module is slow: each test builds or loads the precompiled templates afresh.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture()
 def compiled(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
@@ -63,7 +66,6 @@ def _from_source(project: Any, monkeypatch: pytest.MonkeyPatch, compiled: list[s
     return files
 
 
-@pytest.mark.slow
 def test_a_fresh_runner_compiles_no_template_and_gets_the_same_bytes(
     project: Any, shipped: Path, compiled: list[str | None], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -75,7 +77,6 @@ def test_a_fresh_runner_compiles_no_template_and_gets_the_same_bytes(
     assert files == _from_source(project, monkeypatch, compiled)
 
 
-@pytest.mark.slow
 def test_an_edited_template_is_compiled_from_its_source(
     project: Any, shipped: Path, compiled: list[str | None], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -91,7 +92,6 @@ def test_an_edited_template_is_compiled_from_its_source(
     assert files["acp_v1/_pins.py"].endswith(b"EDITED_BY_THE_TEST = 1\n")
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("field", ["jinja2", "environment", "format"])
 def test_precompiled_for_another_jinja2_or_environment_is_not_used(
     project: Any, shipped: Path, compiled: list[str | None], field: str, monkeypatch: pytest.MonkeyPatch
@@ -108,7 +108,6 @@ def test_precompiled_for_another_jinja2_or_environment_is_not_used(
     assert files == _from_source(project, monkeypatch, compiled)
 
 
-@pytest.mark.slow
 def test_a_damaged_module_is_compiled_from_source(
     project: Any, shipped: Path, compiled: list[str | None], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -19,16 +19,10 @@ from test_skeleton_support import (
     echo_agent_command,
     import_skeleton,
     run,
-    shared_skeleton,
     skeleton_env,
 )
 
 MB = 1024 * 1024
-
-
-@pytest.fixture(scope="module")
-def skeleton(tmp_path_factory: pytest.TempPathFactory, inputs_dir: Path) -> Path:
-    return shared_skeleton(tmp_path_factory, inputs_dir)
 
 
 def _error_code(reply: dict[str, Any]) -> int:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_skeleton_support import import_skeleton, shared_skeleton
+from test_skeleton_support import import_skeleton
 
 from acpgen.emit import runtime, verbatim
 from acpgen.errors import AcpgenError
@@ -17,8 +17,8 @@ from acpgen.model.generation import GenOptions, generation_model
 
 
 @pytest.fixture(scope="module")
-def sdk(tmp_path_factory: pytest.TempPathFactory, inputs_dir: Path) -> Any:
-    import_skeleton(shared_skeleton(tmp_path_factory, inputs_dir))
+def sdk(skeleton: Path) -> Any:
+    import_skeleton(skeleton)
     import interop_sdk.connection
     import interop_sdk.interfaces
     import interop_sdk.rpc

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from conftest import run_acpgen, tree_digest
-from test_skeleton_support import SKELETON_PACKAGE, shared_skeleton
+from test_skeleton_support import SKELETON_PACKAGE
 
 from acpgen.inputs.lock import load_lock
 from acpgen.output.generate import MANIFEST_NAME
@@ -21,44 +21,38 @@ from acpgen.skeleton.create import SKELETON_TEMPLATES, skeleton_lock
 PACKAGE = SKELETON_PACKAGE
 
 
-@pytest.fixture(scope="module")
-def created(tmp_path_factory: pytest.TempPathFactory, inputs_dir: Path) -> Path:
-    """The session's skeleton: made by the real CLI, from the project root, inputs vendored."""
-    return shared_skeleton(tmp_path_factory, inputs_dir)
-
-
-def test_the_skeleton_has_its_project_files(created: Path) -> None:
+def test_the_skeleton_has_its_project_files(skeleton: Path) -> None:
     for rel in SKELETON_TEMPLATES:
-        assert (created / rel).is_file(), rel
+        assert (skeleton / rel).is_file(), rel
     for rel in ("schema/acp.lock", "schema/capabilities.toml", f"generated/{MANIFEST_NAME}"):
-        assert (created / rel).is_file(), rel
-    package = created / "generated" / PACKAGE
+        assert (skeleton / rel).is_file(), rel
+    package = skeleton / "generated" / PACKAGE
     for module in ("models", "methods", "guards", "rpc", "stdio", "handshake", "interfaces",
                    "connection", "examples/echo_agent", "examples/client"):
         assert (package / f"{module}.py").is_file(), module
-    assert list((created / "generated" / "runtime_tests").glob("test_*.py"))
+    assert list((skeleton / "generated" / "runtime_tests").glob("test_*.py"))
     yaml = pytest.importorskip("yaml")
-    workflow = yaml.safe_load((created / ".github/workflows/ci.yml").read_text())
+    workflow = yaml.safe_load((skeleton / ".github/workflows/ci.yml").read_text())
     runs = [step.get("run", "") for job in workflow["jobs"].values() for step in job["steps"]]
     assert "acpgen check" in runs
     assert any("pytest" in run for run in runs[runs.index("acpgen check"):])
-    pyproject = (created / "pyproject.toml").read_text()
+    pyproject = (skeleton / "pyproject.toml").read_text()
     assert f'packages = ["generated/{PACKAGE}"]' in pyproject
 
 
-def test_the_skeleton_lock_pins_the_same_inputs(created: Path, project: Any, inputs_dir: Path,
+def test_the_skeleton_lock_pins_the_same_inputs(skeleton: Path, project: Any, inputs_dir: Path,
                                                 tmp_path: Path) -> None:
     pins = {n: f.sha256 for n, f in project.lock.files.items()}
-    lock = load_lock(created)
+    lock = load_lock(skeleton)
     assert (lock.package, lock.out, lock.tests_dir) == (PACKAGE, "generated", "tests")
     assert {n: f.sha256 for n, f in lock.files.items()} == pins
     assert lock.inputs == "schema/inputs"
     for name, pinned in project.lock.files.items():
-        assert (created / lock.inputs / pinned.path).read_bytes() == project.inputs.data[name]
+        assert (skeleton / lock.inputs / pinned.path).read_bytes() == project.inputs.data[name]
     # The inputs' licence travels with them, and a provenance note names every pinned file.
     licence = (inputs_dir / "LICENSE-agent-client-protocol").read_bytes()
-    assert (created / lock.inputs / "LICENSE-agent-client-protocol").read_bytes() == licence
-    provenance = (created / lock.inputs / "PROVENANCE.md").read_text()
+    assert (skeleton / lock.inputs / "LICENSE-agent-client-protocol").read_bytes() == licence
+    provenance = (skeleton / lock.inputs / "PROVENANCE.md").read_text()
     for pinned in project.lock.files.values():
         assert f"| {pinned.path} | {pinned.sha256} | {pinned.size} |" in provenance
     assert "LICENSE-agent-client-protocol" in provenance
@@ -69,14 +63,14 @@ def test_the_skeleton_lock_pins_the_same_inputs(created: Path, project: Any, inp
     assert {n: f.sha256 for n, f in lock.files.items()} == pins
     assert Path(lock.inputs) == inputs_dir.resolve()
     gating = (project.root / "schema" / "capabilities.toml").read_bytes()
-    assert (created / "schema" / "capabilities.toml").read_bytes() == gating
+    assert (skeleton / "schema" / "capabilities.toml").read_bytes() == gating
 
 
 @pytest.mark.slow
-def test_check_and_generate_work_inside_the_skeleton(created: Path, tmp_path: Path) -> None:
+def test_check_and_generate_work_inside_the_skeleton(skeleton: Path, tmp_path: Path) -> None:
     # Moved elsewhere, at another depth: the vendored inputs travel with the project.
     work = tmp_path / "elsewhere" / "deeper" / "sdk"
-    shutil.copytree(created, work)
+    shutil.copytree(skeleton, work)
     done = run_acpgen("check", cwd=work)
     assert done.returncode == 0, done.stderr + done.stdout
     before = tree_digest(work)
@@ -130,7 +124,7 @@ def test_a_non_empty_out_dir_is_refused_and_left_alone(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_the_skeleton_installs_in_a_fresh_venv_and_its_tests_pass(created: Path, tmp_path: Path) -> None:
+def test_the_skeleton_installs_in_a_fresh_venv_and_its_tests_pass(skeleton: Path, tmp_path: Path) -> None:
     """Offline: a venv without pip that sees this venv's site-packages (pip, hatchling,
     pydantic, pytest, acpgen); the skeleton is built and installed with its own backend."""
     venv = tmp_path / "venv"
@@ -142,7 +136,7 @@ def test_the_skeleton_installs_in_a_fresh_venv_and_its_tests_pass(created: Path,
     (Path(site) / "_outer_venv.pth").write_text(f"import site; site.addsitedir({here!r})\n")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "ACPGEN_INPUTS")}
     done = subprocess.run(
-        [str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "--no-index", str(created)],
+        [str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "--no-index", str(skeleton)],
         capture_output=True, text=True, timeout=300, env=env, check=False,
     )
     assert done.returncode == 0, done.stderr
@@ -150,7 +144,9 @@ def test_the_skeleton_installs_in_a_fresh_venv_and_its_tests_pass(created: Path,
                            capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120, check=False)
     assert where.returncode == 0, where.stderr
     assert Path(where.stdout.strip()).is_relative_to(venv)  # the installed copy, not the source
-    done = subprocess.run([str(python), "-m", "pytest", "-q", "-x"], cwd=created, capture_output=True,
-                          text=True, timeout=600, env=env, check=False)
+    # The runtime's tests, which drive the package: the requirement tests run without acpgen in
+    # tests/test_standalone.py, and the whole suite in its CI replay there.
+    done = subprocess.run([str(python), "-m", "pytest", "-q", "-x", "generated/runtime_tests"], cwd=skeleton,
+                          capture_output=True, text=True, timeout=600, env=env, check=False)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert " passed" in done.stdout and "failed" not in done.stdout

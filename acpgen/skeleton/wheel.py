@@ -40,8 +40,8 @@ def build_wheel() -> bytes:
     dist_info = f"{DIST}-{acpgen.__version__}.dist-info"
     files[f"{dist_info}/METADATA"] = _metadata().encode("utf-8")
     files[f"{dist_info}/WHEEL"] = (
-        "Wheel-Version: 1.0\nGenerator: acpgen skeleton\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
-    ).encode()
+        b"Wheel-Version: 1.0\nGenerator: acpgen skeleton\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    )
     files[f"{dist_info}/entry_points.txt"] = _read_metadata_file("entry_points.txt").encode("utf-8")
     record = [f"{name},sha256={_digest(data)},{len(data)}" for name, data in files.items()]
     files[f"{dist_info}/RECORD"] = ("\n".join([*record, f"{dist_info}/RECORD,,"]) + "\n").encode()

@@ -67,3 +67,29 @@ def test_check_without_the_package_it_was_generated_with_names_the_option(tmp_pa
     kinds = [c["kind"] for c in json.loads(done.stdout)["causes"]]
     assert kinds == ["options_changed"], kinds  # not generator drift, not stale output
     assert run_acpgen("check", "--out", str(out), "--package", "othersdk").returncode == 0
+
+
+def test_a_closed_stdout_ends_a_command_quietly(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    # `acpgen roster | head -1`: the reader leaves after one line; no traceback, exit 0.
+    with subprocess.Popen([sys.executable, "-m", "acpgen", "roster", "--json"], cwd=tmp_path,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        proc.stdout.readline()
+        proc.stdout.close()
+        err = proc.stderr.read()
+        assert proc.wait(timeout=120) == 0, err
+    assert b"Traceback" not in err and b"Broken pipe" not in err
+
+
+def test_drift_outside_a_project_does_not_advise_lock_update(tmp_path: Path, inputs_copy: Path) -> None:
+    meta = inputs_copy / "schema" / "v1" / "meta.json"
+    meta.write_bytes(meta.read_bytes() + b" ")
+    outside = run_acpgen("verify", "--inputs", str(inputs_copy), cwd=tmp_path)
+    assert outside.returncode == 2 and outside.stderr.count("\n") == 1
+    assert "meta.json" in outside.stderr and "make a project (`acpgen skeleton`)" in outside.stderr
+    inside = run_acpgen("verify", "--inputs", str(inputs_copy))
+    assert inside.returncode == 2 and inside.stderr.count("\n") == 1
+    assert "accept new bytes only with `acpgen lock --update`" in inside.stderr

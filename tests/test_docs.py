@@ -31,7 +31,7 @@ from conftest import PROJECT_ROOT
 from venv_support import site_farm
 
 RUN_LANGUAGES = {"sh": "sh", "bash": "sh", "shell": "sh", "python": "python"}
-FENCE = re.compile(r"^(?P<indent> *)(?P<fence>```+)(?P<info>[^`\n]*)\n", re.M)
+FENCE = re.compile(r"^(?P<indent> *)(?P<fence>```+)(?P<info>[^`\n]*)\n", re.MULTILINE)
 DOCS = ["README.md", *sorted(p.relative_to(PROJECT_ROOT).as_posix() for p in (PROJECT_ROOT / "docs").glob("*.md"))]
 
 
@@ -53,7 +53,7 @@ def blocks(doc: str, text: str) -> list[Block]:
     found = []
     pos = 0
     while match := FENCE.search(text, pos):
-        close = re.compile(rf"^ {{0,{len(match['indent']) + 3}}}{match['fence']}`*[ \t]*$", re.M)
+        close = re.compile(rf"^ {{0,{len(match['indent']) + 3}}}{match['fence']}`*[ \t]*$", re.MULTILINE)
         end = close.search(text, match.end())
         assert end is not None, f"{doc}:{text.count(chr(10), 0, match.start()) + 1}: unclosed code block"
         words = match["info"].split()

@@ -143,6 +143,17 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 
 @pytest.mark.slow
+def test_after_the_install_command_the_sdk_imports_from_anywhere(installed: tuple[Path, Path], tmp_path: Path) -> None:
+    root, farm = installed
+    env = _env(root, farm)
+    done = subprocess.run([str(root / ".venv" / "bin" / "python"), "-c", "import acp_v1, acpgen; print(acp_v1.__file__, acpgen.__file__)"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    sdk, tool = (Path(p) for p in done.stdout.split())
+    assert sdk == root / "generated" / "acp_v1" / "__init__.py" and tool.is_relative_to(root)
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("doc", DOCS)
 def test_every_command_block_of_the_doc_runs(doc: str, installed: tuple[Path, Path], tmp_path: Path) -> None:
     base, farm = installed

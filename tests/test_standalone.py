@@ -120,7 +120,8 @@ def test_the_skeleton_tests_pass_without_acpgen_and_after_a_copy(
     # The requirement tests, in the copy: the vendored plugin finds the roster without acpgen,
     # wherever the project lies. (The runtime's tests, which need neither, run in
     # test_skeleton.py and in the CI replay below.)
-    done = run([python(user), "-m", "pytest", "-q", "--acp-coverage", "generated/tests", "tests"], copy, user)
+    # (--acp-coverage last: it takes an optional value, which a path after it would become.)
+    done = run([python(user), "-m", "pytest", "-q", "generated/tests", "tests", "--acp-coverage"], copy, user)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert " passed" in done.stdout and "roster acp-v1-2797d331-r2: 240 requirements" in done.stdout
     # The vendored plugin validates markers without acpgen: a typo is a collection error.

@@ -140,19 +140,23 @@ def load_side(arg: str, fallback_meta: tuple[str, bytes] | None, cwd: Path | Non
     else:
         raise AcpgenError(arg, "no such schema file or inputs directory")
     schema_label = arg if path.is_file() else f"{arg.rstrip('/')}/schema/v1/schema.json"
+    own = True
     blob = _read(schema_path, schema_label)
     if meta_path is not None:
         meta_label = str(Path(schema_label).parent / "meta.json")
         meta_bytes = _read(meta_path, meta_label)
     elif fallback_meta is not None:
         meta_label, meta_bytes = fallback_meta
+        own = False
     else:
         raise AcpgenError(arg, "no meta.json beside the schema and no pinned meta to fall back on")
-    return build_side(schema_label, schema_path, blob, meta_label, meta_bytes, trusted)
+    return build_side(schema_label, schema_path, blob, meta_label, meta_bytes, trusted, own)
 
 
 def build_side(label: str, path: Path, blob: bytes, meta_label: str, meta_bytes: bytes,
-               trusted: SchemaSide | None = None) -> SchemaSide:
+               trusted: SchemaSide | None = None, meta_is_own: bool = True) -> SchemaSide:
+    """``meta_is_own=False``: ``meta_bytes`` stand in for a schema file without a meta.json
+    beside it (see :func:`acpgen.evolve.methods.method_table`)."""
     schema = parse_json(label, blob)
     if not isinstance(schema, dict):
         raise AcpgenError(label, "top level is not a JSON object")
@@ -165,7 +169,7 @@ def build_side(label: str, path: Path, blob: bytes, meta_label: str, meta_bytes:
     if not isinstance(meta, dict):
         raise AcpgenError(meta_label, "top level is not a JSON object")
     parts = envelope_parts(schema, trusted.envelope_parts if trusted else None)
-    methods = method_table(schema, meta, label, meta_label, parts)
+    methods = method_table(schema, meta, label, meta_label, parts, meta_is_own)
     return SchemaSide(label=label, schema_path=path, meta_label=meta_label, schema=schema, meta=meta,
                       methods=methods, sha256=hashlib.sha256(blob).hexdigest(), size=len(blob),
                       meta_bytes=meta_bytes, envelope_parts=parts)
@@ -281,6 +285,12 @@ def _same_type(walker: Walker, a: str | None, b: str | None) -> bool:
     return combined(found) == NONE
 
 
+def _at(m: WireMethod) -> str:
+    """Where a method's change is reported: its params def (the document root when the schema
+    binds no defs to methods)."""
+    return f"/$defs/{esc(m.params)}" if m.params else "/"
+
+
 def _method_changes(old: SchemaSide, new: SchemaSide, walker: Walker) -> list[Change]:
     out: list[Change] = []
     ma = {m.wire: m for m in old.methods}
@@ -289,26 +299,27 @@ def _method_changes(old: SchemaSide, new: SchemaSide, walker: Walker) -> list[Ch
     added = [mb[w] for w in sorted(set(mb) - set(ma))]
     for x in list(removed):
         y = next((y for y in added if (y.side, y.kind) == (x.side, x.kind)
+                  and x.params is not None and y.params is not None
                   and _same_type(walker, x.params, y.params)
                   and _same_type(walker, x.result, y.result)), None)
         if y is not None:
             removed.remove(x)
             added.remove(y)
-            out.append(Change("METHOD_RENAMED", x.wire, None, f"/$defs/{esc(x.params)}", x.wire,
+            out.append(Change("METHOD_RENAMED", x.wire, None, _at(x), x.wire,
                               y.wire, detail=f"method renamed {x.wire} -> {y.wire}"))
     for x in removed:
-        out.append(Change("METHOD_REMOVED", x.wire, None, f"/$defs/{esc(x.params)}", x.side, None,
+        out.append(Change("METHOD_REMOVED", x.wire, None, _at(x), x.side, None,
                           detail=f"method removed ({x.kind} handled by {x.side})"))
     for y in added:
-        out.append(Change("METHOD_ADDED", y.wire, None, f"/$defs/{esc(y.params)}", None, y.side,
+        out.append(Change("METHOD_ADDED", y.wire, None, _at(y), None, y.side,
                           detail=f"method added ({y.kind} handled by {y.side})", effect=NONE))
     for wire in sorted(set(ma) & set(mb)):
         x, y = ma[wire], mb[wire]
-        at = f"/$defs/{esc(x.params)}"
+        at = _at(x)
         if x.side != y.side:
             out.append(Change("METHOD_SIDE_CHANGED", wire, "side", at, x.side, y.side,
                               detail=f"handled by {x.side} -> {y.side}"))
-        if x.kind != y.kind:
+        if x.kind != y.kind and x.params is not None and y.params is not None:
             out.append(Change("METHOD_KIND_CHANGED", wire, "kind", at, x.kind, y.kind,
                               detail=f"{x.kind} -> {y.kind}"))
         for attr, kind in (("params", "METHOD_PARAMS_CHANGED"), ("result", "METHOD_RESULT_CHANGED")):

@@ -40,6 +40,7 @@ from acpgen.evolve.methods import (
     unknown_refs,
 )
 from acpgen.evolve.normal import ref_name
+from acpgen.evolve.proof import prove_all
 from acpgen.evolve.walk import NONE, WIDENS, Finding, Walker, combined, esc
 from acpgen.inputs.metaschema import check_metaschema
 from acpgen.inputs.pinned import parse_json
@@ -245,6 +246,7 @@ def diff_sides(old: SchemaSide, new: SchemaSide) -> SchemaDiff:
     changes += _capability_changes(capabilities(old.schema), new_caps)
     changes = _mark_gated(changes, new_caps)
     classified = classify_all(changes, old.flows, old.methods)
+    classified = prove_all(classified, old.schema, new.schema, old.methods, new.methods, old.flows)
     return SchemaDiff(old, new, tuple(sorted(classified, key=lambda c: c.sort_key)))
 
 

@@ -1,0 +1,221 @@
+"""Evidence for every verdict: witnesses behind breaking changes, a counterexample search
+behind compatible ones.
+
+A **witness** is a small concrete JSON value of the changed def (or a message) that shows the
+break in the direction the verdict claims, checked with ``jsonschema`` (Draft 2020-12, with
+the integer formats acpgen enforces as ranges) against both schemas before it is reported:
+
+``reader``   NEW accepts it and OLD rejects it: a NEW writer may send it, an OLD reader fails;
+``writer``   OLD accepts it and NEW rejects it: an OLD writer may send it, a NEW reader fails;
+``dropped``  OLD accepts it, NEW accepts it but no longer declares the member (or enum value)
+             it carries: an OLD writer's data is silently ignored by a NEW reader;
+``default``  valid on both sides with the member omitted, but the omission means OLD's
+             default on one side and NEW's on the other;
+``method``   a JSON-RPC message the OLD method table routes and NEW's routes elsewhere or not
+             at all (its params checked against the OLD schema).
+
+A change classified breaking whose witness cannot be found is not reported as breaking: when
+the search exercised the changed position and every instance validated on both sides, it is
+compatible ("no witness"); when no instance reached it (a pattern no candidate matches, a
+keyword jsonschema does not know), it is **unproven**, with the reason.
+
+Behind every compatible verdict a seeded, time-bounded search generates instances of each
+changed def on both sides and validates them against the other side; a counterexample turns
+the def's compatible change into a breaking one with that witness.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from jsonschema import Draft202012Validator, FormatChecker
+
+from acpgen.evolve.instances import Instances, esc, sample
+from acpgen.ir.formats import INTEGER_FORMATS
+
+SEED = 20261130
+_SHORT = 80
+
+
+@dataclass(frozen=True)
+class Witness:
+    """One concrete value showing a change's effect (see the module docstring for kinds)."""
+
+    kind: str  # reader | writer | dropped | default | method
+    of: str  # what the instance is: a def name, "(envelope)" or "message"
+    instance: Any
+    old: str  # what OLD says: "accepts", "rejects: <first error>", "routes ...", "default X"
+    new: str
+
+    def short(self) -> str:
+        text = json.dumps(self.instance, sort_keys=True, separators=(",", ":"))
+        if len(text) > _SHORT:
+            text = text[: _SHORT - 3] + "..."
+        return f"{self.kind} witness {self.of} {text} (OLD {self.old[:40]}; NEW {self.new[:40]})"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "of": self.of, "instance": self.instance, "old": self.old,
+                "new": self.new}
+
+
+def _format_checker() -> FormatChecker:
+    checker = FormatChecker(formats=())
+    for name, (lo, hi) in INTEGER_FORMATS.items():
+        def check(value: Any, lo: int = lo, hi: int = hi) -> bool:
+            if isinstance(value, bool) or not isinstance(value, int):
+                return True  # a format only constrains values of its own type
+            return lo <= value <= hi
+        checker.checks(name)(check)
+    return checker
+
+
+_CHECKER = _format_checker()
+
+
+class Oracle:
+    """``jsonschema`` validators of one schema document, per def (and for the root)."""
+
+    def __init__(self, schema: dict[str, Any]) -> None:
+        self.schema = schema
+        self.defs: dict[str, Any] = schema.get("$defs", {}) if isinstance(schema.get("$defs"),
+                                                                            dict) else {}
+        self._validators: dict[str, Draft202012Validator] = {}
+
+    def validator(self, name: str) -> Draft202012Validator | None:
+        """Validator of a def (``""``: the document root); None if there is no such def."""
+        if name not in self._validators:
+            if name == "":
+                doc = self.schema
+            elif name in self.defs:
+                doc = {"$defs": self.defs, "$ref": f"#/$defs/{esc(name)}"}
+            else:
+                return None
+            self._validators[name] = Draft202012Validator(doc, format_checker=_CHECKER)
+        return self._validators[name]
+
+    def verdict(self, name: str, instance: Any) -> str | None:
+        """None if valid, else the first error (one line); "no such def" if missing."""
+        v = self.validator(name)
+        if v is None:
+            return "no such def"
+        try:
+            error = next(iter(v.iter_errors(instance)), None)
+        except Exception as exc:  # a schema jsonschema cannot evaluate (a bad regex, ...)
+            return f"cannot evaluate: {type(exc).__name__}"
+        if error is None:
+            return None
+        where = "/" + "/".join(str(p) for p in error.absolute_path)
+        return f"{where}: {error.message}"[:160]
+
+
+class Prover:
+    """Builds witnesses for the changes between two documents."""
+
+    def __init__(self, old: dict[str, Any], new: dict[str, Any]) -> None:
+        self.old = Oracle(old)
+        self.new = Oracle(new)
+
+    @cached_property
+    def _numbers(self) -> tuple[int, ...]:
+        """Integer constants either side names (enum values of integer enums): candidates a
+        catch-all or a range must be tried with."""
+        found: set[int] = set()
+        for doc in (self.old.schema, self.new.schema):
+            stack = [doc]
+            while stack:
+                node = stack.pop()
+                if isinstance(node, dict):
+                    c = node.get("const")
+                    if isinstance(c, int) and not isinstance(c, bool):
+                        found.add(c)
+                    stack.extend(node.values())
+                elif isinstance(node, list):
+                    stack.extend(node)
+        return tuple(sorted(found))[:64]
+
+    def candidates(self, side: str, name: str, focus: str) -> list[Any]:
+        oracle = self.old if side == "old" else self.new
+        gen = Instances(oracle.defs, focus, self._numbers)
+        if name == "":
+            root = {k: v for k, v in oracle.schema.items() if k != "$defs"}
+            return gen.of(root, "")
+        if name not in oracle.defs:
+            return []
+        return gen.of_def(name)
+
+    def search(self, direction: str, old_name: str, new_name: str, focus: str,
+               deadline: float, rng: random.Random | None = None) -> tuple[Witness | None, int]:
+        """A ``writer`` (OLD accepts, NEW rejects) or ``reader`` (NEW accepts, OLD rejects)
+        witness, and how many valid source instances were tried."""
+        src, dst = ("old", "new") if direction == "writer" else ("new", "old")
+        src_oracle, dst_oracle = (self.old, self.new) if src == "old" else (self.new, self.old)
+        src_name, dst_name = (old_name, new_name) if src == "old" else (new_name, old_name)
+        values = self.candidates(src, src_name, focus)
+        if rng is not None:
+            values = sample(values, rng, len(values))
+        tried = 0
+        for value in values:
+            if time.monotonic() > deadline:
+                break
+            if src_oracle.verdict(src_name, value) is not None:
+                continue
+            tried += 1
+            error = dst_oracle.verdict(dst_name, value)
+            if error is not None and error != "no such def":
+                old_says, new_says = ("accepts", f"rejects: {error}") if src == "old" else (
+                    f"rejects: {error}", "accepts")
+                return Witness(direction, _label(src_name), value, old_says, new_says), tried
+        return None, tried
+
+    def dropped(self, name: str, member: str, at: str, deadline: float) -> Witness | None:
+        """An OLD-valid instance carrying ``member`` at the object ``at`` that NEW accepts
+        although it no longer declares the member (its data is ignored)."""
+        for value in self.candidates("old", name, f"{at}/properties/{esc(member)}"):
+            if time.monotonic() > deadline:
+                return None
+            if not _has_member(value, member) or self.old.verdict(name, value) is not None:
+                continue
+            if self.new.verdict(name, value) is None:
+                return Witness("dropped", name, value, "accepts (declares the member)",
+                               f"accepts, ignoring {member!r} (no longer declared)")
+        return None
+
+
+def _has_member(value: Any, member: str) -> bool:
+    if isinstance(value, dict):
+        return member in value or any(_has_member(v, member) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_member(v, member) for v in value)
+    return False
+
+
+def _label(name: str) -> str:
+    return name or "(envelope)"
+
+
+def counterexample_search(prover: Prover, defs: list[tuple[str, str, bool, bool]],
+                          budget: float) -> dict[str, Witness]:
+    """For each (old def, new def, writers matter, readers matter), seeded and time-bounded:
+    instances of one side validated against the other. Returns the counterexamples found,
+    by OLD def name."""
+    rng = random.Random(SEED)
+    found: dict[str, Witness] = {}
+    if not defs:
+        return found
+    deadline_all = time.monotonic() + budget
+    per = budget / len(defs)
+    for old_name, new_name, writers, readers in defs:
+        deadline = min(deadline_all, time.monotonic() + per)
+        for direction, matters in (("writer", writers), ("reader", readers)):
+            if not matters:
+                continue
+            witness, _ = prover.search(direction, old_name, new_name, "", deadline, rng)
+            if witness is not None:
+                found[old_name] = witness
+                break
+    return found

@@ -221,33 +221,81 @@ def _read(path: Path, label: str) -> bytes:
 # -- the diff -----------------------------------------------------------------------------
 
 
-def diff_sides(old: SchemaSide, new: SchemaSide) -> SchemaDiff:
-    """Every change from ``old`` to ``new``, classified (client/agent), sorted."""
+def diff_sides(old: SchemaSide, new: SchemaSide,
+               gates: tuple[tuple[str, str, str], ...] = ()) -> SchemaDiff:
+    """Every change from ``old`` to ``new``, classified (client/agent), proved, sorted.
+
+    ``gates``: (tag member, value, capability path) of the gating manifest's tagged gates
+    (``schema/capabilities.toml``): a value NEW adds under a capability OLD does not have never
+    reaches a peer generated from OLD (it never advertises it), so no witness may carry it.
+    """
     roots = {n for m in (*old.methods, *new.methods) for n in (m.params, m.result) if n}
     a_defs = old.schema.get("$defs", {})
     b_defs = new.schema.get("$defs", {})
-    walker = Walker(a_defs, b_defs, frozenset(roots))
+    roots |= _new_method_defs(old, new, set(b_defs) - set(a_defs))
+    walker = Walker(a_defs, b_defs, frozenset(roots), routing=frozenset(
+        n for n in set(a_defs) | set(b_defs) if ROUTING.match(n)))
     changes: list[Change] = []
+    remodelled = _enveloped(old.schema) != _enveloped(new.schema)
+    if remodelled:
+        changes.append(Change("EQUIVALENT_REWRITE", ENVELOPE, None, "/", effect=NONE, detail=(
+            "the messages are modelled differently (unions of params <-> JSON-RPC envelopes); "
+            "methods are compared through the method table")))
     for name in sorted(set(a_defs) | set(b_defs)):
         ptr = f"/$defs/{esc(name)}"
+        if remodelled and ROUTING.match(name):
+            continue
         if name not in b_defs:
             changes.append(Change("DEF_REMOVED", name, None, ptr, detail="def removed", effect=NONE))
         elif name not in a_defs:
             changes.append(Change("DEF_ADDED", name, None, ptr, detail="def added", effect=NONE))
-        elif a_defs[name] != b_defs[name] or old.def_texts[name] != json.dumps(b_defs[name]):
-            # (equal as dicts but not as text: members declared in another order)
+        elif a_defs[name] != b_defs[name]:
             changes += [_change(f) for f in walker.compare(a_defs[name], b_defs[name], ptr)]
     top_a = {k: v for k, v in old.schema.items() if k != "$defs"}
     top_b = {k: v for k, v in new.schema.items() if k != "$defs"}
-    changes += [_change(f) for f in walker.compare(top_a, top_b, "")]
+    if not remodelled:
+        changes += [_change(f) for f in walker.compare(top_a, top_b, "")]
     changes += _method_changes(old, new, walker)
     changes += _meta_changes(old.meta, new.meta)
     new_caps = capabilities(new.schema)
-    changes += _capability_changes(capabilities(old.schema), new_caps)
+    changes += _capability_changes(capabilities(old.schema), new_caps, walker)
     changes = _mark_gated(changes, new_caps)
     classified = classify_all(changes, old.flows, old.methods)
-    classified = prove_all(classified, old.schema, new.schema, old.methods, new.methods, old.flows)
+    old_caps = {c.qualified for c in capabilities(old.schema)}
+    gated = {(prop, value) for prop, value, cap in gates if cap not in old_caps}
+    gated |= {("", str(c.member)) for c in changes if c.gate}
+    classified = prove_all(classified, old.schema, new.schema, old.methods, new.methods, old.flows,
+                           frozenset(gated))
     return SchemaDiff(old, new, tuple(sorted(classified, key=lambda c: c.sort_key)))
+
+
+# The defs that route messages to methods: the envelope unions and, before the envelopes,
+# the unions of every method's params or results.
+ROUTING = re.compile(r"^(Any)?(Agent|Client)(Request|Response|Result|Notification|OutgoingMessage)$")
+_WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+
+
+def _enveloped(schema: dict[str, Any]) -> bool:
+    """Whether the routing defs are JSON-RPC envelopes (a ``method`` member) rather than unions
+    of params types (schemas before v0.5)."""
+    for name, node in schema.get("$defs", {}).items():
+        if ROUTING.match(name) and '"method"' in json.dumps(node):
+            return True
+    return False
+
+
+def _new_method_defs(old: SchemaSide, new: SchemaSide, added: set[str]) -> set[str]:
+    """Defs NEW adds for a method NEW adds that binds no types (meta.json lists it, no def is
+    annotated): named after it (``terminal/create`` -> ``CreateTerminalRequest``). Their
+    branches in the routing unions belong to the method addition."""
+    fresh = [m for m in new.methods if old.method(m.wire) is None and m.params is None]
+    out: set[str] = set()
+    for m in fresh:
+        words = {w.lower() for w in re.split(r"[/_]", m.wire) if w}
+        for name in added:
+            if words and words <= {w.lower() for w in _WORDS.findall(name)}:
+                out.add(name)
+    return out
 
 
 def _split(pointer: str) -> list[str]:
@@ -343,6 +391,8 @@ def _meta_changes(a: dict[str, Any], b: dict[str, Any]) -> list[Change]:
     out: list[Change] = []
     for key in sorted(set(a) | set(b)):
         x, y = a.get(key), b.get(key)
+        if key in METHOD_GROUPS:  # a group that appears (protocolMethods) is its methods
+            x, y = x if x is not None else {}, y if y is not None else {}
         if x == y:
             continue
         if key in METHOD_GROUPS and isinstance(x, dict) and isinstance(y, dict):
@@ -363,7 +413,8 @@ def _meta_changes(a: dict[str, Any], b: dict[str, Any]) -> list[Change]:
 # -- capabilities -------------------------------------------------------------------------------
 
 
-def _capability_changes(a: tuple[Capability, ...], b: tuple[Capability, ...]) -> list[Change]:
+def _capability_changes(a: tuple[Capability, ...], b: tuple[Capability, ...],
+                        walker: Walker) -> list[Change]:
     out: list[Change] = []
     ca = {c.qualified: c for c in a}
     cb = {c.qualified: c for c in b}
@@ -375,8 +426,10 @@ def _capability_changes(a: tuple[Capability, ...], b: tuple[Capability, ...]) ->
         elif x is None and y is not None:
             out.append(Change("CAPABILITY_ADDED", q, None, "", None, y.kind, effect=NONE,
                               detail=f"{y.kind} capability added" + (f" ({y.type})" if y.type else "")))
-        elif x is not None and y is not None and (x.kind, x.type) != (y.kind, y.type):
-            out.append(Change("CAPABILITY_CHANGED", q, None, "", f"{x.kind} {x.type}",
+        elif x is not None and y is not None and (x.kind, x.type) != (y.kind, y.type) and not (
+                x.kind == y.kind and _same_type(walker, x.type, y.type)):
+            out.append(Change("CAPABILITY_CHANGED", q, None, f"/$defs/{esc(x.owner)}",
+                              f"{x.kind} {x.type}",
                               f"{y.kind} {y.type}", detail=f"{x.kind} {x.type} -> {y.kind} {y.type}"))
     return out
 

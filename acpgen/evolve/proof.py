@@ -29,8 +29,10 @@ _METHOD_WHOLE = ("METHOD_REMOVED", "METHOD_RENAMED", "METHOD_KIND_CHANGED", "MET
 
 def prove_all(changes: list[Change], old_schema: dict[str, Any], new_schema: dict[str, Any],
               old_methods: tuple[WireMethod, ...], new_methods: tuple[WireMethod, ...],
-              flows: Flows) -> list[Change]:
-    prover = Prover(old_schema, new_schema)
+              flows: Flows, gated: frozenset[tuple[str, str]] = frozenset()) -> list[Change]:
+    """``gated``: (tag member or "", value) pairs a NEW writer sends only to peers advertising a
+    capability OLD lacks; a reader witness carrying one never reaches an OLD peer."""
+    prover = Prover(old_schema, new_schema, gated)
     deadline = time.monotonic() + WITNESS_BUDGET
     by_wire_old = {m.wire: m for m in old_methods}
     by_wire_new = {m.wire: m for m in new_methods}

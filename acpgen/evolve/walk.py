@@ -112,10 +112,12 @@ class Walker:
     reported as method changes (the envelope unions that route a method's params/result)."""
 
     def __init__(self, old_defs: dict[str, Any], new_defs: dict[str, Any],
-                 explained: frozenset[str] = frozenset()) -> None:
+                 explained: frozenset[str] = frozenset(),
+                 routing: frozenset[str] = frozenset()) -> None:
         self.old_defs = old_defs
         self.new_defs = new_defs
         self.explained = explained
+        self.routing = routing  # defs that route messages to methods (see acpgen.evolve.diff)
         self._visiting: set[tuple[str | None, str | None]] = set()
         self._explained_seen = 0  # branches left to the method changes so far
 
@@ -366,7 +368,7 @@ class Walker:
             if key in paired_new:
                 continue
             x, y = na.variants.get(key), nb.variants.get(key)
-            if key in self.explained and (x is None or y is None):
+            if (key in self.explained or self._catch_all_route(ptr, x, y)) and (x is None or y is None):
                 self._explained_seen += 1
                 continue  # a method's params/result branch: reported as the method change
             if x is None and y is not None:
@@ -388,6 +390,16 @@ class Walker:
             else:
                 out.append(_relax(ptr, ub, f"{ua} -> {ub}: a value may match several branches"))
         return out
+
+    def _catch_all_route(self, ptr: str, x: Any, y: Any) -> bool:
+        """An added branch of a routing union that accepts any params: extension methods,
+        opt-in like any new method (an OLD peer never calls them, and ignores or refuses
+        those it is sent)."""
+        if x is not None or y is None or not (ptr.startswith("/$defs/")):
+            return False
+        name = ptr.split("/")[2].replace("~1", "/").replace("~0", "~")
+        branch = normalise(y[1]).a
+        return name in self.routing and not any(k for k in branch if not k.startswith("~"))
 
     def _renamed_branches(self, na: Norm, nb: Norm, ptr: str) -> tuple[dict[str, Finding], set[str]]:
         """Branches keyed by def or title whose key changed but whose shape did not (a def
@@ -453,12 +465,7 @@ class Walker:
                 out.append(_relax(ptr, "required", f"{name} (not declared) no longer required"))
         for key in ("additionalProperties", "unevaluatedProperties"):
             out += self._closure(key, a.get(key, True), b.get(key, True), ptr)
-        order_a = [n for n in pa if n in pb]
-        order_b = [n for n in pb if n in pa]
-        if order_a != order_b:  # the generated classes list their fields in this order
-            out.append(Finding("EQUIVALENT_REWRITE", ptr, NONE, "properties declared in another order",
-                               "properties"))
-        return out
+        return out  # (the order members are declared in is no change: not reported)
 
     def _closure(self, key: str, old: Any, new: Any, ptr: str) -> list[Finding]:
         if old == new:

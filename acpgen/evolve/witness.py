@@ -36,6 +36,7 @@ from typing import Any
 from jsonschema import Draft202012Validator, FormatChecker
 
 from acpgen.evolve.instances import Instances, esc, sample
+from acpgen.evolve.normal import ref_name
 from acpgen.ir.formats import INTEGER_FORMATS
 
 SEED = 20261130
@@ -116,9 +117,11 @@ class Oracle:
 class Prover:
     """Builds witnesses for the changes between two documents."""
 
-    def __init__(self, old: dict[str, Any], new: dict[str, Any]) -> None:
+    def __init__(self, old: dict[str, Any], new: dict[str, Any],
+                 gated: frozenset[tuple[str, str]] = frozenset()) -> None:
         self.old = Oracle(old)
         self.new = Oracle(new)
+        self.gated = gated
 
     @cached_property
     def _numbers(self) -> tuple[int, ...]:
@@ -164,6 +167,8 @@ class Prover:
                 break
             if src_oracle.verdict(src_name, value) is not None:
                 continue
+            if direction == "reader" and self.gated and _carries(value, self.gated):
+                continue  # sent only to peers advertising a capability OLD does not have
             tried += 1
             error = dst_oracle.verdict(dst_name, value)
             if error is not None and error != "no such def":
@@ -171,6 +176,13 @@ class Prover:
                     f"rejects: {error}", "accepts")
                 return Witness(direction, _label(src_name), value, old_says, new_says), tried
         return None, tried
+
+    def declared(self, name: str) -> set[str]:
+        """Every member name NEW declares anywhere in a def (through branches and refs): a
+        member that moved into a branch, or into a nested object, is still known."""
+        out: set[str] = set()
+        _declared(self.new.defs, self.new.defs.get(name), {name}, out)
+        return out
 
     def dropped(self, name: str, member: str, at: str, deadline: float) -> Witness | None:
         """An OLD-valid instance carrying ``member`` at the object ``at`` that NEW accepts
@@ -180,10 +192,40 @@ class Prover:
                 return None
             if not _has_member(value, member) or self.old.verdict(name, value) is not None:
                 continue
-            if self.new.verdict(name, value) is None:
+            if self.new.verdict(name, value) is None and member not in self.declared(name):
                 return Witness("dropped", name, value, "accepts (declares the member)",
                                f"accepts, ignoring {member!r} (no longer declared)")
         return None
+
+
+def _declared(defs: dict[str, Any], node: Any, seen: set[str], out: set[str]) -> None:
+    if isinstance(node, dict):
+        name = ref_name(node.get("$ref"))
+        if name and name not in seen and name in defs:
+            seen.add(name)
+            _declared(defs, defs[name], seen, out)
+        props = node.get("properties")
+        if isinstance(props, dict):
+            out.update(props)
+            for value in props.values():
+                _declared(defs, value, seen, out)
+        for key in ("allOf", "anyOf", "oneOf", "items", "additionalProperties", "then", "else"):
+            value = node.get(key)
+            for item in value if isinstance(value, list) else [value]:
+                _declared(defs, item, seen, out)
+
+
+def _carries(value: Any, gated: frozenset[tuple[str, str]]) -> bool:
+    """Whether an instance holds a gated tag value anywhere (("", v): under any member)."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(item, str) and ((key, item) in gated or ("", item) in gated):
+                return True
+            if _carries(item, gated):
+                return True
+    elif isinstance(value, list):
+        return any(_carries(v, gated) for v in value)
+    return False
 
 
 def _has_member(value: Any, member: str) -> bool:

@@ -243,8 +243,9 @@ def diff_sides(old: SchemaSide, new: SchemaSide,
             "methods are compared through the method table")))
     for name in sorted(set(a_defs) | set(b_defs)):
         ptr = f"/$defs/{esc(name)}"
-        if remodelled and ROUTING.match(name):
-            continue
+        if ROUTING.match(name) and (remodelled or _is_envelope(a_defs.get(name)) != _is_envelope(
+                b_defs.get(name))):
+            continue  # a routing def that became an envelope (or stopped): methods say it all
         if name not in b_defs:
             changes.append(Change("DEF_REMOVED", name, None, ptr, detail="def removed", effect=NONE))
         elif name not in a_defs:
@@ -282,6 +283,10 @@ def _enveloped(schema: dict[str, Any]) -> bool:
         if ROUTING.match(name) and '"method"' in json.dumps(node):
             return True
     return False
+
+
+def _is_envelope(node: Any) -> bool:
+    return node is not None and '"method"' in json.dumps(node)
 
 
 def _new_method_defs(old: SchemaSide, new: SchemaSide, added: set[str]) -> set[str]:

@@ -23,7 +23,8 @@ from acpgen.ir.formats import INTEGER_FORMATS
 _MAX_DEPTH = 7
 _PER_NODE = 48  # candidates kept per position on the focus path
 _OFF_PATH = 2  # candidates kept per position away from it
-_STRINGS = ("a", "", "https://example.com/x", "0", "/tmp/a.txt", "2026-01-01T00:00:00Z")
+_STRINGS = ("a", "", "https://example.com/x", "0", "/tmp/a.txt", "2026-01-01T00:00:00Z",
+            "A b!" * 300)
 _INTS = (0, 1, -1, 2, 100)
 _NUMBERS = (0, 1.5, -1.5)
 
@@ -144,6 +145,8 @@ class Instances:
             yield [item] * max(1, low)
         if items:
             yield items[: max(2, low)]
+            yield [items[0]] * max(2, low)  # duplicates (uniqueItems)
+            yield [items[0]] * 300  # many (maxItems)
 
     def _objects(self, node: dict[str, Any], ptr: str) -> Iterator[Any]:
         props = node.get("properties") if isinstance(node.get("properties"), dict) else {}
@@ -176,6 +179,7 @@ class Instances:
                 yield {**base, "extraKey": value}
         elif extra is not False and node.get("unevaluatedProperties") is not False:
             yield {**base, "unknownMember": 1}
+            yield {**full, **{f"extra{i}": i for i in range(40)}}  # many members
 
 
 def _interleave(lists: list[list[Any]]) -> Iterator[Any]:

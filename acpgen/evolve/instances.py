@@ -36,11 +36,12 @@ def esc(key: str) -> str:
 class Instances:
     """Candidate instances of positions of one schema document (its ``$defs``)."""
 
-    def __init__(self, defs: dict[str, Any], focus: str = "", extra_numbers: tuple[int, ...] = ()
-                 ) -> None:
+    def __init__(self, defs: dict[str, Any], focus: str = "", extra_numbers: tuple[int, ...] = (),
+                 extra_strings: tuple[str, ...] = ()) -> None:
         self.defs = defs
         self.focus = focus
         self.numbers = extra_numbers
+        self.strings = extra_strings  # constants the other side names (a tag a `not` excludes)
         self._stack: list[str] = []
 
     # -- entry ---------------------------------------------------------------------------
@@ -83,15 +84,14 @@ class Instances:
             rest = {k: v for k, v in node.items() if k != "$ref"}
             self._stack.append(name)  # type: ignore[arg-type]
             try:
-                inner = f"/$defs/{esc(name)}"  # type: ignore[arg-type]
-                values = self.of(target, inner if len(self._stack) > 1 or not ptr else ptr)
+                if rest:  # siblings constrain the same value: generate from both together
+                    values = self.of(_merge(rest, target), ptr)
+                else:
+                    inner = f"/$defs/{esc(name)}"  # type: ignore[arg-type]
+                    values = self.of(target, inner if len(self._stack) > 1 or not ptr else ptr)
             finally:
                 self._stack.pop()
-            if rest:
-                merged = _fill(values, rest, self, ptr)
-                yield from merged
-            else:
-                yield from values
+            yield from values
             return
         if "const" in node:
             yield node["const"]
@@ -131,6 +131,7 @@ class Instances:
             yield from (*_integers(node, self.numbers), *_NUMBERS)
         elif kind == "string":
             yield from _strings(node)
+            yield from self.strings
         elif kind == "array":
             yield from self._arrays(node, ptr)
         elif kind == "object":
@@ -153,11 +154,12 @@ class Instances:
         required = [r for r in node.get("required", []) if isinstance(r, str)]
         options = {name: self.of(schema, f"{ptr}/properties/{esc(name)}")
                    for name, schema in props.items()}
+        extra = node.get("additionalProperties")
+        map_values = (self.of(extra, f"{ptr}/additionalProperties")
+                      if isinstance(extra, dict) and extra else [])
         base: dict[str, Any] = {}
         for name in required:
-            values = options.get(name) or ["a"]
-            if name not in props and node.get("additionalProperties") not in (None, True):
-                values = self.of(node["additionalProperties"], f"{ptr}/additionalProperties")
+            values = options.get(name) or map_values or ["a"]
             if not values:
                 return  # a required member with no instance: none of this object either
             base[name] = values[0]
@@ -167,19 +169,20 @@ class Instances:
             if values and name not in full:
                 full[name] = values[0]
         yield full
+        # Members nobody declared, and many of them: what closing or bounding an object rejects.
+        if map_values:
+            for value in map_values:
+                yield {**base, "extraKey": value}
+            yield {**base, **{f"extra{i}": map_values[0] for i in range(60)}}
+        elif extra is not False and node.get("unevaluatedProperties") is not False:
+            yield {**full, "unknownMember": 1}
+            yield {**full, **{f"extra{i}": i for i in range(60)}}
         for name, values in options.items():
             for value in values[1:] if name in base else values:
                 yield {**base, name: value}
         for name in props:
             if name not in required and name in full:
                 yield {k: v for k, v in full.items() if k != name}
-        extra = node.get("additionalProperties")
-        if isinstance(extra, dict) and extra:
-            for value in self.of(extra, f"{ptr}/additionalProperties")[:3]:
-                yield {**base, "extraKey": value}
-        elif extra is not False and node.get("unevaluatedProperties") is not False:
-            yield {**base, "unknownMember": 1}
-            yield {**full, **{f"extra{i}": i for i in range(40)}}  # many members
 
 
 def _interleave(lists: list[list[Any]]) -> Iterator[Any]:
@@ -206,19 +209,6 @@ def _merge(a: dict[str, Any], b: Any) -> dict[str, Any]:
                 *out["allOf"], *value]
         else:
             out[key] = value
-    return out
-
-
-def _fill(values: list[Any], rest: dict[str, Any], gen: Instances, ptr: str) -> list[Any]:
-    """Instances of a ``$ref`` with sibling keywords: the target's, completed with members the
-    siblings require."""
-    siblings = gen.of(rest, ptr) if rest.get("properties") else []
-    out = []
-    for value in values:
-        if isinstance(value, dict) and siblings and isinstance(siblings[0], dict):
-            out.append({**siblings[0], **value})
-        else:
-            out.append(value)
     return out
 
 

@@ -98,7 +98,8 @@ def _prove(c: Change, prover: Prover, flows: Flows, old_m: dict[str, WireMethod]
                                             f"default {_j(c.old)}", f"default {_j(c.new)}"),
                         set(), "")
     found = _search_change(c, prover, name, name, c.pointer, writers, readers, deadline)
-    if found.breaking or c.kind not in ("PROPERTY_REMOVED", "ENUM_VALUE_REMOVED"):
+    if c.kind not in ("PROPERTY_REMOVED", "ENUM_VALUE_REMOVED") or not (
+            claimed & set(writers)) - _claimed(found):
         return found
     # Still valid on NEW, but NEW no longer knows what it means: the OLD writer's data is lost.
     member = str(c.member)
@@ -109,7 +110,7 @@ def _prove(c: Change, prover: Prover, flows: Flows, old_m: dict[str, WireMethod]
         w = _dropped_value(prover, name, c.old, c.pointer, deadline)
     if w is None:
         return found
-    return _verdict(c, claimed & set(writers), w, set(), "")
+    return _verdict(c, _claimed(found) | (claimed & set(writers)), found.witness or w, set(), "")
 
 
 def _search_change(c: Change, prover: Prover, old_name: str, new_name: str, focus: str,

@@ -141,9 +141,26 @@ class Prover:
                     stack.extend(node)
         return tuple(sorted(found))[:64]
 
+    def _strings(self, name: str) -> tuple[str, ...]:
+        """String constants either side's def names (not through refs)."""
+        found: set[str] = set()
+        stack = [self.old.defs.get(name), self.new.defs.get(name)] if name else []
+        while stack:
+            node = stack.pop()
+            if isinstance(node, dict):
+                for key in ("const", "enum"):
+                    value = node.get(key)
+                    for v in value if isinstance(value, list) else [value]:
+                        if isinstance(v, str):
+                            found.add(v)
+                stack.extend(node.values())
+            elif isinstance(node, list):
+                stack.extend(node)
+        return tuple(sorted(found))[:32]
+
     def candidates(self, side: str, name: str, focus: str) -> list[Any]:
         oracle = self.old if side == "old" else self.new
-        gen = Instances(oracle.defs, focus, self._numbers)
+        gen = Instances(oracle.defs, focus, self._numbers, self._strings(name))
         if name == "":
             root = {k: v for k, v in oracle.schema.items() if k != "$defs"}
             return gen.of(root, "")
@@ -177,11 +194,16 @@ class Prover:
                 return Witness(direction, _label(src_name), value, old_says, new_says), tried
         return None, tried
 
-    def declared(self, name: str) -> set[str]:
-        """Every member name NEW declares anywhere in a def (through branches and refs): a
-        member that moved into a branch, or into a nested object, is still known."""
+    def declared(self, name: str, at: str) -> set[str]:
+        """The member names NEW declares at the object ``at`` of a def (through its branches
+        and refs): a member that moved into a branch is still known."""
+        node: Any = self.new.defs.get(name)
+        for step in [p.replace("~1", "/").replace("~0", "~") for p in at.split("/")[3:]]:
+            node = node.get(step) if isinstance(node, dict) else (
+                node[int(step)] if isinstance(node, list) and step.isdigit()
+                and int(step) < len(node) else None)
         out: set[str] = set()
-        _declared(self.new.defs, self.new.defs.get(name), {name}, out)
+        _declared(self.new.defs, node, {name}, out)
         return out
 
     def dropped(self, name: str, member: str, at: str, deadline: float) -> Witness | None:
@@ -192,13 +214,15 @@ class Prover:
                 return None
             if not _has_member(value, member) or self.old.verdict(name, value) is not None:
                 continue
-            if self.new.verdict(name, value) is None and member not in self.declared(name):
+            if self.new.verdict(name, value) is None and member not in self.declared(name, at):
                 return Witness("dropped", name, value, "accepts (declares the member)",
                                f"accepts, ignoring {member!r} (no longer declared)")
         return None
 
 
 def _declared(defs: dict[str, Any], node: Any, seen: set[str], out: set[str]) -> None:
+    """Member names of one object position: its own, its branches' and their refs' (not the
+    members of nested objects)."""
     if isinstance(node, dict):
         name = ref_name(node.get("$ref"))
         if name and name not in seen and name in defs:
@@ -207,9 +231,7 @@ def _declared(defs: dict[str, Any], node: Any, seen: set[str], out: set[str]) ->
         props = node.get("properties")
         if isinstance(props, dict):
             out.update(props)
-            for value in props.values():
-                _declared(defs, value, seen, out)
-        for key in ("allOf", "anyOf", "oneOf", "items", "additionalProperties", "then", "else"):
+        for key in ("allOf", "anyOf", "oneOf", "then", "else"):
             value = node.get(key)
             for item in value if isinstance(value, list) else [value]:
                 _declared(defs, item, seen, out)

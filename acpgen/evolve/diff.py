@@ -162,6 +162,8 @@ def build_side(label: str, path: Path, blob: bytes, meta_label: str, meta_bytes:
     if not isinstance(schema, dict):
         raise AcpgenError(label, "top level is not a JSON object")
     _check_metaschema(schema, label, blob, trusted)
+    if not isinstance(schema.get("$defs"), dict) or not schema["$defs"]:
+        raise AcpgenError(label, "/$defs: no definitions (not an ACP schema)")
     bad = unknown_refs(schema) if _may_have_unknown_refs(schema, blob) else []
     if bad:
         pointer, ref = bad[0]

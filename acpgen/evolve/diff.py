@@ -41,6 +41,13 @@ from acpgen.evolve.methods import (
 )
 from acpgen.evolve.normal import ref_name
 from acpgen.evolve.proof import prove_all
+from acpgen.evolve.routing import (
+    ROUTING,
+    enveloped,
+    is_envelope,
+    new_method_defs,
+    without_new_routes,
+)
 from acpgen.evolve.walk import NONE, WIDENS, Finding, Walker, combined, esc
 from acpgen.inputs.metaschema import check_metaschema
 from acpgen.inputs.pinned import parse_json
@@ -234,18 +241,19 @@ def diff_sides(old: SchemaSide, new: SchemaSide,
     roots = {n for m in (*old.methods, *new.methods) for n in (m.params, m.result) if n}
     a_defs = old.schema.get("$defs", {})
     b_defs = new.schema.get("$defs", {})
-    roots |= _new_method_defs(old, new, set(b_defs) - set(a_defs))
+    owned = new_method_defs(old.methods, new.methods, old.schema, new.schema)
+    roots |= owned
     walker = Walker(a_defs, b_defs, frozenset(roots), routing=frozenset(
         n for n in set(a_defs) | set(b_defs) if ROUTING.match(n)))
     changes: list[Change] = []
-    remodelled = _enveloped(old.schema) != _enveloped(new.schema)
+    remodelled = enveloped(old.schema) != enveloped(new.schema)
     if remodelled:
         changes.append(Change("EQUIVALENT_REWRITE", ENVELOPE, None, "/", effect=NONE, detail=(
             "the messages are modelled differently (unions of params <-> JSON-RPC envelopes); "
             "methods are compared through the method table")))
     for name in sorted(set(a_defs) | set(b_defs)):
         ptr = f"/$defs/{esc(name)}"
-        if ROUTING.match(name) and (remodelled or _is_envelope(a_defs.get(name)) != _is_envelope(
+        if ROUTING.match(name) and (remodelled or is_envelope(a_defs.get(name)) != is_envelope(
                 b_defs.get(name))):
             continue  # a routing def that became an envelope (or stopped): methods say it all
         if name not in b_defs:
@@ -267,42 +275,10 @@ def diff_sides(old: SchemaSide, new: SchemaSide,
     old_caps = {c.qualified for c in capabilities(old.schema)}
     gated = {(prop, value) for prop, value, cap in gates if cap not in old_caps}
     gated |= {("", str(c.member)) for c in changes if c.gate}
-    classified = prove_all(classified, old.schema, new.schema, old.methods, new.methods, old.flows,
+    met = without_new_routes(new.schema, old.schema, owned)
+    classified = prove_all(classified, old.schema, met, old.methods, new.methods, old.flows,
                            frozenset(gated))
     return SchemaDiff(old, new, tuple(sorted(classified, key=lambda c: c.sort_key)))
-
-
-# The defs that route messages to methods: the envelope unions and, before the envelopes,
-# the unions of every method's params or results.
-ROUTING = re.compile(r"^(Any)?(Agent|Client)(Request|Response|Result|Notification|OutgoingMessage)$")
-_WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
-
-
-def _enveloped(schema: dict[str, Any]) -> bool:
-    """Whether the routing defs are JSON-RPC envelopes (a ``method`` member) rather than unions
-    of params types (schemas before v0.5)."""
-    for name, node in schema.get("$defs", {}).items():
-        if ROUTING.match(name) and '"method"' in json.dumps(node):
-            return True
-    return False
-
-
-def _is_envelope(node: Any) -> bool:
-    return node is not None and '"method"' in json.dumps(node)
-
-
-def _new_method_defs(old: SchemaSide, new: SchemaSide, added: set[str]) -> set[str]:
-    """Defs NEW adds for a method NEW adds that binds no types (meta.json lists it, no def is
-    annotated): named after it (``terminal/create`` -> ``CreateTerminalRequest``). Their
-    branches in the routing unions belong to the method addition."""
-    fresh = [m for m in new.methods if old.method(m.wire) is None and m.params is None]
-    out: set[str] = set()
-    for m in fresh:
-        words = {w.lower() for w in re.split(r"[/_]", m.wire) if w}
-        for name in added:
-            if words and words <= {w.lower() for w in _WORDS.findall(name)}:
-                out.add(name)
-    return out
 
 
 def _split(pointer: str) -> list[str]:

@@ -175,7 +175,7 @@ class Prover:
         src, dst = ("old", "new") if direction == "writer" else ("new", "old")
         src_oracle, dst_oracle = (self.old, self.new) if src == "old" else (self.new, self.old)
         src_name, dst_name = (old_name, new_name) if src == "old" else (new_name, old_name)
-        values = self.candidates(src, src_name, focus)
+        values = _smallest_first(self.candidates(src, src_name, focus))
         if rng is not None:
             values = sample(values, rng, len(values))
         tried = 0
@@ -209,7 +209,7 @@ class Prover:
     def dropped(self, name: str, member: str, at: str, deadline: float) -> Witness | None:
         """An OLD-valid instance carrying ``member`` at the object ``at`` that NEW accepts
         although it no longer declares the member (its data is ignored)."""
-        for value in self.candidates("old", name, f"{at}/properties/{esc(member)}"):
+        for value in _smallest_first(self.candidates("old", name, f"{at}/properties/{esc(member)}")):
             if time.monotonic() > deadline:
                 return None
             if not _has_member(value, member) or self.old.verdict(name, value) is not None:
@@ -235,6 +235,11 @@ def _declared(defs: dict[str, Any], node: Any, seen: set[str], out: set[str]) ->
             value = node.get(key)
             for item in value if isinstance(value, list) else [value]:
                 _declared(defs, item, seen, out)
+
+
+def _smallest_first(values: list[Any]) -> list[Any]:
+    """Shortest JSON first, so the first witness found is a small one (stable order)."""
+    return sorted(values, key=lambda v: len(json.dumps(v, separators=(",", ":"))))
 
 
 def _carries(value: Any, gated: frozenset[tuple[str, str]]) -> bool:

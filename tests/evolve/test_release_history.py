@@ -78,13 +78,7 @@ EXPECTED: dict[str, tuple[str, str]] = {
 }
 
 # Where the tool still disagrees, and why (strict expected failures).
-KNOWN = {
-    "v0.0.6..v0.0.7": "no meta.json and no x-method: new methods cannot be told from new "
-                      "branches of the params unions",
-    "v0.0.8..v0.0.10": "same: no method table before v0.0.14",
-    "v0.0.33..v0.1.3-alpha.0": "the witness comes from a new method's result branch",
-    "v0.7.0..v0.8.0": "the root union still compares params unions with envelopes",
-}
+KNOWN: dict[str, str] = {}
 
 FAST = ["v0.0.17..v0.0.18", "v0.9.1..v0.10.0", "schema-v1.16.0..schema-v1.17.0",
         "schema-v1.17.0..schema-v1.18.0"]

@@ -339,7 +339,7 @@ def test_unknown_keyword_is_unclassified_and_unproven_for_both_sides(tmp_path: P
     [c] = diff.semantic
     assert (c.kind, c.subject, c.member) == ("UNCLASSIFIED", "PromptRequest", "prompt")
     assert (c.client, c.agent) == ("unproven", "unproven")
-    assert c.witness is None and "unproven" in c.reason
+    assert c.witnesses == () and "unproven" in c.reason
     assert exit_code(diff) == 4
 
 

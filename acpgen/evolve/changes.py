@@ -33,7 +33,8 @@ class Change:
     # rule in acpgen.evolve.compat decides alone (methods, capabilities)
     effect: str = ""
     doc: str = ""  # documentation of an added variant (where capability gates are read)
-    witness: Witness | None = None  # the evidence of a breaking verdict (acpgen.evolve.proof)
+    # the evidence of a breaking verdict, one per direction (acpgen.evolve.proof)
+    witnesses: tuple[Witness, ...] = ()
 
     @property
     def breaking(self) -> bool:
@@ -71,7 +72,7 @@ class Change:
             "reason": self.reason,
             "effect": self.effect,
             "gate": self.gate,
-            "witness": self.witness.to_json() if self.witness else None,
+            "witnesses": [w.to_json() for w in self.witnesses],
         }
         return data
 

@@ -101,6 +101,7 @@ class SchemaDiff:
     old: SchemaSide
     new: SchemaSide
     changes: tuple[Change, ...] = field(default=())
+    proof_notes: tuple[str, ...] = field(default=())
 
     @property
     def semantic(self) -> tuple[Change, ...]:
@@ -117,7 +118,7 @@ class SchemaDiff:
             if side.generator_problem:
                 out.append(f"the generator cannot model {name} ({side.generator_problem}): "
                            "`acpgen bump` would refuse it")
-        return tuple(out)
+        return (*out, *self.proof_notes)
 
 
 # -- loading ------------------------------------------------------------------------------
@@ -276,9 +277,10 @@ def diff_sides(old: SchemaSide, new: SchemaSide,
     gated = {(prop, value) for prop, value, cap in gates if cap not in old_caps}
     gated |= {("", str(c.member)) for c in changes if c.gate}
     met = without_new_routes(new.schema, old.schema, owned)
-    classified = prove_all(classified, old.schema, met, old.methods, new.methods, old.flows,
-                           frozenset(gated))
-    return SchemaDiff(old, new, tuple(sorted(classified, key=lambda c: c.sort_key)))
+    proved = prove_all(classified, old.schema, met, old.methods, new.methods, old.flows,
+                       frozenset(gated))
+    return SchemaDiff(old, new, tuple(sorted(proved.changes, key=lambda c: c.sort_key)),
+                      proved.notes)
 
 
 def _split(pointer: str) -> list[str]:

@@ -23,6 +23,7 @@ from acpgen.ir.formats import INTEGER_FORMATS
 _MAX_DEPTH = 7
 _PER_NODE = 48  # candidates kept per position on the focus path
 _OFF_PATH = 2  # candidates kept per position away from it
+_RANDOM_PER_OBJECT = 6  # random member subsets per object in property-based mode
 _STRINGS = ("a", "", "https://example.com/x", "0", "/tmp/a.txt", "2026-01-01T00:00:00Z",
             "A b!" * 300)
 _INTS = (0, 1, -1, 2, 100)
@@ -37,8 +38,9 @@ class Instances:
     """Candidate instances of positions of one schema document (its ``$defs``)."""
 
     def __init__(self, defs: dict[str, Any], focus: str = "", extra_numbers: tuple[int, ...] = (),
-                 extra_strings: tuple[str, ...] = ()) -> None:
+                 extra_strings: tuple[str, ...] = (), rng: random.Random | None = None) -> None:
         self.defs = defs
+        self.rng = rng  # property-based mode: each object also gets random member subsets
         self.focus = focus
         self.numbers = extra_numbers
         self.strings = extra_strings  # constants the other side names (a tag a `not` excludes)
@@ -183,6 +185,13 @@ class Instances:
         for name in props:
             if name not in required and name in full:
                 yield {k: v for k, v in full.items() if k != name}
+        if self.rng is not None:
+            for _ in range(_RANDOM_PER_OBJECT):
+                pick = dict(base)
+                for name, values in options.items():
+                    if values and (name in base or self.rng.random() < 0.5):
+                        pick[name] = self.rng.choice(values)
+                yield pick
 
 
 def _interleave(lists: list[list[Any]]) -> Iterator[Any]:
@@ -237,7 +246,3 @@ def _strings(node: dict[str, Any]) -> Iterator[str]:
         yield "a" * high
         yield "a" * (high + 1)
 
-
-def sample(values: list[Any], rng: random.Random, k: int) -> list[Any]:
-    """A seeded sample (all of them when there are few)."""
-    return values if len(values) <= k else rng.sample(values, k)

@@ -92,9 +92,9 @@ def render_text(diff: SchemaDiff, impact: Impact, verbose: bool = False) -> str:
         shown = section if verbose else section[:_SECTION_LIMIT]
         for c in shown:
             lines.append(f"  {_mark(c):<16} {c.describe()}")
-            if c.witness is not None:
-                lines.append(f"  {'':<16}   {c.witness.short()}")
-            elif c.unproven:
+            for w in c.witnesses:
+                lines.append(f"  {'':<16}   {w.short()}")
+            if c.unproven:
                 lines.append(f"  {'':<16}   {c.reason.split(';')[0]}")
         if len(shown) < len(section):
             lines.append(f"  ... {len(section) - len(shown)} more (--verbose lists all)")

@@ -35,7 +35,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator, FormatChecker
 
-from acpgen.evolve.instances import Instances, esc, sample
+from acpgen.evolve.instances import Instances, esc
 from acpgen.evolve.normal import ref_name
 from acpgen.ir.formats import INTEGER_FORMATS
 
@@ -52,16 +52,17 @@ class Witness:
     instance: Any
     old: str  # what OLD says: "accepts", "rejects: <first error>", "routes ...", "default X"
     new: str
+    breaks: tuple[str, ...] = ()  # the sides it proves broken: client, agent
 
     def short(self) -> str:
         text = json.dumps(self.instance, sort_keys=True, separators=(",", ":"))
         if len(text) > _SHORT:
             text = text[: _SHORT - 3] + "..."
-        return f"{self.kind} witness {self.of} {text} (OLD {self.old[:40]}; NEW {self.new[:40]})"
+        return f"{self.kind} witness {self.of} {text} (OLD {self.old[:48]}; NEW {self.new[:48]})"
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "of": self.of, "instance": self.instance, "old": self.old,
-                "new": self.new}
+                "new": self.new, "breaks": list(self.breaks)}
 
 
 def _format_checker() -> FormatChecker:
@@ -122,6 +123,7 @@ class Prover:
         self.old = Oracle(old)
         self.new = Oracle(new)
         self.gated = gated
+        self.cut = False  # a search stopped at its time limit
 
     @cached_property
     def _numbers(self) -> tuple[int, ...]:
@@ -158,9 +160,10 @@ class Prover:
                 stack.extend(node)
         return tuple(sorted(found))[:32]
 
-    def candidates(self, side: str, name: str, focus: str) -> list[Any]:
+    def candidates(self, side: str, name: str, focus: str,
+                   rng: random.Random | None = None) -> list[Any]:
         oracle = self.old if side == "old" else self.new
-        gen = Instances(oracle.defs, focus, self._numbers, self._strings(name))
+        gen = Instances(oracle.defs, focus, self._numbers, self._strings(name), rng)
         if name == "":
             root = {k: v for k, v in oracle.schema.items() if k != "$defs"}
             return gen.of(root, "")
@@ -175,12 +178,11 @@ class Prover:
         src, dst = ("old", "new") if direction == "writer" else ("new", "old")
         src_oracle, dst_oracle = (self.old, self.new) if src == "old" else (self.new, self.old)
         src_name, dst_name = (old_name, new_name) if src == "old" else (new_name, old_name)
-        values = _smallest_first(self.candidates(src, src_name, focus))
-        if rng is not None:
-            values = sample(values, rng, len(values))
+        values = _smallest_first(self.candidates(src, src_name, focus, rng))
         tried = 0
         for value in values:
             if time.monotonic() > deadline:
+                self.cut = True
                 break
             if src_oracle.verdict(src_name, value) is not None:
                 continue
@@ -193,6 +195,22 @@ class Prover:
                     f"rejects: {error}", "accepts")
                 return Witness(direction, _label(src_name), value, old_says, new_says), tried
         return None, tried
+
+    def dropped_value(self, name: str, value: Any, pointer: str,
+                      deadline: float) -> Witness | None:
+        """An OLD-valid instance carrying an enum value NEW no longer lists but still accepts
+        (through its catch-all): NEW's reader does not know what it means."""
+        for inst in _smallest_first(self.candidates("old", name, pointer)):
+            if time.monotonic() > deadline:
+                self.cut = True
+                return None
+            if not _contains(inst, value) or self.old.verdict(name, inst) is not None:
+                continue
+            if self.new.verdict(name, inst) is None:
+                text = json.dumps(value)[:40]
+                return Witness("dropped", name, inst, f"accepts ({text} is a listed value)",
+                               f"accepts {text} only as an unlisted value")
+        return None
 
     def declared(self, name: str, at: str) -> set[str]:
         """The member names NEW declares at the object ``at`` of a def (through its branches
@@ -211,6 +229,7 @@ class Prover:
         although it no longer declares the member (its data is ignored)."""
         for value in _smallest_first(self.candidates("old", name, f"{at}/properties/{esc(member)}")):
             if time.monotonic() > deadline:
+                self.cut = True
                 return None
             if not _has_member(value, member) or self.old.verdict(name, value) is not None:
                 continue
@@ -235,6 +254,16 @@ def _declared(defs: dict[str, Any], node: Any, seen: set[str], out: set[str]) ->
             value = node.get(key)
             for item in value if isinstance(value, list) else [value]:
                 _declared(defs, item, seen, out)
+
+
+def _contains(inst: Any, value: Any) -> bool:
+    if inst == value and type(inst) is type(value):
+        return True
+    if isinstance(inst, dict):
+        return any(_contains(v, value) for v in inst.values())
+    if isinstance(inst, list):
+        return any(_contains(v, value) for v in inst)
+    return False
 
 
 def _smallest_first(values: list[Any]) -> list[Any]:
@@ -269,9 +298,10 @@ def _label(name: str) -> str:
 
 def counterexample_search(prover: Prover, defs: list[tuple[str, str, bool, bool]],
                           budget: float) -> dict[str, Witness]:
-    """For each (old def, new def, writers matter, readers matter), seeded and time-bounded:
-    instances of one side validated against the other. Returns the counterexamples found,
-    by OLD def name."""
+    """For each (old def, new def, writers matter, readers matter): instances of one side,
+    generated with random member subsets and values (seeded, so every run tries the same
+    ones), validated against the other side; bounded by count and, as a safety net, by time.
+    Returns the counterexamples found, by OLD def name."""
     rng = random.Random(SEED)
     found: dict[str, Witness] = {}
     if not defs:

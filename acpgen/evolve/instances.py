@@ -23,7 +23,8 @@ from acpgen.ir.formats import INTEGER_FORMATS
 _MAX_DEPTH = 7
 _PER_NODE = 48  # candidates kept per position on the focus path
 _OFF_PATH = 2  # candidates kept per position away from it
-_RANDOM_PER_OBJECT = 6  # random member subsets per object in property-based mode
+_RANDOM_PER_OBJECT = 6
+_PER_NODE_RANDOM = 10  # candidates per position in property-based mode (every position)
 _STRINGS = ("a", "", "https://example.com/x", "0", "/tmp/a.txt", "2026-01-01T00:00:00Z",
             "A b!" * 300)
 _INTS = (0, 1, -1, 2, 100)
@@ -41,6 +42,8 @@ class Instances:
                  extra_strings: tuple[str, ...] = (), rng: random.Random | None = None) -> None:
         self.defs = defs
         self.rng = rng  # property-based mode: each object also gets random member subsets
+        self.limit = _PER_NODE if rng is None else _PER_NODE_RANDOM
+        self._memo: dict[tuple[str, bool, int], list[Any]] = {}
         self.focus = focus
         self.numbers = extra_numbers
         self.strings = extra_strings  # constants the other side names (a tag a `not` excludes)
@@ -52,7 +55,7 @@ class Instances:
         return self.of({"$ref": f"#/$defs/{esc(name)}"}, "")
 
     def of(self, node: Any, ptr: str) -> list[Any]:
-        limit = _PER_NODE if self._on_path(ptr) else _OFF_PATH
+        limit = self.limit if self._on_path(ptr) else _OFF_PATH
         out: list[Any] = []
         seen: set[str] = set()
         for value in self._gen(node, ptr):
@@ -90,7 +93,12 @@ class Instances:
                     values = self.of(_merge(rest, target), ptr)
                 else:
                     inner = f"/$defs/{esc(name)}"  # type: ignore[arg-type]
-                    values = self.of(target, inner if len(self._stack) > 1 or not ptr else ptr)
+                    at = inner if len(self._stack) > 1 or not ptr else ptr
+                    # A def met again at the same depth gives the same candidates.
+                    key = (str(name), self._on_path(at), len(self._stack))
+                    if key not in self._memo:
+                        self._memo[key] = self.of(target, at)
+                    values = self._memo[key]
             finally:
                 self._stack.pop()
             yield from values

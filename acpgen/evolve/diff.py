@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from acpgen.errors import AcpgenError
-from acpgen.evolve.capabilities import Capability, capabilities, spellings
+from acpgen.evolve.capabilities import Capability, capabilities, gate_for
 from acpgen.evolve.changes import Change
 from acpgen.evolve.compat import classify_all
 from acpgen.evolve.methods import (
@@ -39,7 +39,7 @@ from acpgen.evolve.methods import (
     method_table,
     unknown_refs,
 )
-from acpgen.evolve.normal import ref_name
+from acpgen.evolve.normal import normalise, ref_name
 from acpgen.evolve.proof import prove_all
 from acpgen.evolve.routing import (
     ROUTING,
@@ -269,13 +269,10 @@ def diff_sides(old: SchemaSide, new: SchemaSide,
         changes += [_change(f) for f in walker.compare(top_a, top_b, "")]
     changes += _method_changes(old, new, walker)
     changes += _meta_changes(old.meta, new.meta)
-    new_caps = capabilities(new.schema)
-    changes += _capability_changes(capabilities(old.schema), new_caps, walker)
-    changes = _mark_gated(changes, new_caps)
+    old_caps, new_caps = capabilities(old.schema), capabilities(new.schema)
+    changes += _capability_changes(old_caps, new_caps, walker)
+    changes, gated = _mark_gated(changes, old_caps, new_caps, new.schema, gates)
     classified = classify_all(changes, old.flows, old.methods)
-    old_caps = {c.qualified for c in capabilities(old.schema)}
-    gated = {(prop, value) for prop, value, cap in gates if cap not in old_caps}
-    gated |= {("", str(c.member)) for c in changes if c.gate}
     met = without_new_routes(new.schema, old.schema, owned)
     proved = prove_all(classified, old.schema, met, old.methods, new.methods, old.flows,
                        frozenset(gated))
@@ -419,18 +416,30 @@ def _capability_changes(a: tuple[Capability, ...], b: tuple[Capability, ...],
     return out
 
 
-def _mark_gated(changes: list[Change], new: tuple[Capability, ...]) -> list[Change]:
-    """An added variant whose documentation says it is only sent to peers that advertise a
-    capability NEW adds never reaches a peer generated from OLD: it is compatible."""
-    added = {c.subject for c in changes if c.kind == "CAPABILITY_ADDED"}
-    spelled = {k: v for k, v in spellings(new).items() if v in added}
-    if not spelled:
-        return changes
+def _mark_gated(changes: list[Change], old: tuple[Capability, ...], new: tuple[Capability, ...],
+                new_schema: dict[str, Any], manifest: tuple[tuple[str, str, str], ...]
+                ) -> tuple[list[Change], set[tuple[str, str]]]:
+    """An added variant only sent to peers that advertise a capability OLD does not have never
+    reaches a peer generated from OLD: it is compatible. The gate is read from the project's
+    gating manifest (``schema/capabilities.toml``: a tagged gate on a capability OLD lacks) or
+    from the schema's own words about a capability NEW adds (:func:`gate_for`).
+
+    Returns the changes and the (tag member, value) pairs no reader witness may carry."""
+    old_q = {c.qualified for c in old}
+    added = tuple(c for c in new if c.qualified not in old_q)
+    gated = {(prop, value) for prop, value, cap in manifest if cap not in old_q}
+    defs = new_schema.get("$defs", {})
     out: list[Change] = []
     for c in changes:
         if c.kind == "VARIANT_ADDED" and c.effect == WIDENS:
-            gate = next((path for text, path in sorted(spelled.items()) if text in c.doc), None)
+            tag = normalise(defs.get(c.subject, {})).a.get("~tag") if c.subject in defs else None
+            member = str(c.member)
+            gate = next((cap for prop, value, cap in manifest
+                         if cap not in old_q and value == member and prop in (tag, None)), None)
+            gate = gate or gate_for(c.doc, member, added, new_schema)
             if gate:
-                c = dataclasses.replace(c, gate=gate, effect=NONE, detail=f"{c.detail}, gated by {gate}")
+                gated.add((str(tag or ""), member))
+                c = dataclasses.replace(c, gate=gate, effect=NONE,
+                                        detail=f"{c.detail}, gated by {gate}")
         out.append(c)
-    return out
+    return out, gated

@@ -100,9 +100,13 @@ def tagged_gates(project: Project) -> tuple[tuple[str, str, str], ...]:
     to a peer that cannot have advertised the capability."""
     if project.capabilities is None:
         return ()
-    return tuple(sorted({(g.select[-1], g.equals, f"{g.capability.root}Capabilities."
-                          f"{g.capability.path}") for g in project.capabilities.gates
+    return tuple(sorted({(g.select[-1], g.equals, _qualified(g.capability))
+                         for g in project.capabilities.gates
                          if g.select and g.equals and g.capability is not None}))
+
+
+def _qualified(cap: Any) -> str:
+    return f"{cap.root}Capabilities.{cap.path}"
 
 
 def _toml_entries(data: Any) -> list[Any]:

@@ -109,11 +109,11 @@ class Instances:
         if isinstance(node.get("enum"), list):
             yield from node["enum"]
             return
-        for key in ("anyOf", "oneOf"):
-            branches = node.get(key)
+        for union in ("anyOf", "oneOf"):
+            branches = node.get(union)
             if isinstance(branches, list):
-                rest = {k: v for k, v in node.items() if k != key}
-                per_branch = [self.of(_merge(rest, b), f"{ptr}/{key}/{i}")
+                rest = {k: v for k, v in node.items() if k != union}
+                per_branch = [self.of(_merge(rest, b), f"{ptr}/{union}/{i}")
                               for i, b in enumerate(branches)]
                 yield from _interleave(per_branch)
                 return
@@ -160,7 +160,8 @@ class Instances:
             yield [items[0]] * 300  # many (maxItems)
 
     def _objects(self, node: dict[str, Any], ptr: str) -> Iterator[Any]:
-        props = node.get("properties") if isinstance(node.get("properties"), dict) else {}
+        declared = node.get("properties")
+        props: dict[str, Any] = declared if isinstance(declared, dict) else {}
         required = [r for r in node.get("required", []) if isinstance(r, str)]
         options = {name: self.of(schema, f"{ptr}/properties/{esc(name)}")
                    for name, schema in props.items()}

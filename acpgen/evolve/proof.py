@@ -29,6 +29,8 @@ from acpgen.evolve.witness import Prover, Witness, counterexample_search
 WITNESS_BUDGET = 4.0
 SEARCH_BUDGET = 2.0
 
+_CUT_NOTE = ("the witness search reached its time limit: some verdicts rest on fewer instances "
+             "than usual and may differ on a faster machine")
 _METHOD_WHOLE = ("METHOD_REMOVED", "METHOD_RENAMED", "METHOD_KIND_CHANGED", "METHOD_SIDE_CHANGED")
 _NO_SEARCH = ("METHOD_", "CAPABILITY_", "DEF_")
 
@@ -65,10 +67,9 @@ def prove_all(changes: list[Change], old_schema: dict[str, Any], new_schema: dic
     out = [_prove(c, prover, flows, old_m, new_m, old_schema, deadline)
            if c.semantic and c.breaking else c for c in changes]
     out = _search(out, prover, flows, old_schema, new_schema)
-    notes = ()
+    notes: tuple[str, ...] = ()
     if prover.cut:
-        notes = ("the witness search reached its time limit: some verdicts rest on fewer "
-                 "instances than usual and may differ on a faster machine",)
+        notes = (_CUT_NOTE,)
     return Proved(tuple(out), notes)
 
 

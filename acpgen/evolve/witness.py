@@ -28,12 +28,14 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
 from jsonschema import Draft202012Validator, FormatChecker
+from referencing.exceptions import Unresolvable
 
 from acpgen.evolve.instances import Instances, esc
 from acpgen.evolve.normal import ref_name
@@ -107,7 +109,8 @@ class Oracle:
             return "no such def"
         try:
             error = next(iter(v.iter_errors(instance)), None)
-        except Exception as exc:  # a schema jsonschema cannot evaluate (a bad regex, ...)
+        except (re.error, RecursionError, ValueError, LookupError, Unresolvable) as exc:
+            # a schema jsonschema cannot evaluate (a pattern Python's re refuses, ...)
             return f"cannot evaluate: {type(exc).__name__}"
         if error is None:
             return None
@@ -175,7 +178,7 @@ class Prover:
                deadline: float, rng: random.Random | None = None) -> tuple[Witness | None, int]:
         """A ``writer`` (OLD accepts, NEW rejects) or ``reader`` (NEW accepts, OLD rejects)
         witness, and how many valid source instances were tried."""
-        src, dst = ("old", "new") if direction == "writer" else ("new", "old")
+        src = "old" if direction == "writer" else "new"
         src_oracle, dst_oracle = (self.old, self.new) if src == "old" else (self.new, self.old)
         src_name, dst_name = (old_name, new_name) if src == "old" else (new_name, old_name)
         values = _smallest_first(self.candidates(src, src_name, focus, rng))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cache
+from itertools import pairwise
 from pathlib import Path
 
 RELEASES = Path(__file__).resolve().parents[1] / "data" / "releases"
@@ -35,7 +36,7 @@ def releases() -> tuple[Release, ...]:
 
 def pairs() -> list[tuple[Release, Release]]:
     rs = releases()
-    return list(zip(rs, rs[1:]))
+    return list(pairwise(rs))
 
 
 def pair_id(pair: tuple[Release, Release]) -> str:

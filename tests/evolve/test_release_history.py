@@ -38,12 +38,12 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "v0.0.33..v0.1.3-alpha.0": ("C", "terminal methods added, gated by the new terminal capability"),
     "v0.1.3-alpha.0..v0.2.0-alpha.3": ("C", "terminal/kill added"),
     "v0.2.0-alpha.3..v0.2.0-alpha.4": ("C", "optional NewSessionResponse.availableCommands added"),
-    "v0.2.0-alpha.4..v0.2.0-alpha.6": ("B", "availableCommands removed (agent's data dropped); "
-                                            "new SessionUpdate variant a client cannot read"),
-    "v0.2.0-alpha.6..v0.2.0-alpha.7": ("C", "McpServer http/sse branches, gated by the new "
-                                            "mcpCapabilities; stdio members moved into a branch"),
-    "v0.2.0-alpha.7..v0.2.0-alpha.8": ("B", "ToolKind gains switch_mode, SessionUpdate gains "
-                                            "current_mode_update (closed, agent writes)"),
+    "v0.2.0-alpha.4..v0.2.0-alpha.6": ("B", ("availableCommands removed (agent's data dropped); "
+                                            "new SessionUpdate variant a client cannot read")),
+    "v0.2.0-alpha.6..v0.2.0-alpha.7": ("C", ("McpServer http/sse branches, gated by the new "
+                                            "mcpCapabilities; stdio members moved into a branch")),
+    "v0.2.0-alpha.7..v0.2.0-alpha.8": ("B", ("ToolKind gains switch_mode, SessionUpdate gains "
+                                            "current_mode_update (closed, agent writes)")),
     "v0.2.0-alpha.8..v0.2.0": ("C", "optional _meta everywhere, extension-method catch-alls"),
     "v0.2.0..v0.2.1": ("C", "null results named as defs of the same shape, optional meta"),
     "v0.2.1..v0.3.0": ("C", "documentation only"),
@@ -75,10 +75,10 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "schema-v1.13.7..schema-v1.14.0": ("C", "AuthMethodId / TerminalId extracted, same shapes"),
     "schema-v1.14.0..schema-v1.16.0": ("C", "open enum SessionConfigOptionCategory gains a value"),
     "schema-v1.16.0..schema-v1.17.0": ("C", "$/cancel_request added; open ErrorCode gains -32800"),
-    "schema-v1.17.0..schema-v1.18.0": ("C", "boolean config options gated by a capability added "
-                                            "in the same release; value moved into branches"),
-    "schema-v1.18.0..schema-v1.21.0": ("C", "elicitation and terminal auth, gated by new "
-                                            "capabilities"),
+    "schema-v1.17.0..schema-v1.18.0": ("C", ("boolean config options gated by a capability added "
+                                            "in the same release; value moved into branches")),
+    "schema-v1.18.0..schema-v1.21.0": ("C", ("elicitation and terminal auth, gated by new "
+                                            "capabilities")),
 }
 
 # Where the tool still disagrees, and why (strict expected failures).

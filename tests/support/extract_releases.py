@@ -39,7 +39,8 @@ def git(repo: str, *args: str) -> bytes:
 
 
 def show(repo: str, tag: str, path: str) -> bytes | None:
-    done = subprocess.run(["git", "-C", repo, "show", f"{tag}:{path}"], capture_output=True)
+    done = subprocess.run(["git", "-C", repo, "show", f"{tag}:{path}"], capture_output=True,
+                          check=False)
     return done.stdout if done.returncode == 0 else None
 
 

@@ -36,7 +36,7 @@ from acpgen.evolve.keywords import (
     UPPER_BOUNDS,
     is_doc,
 )
-from acpgen.evolve.normal import Norm, as_union, json_key, normalise, spelling
+from acpgen.evolve.normal import Norm, as_union, distributed, json_key, normalise, spelling
 from acpgen.ir.formats import INTEGER_FORMATS
 
 NARROWS = "narrows"
@@ -130,12 +130,28 @@ class Walker:
         one_union = ("~union" in na.a) != ("~union" in nb.a)  # a union that kept one branch
         if na.a.get("$ref") != nb.a.get("$ref") and not one_union:
             sem = self._ref_changed(na, nb, ptr)
+        elif one_union and (lifted := self._lifted(na, nb, ptr)) is not None:
+            sem = lifted
         else:
             sem = self._assertions(na, nb, ptr)
         if not sem and spelling(a) != spelling(b) and self._explained_seen == explained_before:
             sem = [Finding("EQUIVALENT_REWRITE", ptr, NONE,
                            "the same values are valid, spelt differently (generated code may differ)")]
         return out + sem
+
+    def _lifted(self, na: Norm, nb: Norm, ptr: str) -> list[Finding] | None:
+        """One side a union, the other a single branch merged into its position: compare
+        branch by branch, with the keywords beside the union moved into each branch, so a
+        member declared beside the union is not 'removed' because the other side merged it."""
+        da: Norm | None
+        db: Norm | None
+        if "~union" in na.a:
+            da, db = distributed(na), as_union(nb, str(na.a["~union"]))
+        else:
+            da, db = as_union(na, str(nb.a["~union"])), distributed(nb)
+        if da is None or db is None:
+            return None
+        return self._variants(da, db, ptr)
 
     # -- annotations -------------------------------------------------------------------------
 
@@ -363,7 +379,8 @@ class Walker:
         pairs, paired_new = self._renamed_branches(na, nb, ptr)
         for key in sorted(set(na.variants) | set(nb.variants)):
             if key in pairs:
-                out.append(pairs[key])
+                if pairs[key] is not None:
+                    out.append(pairs[key])  # type: ignore[arg-type]
                 continue
             if key in paired_new:
                 continue
@@ -401,7 +418,8 @@ class Walker:
         branch = normalise(y[1]).a
         return name in self.routing and not any(k for k in branch if not k.startswith("~"))
 
-    def _renamed_branches(self, na: Norm, nb: Norm, ptr: str) -> tuple[dict[str, Finding], set[str]]:
+    def _renamed_branches(self, na: Norm, nb: Norm, ptr: str
+                          ) -> tuple[dict[str, Finding | None], set[str]]:
         """Branches keyed by def or title whose key changed but whose shape did not (a def
         renamed, a branch retitled): one EQUIVALENT_REWRITE each, keyed by the OLD key."""
         paired: set[str] = set()
@@ -409,15 +427,20 @@ class Walker:
         new = [k for k in nb.variants if k not in na.variants and k not in self.explained]
         if na.a.get("~tag") or not gone or not new:
             return {}, paired
-        out: dict[str, Finding] = {}
+        out: dict[str, Finding | None] = {}
         for old_key in gone:
             rel, raw = na.variants[old_key]
             for new_key in new:
                 if new_key in paired:
                     continue
+                explained_before = self._explained_seen
                 found = self.compare(raw, nb.variants[new_key][1], _join(ptr, rel))
                 if combined(found) == NONE:
                     paired.add(new_key)
+                    if self._explained_seen > explained_before and not [
+                            f for f in found if f.kind != "EQUIVALENT_REWRITE"]:
+                        out[old_key] = None  # only a method's branches differ inside it
+                        break
                     out[old_key] = Finding("EQUIVALENT_REWRITE", _join(ptr, rel), NONE,
                                            f"branch {old_key} is now {new_key} (same shape)",
                                            old_key, old_key, new_key)

@@ -14,14 +14,14 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from acpgen.evolve.capabilities import capabilities
 from acpgen.evolve.changes import Change
 from acpgen.evolve.methods import ENVELOPE, ROLES, Flows, WireMethod
-from acpgen.evolve.witness import Prover, Witness, counterexample_search
+from acpgen.evolve.witness import Prover, Witness, contains, counterexample_search, has_member
 
 # Seconds. Both searches are bounded by count (the generator's limits), so their results do
 # not depend on the machine; these caps only stop a pathological schema, and the report says
@@ -163,9 +163,24 @@ def _search_both(c: Change, ev: _Evidence, prover: Prover, old_name: str, new_na
         roles = writers if direction == "writer" else readers
         if not set(roles) & claimed:
             continue
-        w, tried = prover.search(direction, old_name, new_name, focus, deadline)
+        w, tried = prover.search(direction, old_name, new_name, focus, deadline,
+                                 prefer=_exercises(c))
         ev.tried += tried
         ev.add(w, roles, claimed)
+
+
+def _exercises(c: Change) -> Callable[[Any], bool] | None:
+    """What an instance that shows this change carries: the member, or the value or tag."""
+    if c.kind.startswith("PROPERTY_") and c.member:
+        member = str(c.member)
+        return lambda v: has_member(v, member)
+    if c.kind.startswith("ENUM_VALUE_"):
+        value = c.new if c.kind == "ENUM_VALUE_ADDED" else c.old
+        return lambda v: contains(v, value)
+    if c.kind.startswith("VARIANT_") and isinstance(c.member, str):
+        tag = c.member
+        return lambda v: contains(v, tag)
+    return None
 
 
 def _conclude(c: Change, ev: _Evidence, name: str) -> Change:

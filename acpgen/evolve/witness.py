@@ -30,6 +30,7 @@ import json
 import random
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -175,13 +176,18 @@ class Prover:
         return gen.of_def(name)
 
     def search(self, direction: str, old_name: str, new_name: str, focus: str,
-               deadline: float, rng: random.Random | None = None) -> tuple[Witness | None, int]:
+               deadline: float, rng: random.Random | None = None,
+               prefer: Callable[[Any], bool] | None = None) -> tuple[Witness | None, int]:
         """A ``writer`` (OLD accepts, NEW rejects) or ``reader`` (NEW accepts, OLD rejects)
-        witness, and how many valid source instances were tried."""
+        witness, and how many valid source instances were tried. ``prefer``: instances that
+        carry the change itself (its member, value or tag) are tried first, so the witness
+        shows this change rather than another one in the same def."""
         src = "old" if direction == "writer" else "new"
         src_oracle, dst_oracle = (self.old, self.new) if src == "old" else (self.new, self.old)
         src_name, dst_name = (old_name, new_name) if src == "old" else (new_name, old_name)
         values = _smallest_first(self.candidates(src, src_name, focus, rng))
+        if prefer is not None:
+            values = [v for v in values if prefer(v)] + [v for v in values if not prefer(v)]
         tried = 0
         for value in values:
             if time.monotonic() > deadline:
@@ -257,6 +263,15 @@ def _declared(defs: dict[str, Any], node: Any, seen: set[str], out: set[str]) ->
             value = node.get(key)
             for item in value if isinstance(value, list) else [value]:
                 _declared(defs, item, seen, out)
+
+
+def contains(inst: Any, value: Any) -> bool:
+    """Whether an instance holds ``value`` anywhere (same JSON type)."""
+    return _contains(inst, value)
+
+
+def has_member(inst: Any, member: str) -> bool:
+    return _has_member(inst, member)
 
 
 def _contains(inst: Any, value: Any) -> bool:

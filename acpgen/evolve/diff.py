@@ -124,31 +124,42 @@ class SchemaDiff:
 # -- loading ------------------------------------------------------------------------------
 
 
+_LAYOUTS = ("schema/v1", "schema", "")
+
+
 def load_side(arg: str, fallback_meta: tuple[str, bytes] | None, cwd: Path | None = None,
               trusted: SchemaSide | None = None) -> SchemaSide:
     """A schema named by a file (meta.json beside it, else ``fallback_meta``) or an inputs dir.
 
-    An inputs directory must hold ``schema/v1/schema.json`` and ``schema/v1/meta.json``.
+    An inputs directory holds ``schema/v1/schema.json`` and its ``meta.json`` (a checkout of an
+    older release: ``schema/schema.json`` or ``schema.json``, and a meta.json beside it if
+    that release had one).
     ``trusted``: an already validated side; only the defs that differ from it are checked
     against the 2020-12 metaschema again.
     """
     path = Path(arg)
     if not path.is_absolute():
         path = (cwd or Path.cwd()) / path
+    where = ""
     if path.is_dir():
-        schema_path = path / "schema" / "v1" / "schema.json"
-        meta_path: Path | None = path / "schema" / "v1" / "meta.json"
-        if not schema_path.is_file():
-            raise AcpgenError(arg, "directory has no schema/v1/schema.json")
-        if not meta_path.is_file():  # type: ignore[union-attr]
-            raise AcpgenError(arg, "directory has no schema/v1/meta.json")
+        # An inputs directory, or a checkout of the ACP repository at any release: the
+        # schema lived at schema/v1/, before that at schema/, and first at the root.
+        found = next((rel for rel in _LAYOUTS if (path / rel / "schema.json").is_file()), None)
+        if found is None:
+            raise AcpgenError(arg, "directory has no schema/v1/schema.json (nor schema/schema.json "
+                                   "or schema.json of an older release)")
+        where = found
+        schema_path = path / where / "schema.json"
+        beside = schema_path.parent / "meta.json"
+        meta_path: Path | None = beside if beside.is_file() else None
     elif path.is_file():
         schema_path = path
         beside = path.parent / "meta.json"
         meta_path = beside if beside.is_file() and beside != path else None
     else:
         raise AcpgenError(arg, "no such schema file or inputs directory")
-    schema_label = arg if path.is_file() else f"{arg.rstrip('/')}/schema/v1/schema.json"
+    schema_label = arg if path.is_file() else f"{arg.rstrip('/')}/{where}/schema.json".replace(
+        "//", "/")
     own = True
     blob = _read(schema_path, schema_label)
     if meta_path is not None:

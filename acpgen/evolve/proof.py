@@ -26,8 +26,8 @@ from acpgen.evolve.witness import Prover, Witness, contains, counterexample_sear
 # Seconds. Both searches are bounded by count (the generator's limits), so their results do
 # not depend on the machine; these caps only stop a pathological schema, and the report says
 # so when one is reached (then the verdicts may depend on speed).
-WITNESS_BUDGET = 4.0
-SEARCH_BUDGET = 2.0
+WITNESS_BUDGET = 10.0
+SEARCH_BUDGET = 3.0
 
 _CUT_NOTE = ("the witness search reached its time limit: some verdicts rest on fewer instances "
              "than usual and may differ on a faster machine")
@@ -126,7 +126,10 @@ def _prove(c: Change, prover: Prover, flows: Flows, old_m: dict[str, WireMethod]
         at = f"/$defs/{cap.owner}"
         writers, readers = flows.of(cap.owner, at)
         if c.kind == "CAPABILITY_REMOVED":
-            ev.add(prover.dropped(cap.owner, member, at, deadline), claimed, claimed)
+            root = f"{cap.root.capitalize()}Capabilities"
+            leaf: Any = True if cap.kind == "boolean" else {}
+            ev.add(prover.capability(root, cap.path.split("."), leaf) or
+                   prover.dropped(cap.owner, member, at, deadline), claimed, claimed)
         else:
             focused = dataclasses.replace(c, pointer=f"{at}/properties/{member}", effect="both")
             _search_both(focused, ev, prover, cap.owner, cap.owner, focused.pointer, writers,

@@ -90,6 +90,7 @@ class Oracle:
         self.defs: dict[str, Any] = schema.get("$defs", {}) if isinstance(schema.get("$defs"),
                                                                             dict) else {}
         self._validators: dict[str, Draft202012Validator] = {}
+        self._verdicts: dict[tuple[str, str], str | None] = {}  # the same instance is met often
 
     def validator(self, name: str) -> Draft202012Validator | None:
         """Validator of a def (``""``: the document root); None if there is no such def."""
@@ -105,6 +106,12 @@ class Oracle:
 
     def verdict(self, name: str, instance: Any) -> str | None:
         """None if valid, else the first error (one line); "no such def" if missing."""
+        key = (name, json.dumps(instance, sort_keys=True))
+        if key not in self._verdicts:
+            self._verdicts[key] = self._verdict(name, instance)
+        return self._verdicts[key]
+
+    def _verdict(self, name: str, instance: Any) -> str | None:
         v = self.validator(name)
         if v is None:
             return "no such def"
@@ -128,6 +135,7 @@ class Prover:
         self.new = Oracle(new)
         self.gated = gated
         self.cut = False  # a search stopped at its time limit
+        self._candidates: dict[tuple[str, str, str], list[Any]] = {}
 
     @cached_property
     def _numbers(self) -> tuple[int, ...]:
@@ -166,14 +174,19 @@ class Prover:
 
     def candidates(self, side: str, name: str, focus: str,
                    rng: random.Random | None = None) -> list[Any]:
+        key = (side, name, focus)
+        if rng is None and key in self._candidates:
+            return self._candidates[key]
         oracle = self.old if side == "old" else self.new
         gen = Instances(oracle.defs, focus, self._numbers, self._strings(name), rng)
         if name == "":
             root = {k: v for k, v in oracle.schema.items() if k != "$defs"}
-            return gen.of(root, "")
-        if name not in oracle.defs:
-            return []
-        return gen.of_def(name)
+            values = gen.of(root, "")
+        else:
+            values = gen.of_def(name) if name in oracle.defs else []
+        if rng is None:
+            self._candidates[key] = values
+        return values
 
     def search(self, direction: str, old_name: str, new_name: str, focus: str,
                deadline: float, rng: random.Random | None = None,
@@ -219,6 +232,26 @@ class Prover:
                 text = json.dumps(value)[:40]
                 return Witness("dropped", name, inst, f"accepts ({text} is a listed value)",
                                f"accepts {text} only as an unlisted value")
+        return None
+
+    def capability(self, root: str, path: list[str], leaf: Any) -> Witness | None:
+        """The advertisement of one capability, ``{"a": {"b": true}}`` at the capabilities def
+        ``root``: OLD accepts it; NEW rejects it (``writer``) or accepts it with a member on
+        the path it no longer declares (``dropped``: the capability is ignored)."""
+        value: Any = leaf
+        for step in reversed(path):
+            value = {step: value}
+        if self.old.verdict(root, value) is not None:
+            return None
+        error = self.new.verdict(root, value)
+        if error is not None and error != "no such def":
+            return Witness("writer", root, value, "accepts", f"rejects: {error}")
+        node: Any = self.new.defs.get(root)
+        for step in path:
+            node = _member_schema(self.new.defs, node, step, set())
+            if node is None:
+                return Witness("dropped", root, value, "accepts (declares the capability)",
+                               f"accepts, ignoring {'.'.join(path)!r} (no longer declared)")
         return None
 
     def declared(self, name: str, at: str) -> set[str]:
@@ -287,6 +320,26 @@ def _contains(inst: Any, value: Any) -> bool:
 def _smallest_first(values: list[Any]) -> list[Any]:
     """Shortest JSON first, so the first witness found is a small one (stable order)."""
     return sorted(values, key=lambda v: len(json.dumps(v, separators=(",", ":"))))
+
+
+def _member_schema(defs: dict[str, Any], node: Any, member: str, seen: set[str]) -> Any:
+    """The schema a position declares for ``member`` (through its branches and refs)."""
+    if not isinstance(node, dict):
+        return None
+    name = ref_name(node.get("$ref"))
+    if name and name not in seen and name in defs:
+        found = _member_schema(defs, defs[name], member, seen | {name})
+        if found is not None:
+            return found
+    props = node.get("properties")
+    if isinstance(props, dict) and member in props:
+        return props[member]
+    for key in ("allOf", "anyOf", "oneOf"):
+        for branch in node.get(key, ()) if isinstance(node.get(key), list) else ():
+            found = _member_schema(defs, branch, member, seen)
+            if found is not None:
+                return found
+    return None
 
 
 def _carries(value: Any, gated: frozenset[tuple[str, str]]) -> bool:

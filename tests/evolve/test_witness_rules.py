@@ -426,3 +426,27 @@ def test_json_report_carries_the_witness_fields(tmp_path: Path) -> None:
     assert not _valid(new, "PingResponse", w["instance"])
     assert w["old"] == "accepts" and w["new"].startswith("rejects: ")
     assert report["summary"]["unproven"] == 0
+
+
+def test_a_checkout_of_any_release_is_a_directory_to_diff(tmp_path: Path) -> None:
+    """The schema lived at the root first (no meta.json), then at schema/ (meta.json beside
+    it), then at schema/v1/: a checkout of each release is read as it is."""
+    from tests.evolve.releases import releases
+
+    by_tag = {r.tag: r for r in releases()}
+    first, later = by_tag["v0.0.1"], by_tag["v0.4.1"]
+    (tmp_path / "first").mkdir()
+    (tmp_path / "first" / "schema.json").write_bytes(first.schema.read_bytes())
+    (tmp_path / "later" / "schema").mkdir(parents=True)
+    (tmp_path / "later" / "schema" / "schema.json").write_bytes(later.schema.read_bytes())
+    assert later.meta is not None
+    (tmp_path / "later" / "schema" / "meta.json").write_bytes(later.meta.read_bytes())
+    result = run_acpgen("diff", str(tmp_path / "first"), str(tmp_path / "later"), "--project",
+                        str(PROJECT_ROOT), "--inputs", str(INPUTS))
+    assert result.returncode == 3, result.stderr
+    assert "first/schema.json" in result.stdout and "later/schema/schema.json" in result.stdout
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    bad = run_acpgen("diff", str(empty), str(tmp_path / "later"), "--project", str(PROJECT_ROOT),
+                     "--inputs", str(INPUTS))
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1

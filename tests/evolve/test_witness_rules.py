@@ -441,12 +441,16 @@ def test_a_checkout_of_any_release_is_a_directory_to_diff(tmp_path: Path) -> Non
     (tmp_path / "later" / "schema" / "schema.json").write_bytes(later.schema.read_bytes())
     assert later.meta is not None
     (tmp_path / "later" / "schema" / "meta.json").write_bytes(later.meta.read_bytes())
-    result = run_acpgen("diff", str(tmp_path / "first"), str(tmp_path / "later"), "--project",
-                        str(PROJECT_ROOT), "--inputs", str(INPUTS))
-    assert result.returncode == 3, result.stderr
-    assert "first/schema.json" in result.stdout and "later/schema/schema.json" in result.stdout
-    empty = tmp_path / "empty"
-    empty.mkdir()
-    bad = run_acpgen("diff", str(empty), str(tmp_path / "later"), "--project", str(PROJECT_ROOT),
-                     "--inputs", str(INPUTS))
-    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+    from acpgen.evolve.diff import load_side
+
+    stand_in = (f"{INPUTS}/schema/v1/meta.json", (INPUTS / "schema/v1/meta.json").read_bytes())
+    old = load_side(str(tmp_path / "first"), stand_in)
+    new = load_side(str(tmp_path / "later"), stand_in)
+    assert old.schema_path == tmp_path / "first" / "schema.json" and old.meta_label == stand_in[0]
+    assert new.schema_path == tmp_path / "later" / "schema" / "schema.json"
+    assert new.meta_label.endswith("later/schema/meta.json")
+    assert exit_code(diff_sides(old, new)) == 3
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(AcpgenError) as info:
+        load_side(str(tmp_path / "empty"), stand_in)
+    assert "schema/v1/schema.json" in str(info.value) and "\n" not in str(info.value)

@@ -26,6 +26,7 @@ the def's compatible change into a breaking one with that witness.
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 import re
@@ -61,7 +62,8 @@ class Witness:
         text = json.dumps(self.instance, sort_keys=True, separators=(",", ":"))
         if len(text) > _SHORT:
             text = text[: _SHORT - 3] + "..."
-        return f"{self.kind} witness {self.of} {text} (OLD {self.old[:48]}; NEW {self.new[:48]})"
+        said = (self.old.split(" (")[0][:60], self.new.split(" (")[0][:60])
+        return f"{self.kind} witness {self.of} {text} (OLD {said[0]}; NEW {said[1]})"
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "of": self.of, "instance": self.instance, "old": self.old,
@@ -136,6 +138,7 @@ class Prover:
         self.gated = gated
         self.cut = False  # a search stopped at its time limit
         self._candidates: dict[tuple[str, str, str], list[Any]] = {}
+        self._strict: dict[tuple[str, str, str], Draft202012Validator | None] = {}
 
     @cached_property
     def _numbers(self) -> tuple[int, ...]:
@@ -268,17 +271,52 @@ class Prover:
 
     def dropped(self, name: str, member: str, at: str, deadline: float) -> Witness | None:
         """An OLD-valid instance carrying ``member`` at the object ``at`` that NEW accepts
-        although it no longer declares the member (its data is ignored)."""
+        only as an unknown member (its data is ignored): confirmed with jsonschema on both
+        schemas with unknown members refused at that object (``unevaluatedProperties: false``),
+        where OLD still accepts it and NEW rejects it."""
         for value in _smallest_first(self.candidates("old", name, f"{at}/properties/{esc(member)}")):
             if time.monotonic() > deadline:
                 self.cut = True
                 return None
             if not _has_member(value, member) or self.old.verdict(name, value) is not None:
                 continue
-            if self.new.verdict(name, value) is None and member not in self.declared(name, at):
-                return Witness("dropped", name, value, "accepts (declares the member)",
-                               f"accepts, ignoring {member!r} (no longer declared)")
+            if self.new.verdict(name, value) is not None or member in self.declared(name, at):
+                continue
+            if self.strict("old", name, at, value) is not None:
+                continue  # OLD does not know every member of it either
+            error = self.strict("new", name, at, value)
+            if error is not None:
+                return Witness("dropped", name, value, "accepts (declares every member)",
+                               f"accepts {member!r} only as an unknown member (with unknown "
+                               f"members refused: {error})")
         return None
+
+    def strict(self, side: str, name: str, at: str, instance: Any) -> str | None:
+        """The verdict of ``side`` on a def with unknown members refused at the object ``at``
+        (None: valid; "no such position" when ``at`` does not resolve)."""
+        key = (side, name, at)
+        if key not in self._strict:
+            oracle = self.old if side == "old" else self.new
+            defs = copy.deepcopy(oracle.defs)
+            node: Any = defs.get(name)
+            for step in [p.replace("~1", "/").replace("~0", "~") for p in at.split("/")[3:]]:
+                node = node.get(step) if isinstance(node, dict) else (
+                    node[int(step)] if isinstance(node, list) and step.isdigit()
+                    and int(step) < len(node) else None)
+            if isinstance(node, dict):
+                node["unevaluatedProperties"] = False
+                doc = {"$defs": defs, "$ref": f"#/$defs/{esc(name)}"}
+                self._strict[key] = Draft202012Validator(doc, format_checker=_CHECKER)
+            else:
+                self._strict[key] = None
+        validator = self._strict[key]
+        if validator is None:
+            return "no such position"
+        error = next(iter(validator.iter_errors(instance)), None)
+        if error is None:
+            return None
+        where = "/" + "/".join(str(p) for p in error.absolute_path)
+        return f"{where}: {error.message}"[:160]
 
 
 def _declared(defs: dict[str, Any], node: Any, seen: set[str], out: set[str]) -> None:

@@ -9,6 +9,7 @@ strict expected failures, so fixing one turns the test red until the entry is re
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
@@ -105,6 +106,13 @@ def _params(ids: list[str] | None) -> list[object]:
     return out
 
 
+def _closed(schema: dict[str, Any], name: str) -> dict[str, Any]:
+    """The schema with unknown members refused at the root of one def."""
+    out = copy.deepcopy(schema)
+    out["$defs"][name]["unevaluatedProperties"] = False
+    return out
+
+
 def _valid(schema: dict[str, Any], of: str, instance: Any) -> bool:
     """Checked here with jsonschema directly, not through the tool's own validators."""
     root = schema if of == "(envelope)" else {"$defs": schema["$defs"], "$ref": f"#/$defs/{of}"}
@@ -126,6 +134,9 @@ def _confirm(old: Any, new: Any, c: Any) -> None:
             assert _valid(b, w.of, w.instance) and not _valid(a, w.of, w.instance), w
         elif w.kind == "dropped":
             assert _valid(a, w.of, w.instance) and _valid(b, w.of, w.instance), w
+            # ... and NEW keeps it only as an unknown member (unknown members refused).
+            assert _valid(_closed(a, w.of), w.of, w.instance), w
+            assert not _valid(_closed(b, w.of), w.of, w.instance), w
         else:
             assert w.kind in ("method", "default"), w
 

@@ -87,6 +87,13 @@ def _diff(old: Json, new: Json, meta_old: Json | None = None, meta_new: Json | N
     return diff_sides(_side("old.json", old, meta_old), _side("new.json", new, meta_new), gates)
 
 
+def _closed(schema: Json, name: str) -> Json:
+    """The schema with unknown members refused at the root of one def."""
+    out = copy.deepcopy(schema)
+    out["$defs"][name]["unevaluatedProperties"] = False
+    return out
+
+
 def _valid(schema: Json, of: str, instance: Any) -> bool:
     root = schema if of == "(envelope)" else {"$defs": schema["$defs"], "$ref": f"#/$defs/{of}"}
     return Draft202012Validator(root).is_valid(instance)
@@ -107,6 +114,9 @@ def _confirmed(old: Json, new: Json, diff: SchemaDiff) -> None:
                 assert _valid(new, w.of, w.instance) and not _valid(old, w.of, w.instance)
             elif w.kind == "dropped":
                 assert _valid(old, w.of, w.instance) and _valid(new, w.of, w.instance)
+                # ... and NEW keeps it only as an unknown member (unknown members refused).
+                assert _valid(_closed(old, w.of), w.of, w.instance)
+                assert not _valid(_closed(new, w.of), w.of, w.instance)
 
 
 def _sides(diff: SchemaDiff) -> tuple[str, str]:

@@ -9,8 +9,11 @@ method, so they are reported once, as the method change. Capabilities are compar
 generator's IR when both sides build one.
 
 Nothing is dropped: every difference the walker finds is a :class:`Change` (annotations are
-reported apart, as non-semantic; what cannot be classified is ``UNCLASSIFIED``, breaking for
-both sides). Who each change breaks is :mod:`acpgen.evolve.compat`.
+reported apart, as non-semantic; what cannot be classified is ``UNCLASSIFIED``). Whom each
+change would break is :mod:`acpgen.evolve.compat`; :mod:`acpgen.evolve.proof` then keeps a
+side's ``breaking`` only with a witness jsonschema confirms (else ``compatible`` or
+``unproven``) and searches for counterexamples behind the compatible verdicts. Any release of
+the ACP schema reads (:mod:`acpgen.evolve.routing`, :mod:`acpgen.evolve.methods`).
 """
 
 from __future__ import annotations
@@ -71,11 +74,6 @@ class SchemaSide:
     size: int
     meta_bytes: bytes
     envelope_parts: dict[str, tuple[Any, EnvelopeRefs]] = field(default_factory=dict, repr=False)
-
-    @cached_property
-    def def_texts(self) -> dict[str, str]:
-        """Each def as JSON text, member order kept (to see members declared in another order)."""
-        return {name: json.dumps(node) for name, node in self.schema.get("$defs", {}).items()}
 
     @cached_property
     def flows(self) -> Flows:

@@ -92,13 +92,14 @@ def _verdict(c: Change, ev: _Evidence, unproven: bool, why: str) -> Change:
                "unproven" if r in claimed and unproven else
                "compatible" for r in ROLES}
     witnesses: list[Witness] = []
+    seen: list[Witness] = []
     for role in ROLES:
         w = ev.broken.get(role)
-        if w is None:
+        if w is None or any(x is w for x in seen):
             continue
+        seen.append(w)
         sides = tuple(r for r in ROLES if ev.broken.get(r) is w)
-        if not any(x is w for x in witnesses):
-            witnesses.append(dataclasses.replace(w, breaks=sides))
+        witnesses.append(dataclasses.replace(w, breaks=sides))
     lost = claimed - set(ev.broken)
     reason = c.reason if not lost else f"{why} {c.reason}".strip()
     return dataclasses.replace(c, client=verdict["client"], agent=verdict["agent"],
@@ -140,8 +141,10 @@ def _prove(c: Change, prover: Prover, flows: Flows, old_m: dict[str, WireMethod]
         return c  # a meta.json change: no schema instance can show it (kept as classified)
     writers, readers = flows.of(c.subject, c.pointer)
     if c.kind == "DEFAULT_CHANGED":
-        ev.add(Witness("default", name or ENVELOPE, _omitted(c), f"default {_j(c.old)}",
-                       f"default {_j(c.new)}"), claimed, claimed)
+        omitted = _omitted(c, prover, name)
+        what = f"{c.member!r} omitted means" if c.member else "an omitted value means"
+        ev.add(Witness("default", name or ENVELOPE, omitted, f"accepts; {what} {_j(c.old)}",
+                       f"accepts; {what} {_j(c.new)}"), claimed, claimed)
         return _verdict(c, ev, False, "")
     _search_both(c, ev, prover, name, name, c.pointer, writers, readers, deadline)
     if c.kind in ("PROPERTY_REMOVED", "ENUM_VALUE_REMOVED") and (claimed & writers) - set(ev.broken):
@@ -216,8 +219,16 @@ def _method_witness(c: Change, prover: Prover, old_m: dict[str, WireMethod],
     return Witness("method", "message", message, f"{m.kind} handled by {m.side}", new_says)
 
 
-def _omitted(c: Change) -> Any:
-    return {"(omitted)": c.member} if c.member else "(omitted)"
+def _omitted(c: Change, prover: Prover, name: str) -> Any:
+    """The smallest instance both sides accept that omits the member whose default changed
+    (what it means is what differs); None when none is found (the default of a whole value)."""
+    member = str(c.member) if c.member else None
+    for value in prover.candidates("old", name, c.pointer):
+        if member is not None and has_member(value, member):
+            continue
+        if prover.old.verdict(name, value) is None and prover.new.verdict(name, value) is None:
+            return value
+    return None
 
 
 def _j(value: Any) -> str:

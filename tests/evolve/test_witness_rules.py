@@ -464,3 +464,17 @@ def test_a_checkout_of_any_release_is_a_directory_to_diff(tmp_path: Path) -> Non
     with pytest.raises(AcpgenError) as info:
         load_side(str(tmp_path / "empty"), stand_in)
     assert "schema/v1/schema.json" in str(info.value) and "\n" not in str(info.value)
+
+
+def test_a_changed_default_is_shown_by_an_instance_that_omits_the_member() -> None:
+    old = _base()
+    old["$defs"]["PingResponse"]["properties"]["count"]["default"] = 1
+    new = copy.deepcopy(old)
+    new["$defs"]["PingResponse"]["properties"]["count"]["default"] = 2
+    [c] = _diff(old, new).semantic
+    assert c.kind == "DEFAULT_CHANGED" and (c.client, c.agent) == ("breaking", "breaking")
+    [w] = c.witnesses
+    assert w.kind == "default" and w.breaks == ("client", "agent")
+    assert "count" not in w.instance and _valid(old, "PingResponse", w.instance)
+    assert _valid(new, "PingResponse", w.instance)
+    assert w.old.endswith("means 1") and w.new.endswith("means 2")

@@ -1,10 +1,10 @@
 """``acpgen bump``: move the project to a new schema, all or nothing.
 
 Where the new files must be
-    The lock records every input as a path *relative to the inputs directory* (pinned inputs
-    are read where they are and never copied into the project). So ``--schema`` (and
-    ``--meta`` / ``--roster``) must name files inside the inputs directory, e.g.
-    ``../shared/acp/history/schema-v1.21.0.json``, which the lock then records as
+    The lock records every input as a path *relative to the inputs directory* (``schema/inputs``
+    in a project made by acpgen). So ``--schema`` (and ``--meta`` / ``--roster``) must name
+    files inside the inputs directory, e.g.
+    ``schema/inputs/history/schema-v1.21.0.json``, which the lock then records as
     ``history/schema-v1.21.0.json``. A file outside it is refused (exit 2): put it in the
     inputs directory first.
 

@@ -159,7 +159,7 @@ def load_package(files: dict[str, str], root: Path) -> dict[str, ModuleType]:
     pkg.mkdir(parents=True)
     (pkg / "__init__.py").write_text("", encoding="utf-8")
     # The fixed runtime module methods.py imports (copied verbatim into every package).
-    runtime = Path(__file__).resolve().parents[1] / "acpgen" / "runtime"
+    runtime = Path(__file__).resolve().parents[1] / "acpgen" / "shipped" / "runtime"
     (pkg / "errors.py").write_bytes((runtime / "errors.py").read_bytes())
     for rel, text in files.items():
         if rel.startswith(f"{PACKAGE}/"):

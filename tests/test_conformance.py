@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from conftest import INPUTS, PROJECT_ROOT, generated_dir, run_acpgen
 
-from acpgen.conformance.checks_agent import AGENT_CHECKS
-from acpgen.conformance.checks_client import CLIENT_CHECKS
+from acpgen.shipped.conformance.checks_agent import AGENT_CHECKS
+from acpgen.shipped.conformance.checks_client import CLIENT_CHECKS
 from acpgen.emit import conformance as emitter
 from acpgen.errors import AcpgenError
 from acpgen.model.conformance import MANIFEST_RELPATH, parse_manifest
@@ -101,7 +101,7 @@ def test_the_cli_refuses_a_broken_manifest_with_exit_2_and_one_line(tmp_path: Pa
 
 
 def test_the_kit_is_copied_verbatim_and_every_observable_requirement_has_a_tagged_test(project) -> None:  # type: ignore[no-untyped-def]
-    source = PROJECT_ROOT / "acpgen" / "conformance"
+    source = PROJECT_ROOT / "acpgen" / "shipped" / "conformance"
     for path in source.glob("*.py"):
         assert (TESTS_DIR / emitter.KIT_PACKAGE / path.name).read_bytes() == path.read_bytes(), path.name
     for side in emitter.SIDES:

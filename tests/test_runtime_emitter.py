@@ -102,7 +102,7 @@ def test_an_error_code_the_runtime_answers_with_must_be_the_schemas(project: Any
     changed = _error_code_retitled(project, -32602, "Bad params")
     with pytest.raises(AcpgenError) as caught:
         runtime.emit(generation_model(changed, GenOptions(package="x")))
-    assert "-32602 'Invalid params'" in str(caught.value) and "acpgen/runtime/errors.py" in str(caught.value)
+    assert "-32602 'Invalid params'" in str(caught.value) and "acpgen/shipped/runtime/errors.py" in str(caught.value)
 
 
 def test_the_fixed_runtime_is_copied_byte_for_byte_under_any_package_name(project: Any) -> None:
@@ -121,7 +121,7 @@ def test_the_fixed_runtime_is_copied_byte_for_byte_under_any_package_name(projec
 def test_the_engine_uses_the_cancel_request_method_the_emitter_checks() -> None:
     """The emitter checks ``errors.CANCEL_REQUEST_METHOD`` against the schema (without importing
     the engine); the engine must send and route that very constant."""
-    from acpgen.runtime import errors, rpc
+    from acpgen.shipped.runtime import errors, rpc
 
     assert rpc.CANCEL_REQUEST_METHOD is errors.CANCEL_REQUEST_METHOD
     assert errors.CANCEL_REQUEST_METHOD == "$/cancel_request"

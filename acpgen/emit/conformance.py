@@ -4,7 +4,7 @@ From ``schema/conformance.toml``: one test per requirement observable against an
 (``test_conformance_agent.py``) and per requirement observable against a client
 (``test_conformance_client.py``), each tagged with its roster ID; ``_acp_conformance.py``
 holds the package name and every requirement's class for the report. The kit itself
-(``acpgen/conformance/``, fixed Python) is copied verbatim into ``_acp_kit/``.
+(``acpgen/shipped/conformance/``, fixed Python) is copied verbatim into ``_acp_kit/``.
 Without a conformance manifest nothing is emitted.
 """
 
@@ -27,8 +27,8 @@ SIDES = ("agent", "client")
 
 
 def kit_sources() -> dict[str, str]:
-    """The kit's modules by file name (the fixed Python of ``acpgen.conformance``)."""
-    folder = resources.files("acpgen.conformance")
+    """The kit's modules by file name (the fixed Python of ``acpgen.shipped.conformance``)."""
+    folder = resources.files("acpgen.shipped.conformance")
     return {
         # Verbatim: black-formatted where it is written (tests/test_fast_format.py).
         entry.name: Verbatim(entry.read_text(encoding="utf-8"))

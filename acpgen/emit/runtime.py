@@ -2,7 +2,7 @@
 
 ``errors.py``, ``framing.py``, ``rpc.py``, ``stdio.py`` (the fixed runtime) and ``examples/``
 (written against the package face, importing it relatively) are copied verbatim from
-``acpgen/runtime/`` (:mod:`acpgen.emit.verbatim`); this emitter checks that what they
+``acpgen/shipped/runtime/`` (:mod:`acpgen.emit.verbatim`); this emitter checks that what they
 hard-code is the schema's (the ``ErrorCode`` codes, the cancel-request method) and refuses a
 schema that disagrees. ``handshake.py`` (the protocol version), ``interfaces.py`` and
 ``connection.py`` (the method table) are rendered from templates.
@@ -23,7 +23,7 @@ from acpgen.emit.models_plan import type_node
 from acpgen.emit.render import render
 from acpgen.errors import AcpgenError
 from acpgen.ir.types import Method, SchemaIR
-from acpgen.runtime import errors as runtime_errors
+from acpgen.shipped.runtime import errors as runtime_errors
 
 if TYPE_CHECKING:
     from acpgen.model.generation import GenerationModel
@@ -68,7 +68,7 @@ def check_error_codes(ir: SchemaIR) -> None:
             raise AcpgenError(
                 SCHEMA,
                 f"$defs/ErrorCode lacks {code} {title!r} (by value and title), which the runtime"
-                " (acpgen/runtime/errors.py) answers with",
+                " (acpgen/shipped/runtime/errors.py) answers with",
             )
 
 
@@ -186,7 +186,7 @@ def context(model: GenerationModel) -> dict[str, Any]:
         raise AcpgenError(
             SCHEMA,
             "expected exactly one protocol-level (cancel request) notification, "
-            f"{cancel_request!r} (acpgen/runtime/rpc.py)",
+            f"{cancel_request!r} (acpgen/shipped/runtime/rpc.py)",
         )
     check_error_codes(ir)
     initialize = _method(ir, INITIALIZE)

@@ -23,7 +23,7 @@ from acpgen.ir.naming import requirement_test_name, section_module_name
 from acpgen.model.claim_verdicts import broken_requirements
 
 # The requirement tests' fixed check helpers (real Python, linted and type-checked in place).
-CHECKS_MODULE = Path(__file__).resolve().parents[1] / "reqchecks" / "_acp_checks.py"
+CHECKS_MODULE = Path(__file__).resolve().parents[1] / "shipped" / "reqchecks" / "_acp_checks.py"
 
 if TYPE_CHECKING:
     from acpgen.inputs.roster import Requirement

@@ -1,6 +1,6 @@
 """The fixed runtime files, copied into the output byte for byte.
 
-``acpgen/runtime/`` holds the Python that does not vary with the schema (the JSON-RPC
+``acpgen/shipped/runtime/`` holds the Python that does not vary with the schema (the JSON-RPC
 engine, its framing and errors, the stdio transport, the examples, the runtime's own tests). It is real
 Python, linted and tested where it is written; this module only reads it, as the template
 loader reads ``templates/``. Package modules import each other relatively and the tests
@@ -14,7 +14,7 @@ from pathlib import Path
 from acpgen.emit.render import Verbatim
 from acpgen.errors import AcpgenError
 
-RUNTIME_DIR = Path(__file__).resolve().parents[1] / "runtime"
+RUNTIME_DIR = Path(__file__).resolve().parents[1] / "shipped" / "runtime"
 
 # Copied into the generated package, beside the rendered modules.
 PACKAGE_FILES = (
@@ -30,7 +30,7 @@ PACKAGE_FILES = (
     "examples/echo_agent.py",
     "examples/minimal_agent.py",
 )
-# Copied into runtime_tests/ (every module of acpgen/runtime/runtime_tests/).
+# Copied into runtime_tests/ (every module of acpgen/shipped/runtime/runtime_tests/).
 TESTS_DIR = "runtime_tests"
 
 

@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 from conftest import INPUTS, PROJECT_ROOT, generated_dir, run_acpgen
 
-from acpgen.shipped.conformance.checks_agent import AGENT_CHECKS
-from acpgen.shipped.conformance.checks_client import CLIENT_CHECKS
 from acpgen.emit import conformance as emitter
 from acpgen.errors import AcpgenError
 from acpgen.model.conformance import MANIFEST_RELPATH, parse_manifest
+from acpgen.shipped.conformance.checks_agent import AGENT_CHECKS
+from acpgen.shipped.conformance.checks_client import CLIENT_CHECKS
 
 MANIFEST = PROJECT_ROOT / MANIFEST_RELPATH
 GENERATED = generated_dir()  # generated now into a temporary directory

@@ -196,7 +196,7 @@ def test_conftest_finds_the_package_from_a_nested_tests_dir(project, tmp_path: P
                                                           monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     import runpy
 
-    from acpgen.emit import conformance
+    from acpgen.emit import conformance, shipped
     from acpgen.emit.test_stubs import emit
 
     model = generation_model(project, GenOptions(tests_dir="checks/acp"))
@@ -204,7 +204,7 @@ def test_conftest_finds_the_package_from_a_nested_tests_dir(project, tmp_path: P
     assert "checks/acp/conftest.py" in files and "checks/acp/test_schema.py" in files
     conftest = tmp_path / "out" / "checks" / "acp" / "conftest.py"
     # The conftest imports the conformance kit's hooks from beside it.
-    for relpath, text in {**conformance.emit(model), **files}.items():
+    for relpath, text in {**conformance.emit(model), **shipped.emit(model), **files}.items():
         (tmp_path / "out" / relpath).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / "out" / relpath).write_text(text)
     monkeypatch.setattr(sys, "path", list(sys.path))

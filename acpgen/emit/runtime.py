@@ -2,14 +2,14 @@
 
 ``errors.py``, ``framing.py``, ``rpc.py``, ``stdio.py`` (the fixed runtime) and ``examples/``
 (written against the package face, importing it relatively) are copied verbatim from
-``acpgen/shipped/runtime/`` (:mod:`acpgen.emit.verbatim`); this emitter checks that what they
+``acpgen/shipped/runtime/`` (:mod:`acpgen.emit.shipped`); this emitter checks that what they
 hard-code is the schema's (the ``ErrorCode`` codes, the cancel-request method) and refuses a
 schema that disagrees. ``handshake.py`` (the protocol version), ``interfaces.py`` and
 ``connection.py`` (the method table) are rendered from templates.
 
 The runtime's own tests go to ``runtime_tests/`` beside the requirement tests (not inside them:
-``pytest {tests_dir}`` collects exactly one test per roster requirement): copied verbatim, with a
-rendered ``_package.py`` naming the package. It is a package, so pytest puts the output directory
+``pytest {tests_dir}`` collects exactly one test per roster requirement): shipped verbatim, with
+the ``_package.py`` rendered here naming the package. It is a package, so pytest puts the output directory
 (and with it the generated package) on ``sys.path``.
 """
 
@@ -18,9 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from acpgen.emit import verbatim
 from acpgen.emit.models_plan import type_node
 from acpgen.emit.render import render
+from acpgen.emit.shipped import RUNTIME_TESTS_DIR
 from acpgen.errors import AcpgenError
 from acpgen.ir.types import Method, SchemaIR
 from acpgen.shipped.runtime import errors as runtime_errors
@@ -42,7 +42,6 @@ _PACKAGE_TEMPLATES = {
     "interfaces.py": "runtime/interfaces.py.jinja",
     "connection.py": "runtime/connection.py.jinja",
 }
-RUNTIME_TESTS_DIR = "runtime_tests"  # relative to the output directory
 _TEST_TEMPLATES = {"_package.py": "runtime/tests/_package.py.jinja"}
 
 
@@ -237,11 +236,7 @@ def emit(model: GenerationModel) -> dict[str, str]:
         f"{model.options.package}/{rel}": render(template, **ctx)
         for rel, template in _PACKAGE_TEMPLATES.items()
     }
-    files.update({f"{model.options.package}/{rel}": verbatim.read(rel) for rel in verbatim.PACKAGE_FILES})
     files.update(
         {f"{RUNTIME_TESTS_DIR}/{rel}": render(template, **ctx) for rel, template in _TEST_TEMPLATES.items()}
-    )
-    files.update(
-        {f"{RUNTIME_TESTS_DIR}/{rel}": verbatim.read(f"{verbatim.TESTS_DIR}/{rel}") for rel in verbatim.test_files()}
     )
     return files

@@ -36,7 +36,7 @@ from packaging.utils import canonicalize_name
 
 import acpgen
 from acpgen.emit.render import render
-from acpgen.emit.runtime import RUNTIME_TESTS_DIR
+from acpgen.emit.shipped import RUNTIME_TESTS_DIR
 from acpgen.errors import AcpgenError
 from acpgen.inputs.lock import LOCK_RELPATH, Lock, PinnedFile, dump_lock
 from acpgen.model import conformance

@@ -15,7 +15,7 @@ from typing import Any
 import jinja2
 import pytest
 
-from acpgen.emit import precompiled, render
+from acpgen.emit import render
 from acpgen.output import format as fmt
 from acpgen.output import format_parallel, memo
 from acpgen.output.check import check
@@ -52,9 +52,6 @@ class Work:
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("ACPGEN_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("ACPGEN_NO_CACHE", raising=False)
-    # Without the package's precompiled templates (tests/test_precompiled.py covers them), so
-    # that what is counted here is what the caches save.
-    monkeypatch.setattr(precompiled, "DIRECTORY", tmp_path / "no-precompiled-templates")
     return tmp_path / "cache"
 
 

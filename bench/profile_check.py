@@ -52,6 +52,7 @@ def main() -> None:
     from acpgen.output import format as black_format
     from acpgen.output.generate import emit_sources, options_for
     from acpgen.output.layout import black_layout
+    from acpgen.output.work_stats import STATS
 
     sources = emit_sources(project, options_for(project))
     mark(f"emit {len(sources)} files (jinja2 import, template compilation, rendering)")
@@ -74,7 +75,7 @@ def main() -> None:
     fast = verbatim | {rel for rel, text in python.items() if rel not in verbatim
                        and isinstance(text, BlackLayout) and black_layout(text) is not None}
     black_format.format_python = real_format
-    label = f"layout check, black on the statements of {len(black_format.BLACK_RUNS)} file(s)"
+    label = f"layout check, black on the statements of {len(STATS.black_runs)} file(s)"
     marks.append((label, in_black[0]))
     last += in_black[0]
     mark(f"layout check, the rest (parse, literals, docstrings, splits): {len(fast)} of "

@@ -115,7 +115,7 @@ def test_each_stage_is_a_subpackage() -> None:
     stages = {p.name for p in ACPGEN.iterdir() if (p / "__init__.py").is_file()}
     assert {"inputs", "ir", "model", "emit", "output", "evolve", "skeleton", "pytest_plugin", "cli"} <= stages
     loose = sorted(p.name for p in ACPGEN.glob("*.py"))
-    assert loose == ["__init__.py", "__main__.py", "cache.py", "errors.py"], loose
+    assert loose == ["__init__.py", "__main__.py", "disk_cache.py", "errors.py"], loose
 
 
 TEMPLATES = ACPGEN.parent / "templates"

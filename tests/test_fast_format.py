@@ -14,11 +14,11 @@ from repin import make_project
 from acpgen.emit.render import BlackLayout, Verbatim
 from acpgen.model.generation import GenOptions
 from acpgen.model.project import load_project
-from acpgen.output import format as black_format
 from acpgen.output import format_parallel
 from acpgen.output.format import format_python
 from acpgen.output.generate import emit_sources, options_for
 from acpgen.output.layout import black_layout, is_black_layout
+from acpgen.output.work_stats import STATS
 
 
 @pytest.fixture(scope="module")
@@ -56,16 +56,16 @@ def test_these_modules_need_no_black_at_all(sources: dict[str, str], monkeypatch
     monkeypatch.setenv("ACPGEN_NO_CACHE", "1")
     package = {rel.rsplit("/", 1)[1]: text for rel, text in sources.items() if rel.count("/") == 1}
     for name in NO_BLACK_AT_ALL:
-        before = len(black_format.BLACK_RUNS)
+        mark = STATS.mark()
         assert black_layout(package[name]) == package[name], name
-        assert black_format.BLACK_RUNS[before:] == [], f"{name}: black runs on some of its statements"
+        assert STATS.since(mark).black_runs == [], f"{name}: black runs on some of its statements"
 
 
 def test_only_declared_files_skip_black(sources: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ACPGEN_NO_CACHE", "1")
-    before = len(format_parallel.SENT_TO_BLACK)
+    mark = STATS.mark()
     out = format_parallel.format_tree(sources)
-    formatted = set(format_parallel.SENT_TO_BLACK[before:])
+    formatted = set(STATS.since(mark).sent_to_black)
     for rel, text in sources.items():
         if rel.endswith(".py") and not isinstance(text, BlackLayout):
             assert rel in formatted, f"{rel} skipped black without declaring black's layout"
@@ -196,11 +196,11 @@ def test_verbatim_files_are_black_formatted_and_do_not_vary(project: Any, source
 
 def test_verbatim_text_passes_through_untouched(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ACPGEN_NO_CACHE", "1")
-    before = len(format_parallel.SENT_TO_BLACK)
+    mark = STATS.mark()
     text = "x = 'a'\n"  # a spelling the layout check leaves to black
     assert black_layout(text) is None
     out = format_parallel.format_tree({"pkg/v.py": Verbatim(text), "pkg/b.py": BlackLayout(text)})
-    assert out["pkg/v.py"] == text and format_parallel.SENT_TO_BLACK[before:] == ["pkg/b.py"]
+    assert out["pkg/v.py"] == text and STATS.since(mark).sent_to_black == ["pkg/b.py"]
 
 
 def test_the_fast_path_holds_on_a_schema_twice_the_size(

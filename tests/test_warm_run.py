@@ -16,10 +16,10 @@ import jinja2
 import pytest
 
 from acpgen.emit import render
-from acpgen.output import format as fmt
-from acpgen.output import format_parallel, memo
+from acpgen.output import memo
 from acpgen.output.check import check
 from acpgen.output.generate import build_tree, options_for
+from acpgen.output.work_stats import STATS
 from acpgen.output.writer import write_tree
 
 
@@ -36,14 +36,14 @@ class Work:
 
     def run(self, action: Any) -> dict[str, Any]:
         render.environment.cache_clear()  # a new process: nothing compiled in memory
-        black_before, hits_before, compiled_before, runs_before = (
-            len(format_parallel.SENT_TO_BLACK), len(memo.HITS), len(self.compiled), len(fmt.BLACK_RUNS))
+        mark, compiled_before = STATS.mark(), len(self.compiled)
         result = action()
+        done = STATS.since(mark)
         return {
             "result": result,
-            "black": format_parallel.SENT_TO_BLACK[black_before:],  # whole files handed to black
-            "black_runs": fmt.BLACK_RUNS[runs_before:],  # black called in this process at all
-            "memo_hits": len(memo.HITS) - hits_before,
+            "black": done.sent_to_black,  # whole files handed to black
+            "black_runs": done.black_runs,  # black called in this process at all
+            "memo_hits": len(done.memo_hits),
             "compiled": self.compiled[compiled_before:],
         }
 

@@ -20,7 +20,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from acpgen import cache as acpgen_cache
+from acpgen import disk_cache
 from acpgen.emit import escape
 from acpgen.emit.escape import py_literal
 from acpgen.errors import AcpgenError
@@ -147,7 +147,7 @@ def _declares_black_layout(directory: str, template: str) -> bool:
 def environment(directory: str | None = None) -> jinja2.Environment:
     import jinja2
 
-    cache_dir = acpgen_cache.cache_dir(f"jinja-{acpgen_cache.installed_version('jinja2')}")
+    cache_dir = disk_cache.cache_dir(f"jinja-{disk_cache.installed_version('jinja2')}")
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(directory or str(templates_dir())),
         undefined=jinja2.StrictUndefined,  # a typo in a template is an error, not empty output

@@ -1,11 +1,14 @@
-"""A content-addressed cache of black's output, so an unchanged emission is not re-formatted.
+"""The on-disk cache: content-addressed entries in the user's cache folder, one folder a kind.
 
-black is a pure function of (source, black version, mode): the cache memoises exactly that,
-keyed by the SHA-256 of all three, like ccache. It lives outside the repository
+Every memo of a pure function goes here, keyed by the SHA-256 of everything that decides
+its result, like ccache: black's output (``black``: source, black version, mode), jinja2's
+compiled templates (``jinja-<version>``), the whole generated tree (``tree``,
+:mod:`acpgen.output.memo`), the import proof (``proof``) and the metaschema pass
+(``metaschema``). It lives outside the repository
 (``$ACPGEN_CACHE_DIR``, else ``$XDG_CACHE_HOME/acpgen``, else ``~/.cache/acpgen``), so a
 commit cannot plant entries; each entry carries the SHA-256 of its text and a damaged entry
 is ignored. ``ACPGEN_NO_CACHE=1`` turns it off (a fresh CI runner starts empty anyway).
-Any cache error (read-only home, full disk) silently falls back to running black.
+Any cache error (read-only home, full disk) silently falls back to computing the result.
 """
 
 from __future__ import annotations

@@ -42,14 +42,20 @@ def test_acpgen_requirements_that_are_accepted() -> None:
         assert parse_acpgen_requirement(direct).direct, direct
 
 
-def test_a_read_only_command_outside_any_project_asks_for_the_inputs(tmp_path: Path, inputs_dir: Path) -> None:
-    done = run_acpgen("roster", cwd=tmp_path)
+def test_a_read_only_command_outside_any_project_uses_the_builtin_inputs(tmp_path: Path, inputs_dir: Path) -> None:
+    done = run_acpgen("roster", "--kind", "derived", cwd=tmp_path)
+    assert done.returncode == 0 and done.stderr == "31 of 240 requirements\n", done.stderr
+    # --inputs and $ACPGEN_INPUTS still override the inputs the built-in lock names.
+    missing = tmp_path / "nowhere"
+    done = run_acpgen("roster", cwd=tmp_path, env={"ACPGEN_INPUTS": str(missing)})
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "nowhere" in done.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_command_that_writes_outside_any_project_says_so(tmp_path: Path) -> None:
+    done = run_acpgen("check", cwd=tmp_path)
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert "no schema/acp.lock here or in any parent directory" in done.stderr
-    assert "pass --inputs DIR or set $ACPGEN_INPUTS" in done.stderr
-    done = run_acpgen("roster", "--kind", "derived", cwd=tmp_path, env={"ACPGEN_INPUTS": str(inputs_dir)})
-    assert done.returncode == 0 and done.stderr == "31 of 240 requirements\n"
-    assert list(tmp_path.iterdir()) == []
 
 
 def test_check_without_the_package_it_was_generated_with_names_the_option(tmp_path: Path) -> None:

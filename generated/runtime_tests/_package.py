@@ -6,13 +6,7 @@ copied verbatim from acpgen/shipped/runtime/runtime_tests/. Do not edit: run `ac
 
 import acp_v1 as package
 from acp_v1 import errors, guards, methods, models, rpc
-from acp_v1.connection import (
-    AgentSideConnection,
-    ClientSideConnection,
-    connect_in_memory,
-    connect_to_agent,
-    run_agent,
-)
+from acp_v1.connection import AgentSideConnection, ClientSideConnection
 from acp_v1.examples.echo_agent import EchoAgent
 from acp_v1.handshake import (
     LATEST_PROTOCOL_VERSION,
@@ -21,6 +15,7 @@ from acp_v1.handshake import (
     negotiate_version,
 )
 from acp_v1.interfaces import Agent, Client
+from acp_v1.launch import connect_in_memory, connect_to_agent, run_agent
 from acp_v1.rpc import RpcError
 
 PACKAGE = "acp_v1"

@@ -158,9 +158,10 @@ def load_package(files: dict[str, str], root: Path) -> dict[str, ModuleType]:
     pkg = root / name
     pkg.mkdir(parents=True)
     (pkg / "__init__.py").write_text("", encoding="utf-8")
-    # The fixed runtime module methods.py imports (copied verbatim into every package).
+    # The shipped modules models.py and methods.py import (copied verbatim into every package).
     runtime = Path(__file__).resolve().parents[1] / "acpgen" / "shipped" / "runtime"
-    (pkg / "errors.py").write_bytes((runtime / "errors.py").read_bytes())
+    for fixed in ("errors.py", "model_base.py", "envelopes.py"):
+        (pkg / fixed).write_bytes((runtime / fixed).read_bytes())
     for rel, text in files.items():
         if rel.startswith(f"{PACKAGE}/"):
             body = text.replace(f"from {PACKAGE}.", f"from {name}.").replace(f"from {PACKAGE} ", f"from {name} ")

@@ -44,7 +44,7 @@ def main() -> None:
     import acpgen.cli.main  # noqa: F401 - what every command imports first
 
     mark("import the CLI (every command; black, jinja2, jsonschema are imported on use)")
-    from acpgen.model.project import load_project
+    from acpgen.load.project import load_project
 
     project = load_project(args.project.resolve(), args.inputs)
     mark("load the project: read, SHA-256, parse, roster, IR (no metaschema)")

@@ -24,7 +24,7 @@ from acpgen.inputs.json_limits import check_json_limits
 from acpgen.inputs.roster import Roster
 from acpgen.ir.build import build_ir
 from acpgen.ir.types import SchemaIR
-from acpgen.model.capabilities import EMPTY
+from acpgen.load.capabilities import EMPTY
 from acpgen.model.generation import GenerationModel, GenOptions
 
 SCHEMA = "schema/v1/schema.json"

@@ -112,9 +112,60 @@ def test_the_cli_imports_its_commands_directly() -> None:
     assert {"acpgen.cli.evolve", "acpgen.cli.skeleton"} <= graph["acpgen.cli.main"]
 
 
+# The pipeline's stages, numbered as in their docstrings and docs/architecture.md.
+STAGES = ("inputs", "ir", "load", "model", "emit", "output")
+# Every top-level part of acpgen and its rank: a module imports only from lower ranks (or its
+# own package). The base modules and the shipped code (which imports nothing of acpgen) are
+# below everything; the commands beside the pipeline come after it.
+RANKS = {
+    "errors": 0, "disk_cache": 0, "shipped": 0,
+    **{stage: number for number, stage in enumerate(STAGES, start=1)},
+    "pytest_plugin": 2,  # reads the roster with inputs/roster.py; copied by the skeleton
+    "evolve": 7, "skeleton": 7,
+    "cli": 8, "__main__": 9,
+}
+
+
+def _part(module: str) -> str:
+    return module.split(".")[1] if "." in module else module
+
+
+def _back_edges(graph: dict[str, set[str]], ranks: dict[str, int]) -> list[str]:
+    return sorted(
+        f"{module} -> {target}"
+        for module, targets in graph.items() for target in targets
+        if _part(module) != _part(target) and ranks[_part(target)] >= ranks[_part(module)]
+    )
+
+
+def test_no_edge_runs_back_up_the_pipeline() -> None:
+    graph = _graph()
+    parts = {_part(m) for m in graph if m != "acpgen"}
+    assert parts == set(RANKS), "place every part of acpgen in RANKS"
+    assert _back_edges(graph, RANKS) == []
+
+
+def test_the_back_edge_finder_finds_one() -> None:
+    graph = {"acpgen.inputs.lock": {"acpgen.load.project"}, "acpgen.load.project": {"acpgen.inputs.lock"}}
+    assert _back_edges(graph, RANKS) == ["acpgen.inputs.lock -> acpgen.load.project"]
+    assert _back_edges({"acpgen.shipped.a": {"acpgen.errors"}}, RANKS) == ["acpgen.shipped.a -> acpgen.errors"]
+
+
+def test_stage_numbers_agree_in_code_and_docs() -> None:
+    table = (ACPGEN.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    for number, stage in enumerate(STAGES, start=1):
+        doc = ast.get_docstring(ast.parse((ACPGEN / stage / "__init__.py").read_text(encoding="utf-8"))) or ""
+        assert doc.startswith(f"Stage {number}, {stage}:"), stage
+        assert f"| {number}. {stage} | `acpgen/{stage}/` |" in table, stage
+    for path in ACPGEN.rglob("*.py"):
+        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+        for found in re.findall(r"^Stage (\d), (\w+):", doc):
+            assert found == (str(STAGES.index(found[1]) + 1), found[1]), path
+
+
 def test_each_stage_is_a_subpackage() -> None:
     stages = {p.name for p in ACPGEN.iterdir() if (p / "__init__.py").is_file()}
-    assert {"inputs", "ir", "model", "emit", "output", "evolve", "skeleton", "pytest_plugin", "cli"} <= stages
+    assert {*STAGES, "evolve", "skeleton", "pytest_plugin", "cli", "shipped"} <= stages
     loose = sorted(p.name for p in ACPGEN.glob("*.py"))
     assert loose == ["__init__.py", "__main__.py", "disk_cache.py", "errors.py"], loose
 

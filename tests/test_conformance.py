@@ -20,7 +20,7 @@ from conftest import INPUTS, PROJECT_ROOT, generated_dir, run_acpgen
 from acpgen.emit import conformance as emitter
 from acpgen.emit.shipped import KIT_PACKAGE
 from acpgen.errors import AcpgenError
-from acpgen.model.conformance import MANIFEST_RELPATH, parse_manifest
+from acpgen.load.conformance import MANIFEST_RELPATH, parse_manifest
 from acpgen.shipped.conformance.checks_agent import AGENT_CHECKS
 from acpgen.shipped.conformance.checks_client import CLIENT_CHECKS
 

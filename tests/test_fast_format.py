@@ -12,8 +12,8 @@ import pytest
 from repin import make_project
 
 from acpgen.emit.render import BlackLayout, Verbatim
+from acpgen.load.project import load_project
 from acpgen.model.generation import GenOptions
-from acpgen.model.project import load_project
 from acpgen.output import format_parallel
 from acpgen.output.format import format_python
 from acpgen.output.generate import emit_sources, options_for

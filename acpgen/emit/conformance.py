@@ -19,7 +19,7 @@ from acpgen.emit.render import render
 from acpgen.emit.test_stubs import DOC_WIDTH, docstring_lines
 
 if TYPE_CHECKING:
-    from acpgen.model.conformance import Observability
+    from acpgen.load.conformance import Observability
     from acpgen.model.generation import GenerationModel
 
 SIDES = ("agent", "client")

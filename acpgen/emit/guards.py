@@ -1,6 +1,6 @@
 """``guard_data.py``: the rows the capability guards read, from the gating manifest.
 
-The gate data comes from ``schema/capabilities.toml`` as validated by :mod:`acpgen.model.capabilities`
+The gate data comes from ``schema/capabilities.toml`` as validated by :mod:`acpgen.load.capabilities`
 (every capability path resolved in the IR, with its wire path and the attribute path on the
 generated models), rendered by ``templates/guards/guard_data.py.jinja``. The checks and
 decorators that read it (``guards.py``, ``guard_rules.py``) are fixed code, shipped from
@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from acpgen.emit.render import render
-from acpgen.model.capabilities import Gate, Manifest, PathRule
+from acpgen.load.capabilities import Gate, Manifest, PathRule
 
 if TYPE_CHECKING:
     from acpgen.ir.types import Capability

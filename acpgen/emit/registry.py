@@ -1,7 +1,7 @@
-"""Stage 3: emitters. Each turns the generation model into source text via templates.
+"""Stage 5, emit: the emitters. Each turns the generation model into source text via templates.
 
 An emitter is a function ``(model) -> {relative path: text}``; paths are relative to the
-output directory. Emitters never read files, format or write: that is stages 4 and 5.
+output directory. Emitters never read files, format or write: that is stage 6 (output).
 """
 
 from __future__ import annotations

@@ -48,9 +48,9 @@ from acpgen.inputs.lock import Lock, PinnedFile, dump_lock
 from acpgen.inputs.pinned import RawInputs, sha256_hex
 from acpgen.inputs.roster import Roster, RosterError, parse_roster
 from acpgen.ir.types import SchemaIR
-from acpgen.model import conformance
-from acpgen.model.capabilities import MANIFEST_RELPATH, Manifest, parse_manifest, read_manifest
-from acpgen.model.project import Project, load_inputs
+from acpgen.load import conformance
+from acpgen.load.capabilities import MANIFEST_RELPATH, Manifest, parse_manifest, read_manifest
+from acpgen.load.project import Project, load_inputs
 from acpgen.output.generate import build_tree, options_for, output_dir
 from acpgen.output.writer import read_tree, write_tree
 

@@ -33,10 +33,10 @@ from acpgen.evolve.methods import Flows, refs_in
 from acpgen.evolve.normal import normalise, ref_name
 from acpgen.inputs.roster import Requirement, Roster
 from acpgen.ir.build import build_ir
-from acpgen.model.capabilities import MANIFEST_RELPATH
+from acpgen.load.capabilities import MANIFEST_RELPATH
+from acpgen.load.project import Project
 from acpgen.model.claim_verdicts import claim_verdicts
 from acpgen.model.derived_claims import DerivedClaims, derived_claims
-from acpgen.model.project import Project
 
 _MULTI_HUMP = re.compile(r"^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+$")
 _REQ_ID = re.compile(r"ACP-V1-[A-Z0-9]+(?:-[A-Z0-9]+)+")

@@ -1,4 +1,4 @@
-"""Stage 1: read the pinned inputs and prove they are the bytes the lock names."""
+"""Stage 1, inputs: read the pinned inputs and prove they are the bytes the lock names."""
 
 from __future__ import annotations
 

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 from acpgen.inputs.roster import Roster
 from acpgen.ir.types import SchemaIR
-from acpgen.model import conformance
-from acpgen.model.capabilities import EMPTY, MANIFEST_RELPATH, Manifest
-from acpgen.model.project import Project
+from acpgen.load import conformance
+from acpgen.load.capabilities import EMPTY, MANIFEST_RELPATH, Manifest
+from acpgen.load.project import Project
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Stage 4: format emitted Python with black (pinned; its version is in MANIFEST.json).
+"""Stage 6, output: format emitted Python with black (pinned; its version is in MANIFEST.json).
 
 black is imported on first use (a third of a second): a run whose files are all in black's
 layout already, or answered from a cache, never imports it.

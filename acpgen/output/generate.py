@@ -23,9 +23,9 @@ import acpgen
 from acpgen import disk_cache
 from acpgen.emit.registry import EMITTERS
 from acpgen.errors import AcpgenError
+from acpgen.load.project import Project
 from acpgen.model.generation import GenerationModel, GenOptions, generation_model
 from acpgen.model.package_name import check_package_name
-from acpgen.model.project import Project
 from acpgen.output import memo
 from acpgen.output.format_parallel import format_tree
 from acpgen.output.proof import prove

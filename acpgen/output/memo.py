@@ -23,8 +23,8 @@ from pathlib import Path
 import acpgen
 from acpgen import disk_cache
 from acpgen.emit.render import templates_dir
+from acpgen.load.project import Project
 from acpgen.model.generation import GenOptions
-from acpgen.model.project import Project
 from acpgen.output.work_stats import STATS
 
 KIND = "tree"

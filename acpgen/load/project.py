@@ -17,8 +17,8 @@ from acpgen.inputs.pinned import RawInputs, parse_json, read_pinned
 from acpgen.inputs.roster import Roster, RosterError, parse_roster
 from acpgen.ir.build import build_ir
 from acpgen.ir.types import SchemaIR
-from acpgen.model import conformance
-from acpgen.model.capabilities import MANIFEST_RELPATH, Manifest, parse_manifest, read_manifest
+from acpgen.load import conformance
+from acpgen.load.capabilities import MANIFEST_RELPATH, Manifest, parse_manifest, read_manifest
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from acpgen.inputs.lock import PinnedFile, dump_lock, load_lock, resolve_inputs_dir, write_lock
 from acpgen.inputs.pinned import read_pinned, sha256_hex
-from acpgen.model.project import load_inputs
+from acpgen.load.project import load_inputs
 
 
 def show_lock(root: Path) -> str:

@@ -130,7 +130,7 @@ def generation_model(ir: SchemaIR, schema: dict[str, Any]) -> GenerationModel:
     roster = Roster("r1", "repo", "0" * 40, "0" * 64, {}, ())
     return GenerationModel(
         ir=ir, roster=roster, roster_where="roster/requirements.md", capabilities=EMPTY,
-        has_capabilities=False, options=GenOptions(package=PACKAGE), pinned_inputs=(),
+        options=GenOptions(package=PACKAGE), pinned_inputs=(),
         manifests=(), conformance=None,
     )
 

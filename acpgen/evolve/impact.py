@@ -94,25 +94,6 @@ def load_gate_entries(project: Project) -> tuple[list[Any], str | None, str | No
     return [g.to_json() for g in project.capabilities.gates], MANIFEST_RELPATH, None
 
 
-def _toml_entries(data: Any) -> list[Any]:
-    """Each table (or array-of-tables item) that mentions a requirement ID is one entry."""
-    out: list[Any] = []
-
-    def visit(node: Any) -> None:
-        if isinstance(node, dict):
-            if any(_REQ_ID.search(s) for s in _strings(node)):
-                out.append(node)
-            for v in node.values():
-                if isinstance(v, (dict, list)):
-                    visit(v)
-        elif isinstance(node, list):
-            for v in node:
-                visit(v)
-
-    visit(data)
-    return out
-
-
 def _strings(node: Any) -> Iterable[str]:
     if isinstance(node, str):
         yield node

@@ -40,7 +40,6 @@ class GenerationModel:
     roster: Roster
     roster_where: str  # the roster's path as the lock names it, for error and test messages
     capabilities: Manifest  # EMPTY when the project has no schema/capabilities.toml
-    has_capabilities: bool
     # schema/conformance.toml; None when the project has none (no black-box tests then)
     conformance: conformance.ConformanceManifest | None
     options: GenOptions
@@ -67,7 +66,6 @@ def generation_model(project: Project, options: GenOptions) -> GenerationModel:
         roster=project.roster,
         roster_where=project.lock.files["roster"].path,
         capabilities=project.capabilities or EMPTY,
-        has_capabilities=project.capabilities is not None,
         conformance=project.conformance,
         options=options,
         pinned_inputs=pinned,

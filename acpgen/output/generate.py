@@ -121,10 +121,6 @@ def output_dir(project: Project, out: str | None = None) -> Path:
     return path if path.is_absolute() else project.root / path
 
 
-def generate(project: Project, out: str | None = None, package: str | None = None) -> dict[str, bytes]:
-    return generate_report(project, out, package)[0]
-
-
 def generate_report(
     project: Project, out: str | None = None, package: str | None = None
 ) -> tuple[dict[str, bytes], WriteResult]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -21,8 +20,13 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def _fail(exc: AcpgenError) -> None:
     if isinstance(exc, InputDriftError):  # one line whatever the number of drifted files
-        click.echo(f"acpgen: error: {exc.where}: input drift: {'; '.join(exc.lines)}; accept new "
-                   "bytes only with `acpgen lock --update`", err=True)
+        hint = (
+            "acpgen's built-in lock pins its own inputs; to generate from other bytes, make a "
+            "project (`acpgen skeleton`) and accept them there with `acpgen lock --update`"
+            if exc.outside_project
+            else "accept new bytes only with `acpgen lock --update`"
+        )
+        click.echo(f"acpgen: error: {exc.where}: input drift: {'; '.join(exc.lines)}; {hint}", err=True)
     else:
         click.echo(f"acpgen: error: {exc}", err=True)
     sys.exit(exc.exit_code)
@@ -81,7 +85,20 @@ def open_project(
     project_dir: Path | None, inputs: str | None, *, builtin: bool = False, metaschema: bool = False
 ) -> Project:
     """Load the project; ``metaschema`` runs the JSON Schema 2020-12 pass (where inputs are accepted)."""
-    return load_project(project_root(project_dir, builtin=builtin), inputs, metaschema=metaschema)
+    root = project_root(project_dir, builtin=builtin)
+    try:
+        return load_project(root, inputs, metaschema=metaschema)
+    except InputDriftError as exc:
+        # `lock --update` needs a project of one's own: outside one, say how to get it.
+        exc.outside_project = project_dir is None and root == builtin_project_root() != _nearest(Path.cwd())
+        raise
+
+
+def _nearest(start: Path) -> Path | None:
+    try:
+        return find_project_root(start)
+    except AcpgenError:
+        return None
 
 
 def emit_json(data: Any) -> None:

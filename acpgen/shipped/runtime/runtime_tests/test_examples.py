@@ -1,6 +1,6 @@
 """The example echo agent and example client, as real processes talking ACP over stdio.
 
-Copied verbatim into every generated project by acpgen (``acpgen/runtime/runtime_tests/test_examples.py``).
+Copied verbatim into every generated project by acpgen (``acpgen/shipped/runtime/runtime_tests/test_examples.py``).
 """
 
 from __future__ import annotations
@@ -233,7 +233,12 @@ def test_the_echo_agent_serves_a_terminal_and_ends_at_its_end_of_file() -> None:
             env=subprocess_env(),
         ) as agent:
             os.close(terminal)
-            request = {"jsonrpc": "2.0", "id": 7, "method": "initialize", "params": {"protocolVersion": 1}}
+            request = {
+                "jsonrpc": "2.0",
+                "id": 7,
+                "method": "initialize",
+                "params": {"protocolVersion": 1},
+            }
             os.write(controller, json.dumps(request).encode() + b"\n")
             assert agent.stdout is not None
             answer = json.loads(agent.stdout.readline())

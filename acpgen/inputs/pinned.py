@@ -20,9 +20,6 @@ class RawInputs:
     directory: Path
     data: dict[str, bytes]
 
-    def text(self, name: str) -> str:
-        return self.data[name].decode("utf-8")
-
 
 def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()

@@ -41,6 +41,18 @@ class Project:
         return self.lock.project_root
 
 
+def read_roster(blob: bytes, where: str) -> Roster:
+    """The roster in ``blob`` (read from ``where``); the one reader of roster bytes."""
+    try:
+        text = blob.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise AcpgenError(where, f"not UTF-8 at byte {exc.start}") from None
+    try:
+        return parse_roster(text, where)
+    except RosterError as exc:
+        raise AcpgenError(exc.where, exc.message) from None
+
+
 def load_inputs(
     lock: Lock, raw: RawInputs, metaschema: bool = True
 ) -> tuple[dict[str, Any], dict[str, Any], Roster, SchemaIR]:
@@ -60,14 +72,7 @@ def load_inputs(
     meta = parse_json(meta_where, raw.data["meta"])
     if not isinstance(meta, dict):
         raise AcpgenError(meta_where, "top level is not a JSON object")
-    try:
-        roster_text = raw.text("roster")
-    except UnicodeDecodeError as exc:
-        raise AcpgenError(roster_where, f"not UTF-8 at byte {exc.start}") from None
-    try:
-        roster = parse_roster(roster_text, roster_where)
-    except RosterError as exc:
-        raise AcpgenError(exc.where, exc.message) from None
+    roster = read_roster(raw.data["roster"], roster_where)
     # `acpgen bump --accept-roster-mismatch` records the other schema the roster pins.
     accepted = lock.files["roster"].upstream.get("pins_schema_sha256")
     if roster.schema_sha256 not in (lock.files["schema"].sha256, accepted):

@@ -28,8 +28,7 @@ def sources(project: Any) -> dict[str, str]:
 
 def test_black_layout_templates_emit_what_black_would(sources: dict[str, str]) -> None:
     """On the pinned inputs every file of a template that declares black's layout skips
-    whole-file black and comes out exactly as black writes it (a few statements whose split
-    depends on lengths are laid out by black alone, see acpgen/output/layout.py)."""
+    black and comes out exactly as black writes it."""
     python = {rel: text for rel, text in sources.items() if rel.endswith(".py")}
     declared = {rel: text for rel, text in python.items()
                 if isinstance(text, BlackLayout) and not isinstance(text, Verbatim)}
@@ -47,7 +46,7 @@ def test_black_layout_templates_emit_what_black_would(sources: dict[str, str]) -
 
 # Modules whose templates lay out everything so the layout check vouches for it alone: black
 # is not even run on a statement of theirs (models.py still hands black its length-dependent
-# statements). A rewrite that brings a length-dependent split back fails here.
+# statements to check). A rewrite that brings a length-dependent split back fails here.
 NO_BLACK_AT_ALL = ("__init__.py", "_pins.py", "connection.py", "guard_data.py", "handshake.py",
                    "interfaces.py", "methods.py")
 
@@ -220,14 +219,14 @@ def test_the_fast_path_holds_on_a_schema_twice_the_size(
     proj = make_project(project_root, tmp_path / "proj", inputs_copy)
     big = load_project(proj)
     assert len(big.ir.defs) > 300
-    skipped = repaired = 0
+    skipped = []
     for rel, text in emit_sources(big, options_for(big)).items():
-        fast = black_layout(text) if isinstance(text, BlackLayout) else None
-        if fast is not None:
-            skipped += 1
-            repaired += fast != text
-            assert fast == format_python(rel, text), f"{rel} skips black but black writes otherwise"
-    assert skipped >= 10
-    # The models template splits a long annotation unlike black at this size: that
-    # statement is laid out by black alone, and the rest of the file still skips black.
-    assert repaired >= 1
+        if isinstance(text, BlackLayout) and not isinstance(text, Verbatim):
+            fast = black_layout(text)
+            assert fast in (None, text), rel  # the check decides nothing, it vouches or not
+            if fast is not None:
+                skipped.append(rel)
+                assert fast == format_python(rel, text), f"{rel} skips black but black writes otherwise"
+    # The big modules still skip black at this size: their templates lay out the longer
+    # lines (a long union annotation before "= Field(...)", say) as black does.
+    assert {"acp_v1/models.py", "acp_v1/methods.py", "acp_v1/guard_data.py"} <= set(skipped)

@@ -3,8 +3,8 @@ with black, big files in parallel.
 
 black dominates generation time (seconds for the models module, milliseconds for the rest).
 A file rendered by a template that declares black's layout (:class:`BlackLayout`) is taken
-as it is, but for the few statements whose line breaks black chooses by length, which black
-lays out on their own, whenever :func:`acpgen.output.layout.black_layout` can vouch for it;
+as it is whenever :func:`acpgen.output.layout.black_layout` vouches that black would leave
+it unchanged, else black formats the whole file (one authority per file);
 fixed code copied as it is (:class:`Verbatim`) is taken as it is; everything else goes
 through black. Each file is formatted independently and results are collected by path, so
 running the big ones in forked worker processes cannot change a byte; it only overlaps

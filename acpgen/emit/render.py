@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from acpgen import disk_cache
 from acpgen.emit import escape
 from acpgen.emit.escape import py_literal
+from acpgen.emit.type_spelling import spell_type
 from acpgen.errors import AcpgenError
 
 if TYPE_CHECKING:
@@ -166,6 +167,7 @@ def environment(directory: str | None = None) -> jinja2.Environment:
     env.filters["doc"] = escape.doc
     env.filters["comment"] = escape.comment
     env.globals["lit"] = escape.py_literal
+    env.globals["ty"] = spell_type  # a type tree, spelled and escaped (acpgen.emit.type_spelling)
     env.globals.update(black_value=black_value, black_union=black_union, black_def=black_def)
     env.filters["tojson_sorted"] = lambda v: json.dumps(v, sort_keys=True)
     return env

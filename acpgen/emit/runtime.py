@@ -134,7 +134,7 @@ def _qualified(tree: dict[str, Any]) -> dict[str, Any]:
     """A type tree whose names resolve from another module of the package (``models.X``)."""
     out = dict(tree)
     if tree.get("k") in ("name", "prim"):
-        out["qual"] = True  # the ty macro writes ``models.`` before the (escaped) name
+        out["qual"] = True  # spell_type writes ``models.`` before the (escaped) name
     if isinstance(tree.get("items"), dict):
         out["items"] = _qualified(tree["items"])
     if "members" in tree:

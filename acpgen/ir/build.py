@@ -565,9 +565,9 @@ def _capabilities(defs: dict[str, Definition], where: str) -> tuple[Capability, 
             path = f"{prefix}{p.wire_name}"
             py_path = (*py_prefix, p.py_name)
             if p.type.kind == "primitive" and p.type.name == "boolean":
-                caps.append(Capability(root, path, "boolean", None, py_path))  # type: ignore[arg-type]
+                caps.append(Capability(root, path, "boolean", None, py_path, def_name))  # type: ignore[arg-type]
             elif p.type.kind == "ref" and defs[p.type.name or ""].shape == "object":
-                caps.append(Capability(root, path, "object", p.type.name, py_path))  # type: ignore[arg-type]
+                caps.append(Capability(root, path, "object", p.type.name, py_path, def_name))  # type: ignore[arg-type]
                 walk(root, p.type.name or "", f"{path}.", py_path, depth + 1)
 
     for root, def_name in _CAPABILITY_ROOTS:

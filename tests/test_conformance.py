@@ -215,18 +215,55 @@ BROKEN = {
 }
 
 
-def test_broken_agents_fail_every_test_fast_and_leave_no_process(tmp_path: Path) -> None:
+def test_a_command_that_cannot_start_is_one_error_for_the_run_and_leaves_no_process(tmp_path: Path) -> None:
     token = f"acp-kit-broken-{os.getpid()}"
     start = time.monotonic()
     for name, (command, expected) in BROKEN.items():
         done, report = _kit([str(TESTS_DIR / "test_conformance_agent.py"), "--acp-timeout=2",
                              f"--acp-agent={command.format(token=token)}"], tmp_path / name, timeout=60)
-        assert done.returncode == 1, (name, done.stdout[-2000:])
-        checked = [e for e in report["requirements"] if e["status"] != "not observable"]
-        assert {e["status"] for e in checked} == {"fail"}, (name, [e for e in checked if e["status"] != "fail"])
-        assert all(expected in e["message"] for e in checked), (name, checked[0]["message"])
+        assert done.returncode == 4, (name, done.stdout[-2000:])
+        assert expected in report["error"], (name, report)
+        assert done.stdout.count(expected) == 2, done.stdout  # the report's line and pytest's exit line
+        assert "failed" not in done.stdout and "passed" not in done.stdout, done.stdout[-2000:]
+        assert {e["status"] for e in report["requirements"]} == {"not run", "not observable"}
     assert time.monotonic() - start < 30
     assert _leftovers(token) == []
+
+
+def test_a_missing_client_command_is_one_error_for_the_run(tmp_path: Path) -> None:
+    done, report = _kit([str(TESTS_DIR / "test_conformance_client.py"),
+                         "--acp-client=/nonexistent/acp-client {agent}"], tmp_path, timeout=60)
+    assert done.returncode == 4, done.stdout[-2000:]
+    assert report["error"] == "command not found: '/nonexistent/acp-client'"
+    assert "failed" not in done.stdout and "passed" not in done.stdout, done.stdout[-2000:]
+
+
+MY_AGENT = """from acp_v1.examples.echo_agent import main
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_the_command_runs_in_the_callers_directory_with_the_callers_environment(tmp_path: Path) -> None:
+    # `python -m my_agent` and a relative PYTHONPATH mean what they mean in the caller's shell.
+    home = tmp_path / "home"
+    shutil.copytree(GENERATED / "acp_v1", home / "lib" / "acp_v1")
+    (home / "my_agent.py").write_text(MY_AGENT)
+    report = tmp_path / "conformance.json"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+    env["PYTHONPATH"] = "lib"
+    env["PATH"] = f"{Path(PYTHON).parent}{os.pathsep}{env.get('PATH', '')}"
+    done = subprocess.run(
+        [PYTHON, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-q",
+         f"--rootdir={home}", f"--acp-roster={INPUTS / 'roster' / 'requirements.md'}",
+         str(TESTS_DIR / "test_conformance_agent.py"), "-k", "init_agent_same_version or content_text_support",
+         "--acp-agent=python -m my_agent", f"--acp-conformance-json={report}"],
+        cwd=home, env=env, capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    statuses = {e["id"]: e["status"] for e in json.loads(report.read_text())["requirements"]}
+    assert statuses["ACP-V1-INIT-AGENT-SAME-VERSION"] == statuses["ACP-V1-CONTENT-TEXT-SUPPORT"] == "pass"
 
 
 @pytest.mark.parametrize(

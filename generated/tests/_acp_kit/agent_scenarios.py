@@ -45,7 +45,8 @@ class AgentTarget:
     slow_prompt: str | None = None  # a prompt the agent works on until cancelled
     permission_prompt: str | None = None  # a prompt that makes the agent ask for permission
     fs_prompt: str | None = None  # a prompt that makes the agent read {path} through the client
-    env: tuple[tuple[str, str], ...] | None = None
+    env: tuple[tuple[str, str], ...] | None = None  # None: the caller's environment
+    cwd: str | None = None  # where the command runs; None: the caller's working directory
 
 
 class Stop(Exception):
@@ -449,6 +450,11 @@ class AgentRunner:
         self.runs: dict[str, Run] = {}
         self.broken: str | None = None  # the agent could not be initialized at all
 
+    def start(self) -> str | None:
+        """Run the first scenario; why the command cannot even be initialized, or None."""
+        self.run("basic")
+        return self.broken
+
     def run(self, name: str) -> Run:
         if name not in self.runs:
             self.runs[name] = asyncio.run(self._run(name))
@@ -466,7 +472,9 @@ class AgentRunner:
         ctx = Context(self.target, run, AgentDriver(peer, behaviour, self.target.timeout))
         env = dict(os.environ) if self.target.env is None else dict(self.target.env)
         try:
-            await peer.start(self.target.argv, cwd=workdir, env=env)
+            # The caller's directory and environment: `python -m my_agent` and a relative
+            # PYTHONPATH work as they do in the caller's shell.
+            await peer.start(self.target.argv, cwd=self.target.cwd, env=env)
             run.pgid = peer.pid
             await SCENARIOS[name](ctx)
             await ctx.driver.quiet(0.05)

@@ -64,7 +64,7 @@ def test_wire_checks_name_the_offending_frame() -> None:
     with pytest.raises(CheckFailed, match="fractional"):
         w.ids_no_fraction([_transcript(_frame("in", {"jsonrpc": "2.0", "id": 1.5, "method": "x"}))])
     both = _frame("in", {"jsonrpc": "2.0", "id": 1, "result": {}, "error": {"code": 1, "message": "m"}})
-    with pytest.raises(CheckFailed, match="exactly one of result and error"):
+    with pytest.raises(CheckFailed, match="both result and error"):
         w.result_xor_error([_transcript(both)])
     long_error = {"jsonrpc": "2.0", "id": 1, "error": {"code": -32603, "message": "x" * 300}}
     with pytest.raises(CheckFailed, match="not one short sentence"):

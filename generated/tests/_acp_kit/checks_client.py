@@ -20,7 +20,7 @@ from .validate import Validator
 from .wire import Frame, Transcript
 
 TURN_MODES = ("basic", "extras", "garbage")
-ALL_MODES = ("basic", "extras", "garbage", "version", "capable")
+ALL_MODES = ("basic", "extras", "garbage", "version", "capable", "batch")
 GATED = (
     "session/load",
     "session/resume",
@@ -115,36 +115,91 @@ _wire("ACP-V1-OVERVIEW-ABSOLUTE-PATHS", w.absolute_paths)
 _wire("ACP-V1-EXT-META-TRACE-KEYS-RESERVED", w.trace_keys)
 
 
+def _after(run: ClientRun, sent: Frame) -> list[Frame]:
+    """What the client wrote after the kit's agent sent ``sent``, until the agent's next line."""
+    frames = run.transcript.frames
+    index = next(i for i, f in enumerate(frames) if f is sent)
+    window = []
+    for f in frames[index + 1 :]:
+        if f.direction == "out":
+            break
+        window.append(f)
+    return window
+
+
+def _answers(frames: list[Frame]) -> list[Frame]:
+    return [r for f in frames for r in f.responses()]
+
+
+def _batches(kit: ClientKit) -> tuple[ClientRun, list[Frame]]:
+    run = kit.completed("batch")
+    sent = [f for f in run.transcript.sent() if f.is_batch]
+    if len(sent) < 4:
+        raise skip(
+            f"[batch] the turn ended before the kit's agent sent its batches ({_ending(run)})"
+        )
+    return run, sent  # requests, notifications, empty, both
+
+
+def _garbage(kit: ClientKit) -> tuple[ClientRun, Frame]:
+    run = kit.run("garbage")
+    sent = next((f for f in run.transcript.sent() if f.problem), None)
+    if sent is None:
+        raise skip(f"[garbage] the client never reached the prompt turn ({_ending(run)})")
+    return run, sent
+
+
 @check("ACP-V1-JSONRPC-RESPONSE-REQUIRED")
 def _answered(kit: ClientKit) -> None:
-    kit.completed("basic")
-    kit.completed("extras")
-    w.every_request_answered(kit.transcripts(("basic", "extras")))
+    modes = ("basic", "extras", "batch")
+    runs = [kit.run(m) for m in modes]
+    # A custom (_) request never answered is EXT-RESPOND-TO-CUSTOM-REQUEST's; a request is
+    # judged unanswered once a later one was answered, or the run ended with it outstanding.
+    w.every_request_answered(
+        [r.transcript for r in runs],
+        [r.event("turn-ended") is not None for r in runs],
+        skip_methods=("_",),
+    )
+    run, sent = _garbage(kit)
+    if not _answers(_after(run, sent)) and run.event("turn-ended") is not None:
+        raise fail(
+            f"no response (expected error -32700) to a line that is not JSON: {sent.shown()}"
+        )
+    run, batches = _batches(kit)
+    if not _answers(_after(run, batches[2])):
+        raise fail(f"no response (expected error -32600) to an empty batch: {batches[2].shown()}")
 
 
-@check("ACP-V1-JSONRPC-RESPONSE-SAME-ID", "ACP-V1-JSONRPC-NO-REPLY-TO-NOTIFICATION")
+@check("ACP-V1-JSONRPC-RESPONSE-SAME-ID")
 def _ids_known(kit: ClientKit) -> None:
-    kit.completed("extras")
-    w.response_ids_known(kit.transcripts(("basic", "extras")))
+    w.response_ids_known(kit.transcripts())
+
+
+@check("ACP-V1-JSONRPC-NO-REPLY-TO-NOTIFICATION")
+def _no_reply(kit: ClientKit) -> None:
+    run, batches = _batches(kit)
+    answers = _answers(_after(run, batches[1]))
+    if answers:
+        raise fail(f"a response to a batch of notifications only: {answers[0].shown()}")
+    answers = _answers(_after(run, batches[3]))
+    request = next(p for p in batches[3].parts() if p.is_request)
+    if any(a.get("id") == request.get("id") for a in answers) and len(answers) > 1:
+        extra = next(a for a in answers if a.get("id") != request.get("id"))
+        raise fail(f"a response for the notification of a batch: {extra.shown()}")
 
 
 @check("ACP-V1-JSONRPC-RESPONSE-ID-ECHO")
 def _parse_error(kit: ClientKit) -> None:
-    run = kit.run("garbage")
-    sent = run.event("garbage-sent")
-    if sent is None:
-        raise fail(f"[garbage] the client never reached the prompt turn ({_ending(run)})")
-    answers = [
-        f
-        for f in run.transcript.received()
-        if f.is_response and f.time >= sent and "error" in f.message
-    ]
-    if not answers:
-        raise fail("no response to a line that is not JSON (expected error -32700 with id null)")
-    if answers[0].get("id") is not None or (answers[0].get("error") or {}).get("code") != -32700:
-        raise fail(
-            f"the answer to a line that is not JSON must be error -32700 with id null: {answers[0].shown()}"
-        )
+    w.ids_echoed(kit.transcripts())
+    run, sent = _garbage(kit)
+    _, batches = _batches(kit)
+    for what, answers in (
+        ("a line that is not JSON", _answers(_after(run, sent))),
+        ("an empty batch", _answers(_after(kit.run("batch"), batches[2]))),
+    ):
+        for answer in answers:
+            if "id" in answer.message and answer.get("id") is not None:
+                raise fail(f"the error response to {what} must have id null: {answer.shown()}")
 
 
 @check("ACP-V1-JSONRPC-PARAM-NAMES-EXACT")
@@ -177,9 +232,15 @@ def _response_to(run: ClientRun, method: str) -> Frame:
     raise skip(f"[{run.mode}] the kit did not send {method}")
 
 
-@check("ACP-V1-EXT-CUSTOM-REQUESTS-MAY", "ACP-V1-EXT-RESPOND-TO-CUSTOM-REQUEST")
+@check("ACP-V1-EXT-RESPOND-TO-CUSTOM-REQUEST")
 def _ext(kit: ClientKit) -> None:
-    _response_to(kit.run("extras"), "_acpgen_kit/ping")
+    answer = _response_to(kit.run("extras"), "_acpgen_kit/ping")
+    del answer  # answered, with its id (responses are matched by id)
+
+
+@check("ACP-V1-EXT-CUSTOM-REQUESTS-MAY")
+def _ext_requests(kit: ClientKit) -> None:
+    w.extension_names(kit.transcripts(), kit.validator, notifications=False)
 
 
 @check("ACP-V1-EXT-UNKNOWN-METHOD-NOT-FOUND")
@@ -193,17 +254,60 @@ def _ext_not_found(kit: ClientKit) -> None:
     )
 
 
-@check(
-    "ACP-V1-EXT-IGNORE-UNKNOWN-NOTIFICATIONS",
-    "ACP-V1-ELIC-CLIENT-IGNORE-UNKNOWN-COMPLETE",
-    "ACP-V1-CONFIG-CLIENT-UNKNOWN-CATEGORY",
-    "ACP-V1-CONFIG-CLIENT-IGNORE-UNKNOWN-TYPE",
-    "ACP-V1-EXT-META-NO-ASSUMPTIONS",
+def _goes_on_after(mode: str, stimulus: str, next_step: str, what: str) -> Check:
+    """The client keeps working after ``stimulus`` (a method the kit's agent sent, or
+    "initialize" for its result): the agent's next step ``next_step`` gets its answer (a
+    request of the agent) or happens (a request of the client)."""
+
+    def run_check(kit: ClientKit) -> None:
+        run = kit.run(mode)
+        t = run.transcript
+        if stimulus == "initialize":
+            sent = next((t.response_to(f) for f in t.requests("initialize")), None)
+        else:
+            sent = next((f for f in t.sent() if f.method == stimulus), None)
+        if sent is None:
+            raise skip(f"[{mode}] the run never got to {what} ({_ending(run)})")
+        steps = [f for f in t.frames if f.time >= sent.time and f.method == next_step]
+        step = steps[0] if steps else None
+        if step is not None and (step.direction == "in" or t.response_to(step) is not None):
+            return
+        raise fail(f"[{mode}] the client stopped after {what}: {sent.shown()} ({_ending(run)})")
+
+    return run_check
+
+
+CLIENT_CHECKS["ACP-V1-EXT-IGNORE-UNKNOWN-NOTIFICATIONS"] = _goes_on_after(
+    "extras", "_acpgen_kit/notice", "_acpgen_kit/ping", "an unknown _ notification"
 )
-def _robust(kit: ClientKit) -> None:
-    run = kit.completed("extras")
-    w.response_ids_known([run.transcript])
-    _response_to(run, "_acpgen_kit/ping")
+CLIENT_CHECKS["ACP-V1-ELIC-CLIENT-IGNORE-UNKNOWN-COMPLETE"] = _goes_on_after(
+    "extras", "elicitation/complete", "elicitation/create", "elicitation/complete for an unknown id"
+)
+CLIENT_CHECKS["ACP-V1-EXT-META-NO-ASSUMPTIONS"] = _goes_on_after(
+    "extras", "initialize", "session/new", "an initialize result with unusual _meta"
+)
+
+
+@check("ACP-V1-CONFIG-CLIENT-UNKNOWN-CATEGORY")
+def _unknown_category(kit: ClientKit) -> None:
+    run = kit.run("extras")
+    t = run.transcript
+    answer = next((t.response_to(f) for f in t.requests("session/new")), None)
+    if answer is None:
+        raise skip(f"[extras] the kit's agent never answered session/new ({_ending(run)})")
+    if not t.requests("session/prompt"):
+        raise fail(
+            "the client stopped after a session/new result with a config option of an unknown "
+            f"category: {answer.shown()} ({_ending(run)})"
+        )
+
+
+CLIENT_CHECKS["ACP-V1-CONFIG-CLIENT-IGNORE-UNKNOWN-TYPE"] = _goes_on_after(
+    "extras",
+    "session/update",
+    "session/request_permission",
+    "session updates ending with a config option of an unknown type",
+)
 
 
 @check("ACP-V1-ELIC-CLIENT-UNADVERTISED-MODE-INVALID-PARAMS")
@@ -247,13 +351,27 @@ def _extra(kit: ClientKit) -> None:
 
 @check("ACP-V1-SCHEMA-EXTENSION-METHOD-NAMES")
 def _ext_names(kit: ClientKit) -> None:
-    w.extension_names(kit.transcripts(), kit.validator)
+    w.extension_names(kit.transcripts(), kit.validator, notifications=True)
 
 
 @check("ACP-V1-SCHEMA-ERROR-OBJECT")
 def _errors(kit: ClientKit) -> None:
-    w.error_codes_meaning(kit.transcripts())
-    _ext_not_found(kit)
+    # The predefined codes keep their meanings: a line that is not JSON is -32700, an empty
+    # batch -32600 (when answered with an error; no answer is RESPONSE-REQUIRED's).
+    run, sent = _garbage(kit)
+    batch_run, batches = _batches(kit)
+    judged = 0
+    for what, code, answers in (
+        ("a line that is not JSON", -32700, _answers(_after(run, sent))),
+        ("an empty batch", -32600, _answers(_after(batch_run, batches[2]))),
+    ):
+        errors = [a for a in answers if isinstance(a.get("error"), dict)]
+        if errors:
+            judged += 1
+            if errors[0].message["error"].get("code") != code:
+                raise fail(f"{what}: expected error {code}, got {errors[0].shown()}")
+    if not judged:
+        raise skip("the client answered none of the kit's malformed messages with an error")
 
 
 _SHAPES = {
@@ -279,7 +397,6 @@ _SHAPES = {
     "ACP-V1-SCHEMA-TERMINAL-RELEASE-SHAPE": ("terminal/release",),
     "ACP-V1-SCHEMA-TERMINAL-WAIT-FOR-EXIT-SHAPE": ("terminal/wait_for_exit",),
     "ACP-V1-SCHEMA-TERMINAL-KILL-SHAPE": ("terminal/kill",),
-    "ACP-V1-SCHEMA-CONTENT-BLOCK-VARIANTS": ("session/prompt",),
     "ACP-V1-SCHEMA-MCP-SERVER-VARIANTS": ("session/new",),
     "ACP-V1-SETUP-CLIENT-MCP-SERVERS-MAY": ("session/new",),
 }
@@ -291,6 +408,9 @@ def _shape(methods: tuple[str, ...]) -> Check:
 
 for _id, _methods in _SHAPES.items():
     CLIENT_CHECKS[_id] = _shape(_methods)
+CLIENT_CHECKS["ACP-V1-SCHEMA-CONTENT-BLOCK-VARIANTS"] = lambda kit: w.content_blocks(
+    kit.transcripts(), kit.validator, "session/prompt"
+)
 
 
 # ---- initialization ---------------------------------------------------------------------------

@@ -190,7 +190,9 @@ def _stop_if_broken(config: pytest.Config, side: str, broken: str | None) -> Non
     if broken is None:
         return
     config.stash[_BROKEN][side] = broken
-    pytest.exit(f"ACP conformance: the {side} under test cannot be run: {broken}", EXIT_CANNOT_START)
+    pytest.exit(
+        f"ACP conformance: the {side} under test cannot be run: {broken}", EXIT_CANNOT_START
+    )
 
 
 @pytest.fixture

@@ -58,36 +58,46 @@ def utf8(ts: Sequence[Transcript]) -> None:
             raise fail(f"a line is {f.problem}: {where(t, f)}")
 
 
-def split_message(t: Transcript, f: Frame) -> Frame | None:
-    """The frame after ``f`` when ``f`` is the start of one message split by a raw newline."""
+def split_messages(t: Transcript) -> list[list[Frame]]:
+    """Runs of lines that are no JSON alone but one message together (an embedded newline)."""
     lines = t.received()
-    index = next((i for i, g in enumerate(lines) if g is f), -1)
-    joined = f.raw
-    for nxt in lines[index + 1 : index + 4]:
-        joined += nxt.raw
-        if decode_line(f.direction, joined, f.time).problem is None:
-            return nxt
-    return None
+    found: list[list[Frame]] = []
+    index = 0
+    while index < len(lines):
+        first = lines[index]
+        joined, end = first.raw, None
+        if first.problem and first.problem.startswith("not JSON"):
+            for offset, nxt in enumerate(lines[index + 1 : index + 4], start=1):
+                joined += nxt.raw
+                if decode_line(first.direction, joined, first.time).problem is None:
+                    end = index + offset
+                    break
+        if end is None:
+            index += 1
+            continue
+        found.append(lines[index : end + 1])
+        index = end + 1
+    return found
 
 
 def newline_delimited(ts: Sequence[Transcript]) -> None:
     require_traffic(ts)
-    for t, f in received(ts):
-        if f.problem and f.problem.startswith("not JSON") and split_message(t, f) is not None:
-            raise fail(f"one message over several lines (an embedded newline): {where(t, f)}")
+    for t in ts:
+        for run in split_messages(t):
+            raise fail(f"one message over several lines (an embedded newline): {where(t, run[0])}")
 
 
 def only_messages(ts: Sequence[Transcript]) -> None:
     """Every line is a JSON-RPC message (or a batch of them); other faults are charged elsewhere."""
     require_traffic(ts)
-    for t, f in received(ts):
-        if f.problem and f.problem.startswith("not UTF-8"):
-            continue  # TRANSPORT-UTF8
-        if f.problem and split_message(t, f) is not None:
-            continue  # STDIO-NEWLINE-DELIMITED
-        problem = f.problem or message_shape_problem(f.message)
-        if problem:
-            raise fail(f"a line that is not a valid ACP message ({problem}): {where(t, f)}")
+    for t in ts:
+        split = {id(f) for run in split_messages(t) for f in run}  # STDIO-NEWLINE-DELIMITED
+        for f in t.received():
+            if id(f) in split or (f.problem and f.problem.startswith("not UTF-8")):
+                continue  # charged to NEWLINE-DELIMITED, TRANSPORT-UTF8
+            problem = f.problem or message_shape_problem(f.message)
+            if problem:
+                raise fail(f"a line that is not a valid ACP message ({problem}): {where(t, f)}")
 
 
 def message_shape_problem(message: Any) -> str | None:

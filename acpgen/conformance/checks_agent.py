@@ -29,14 +29,16 @@ ALL_SCENARIOS = (
     "version",
     "wire",
     "batch",
+    "close_running",
     "cancel",
     "permission",
     "cancel_request",
     "mcp_stdio",
 )
+# Runs where the kit advertised fs and terminal false (without clientCapabilities at all
+# is INIT-OMITTED-UNSUPPORTED's).
 WITHOUT_FS_TERMINAL = (
     "basic",
-    "no_capabilities",
     "wire",
     "batch",
     "cancel",
@@ -53,6 +55,24 @@ HISTORY_UPDATES = (
     "tool_call_update",
     "plan",
 )
+INVALID = (-32602, -32600)  # what refusing a message as malformed looks like
+
+
+class _AnyCode(tuple[int, ...]):
+    """Every error code: the step is the requirement's own, any error fails it."""
+
+    def __contains__(self, code: object) -> bool:
+        return True
+
+
+class _AllCodesBut(tuple[int, ...]):
+    """Every error code but these (which are another requirement's)."""
+
+    def __contains__(self, code: object) -> bool:
+        return not super().__contains__(code)
+
+
+ANY_ERROR = _AnyCode()
 CONTENT_UPDATES = (
     "user_message_chunk",
     "agent_message_chunk",
@@ -338,10 +358,12 @@ def _error_object(kit: AgentKit) -> None:
             note = note[1]
         answers = _answers(note) if isinstance(note, list) else [note] if note else []
         errors = [a for a in answers if isinstance(a.get("error"), dict)]
-        if not errors:
+        if not errors or (key == "bad_params" and _refuses_every_session(kit, errors[0])):
             continue
         judged += 1
         actual = errors[0].message["error"].get("code")
+        if not isinstance(actual, int) or isinstance(actual, bool):
+            continue  # JSONRPC-ERROR-CODE-INTEGER's
         if actual != code:
             raise fail(
                 f"{what}: expected error {code} ({STABLE_ERROR_CODES[code]}), got {actual!r}: "
@@ -349,6 +371,14 @@ def _error_object(kit: AgentKit) -> None:
             )
     if not judged:
         raise skip("the agent answered none of the kit's malformed messages with an error")
+
+
+def _refuses_every_session(kit: AgentKit, error: Frame) -> bool:
+    """Whether session/new with good params got the same error as the malformed one (then
+    that error is about something else than the params: INIT-SESSION-BASELINE, ...)."""
+    good = kit.run("wire").notes.get("still_alive")
+    code = error.message["error"].get("code")
+    return isinstance(good, Frame) and (good.get("error") or {}).get("code") == code
 
 
 @check("ACP-V1-EXT-NO-ROOT-CUSTOM-FIELDS")
@@ -388,7 +418,8 @@ def _ext_not_found(kit: AgentKit) -> None:
 @check("ACP-V1-EXT-IGNORE-UNKNOWN-NOTIFICATIONS")
 def _ext_notifications(kit: AgentKit) -> None:
     run = kit.run("wire")
-    if "after_notifications" in run.notes and "still_alive" not in run.notes and run.closed:
+    notices = [f for f in run.transcript.sent() if f.method == "acpgen-kit/unknown-notice"]
+    if notices and run.closed and "still_alive" not in run.notes:
         raise fail(f"the agent went away after unknown notifications: {run.stopped}")
     frame = kit.note("wire", "still_alive")
     if not frame.responses():
@@ -481,7 +512,7 @@ def _auth_methods(kit: AgentKit) -> None:
 
 @check("ACP-V1-SCHEMA-STOP-REASON-VALUES", "ACP-V1-PROMPT-AGENT-MAY-STOP")
 def _stop_values(kit: AgentKit) -> None:
-    allowed = {"end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"}
+    allowed = set(STOP_REASONS)
     seen = 0
     for t in kit.transcripts():
         for f in t.received():
@@ -514,17 +545,29 @@ def _info(kit: AgentKit) -> None:
 @check("ACP-V1-INIT-AGENT-RESPONSE")
 def _init_response(kit: AgentKit) -> None:
     result = kit.init_result()
-    if not isinstance(result.get("protocolVersion"), int):
-        raise fail(f"initialize result without an integer protocolVersion: {result!r}")
+    version = result.get("protocolVersion")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise fail(
+            f"initialize result without an integer protocolVersion: "
+            f"{kit.note('basic', 'initialize')[0].shown()}"
+        )
     # agentCapabilities may be omitted: the schema's default then states them (none optional).
     caps = result.get("agentCapabilities", {})
     if not isinstance(caps, dict):
         raise fail(f"agentCapabilities is not an object: {caps!r}")
 
 
+def _answered_version(frame: Frame, result: dict[str, Any]) -> int:
+    """The protocolVersion answered; one that is no integer is INIT-AGENT-RESPONSE's."""
+    answered = result.get("protocolVersion")
+    if not isinstance(answered, int) or isinstance(answered, bool):
+        raise skip(f"initialize answered no integer protocolVersion: {frame.shown()}")
+    return answered
+
+
 @check("ACP-V1-INIT-AGENT-SAME-VERSION")
 def _same_version(kit: AgentKit) -> None:
-    answered = kit.init_result().get("protocolVersion")
+    answered = _answered_version(kit.note("basic", "initialize")[0], kit.init_result())
     if answered != PROTOCOL_VERSION:
         raise fail(
             f"asked for protocol version {PROTOCOL_VERSION}, the agent answered {answered!r}"
@@ -533,8 +576,15 @@ def _same_version(kit: AgentKit) -> None:
 
 @check("ACP-V1-INIT-VERSION-AGREEMENT")
 def _agreement(kit: AgentKit) -> None:
-    _same_version(kit)
-    _result(kit.note("basic", "session/new")[0], "session/new after agreeing on version 1")
+    # Having agreed on version 1, the agent acts on it: its baseline session/new is served
+    # (not refused as an unknown method or an invalid request).
+    if _answered_version(kit.note("basic", "initialize")[0], kit.init_result()) != PROTOCOL_VERSION:
+        raise skip("the agent did not agree on version 1 (INIT-AGENT-SAME-VERSION's)")
+    _result(
+        kit.note("basic", "session/new")[0],
+        "session/new after agreeing on version 1",
+        own=(-32600,),  # -32601 for session/new is INIT-SESSION-BASELINE's
+    )
 
 
 @check("ACP-V1-INIT-AGENT-LATEST-VERSION")
@@ -544,10 +594,7 @@ def _latest(kit: AgentKit) -> None:
     # versions 1 and 2 rightly answers 1 to 1 and 2 to 9999).
     frame = kit.note("version", "initialize")[0]
     what = f"initialize with protocolVersion {UNSUPPORTED_VERSION}"
-    result = _result(frame, what, own=tuple(range(-32768, -31999)))
-    answered = result.get("protocolVersion")
-    if not isinstance(answered, int) or isinstance(answered, bool):
-        raise fail(f"answered protocolVersion {answered!r}, not an integer: {frame.shown()}")
+    answered = _answered_version(frame, _result(frame, what, own=ANY_ERROR))
     if answered == UNSUPPORTED_VERSION:
         raise fail(
             f"echoed protocol version {UNSUPPORTED_VERSION}, which no ACP release defines, "
@@ -559,10 +606,6 @@ def _latest(kit: AgentKit) -> None:
             f"answered {answered} to version {UNSUPPORTED_VERSION} but accepts {accepted}: "
             f"not its latest: {frame.shown()}"
         )
-
-
-INVALID = (-32602, -32600)  # what refusing a message as malformed looks like
-ANY_ERROR = tuple(range(-32768, 32768))  # the step is the requirement's own: any error fails
 
 
 @check("ACP-V1-INIT-CAPABILITIES-OPTIONAL")
@@ -599,7 +642,7 @@ def _omitted(kit: AgentKit) -> None:
     kit.note("no_capabilities", "prompt_text")
     _no_requests(
         kit,
-        ("fs/", "terminal/", "elicitation/"),
+        ("fs/", "terminal/"),  # elicitation/create is ELIC-AGENT-NO-UNADVERTISED-MODE's
         ("no_capabilities",),
         "the kit's initialize omitted clientCapabilities",
     )
@@ -750,11 +793,12 @@ def _prompted_turns(kit: AgentKit) -> None:
 
 @check("ACP-V1-SETUP-LOAD-REPLAY")
 def _load_replay(kit: AgentKit) -> None:
+    # Replayed at all (coming after the response is LOAD-RESPOND-AFTER-REPLAY's).
     run, sent, response = _exchange(kit, "load", "loadSession")
     _result(response, "session/load")
     _prompted_turns(kit)
     session = sent.message["params"]["sessionId"]
-    if not _history(run, session, sent.time, response.time):
+    if not _history(run, session, sent.time, float("inf")):
         raise fail(
             "session/load of a session with two finished turns answered without replaying any "
             f"message or tool call as session/update: {response.shown()}"
@@ -767,6 +811,8 @@ def _load_after(kit: AgentKit) -> None:
     _result(response, "session/load")
     session = sent.message["params"]["sessionId"]
     late = _history(run, session, response.time + 1e-9, float("inf"))
+    if late and _history(run, session, sent.time, response.time):
+        raise fail(f"history replayed partly after the session/load response: {late[0].shown()}")
     if late:
         raise fail(f"replayed history arrived after the session/load response: {late[0].shown()}")
 
@@ -810,6 +856,8 @@ def _close_cancels(kit: AgentKit) -> None:
     if not isinstance(kit.session_caps().get("close"), dict):
         raise skip("the agent does not advertise sessionCapabilities.close")
     _sent, response = kit.note("close_running", "closed_turn")
+    if "result" in response.message:
+        _known_stop_reason(_stop_reason(response, "the closed turn"), response)
     if "result" in response.message and _stop_reason(response, "the closed turn") != "cancelled":
         raise fail(f"a turn running when its session was closed ended with {response.shown()}")
 
@@ -833,7 +881,8 @@ def _mcp_stdio(kit: AgentKit) -> None:
 def _list(kit: AgentKit) -> None:
     # Advertised, so answered with a result (its shape is SCHEMA-LIST-SESSIONS-SHAPE's).
     frame = kit.note("basic", "list_all", "the agent does not advertise sessionCapabilities.list")
-    _result(frame, "session/list", own=ANY_ERROR)
+    # -32601 for an advertised method is INIT-SESSION-OPTIONAL-MAY's.
+    _result(frame, "session/list", own=_AllCodesBut((-32601,)))
 
 
 @check("ACP-V1-LIST-ADDITIONAL-DIRS-MAY")
@@ -874,7 +923,7 @@ def _delete(kit: AgentKit) -> None:
     frame = kit.note(
         "basic", "delete_unknown", "the agent does not advertise sessionCapabilities.delete"
     )
-    _result(frame, "session/delete of a session that never existed")
+    _result(frame, "session/delete of a session that never existed", own=_AllCodesBut((-32601,)))
 
 
 # ---- prompt turns -----------------------------------------------------------------------------
@@ -977,6 +1026,16 @@ def _cancelled_turn(kit: AgentKit) -> tuple[Frame, Frame, Frame]:
     return sent, cancel_frame, response
 
 
+STOP_REASONS = ("end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled")
+
+
+def _known_stop_reason(reason: str, response: Frame) -> None:
+    if reason not in STOP_REASONS:
+        raise skip(
+            f"stopReason {reason!r} is no StopReason (SCHEMA-STOP-REASON-VALUES'): {response.shown()}"
+        )
+
+
 def _cancel_took_effect(kit: AgentKit) -> tuple[Frame, Frame, Frame]:
     """The cancelled turn, once the kit knows the cancel reached a turn that was running."""
     sent, cancel_frame, response = _cancelled_turn(kit)
@@ -1000,6 +1059,7 @@ def _cancelled(kit: AgentKit) -> None:
     # An error instead of a result is CATCH-ABORT-ERRORS'; here: the result's stopReason.
     _sent, _cancel, response = _cancel_took_effect(kit)
     reason = _stop_reason(response, "session/prompt after session/cancel")
+    _known_stop_reason(reason, response)
     if reason != "cancelled":
         if not kit.runner.target.slow_prompt:
             raise skip(
@@ -1037,10 +1097,14 @@ def _before_response(kit: AgentKit) -> None:
     if response.time < cancel_frame.time:
         raise skip(f"the turn ended before session/cancel was sent: {response.shown()}")
     session = (sent.get("params") or {}).get("sessionId")
+    kit.note("cancel", "late_after_cancel")  # the kit listened after the response
+    frames = kit.run("cancel").transcript.frames
+    after = frames[next(i for i, f in enumerate(frames) if f is response) + 1 :]
     late = [
         f
-        for f in kit.note("cancel", "late_after_cancel")
-        if f.method == "session/update"
+        for f in after
+        if f.direction == "in"
+        and f.method == "session/update"
         and (f.get("params") or {}).get("sessionId") == session
         and _update_kind(f) in CONTENT_UPDATES
     ]

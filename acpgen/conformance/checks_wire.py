@@ -264,12 +264,19 @@ def ids_echoed(ts: Sequence[Transcript]) -> None:
             )
 
 
+def _loosely_same(a: Any, b: Any) -> bool:
+    return a == b or (a is not None and b is not None and str(a) == str(b))
+
+
 def unanswered(t: Transcript, request: Frame, proven: bool) -> bool:
     """Whether the kit's request provably got no response: the peer answered a request sent
     later, or (``proven``) it closed its output with the request outstanding. A request the
     kit merely stopped waiting for is not judged (a slow model is no protocol fault)."""
     if t.response_to(request) is not None:
         return False
+    req_id = request.get("id")
+    if any(_loosely_same(r.get("id"), req_id) for f in t.received() for r in f.responses()):
+        return False  # answered with the id changed: JSONRPC-RESPONSE-SAME-ID's
     if proven:
         return True
     later = [p for f in t.sent() if f.time > request.time for p in f.parts() if p.is_request]
@@ -311,6 +318,8 @@ UPDATES_CHECKED_ALONE = ("usage_update", "tool_call_update", "available_commands
 
 def carve(method: str, which: str, payload: Any) -> Any:
     """``payload`` minus what another requirement owns; None when nothing is left to check."""
+    if which == "params" and payload is not None and not isinstance(payload, (dict, list)):
+        return None  # JSONRPC-PARAMS-STRUCTURED's
     if not isinstance(payload, dict):
         return payload
     if method == "session/prompt" and which == "result":
@@ -318,14 +327,34 @@ def carve(method: str, which: str, payload: Any) -> Any:
     if method == "session/prompt" and isinstance(payload.get("prompt"), list):
         return {**payload, "prompt": [TEXT_BLOCK for _ in payload["prompt"]]}
     if method == "initialize" and which == "result":
-        return {k: v for k, v in payload.items() if k != "authMethods"}
+        # authMethods: SCHEMA-AUTH-METHOD-VARIANTS; protocolVersion: INIT-AGENT-RESPONSE;
+        # agentInfo: INIT-IMPLEMENTATION-INFO.
+        kept = {k: v for k, v in payload.items() if k not in ("authMethods", "agentInfo")}
+        return {**kept, "protocolVersion": 1}
+    if isinstance(payload.get("configOptions"), list):
+        payload = {**payload, "configOptions": [_carve_option(o) for o in payload["configOptions"]]}
     update = payload.get("update")
     if method == "session/update" and isinstance(update, dict):
         if update.get("sessionUpdate") in UPDATES_CHECKED_ALONE:
             return None
+        # messageId: PROMPT-MESSAGE-ID-MAY's; content: SCHEMA-CONTENT-BLOCK-VARIANTS'.
+        update = {k: v for k, v in update.items() if k != "messageId"}
         if isinstance(update.get("content"), dict):
-            return {**payload, "update": {**update, "content": TEXT_BLOCK}}
+            update["content"] = TEXT_BLOCK
+        return {**payload, "update": update}
     return payload
+
+
+def _carve_option(option: Any) -> Any:
+    """A config option minus its category (CONFIG-CATEGORY-MAY's) and with a currentValue
+    (a missing one is CONFIG-AGENT-DEFAULTS')."""
+    if not isinstance(option, dict):
+        return option
+    kept = {k: v for k, v in option.items() if k != "category"}
+    if "currentValue" not in kept:
+        values = [o.get("value") for o in kept.get("options") or [] if isinstance(o, dict)]
+        kept["currentValue"] = False if kept.get("type") == "boolean" else (values or [""])[0]
+    return kept
 
 
 def validate_sent_by_peer(ts: Sequence[Transcript], v: Validator, method: str) -> int:
@@ -398,9 +427,10 @@ def no_extra_members(ts: Sequence[Transcript], v: Validator) -> None:
             which = f"{request.method} result"
         else:
             continue
-        if verdict.extra:
+        extra = [p for p in verdict.extra if not p.startswith("/authMethods/")]
+        if extra:  # an auth method's members are SCHEMA-AUTH-METHOD-VARIANTS'
             raise fail(
-                f"{which} carries members the schema does not declare ({', '.join(verdict.extra)}): "
+                f"{which} carries members the schema does not declare ({', '.join(extra)}): "
                 f"{where(t, f)}"
             )
 
@@ -418,7 +448,7 @@ def extension_names(ts: Sequence[Transcript], v: Validator, notifications: bool)
     if not methods:
         raise skip(f"the implementation sent no {kind}")
     for t, f in methods:
-        if f.method not in stable and not (f.method or "").startswith("_"):
+        if f.method not in stable and not (f.method or "").startswith(("_", "rpc.")):
             raise fail(
                 f"{kind} method {f.method!r} is neither stable ACP nor an _extension: {where(t, f)}"
             )
@@ -501,6 +531,19 @@ def absolute_paths(ts: Sequence[Transcript]) -> None:
     seen = 0
     for t, f in received_objects(ts):
         payload = f.message.get("params") if f.method else f.message.get("result")
+        request = t.request_for(f) if f.is_response else None
+        if request is not None and request.method == "session/list" and isinstance(payload, dict):
+            # A listed session's additionalDirectories are LIST-ADDITIONAL-DIRS-MAY's.
+            sessions = payload.get("sessions")
+            payload = {
+                **payload,
+                "sessions": [
+                    {k: v for k, v in s.items() if k != "additionalDirectories"}
+                    if isinstance(s, dict)
+                    else s
+                    for s in (sessions if isinstance(sessions, list) else [])
+                ],
+            }
         for path in paths_in(payload):
             seen += 1
             if not is_absolute(path):

@@ -58,36 +58,46 @@ def utf8(ts: Sequence[Transcript]) -> None:
             raise fail(f"a line is {f.problem}: {where(t, f)}")
 
 
-def split_message(t: Transcript, f: Frame) -> Frame | None:
-    """The frame after ``f`` when ``f`` is the start of one message split by a raw newline."""
+def split_messages(t: Transcript) -> list[list[Frame]]:
+    """Runs of lines that are no JSON alone but one message together (an embedded newline)."""
     lines = t.received()
-    index = next((i for i, g in enumerate(lines) if g is f), -1)
-    joined = f.raw
-    for nxt in lines[index + 1 : index + 4]:
-        joined += nxt.raw
-        if decode_line(f.direction, joined, f.time).problem is None:
-            return nxt
-    return None
+    found: list[list[Frame]] = []
+    index = 0
+    while index < len(lines):
+        first = lines[index]
+        joined, end = first.raw, None
+        if first.problem and first.problem.startswith("not JSON"):
+            for offset, nxt in enumerate(lines[index + 1 : index + 4], start=1):
+                joined += nxt.raw
+                if decode_line(first.direction, joined, first.time).problem is None:
+                    end = index + offset
+                    break
+        if end is None:
+            index += 1
+            continue
+        found.append(lines[index : end + 1])
+        index = end + 1
+    return found
 
 
 def newline_delimited(ts: Sequence[Transcript]) -> None:
     require_traffic(ts)
-    for t, f in received(ts):
-        if f.problem and f.problem.startswith("not JSON") and split_message(t, f) is not None:
-            raise fail(f"one message over several lines (an embedded newline): {where(t, f)}")
+    for t in ts:
+        for run in split_messages(t):
+            raise fail(f"one message over several lines (an embedded newline): {where(t, run[0])}")
 
 
 def only_messages(ts: Sequence[Transcript]) -> None:
     """Every line is a JSON-RPC message (or a batch of them); other faults are charged elsewhere."""
     require_traffic(ts)
-    for t, f in received(ts):
-        if f.problem and f.problem.startswith("not UTF-8"):
-            continue  # TRANSPORT-UTF8
-        if f.problem and split_message(t, f) is not None:
-            continue  # STDIO-NEWLINE-DELIMITED
-        problem = f.problem or message_shape_problem(f.message)
-        if problem:
-            raise fail(f"a line that is not a valid ACP message ({problem}): {where(t, f)}")
+    for t in ts:
+        split = {id(f) for run in split_messages(t) for f in run}  # STDIO-NEWLINE-DELIMITED
+        for f in t.received():
+            if id(f) in split or (f.problem and f.problem.startswith("not UTF-8")):
+                continue  # charged to NEWLINE-DELIMITED, TRANSPORT-UTF8
+            problem = f.problem or message_shape_problem(f.message)
+            if problem:
+                raise fail(f"a line that is not a valid ACP message ({problem}): {where(t, f)}")
 
 
 def message_shape_problem(message: Any) -> str | None:
@@ -254,12 +264,19 @@ def ids_echoed(ts: Sequence[Transcript]) -> None:
             )
 
 
+def _loosely_same(a: Any, b: Any) -> bool:
+    return a == b or (a is not None and b is not None and str(a) == str(b))
+
+
 def unanswered(t: Transcript, request: Frame, proven: bool) -> bool:
     """Whether the kit's request provably got no response: the peer answered a request sent
     later, or (``proven``) it closed its output with the request outstanding. A request the
     kit merely stopped waiting for is not judged (a slow model is no protocol fault)."""
     if t.response_to(request) is not None:
         return False
+    req_id = request.get("id")
+    if any(_loosely_same(r.get("id"), req_id) for f in t.received() for r in f.responses()):
+        return False  # answered with the id changed: JSONRPC-RESPONSE-SAME-ID's
     if proven:
         return True
     later = [p for f in t.sent() if f.time > request.time for p in f.parts() if p.is_request]
@@ -301,6 +318,8 @@ UPDATES_CHECKED_ALONE = ("usage_update", "tool_call_update", "available_commands
 
 def carve(method: str, which: str, payload: Any) -> Any:
     """``payload`` minus what another requirement owns; None when nothing is left to check."""
+    if which == "params" and payload is not None and not isinstance(payload, (dict, list)):
+        return None  # JSONRPC-PARAMS-STRUCTURED's
     if not isinstance(payload, dict):
         return payload
     if method == "session/prompt" and which == "result":
@@ -308,14 +327,34 @@ def carve(method: str, which: str, payload: Any) -> Any:
     if method == "session/prompt" and isinstance(payload.get("prompt"), list):
         return {**payload, "prompt": [TEXT_BLOCK for _ in payload["prompt"]]}
     if method == "initialize" and which == "result":
-        return {k: v for k, v in payload.items() if k != "authMethods"}
+        # authMethods: SCHEMA-AUTH-METHOD-VARIANTS; protocolVersion: INIT-AGENT-RESPONSE;
+        # agentInfo: INIT-IMPLEMENTATION-INFO.
+        kept = {k: v for k, v in payload.items() if k not in ("authMethods", "agentInfo")}
+        return {**kept, "protocolVersion": 1}
+    if isinstance(payload.get("configOptions"), list):
+        payload = {**payload, "configOptions": [_carve_option(o) for o in payload["configOptions"]]}
     update = payload.get("update")
     if method == "session/update" and isinstance(update, dict):
         if update.get("sessionUpdate") in UPDATES_CHECKED_ALONE:
             return None
+        # messageId: PROMPT-MESSAGE-ID-MAY's; content: SCHEMA-CONTENT-BLOCK-VARIANTS'.
+        update = {k: v for k, v in update.items() if k != "messageId"}
         if isinstance(update.get("content"), dict):
-            return {**payload, "update": {**update, "content": TEXT_BLOCK}}
+            update["content"] = TEXT_BLOCK
+        return {**payload, "update": update}
     return payload
+
+
+def _carve_option(option: Any) -> Any:
+    """A config option minus its category (CONFIG-CATEGORY-MAY's) and with a currentValue
+    (a missing one is CONFIG-AGENT-DEFAULTS')."""
+    if not isinstance(option, dict):
+        return option
+    kept = {k: v for k, v in option.items() if k != "category"}
+    if "currentValue" not in kept:
+        values = [o.get("value") for o in kept.get("options") or [] if isinstance(o, dict)]
+        kept["currentValue"] = False if kept.get("type") == "boolean" else (values or [""])[0]
+    return kept
 
 
 def validate_sent_by_peer(ts: Sequence[Transcript], v: Validator, method: str) -> int:
@@ -388,9 +427,10 @@ def no_extra_members(ts: Sequence[Transcript], v: Validator) -> None:
             which = f"{request.method} result"
         else:
             continue
-        if verdict.extra:
+        extra = [p for p in verdict.extra if not p.startswith("/authMethods/")]
+        if extra:  # an auth method's members are SCHEMA-AUTH-METHOD-VARIANTS'
             raise fail(
-                f"{which} carries members the schema does not declare ({', '.join(verdict.extra)}): "
+                f"{which} carries members the schema does not declare ({', '.join(extra)}): "
                 f"{where(t, f)}"
             )
 
@@ -408,7 +448,7 @@ def extension_names(ts: Sequence[Transcript], v: Validator, notifications: bool)
     if not methods:
         raise skip(f"the implementation sent no {kind}")
     for t, f in methods:
-        if f.method not in stable and not (f.method or "").startswith("_"):
+        if f.method not in stable and not (f.method or "").startswith(("_", "rpc.")):
             raise fail(
                 f"{kind} method {f.method!r} is neither stable ACP nor an _extension: {where(t, f)}"
             )
@@ -491,6 +531,19 @@ def absolute_paths(ts: Sequence[Transcript]) -> None:
     seen = 0
     for t, f in received_objects(ts):
         payload = f.message.get("params") if f.method else f.message.get("result")
+        request = t.request_for(f) if f.is_response else None
+        if request is not None and request.method == "session/list" and isinstance(payload, dict):
+            # A listed session's additionalDirectories are LIST-ADDITIONAL-DIRS-MAY's.
+            sessions = payload.get("sessions")
+            payload = {
+                **payload,
+                "sessions": [
+                    {k: v for k, v in s.items() if k != "additionalDirectories"}
+                    if isinstance(s, dict)
+                    else s
+                    for s in (sessions if isinstance(sessions, list) else [])
+                ],
+            }
         for path in paths_in(payload):
             seen += 1
             if not is_absolute(path):

@@ -32,6 +32,8 @@ class InputDriftError(AcpgenError):
 
     def __init__(self, lines: list[str]) -> None:
         self.lines = lines
+        # Set by the CLI when the lock is acpgen's built-in one (no project of the user's).
+        self.outside_project = False
         super().__init__("schema/acp.lock", "; ".join(lines))
 
 

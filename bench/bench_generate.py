@@ -59,7 +59,7 @@ COMMANDS = ("generate cold", "generate cold, new tree", "check cold", "generate 
 
 
 def inputs_dir() -> Path:
-    return Path(os.environ.get("ACPGEN_INPUTS", ROOT.parent / "shared" / "acp")).resolve()
+    return Path(os.environ.get("ACPGEN_INPUTS", ROOT / "schema" / "inputs")).resolve()
 
 
 def run(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:

@@ -8,7 +8,7 @@ roster's schema pin and a copy of the project's ``schema/`` folder with a lock r
 the new bytes are written next to it, so ``acpgen --project DEST/proj`` runs on it.
 
 Run: ``.venv/bin/python bench/synth_schema.py 4 /tmp/acp-x4`` (inputs from $ACPGEN_INPUTS,
-else ../shared/acp).
+else schema/inputs).
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def make(factor: int, source: Path, dest: Path) -> Path:
 
 def main() -> None:
     factor, dest = int(sys.argv[1]), Path(sys.argv[2])
-    source = Path(os.environ.get("ACPGEN_INPUTS", ROOT.parent / "shared" / "acp")).resolve()
+    source = Path(os.environ.get("ACPGEN_INPUTS", ROOT / "schema" / "inputs")).resolve()
     project = make(factor, source, dest)
     print(f"{project} (inputs {dest / 'inputs'}); pin it with: acpgen lock --update "
           f"--project {project} --inputs {dest / 'inputs'}")

@@ -22,7 +22,17 @@ from typing import Any
 import pytest
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
-INPUTS = Path(os.environ.get("ACPGEN_INPUTS", PROJECT_ROOT.parent / "shared" / "acp")).resolve()
+# The pinned inputs the project carries (schema/acp.lock's `inputs`); never the caller's
+# $ACPGEN_INPUTS, so that the suite tests the same bytes wherever it runs.
+INPUTS = (PROJECT_ROOT / "schema" / "inputs").resolve()
+# Older and newer real schemas for the bump and diff tests (tests/data/history/PROVENANCE.md).
+HISTORY = PROJECT_ROOT / "tests" / "data" / "history"
+# Real-shaped ACP messages, one typed object per file (tests/data/messages/README.md).
+MESSAGES = PROJECT_ROOT / "tests" / "data" / "messages"
+# The editable install puts the committed generated/ on sys.path (so a user can `import
+# acp_v1` after the quick start). The suite tests what this checkout generates now, never the
+# committed copy: drop it before anything imports the package.
+sys.path[:] = [p for p in sys.path if not p or Path(p).resolve() != PROJECT_ROOT / "generated"]
 _SESSION: dict[str, Any] = {}  # built once per test process: the project, its tree, its directory
 
 
@@ -77,7 +87,7 @@ def project_root() -> Path:
 @pytest.fixture(scope="session")
 def inputs_dir() -> Path:
     if not (INPUTS / "schema" / "v1" / "schema.json").is_file():
-        pytest.fail(f"pinned inputs not found at {INPUTS} (set ACPGEN_INPUTS)")
+        pytest.fail(f"pinned inputs not found at {INPUTS}")
     return INPUTS
 
 

@@ -1,8 +1,8 @@
 """acpgen bump in a throwaway copy of the project and its inputs (the real ones stay read-only).
 
 Layout of each copy: ``<tmp>/proj`` (schema/acp.lock, schema/capabilities.toml, generated/)
-and ``<tmp>/shared/acp`` (the pinned inputs plus history/), so the lock's ``inputs =
-"../shared/acp"`` resolves exactly as in the real checkout.
+with the pinned inputs plus history/ in ``<tmp>/proj/schema/inputs``, so the lock's ``inputs =
+"schema/inputs"`` resolves exactly as in the real checkout.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from conftest import INPUTS, PROJECT_ROOT, generated_dir, run_acpgen, tree_digest
+from conftest import HISTORY, INPUTS, PROJECT_ROOT, generated_dir, run_acpgen, tree_digest
 
 NPM_2_0 = "history/schema-v1-from-npm-sdk-2.0.0.json"
 PINNED_REL = ("schema/v1/schema.json", "schema/v1/meta.json", "roster/requirements.md")
@@ -24,12 +24,13 @@ PINNED_REL = ("schema/v1/schema.json", "schema/v1/meta.json", "roster/requiremen
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A project copy with a generated/ tree (the session's, built once from the pinned inputs)."""
     root = tmp_path_factory.mktemp("bump-template")
-    inputs = root / "shared" / "acp"
-    for rel in (*PINNED_REL, NPM_2_0):
+    proj = root / "proj"
+    inputs = proj / "schema" / "inputs"
+    for rel in PINNED_REL:
         (inputs / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(INPUTS / rel, inputs / rel)
-    proj = root / "proj"
-    (proj / "schema").mkdir(parents=True)
+    (inputs / "history").mkdir()
+    shutil.copyfile(HISTORY / NPM_2_0.removeprefix("history/"), inputs / NPM_2_0)
     for name in ("acp.lock", "capabilities.toml", "conformance.toml"):
         if (PROJECT_ROOT / "schema" / name).is_file():
             shutil.copyfile(PROJECT_ROOT / "schema" / name, proj / "schema" / name)
@@ -59,7 +60,7 @@ def sha(path: Path) -> str:
 
 def test_roster_pin_must_be_handled(world: Path) -> None:
     before = digest(world)
-    result = bump(world, "--schema", f"../shared/acp/{NPM_2_0}")
+    result = bump(world, "--schema", f"schema/inputs/{NPM_2_0}")
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1
     assert "--accept-roster-mismatch" in result.stderr and "--roster" in result.stderr
@@ -69,7 +70,7 @@ def test_roster_pin_must_be_handled(world: Path) -> None:
 def test_schema_outside_the_inputs_is_refused(world: Path) -> None:
     outside = world / "elsewhere" / "schema.json"
     outside.parent.mkdir()
-    shutil.copyfile(world / "shared" / "acp" / NPM_2_0, outside)
+    shutil.copyfile(world / "proj" / "schema" / "inputs" / NPM_2_0, outside)
     before = digest(world)
     result = bump(world, "--schema", str(outside), "--accept-roster-mismatch")
     assert result.returncode == 2
@@ -78,22 +79,22 @@ def test_schema_outside_the_inputs_is_refused(world: Path) -> None:
 
 
 def test_invalid_new_schema_changes_nothing(world: Path) -> None:
-    broken = world / "shared" / "acp" / "history" / "broken.json"
-    data = json.loads((world / "shared" / "acp" / NPM_2_0).read_text(encoding="utf-8"))
+    broken = world / "proj" / "schema" / "inputs" / "history" / "broken.json"
+    data = json.loads((world / "proj" / "schema" / "inputs" / NPM_2_0).read_text(encoding="utf-8"))
     # Valid JSON Schema, but the gating manifest cites a capability it no longer has.
     del data["$defs"]["AgentCapabilities"]["properties"]["loadSession"]
     broken.write_text(json.dumps(data), encoding="utf-8")
     before = digest(world)
-    result = bump(world, "--schema", "../shared/acp/history/broken.json", "--accept-roster-mismatch")
+    result = bump(world, "--schema", "schema/inputs/history/broken.json", "--accept-roster-mismatch")
     assert result.returncode == 2, result.stdout
     assert "loadSession" in result.stderr
     assert digest(world) == before
 
 
 def test_bump_applies_lock_and_regenerates(world: Path) -> None:
-    proj, new_schema = world / "proj", world / "shared" / "acp" / NPM_2_0
+    proj, new_schema = world / "proj", world / "proj" / "schema" / "inputs" / NPM_2_0
     old_lock = tomllib.loads((proj / "schema" / "acp.lock").read_text(encoding="utf-8"))
-    result = bump(world, "--schema", f"../shared/acp/{NPM_2_0}", "--accept-roster-mismatch")
+    result = bump(world, "--schema", f"schema/inputs/{NPM_2_0}", "--accept-roster-mismatch")
     assert result.returncode == 1, result.stderr
     assert "bump applied" in result.stdout
     lock = tomllib.loads((proj / "schema" / "acp.lock").read_text(encoding="utf-8"))
@@ -120,7 +121,7 @@ def test_bump_applies_lock_and_regenerates(world: Path) -> None:
 
 def test_dry_run_writes_nothing(world: Path) -> None:
     """A dry run with a roster for the new schema: full report, and not one byte written."""
-    inputs = world / "shared" / "acp"
+    inputs = world / "proj" / "schema" / "inputs"
     text = (inputs / "roster" / "requirements.md").read_text(encoding="utf-8")
     old_sha, new_sha = sha(inputs / "schema" / "v1" / "schema.json"), sha(inputs / NPM_2_0)
     first, rest = text.split("\n", 1)
@@ -128,8 +129,8 @@ def test_dry_run_writes_nothing(world: Path) -> None:
     (inputs / "roster" / "requirements-2.0.0.md").write_text(
         first.replace(old_sha, new_sha) + "\n" + rest, encoding="utf-8")
     before = digest(world)  # every file of the project and of the inputs
-    result = bump(world, "--schema", f"../shared/acp/{NPM_2_0}",
-                  "--roster", "../shared/acp/roster/requirements-2.0.0.md", "--dry-run", "--json")
+    result = bump(world, "--schema", f"schema/inputs/{NPM_2_0}",
+                  "--roster", "schema/inputs/roster/requirements-2.0.0.md", "--dry-run", "--json")
     assert result.returncode == 1, result.stderr  # compatible changes only
     assert digest(world) == before
     data = json.loads(result.stdout)
@@ -159,7 +160,7 @@ def test_file_system_error_is_one_line_exit_2_and_changes_nothing(world: Path) -
     """A directory where the new lock's temporary file goes: the write fails."""
     (world / "proj" / "schema" / "acp.lock.bump-tmp").mkdir()
     before = digest(world)
-    result = bump(world, "--schema", f"../shared/acp/{NPM_2_0}", "--accept-roster-mismatch")
+    result = bump(world, "--schema", f"schema/inputs/{NPM_2_0}", "--accept-roster-mismatch")
     assert result.returncode == 2, result.stdout + result.stderr
     [line] = result.stderr.strip().splitlines()
     assert line.startswith("acpgen: error: ") and "acp.lock.bump-tmp" in line
@@ -169,7 +170,7 @@ def test_file_system_error_is_one_line_exit_2_and_changes_nothing(world: Path) -
 
 def test_outside_error_names_the_inputs_directory_in_use(world: Path) -> None:
     other = world / "other-inputs"
-    shutil.copytree(world / "shared" / "acp", other)
+    shutil.copytree(world / "proj" / "schema" / "inputs", other)
     outside = world / "elsewhere.json"
     shutil.copyfile(other / NPM_2_0, outside)
     result = run_acpgen("bump", "--schema", str(outside), "--accept-roster-mismatch",
@@ -177,4 +178,4 @@ def test_outside_error_names_the_inputs_directory_in_use(world: Path) -> None:
     assert result.returncode == 2
     [line] = result.stderr.strip().splitlines()
     assert str(other.resolve()) in line
-    assert "../shared/acp" not in line
+    assert "schema/inputs" not in line

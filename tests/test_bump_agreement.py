@@ -12,7 +12,7 @@ import json
 import shutil
 from pathlib import Path
 
-from conftest import PROJECT_ROOT, generated_dir, run_acpgen
+from conftest import HISTORY, PROJECT_ROOT, generated_dir, run_acpgen
 
 from acpgen.ir.build import build_ir
 from acpgen.model.claim_verdicts import broken_requirements, claim_verdicts
@@ -26,29 +26,32 @@ def test_the_pinned_schema_breaks_no_claim(project) -> None:  # type: ignore[no-
     assert [v for v in verdicts if v.problem] == []
 
 
-def test_an_older_schema_breaks_the_claims_it_lacks(project, inputs_dir: Path) -> None:  # type: ignore[no-untyped-def]
-    old = json.loads((inputs_dir / "history" / "schema-v1.21.0.json").read_text())
+def test_an_older_schema_breaks_the_claims_it_lacks(project) -> None:  # type: ignore[no-untyped-def]
+    old = json.loads((HISTORY / "schema-v1.21.0.json").read_text())
     broken = broken_requirements(project.roster, build_ir(old, project.meta))
     assert broken == {"ACP-V1-SCHEMA-SESSION-UPDATE-VARIANTS": [
         "/$defs/ToolCall: declared properties: missing ['name']",
         "/$defs/ToolCallUpdate: declared properties: missing ['name']"]}
 
 
-def test_bump_report_and_generated_tests_name_the_same_requirements(tmp_path: Path, inputs_dir: Path) -> None:
+def test_bump_report_and_generated_tests_name_the_same_requirements(tmp_path: Path) -> None:
     project = tmp_path / "project"
-    shutil.copytree(PROJECT_ROOT / "schema", project / "schema")
+    shutil.copytree(PROJECT_ROOT / "schema", project / "schema")  # the lock and the inputs
+    new_schema = project / "schema" / "inputs" / NPM_2_0_0  # bump takes files inside the inputs
+    new_schema.parent.mkdir()
+    shutil.copyfile(HISTORY / new_schema.name, new_schema)
     # The session's tree, generated from the pinned inputs (not the committed generated/).
     shutil.copytree(generated_dir(), project / "generated",
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    done = run_acpgen("bump", "--schema", str(inputs_dir / NPM_2_0_0), "--accept-roster-mismatch",
-                      "--json", "--project", str(project), "--inputs", str(inputs_dir), timeout=600)
+    done = run_acpgen("bump", "--schema", str(new_schema), "--accept-roster-mismatch",
+                      "--json", "--project", str(project), timeout=600)
     assert done.returncode == 1, done.stderr  # compatible changes only
     report = json.loads(done.stdout)
     reported = {b["requirement"] for b in report["roster"]["broken_claims"]}
     assert reported == {"ACP-V1-SCHEMA-SESSION-UPDATE-VARIANTS"}
 
     coverage = tmp_path / "coverage.json"
-    run = run_acpgen_pytest(project, inputs_dir, coverage)
+    run = run_acpgen_pytest(project, coverage)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
     data = json.loads(coverage.read_text())
     roster_sha = "3c17bd6385d9"
@@ -64,12 +67,12 @@ def test_bump_report_and_generated_tests_name_the_same_requirements(tmp_path: Pa
         assert report["roster"]["broken_claims"][0]["problem"] in reason
 
 
-def run_acpgen_pytest(project: Path, inputs_dir: Path, coverage: Path):  # type: ignore[no-untyped-def]
+def run_acpgen_pytest(project: Path, coverage: Path):  # type: ignore[no-untyped-def]
     import os
     import subprocess
     import sys
 
-    env = {**os.environ, "ACPGEN_INPUTS": str(inputs_dir)}
+    env = {k: v for k, v in os.environ.items() if k != "ACPGEN_INPUTS"}  # the lock finds them
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:hypothesispytest",
          f"--acp-coverage={coverage}", "generated/tests",

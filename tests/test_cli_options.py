@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -35,21 +36,26 @@ def test_skeleton_refuses_a_bad_acpgen_requirement(tmp_path: Path, spec: str, pr
 
 
 def test_acpgen_requirements_that_are_accepted() -> None:
-    assert parse_acpgen_requirement(None).spec == "acpgen==0.1.0"
     assert not parse_acpgen_requirement("acpgen>=0.1,<0.2").direct
     for direct in ("acpgen @ file:///opt/acpgen", "acpgen @ git+https://example.org/acpgen.git@v0.1.0",
                    "ACPgen[extra] @ https://example.org/acpgen-0.1.0-py3-none-any.whl"):
         assert parse_acpgen_requirement(direct).direct, direct
 
 
-def test_a_read_only_command_outside_any_project_asks_for_the_inputs(tmp_path: Path, inputs_dir: Path) -> None:
-    done = run_acpgen("roster", cwd=tmp_path)
+def test_a_read_only_command_outside_any_project_uses_the_builtin_inputs(tmp_path: Path, inputs_dir: Path) -> None:
+    done = run_acpgen("roster", "--kind", "derived", cwd=tmp_path)
+    assert done.returncode == 0 and done.stderr == "31 of 240 requirements\n", done.stderr
+    # --inputs and $ACPGEN_INPUTS still override the inputs the built-in lock names.
+    missing = tmp_path / "nowhere"
+    done = run_acpgen("roster", cwd=tmp_path, env={"ACPGEN_INPUTS": str(missing)})
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "nowhere" in done.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_command_that_writes_outside_any_project_says_so(tmp_path: Path) -> None:
+    done = run_acpgen("check", cwd=tmp_path)
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert "no schema/acp.lock here or in any parent directory" in done.stderr
-    assert "pass --inputs DIR or set $ACPGEN_INPUTS" in done.stderr
-    done = run_acpgen("roster", "--kind", "derived", cwd=tmp_path, env={"ACPGEN_INPUTS": str(inputs_dir)})
-    assert done.returncode == 0 and done.stderr == "31 of 240 requirements\n"
-    assert list(tmp_path.iterdir()) == []
 
 
 def test_check_without_the_package_it_was_generated_with_names_the_option(tmp_path: Path) -> None:
@@ -62,3 +68,53 @@ def test_check_without_the_package_it_was_generated_with_names_the_option(tmp_pa
     kinds = [c["kind"] for c in json.loads(done.stdout)["causes"]]
     assert kinds == ["options_changed"], kinds  # not generator drift, not stale output
     assert run_acpgen("check", "--out", str(out), "--package", "othersdk").returncode == 0
+
+
+def test_a_closed_stdout_ends_a_command_quietly(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    # `acpgen roster | head -1`: the reader leaves after one line; no traceback, exit 0.
+    with subprocess.Popen([sys.executable, "-m", "acpgen", "roster", "--json"], cwd=tmp_path,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        proc.stdout.readline()
+        proc.stdout.close()
+        err = proc.stderr.read()
+        assert proc.wait(timeout=120) == 0, err
+    assert b"Traceback" not in err and b"Broken pipe" not in err
+
+
+def test_drift_outside_a_project_does_not_advise_lock_update(tmp_path: Path, inputs_copy: Path) -> None:
+    meta = inputs_copy / "schema" / "v1" / "meta.json"
+    meta.write_bytes(meta.read_bytes() + b" ")
+    outside = run_acpgen("verify", "--inputs", str(inputs_copy), cwd=tmp_path)
+    assert outside.returncode == 2 and outside.stderr.count("\n") == 1
+    assert "meta.json" in outside.stderr and "make a project (`acpgen skeleton`)" in outside.stderr
+    inside = run_acpgen("verify", "--inputs", str(inputs_copy))
+    assert inside.returncode == 2 and inside.stderr.count("\n") == 1
+    assert "accept new bytes only with `acpgen lock --update`" in inside.stderr
+
+
+def test_diff_of_two_schema_files_needs_no_project_and_no_inputs(tmp_path: Path) -> None:
+    from conftest import HISTORY, INPUTS
+
+    shutil.copyfile(HISTORY / "schema-v1.21.0.json", tmp_path / "old.json")
+    shutil.copyfile(INPUTS / "schema" / "v1" / "schema.json", tmp_path / "new.json")
+    done = run_acpgen("diff", "old.json", "new.json", cwd=tmp_path)
+    assert done.returncode == 1 and "ToolCall" in done.stdout, done.stderr
+
+
+def test_the_skeleton_says_how_to_install_its_acpgen_where_a_test_needs_it(tmp_path: Path) -> None:
+    from conftest import load_real_project
+
+    from acpgen.skeleton.create import build_skeleton
+
+    files = build_skeleton(load_real_project(), tmp_path / "sdk", "mysdk")
+    (wheel,) = [name for name in files if name.startswith("vendor/acpgen-") and name.endswith(".whl")]
+    check = files["tests/test_generated_is_current.py"].decode()
+    assert f'reason="acpgen is not installed (pip install ./{wheel})"' in check
+    other = build_skeleton(load_real_project(), tmp_path / "sdk2", "mysdk",
+                           acpgen_requirement="acpgen==0.1.0")
+    assert not [name for name in other if name.startswith("vendor/")]
+    assert "(pip install -e '.[test,dev]')" in other["tests/test_generated_is_current.py"].decode()

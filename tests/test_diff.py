@@ -1,4 +1,4 @@
-"""acpgen diff on the real schemas of ../shared/acp/history and the pinned one.
+"""acpgen diff on the real schemas of tests/data/history and the pinned one.
 
 Expectations are computed from the raw files where possible (which defs, properties and
 annotations differ), and the acceptance facts of the brief are asserted explicitly.
@@ -18,12 +18,12 @@ from acpgen.evolve.bump import analyse, pinned_meta
 from acpgen.evolve.diff import SchemaDiff, SchemaSide, build_side, load_side
 from acpgen.evolve.impact import Impact
 from acpgen.evolve.report import exit_code, render_text, to_json
-from tests.conftest import INPUTS, PROJECT_ROOT, run_acpgen
+from tests.conftest import HISTORY, INPUTS, PROJECT_ROOT, run_acpgen
 
 PINNED = INPUTS / "schema" / "v1" / "schema.json"
-V1_21 = INPUTS / "history" / "schema-v1.21.0.json"
-NPM_2_0 = INPUTS / "history" / "schema-v1-from-npm-sdk-2.0.0.json"
-NPM_2_4 = INPUTS / "history" / "schema-v1-from-npm-sdk-2.4.0.json"
+V1_21 = HISTORY / "schema-v1.21.0.json"
+NPM_2_0 = HISTORY / "schema-v1-from-npm-sdk-2.0.0.json"
+NPM_2_4 = HISTORY / "schema-v1-from-npm-sdk-2.4.0.json"
 
 
 @cache

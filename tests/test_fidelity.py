@@ -31,7 +31,8 @@ from support.models_samples import MUTATION_KINDS, mutants, samples
 from acpgen.ir.formats import INTEGER_FORMATS as INT_FORMATS
 
 ROOT = Path(__file__).resolve().parent.parent
-INPUTS = Path(os.environ.get("ACPGEN_INPUTS", ROOT.parent / "shared" / "acp")).resolve()
+INPUTS = (ROOT / "schema" / "inputs").resolve()
+MESSAGES = ROOT / "tests" / "data" / "messages"
 SCHEMA_PATH = INPUTS / "schema" / "v1" / "schema.json"
 SAMPLES_PER_DEF = 60  # distinct valid instances wanted per def
 MAX_DRAWS = 1000  # give up drawing after this many (small defs admit few distinct values)
@@ -294,10 +295,10 @@ def samples_valid(name: str) -> list[Any]:
     return out
 
 
-def test_golden_corpus_agrees_with_the_schema() -> None:
-    """Real messages (the official SDK's golden files): the oracle and the models accept
+def test_message_corpus_agrees_with_the_schema() -> None:
+    """Real-shaped messages (tests/data/messages): the oracle and the models accept
     every one, and both the dict and the JSON path dump it back unchanged."""
-    corpus = INPUTS / "corpus" / "python-sdk-golden"
+    corpus = MESSAGES
     rows = [line.split("\t") for line in (corpus / "TYPES.tsv").read_text(encoding="utf-8").splitlines()[1:] if line]
     assert len(rows) == len(list(corpus.glob("*.json"))) > 0
     for filename, type_name, valid, *_ in rows:

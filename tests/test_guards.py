@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import generated_dir
+from conftest import MESSAGES, generated_dir
 
 GENERATED = generated_dir()  # generated now into a temporary directory, importable
 
@@ -300,7 +300,7 @@ def test_path_rule_refuses_relative_paths_and_sends_nothing(rule: guards.PathRul
 
 
 def golden(inputs_dir: Path, name: str) -> Any:
-    return json.loads((inputs_dir / "corpus" / "python-sdk-golden" / name).read_text(encoding="utf-8"))
+    return json.loads((MESSAGES / name).read_text(encoding="utf-8"))
 
 
 class Client(Conn):

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import generated_dir
+from conftest import MESSAGES, generated_dir
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 GENERATED = generated_dir()  # generated now into a temporary directory, importable
@@ -22,7 +22,7 @@ SCHEMA_EXTENSION = "ACP-V1-SCHEMA-EXTENSION-METHOD-NAMES"
 
 @pytest.fixture(scope="module")
 def golden_dir(inputs_dir: Path) -> Path:
-    return inputs_dir / "corpus" / "python-sdk-golden"
+    return MESSAGES
 
 
 def test_table_is_the_ir_method_table(project) -> None:  # type: ignore[no-untyped-def]

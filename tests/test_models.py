@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import generated_dir, tree_now
+from conftest import MESSAGES, generated_dir, tree_now
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from acpgen.emit.models_plan import int_formats
@@ -354,10 +354,10 @@ def test_mypy_strict_passes_on_generated_models() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_golden_messages_validate_and_round_trip(inputs_dir: Path) -> None:
-    corpus = inputs_dir / "corpus" / "python-sdk-golden"
+def test_corpus_messages_validate_and_round_trip() -> None:
+    corpus = MESSAGES
     rows = [line.split("\t") for line in (corpus / "TYPES.tsv").read_text().splitlines()[1:] if line]
-    assert len(rows) == 33
+    assert len(rows) == len(list(corpus.glob("*.json"))) == 43
     for filename, type_name, *_ in rows:
         data = json.loads((corpus / filename).read_text(encoding="utf-8"))
         value = ta(type_name).validate_python(data)

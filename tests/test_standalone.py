@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import HISTORY, PROJECT_ROOT
 from venv_support import build_wheel, fresh_venv, offline_env, run, site_farm
 
 PACKAGE = "mysdk"
@@ -51,9 +52,9 @@ def outside(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def skeleton(tool: dict[str, str], outside: Path, inputs_dir: Path) -> Path:
-    done = run(["acpgen", "skeleton", "--package", PACKAGE, "--out", "D", "--inputs", str(inputs_dir)],
-               outside, tool)
+def skeleton(tool: dict[str, str], outside: Path) -> Path:
+    """Made by the wheel from an unrelated directory, with no flags and no environment."""
+    done = run(["acpgen", "skeleton", "--package", PACKAGE, "--out", "D"], outside, tool)
     assert done.returncode == 0, done.stderr
     return outside / "D"
 
@@ -62,28 +63,42 @@ def python(env: dict[str, str]) -> str:
     return str(Path(env["VIRTUAL_ENV"]) / "bin" / "python")
 
 
-def test_the_wheel_runs_read_only_commands_outside_any_checkout(
-    tool: dict[str, str], outside: Path, inputs_dir: Path
-) -> None:
+def test_the_wheel_runs_read_only_commands_outside_any_checkout(tool: dict[str, str], outside: Path) -> None:
+    """No flags, no environment: the wheel carries the lock, the manifests and the inputs."""
+    assert "ACPGEN_INPUTS" not in tool
     assert run(["acpgen", "--version"], outside, tool).returncode == 0
-    given = ["--inputs", str(inputs_dir)]
-    done = run(["acpgen", "verify", *given], outside, tool)
+    done = run(["acpgen", "verify"], outside, tool)
     assert done.returncode == 0 and "240 requirements" in done.stdout, done.stderr
-    done = run(["acpgen", "roster", "--role", "agent", *given], outside, tool)
+    done = run(["acpgen", "roster", "--role", "agent"], outside, tool)
     assert done.returncode == 0 and "of 240 requirements" in done.stderr, done.stderr
-    done = run(["acpgen", "inspect", "--methods", *given], outside, tool)
+    done = run(["acpgen", "inspect", "--methods"], outside, tool)
     assert done.returncode == 0 and "session/prompt" in done.stdout, done.stderr
-    old, new = inputs_dir / "history" / "schema-v1.21.0.json", inputs_dir / "schema" / "v1" / "schema.json"
-    done = run(["acpgen", "diff", str(old), str(new)], outside, {**tool, "ACPGEN_INPUTS": str(inputs_dir)})
+    old = outside / "old.json"
+    shutil.copyfile(HISTORY / "schema-v1.21.0.json", old)
+    new = outside / "new.json"
+    shutil.copyfile(PROJECT_ROOT / "schema" / "inputs" / "schema" / "v1" / "schema.json", new)
+    done = run(["acpgen", "diff", "old.json", "new.json"], outside, tool)
     assert done.returncode == 1 and "ToolCall" in done.stdout, done.stderr
-    # Without inputs it says so, in one line.
-    done = run(["acpgen", "diff", str(old), str(new)], outside, tool)
-    assert done.returncode == 2
-    assert done.stderr.count("\n") == 1 and "--inputs DIR or set $ACPGEN_INPUTS" in done.stderr
-    # A command that writes into a project never falls back to the built-in lock.
-    done = run(["acpgen", "generate", *given], outside, tool)
+    done = run(["acpgen", "diff", "new.json", "new.json"], outside, tool)
+    assert done.returncode == 0, done.stdout + done.stderr
+    # A command that writes into a project never falls back to the built-in project.
+    done = run(["acpgen", "generate"], outside, tool)
     assert done.returncode == 2 and "no schema/acp.lock here" in done.stderr
+    old.unlink()
+    new.unlink()
     assert sorted(p.name for p in outside.iterdir() if p.name != "D") == []
+
+
+def test_a_skeleton_from_the_wheel_equals_one_from_the_checkout(skeleton: Path, tmp_path: Path) -> None:
+    from acpgen.model.project import load_project
+    from acpgen.skeleton.create import build_skeleton
+
+    here = build_skeleton(load_project(PROJECT_ROOT), tmp_path / "D", PACKAGE)
+    made = {p.relative_to(skeleton).as_posix(): p.read_bytes()
+            for p in sorted(skeleton.rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
+    assert sorted(made) == sorted(here)
+    assert [name for name in here if made[name] != here[name]] == []
+    assert "generated/tests/test_conformance_agent.py" in made and "schema/conformance.toml" in made
 
 
 def test_the_skeleton_tests_pass_without_acpgen_and_after_a_copy(
@@ -133,6 +148,52 @@ def test_the_ci_workflow_is_a_valid_github_workflow(skeleton: Path, tmp_path: Pa
     with pytest.raises(SystemExit) as done:
         check_jsonschema(["--builtin-schema", "vendor.github-workflows", str(broken)])
     assert done.value.code == 1
+
+
+def _run_steps(scripts: list[str], root: Path, env: dict[str, str]) -> None:
+    for script in scripts:
+        done = run(["bash", "-e", "-c", script], root, env)
+        assert done.returncode == 0, f"{shlex.quote(script)}:\n{done.stdout[-3000:]}{done.stderr[-3000:]}"
+
+
+def _readme_blocks(readme: str, heading: str) -> list[str]:
+    """The ```sh blocks of one section of the skeleton's README, as a user copies them."""
+    section = readme.split(f"## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    return [block.split("```", 1)[0] for block in section.split("```sh\n")[1:]]
+
+
+def test_the_ci_steps_and_the_readme_run_as_written_in_a_fresh_venv(
+    skeleton: Path, farm: Path, tmp_path: Path
+) -> None:
+    """The skeleton made by the wheel: every `run:` step of its workflow, in order, in a fresh
+    venv with no acpgen, installing acpgen only from the wheel the skeleton carries; then the
+    README's regenerate and schema-bump steps exactly as written."""
+    root = tmp_path / "sdk"
+    shutil.copytree(skeleton, root)
+    ci = offline_env(fresh_venv(tmp_path / "ci-venv", farm))
+    steps = _workflow_steps(root / ".github" / "workflows" / "ci.yml")
+    uses = [s["uses"] for s in steps if "uses" in s]
+    assert [u.split("@")[0] for u in uses] == ["actions/checkout", "actions/setup-python"]
+    runs = [str(s["run"]) for s in steps if "run" in s]
+    (wheel,) = (root / "vendor").glob("acpgen-*.whl")
+    assert runs[0].split() == ["python", "-m", "pip", "install", f"./vendor/{wheel.name}",
+                               "python", "-m", "pip", "install", "-e", '".[test]"']
+    assert run([python(ci), "-c", "import acpgen"], root, ci).returncode == 1
+    _run_steps(runs, root, ci)
+    assert (root / "acp-coverage.json").is_file()
+    where = run([python(ci), "-c", "import acpgen; print(acpgen.__file__)"], root, ci)
+    assert Path(where.stdout.strip()).is_relative_to(Path(ci["VIRTUAL_ENV"])), where.stderr
+    readme = (root / "README.md").read_text()
+    _run_steps(_readme_blocks(readme, "Regenerate"), root, ci)
+    # The bump section names the new schema's place; the user puts a real release there.
+    shutil.copyfile(HISTORY / "schema-v1-from-npm-sdk-2.0.0.json",
+                    root / "schema" / "inputs" / "schema" / "v1" / "schema.next.json")
+    (diff, bump) = _readme_blocks(readme, "Move to a new schema")[0].strip().splitlines()
+    done = run(["bash", "-c", diff], root, ci)
+    assert done.returncode == 1 and "DEF_ADDED" in done.stdout or "added" in done.stdout, done.stderr
+    done = run(["bash", "-c", bump], root, ci)
+    assert done.returncode == 1 and "bump applied" in done.stdout, done.stdout + done.stderr
+    _run_steps(["acpgen check"], root, ci)
 
 
 def test_the_ci_steps_run_locally_in_order(

@@ -110,7 +110,7 @@ def test_a_relative_inputs_path_in_the_lock_says_what_it_is_relative_to(tmp_path
     shutil.copyfile(PROJECT_LOCK, project / "schema" / "acp.lock")
     result = run_acpgen("verify", "--project", str(project))
     assert result.returncode == 2 and result.stderr.count("\n") == 1
-    assert result.stderr.startswith("acpgen: error: ../shared/acp: inputs directory does not exist")
+    assert result.stderr.startswith("acpgen: error: schema/inputs: inputs directory does not exist")
     assert f"relative to {project}" in result.stderr and "$ACPGEN_INPUTS" in result.stderr
 
 
@@ -120,7 +120,7 @@ def test_inputs_option_beats_env_beats_lock(project_root: Path, inputs_dir: Path
     assert via_env.returncode == 2 and "from-env" in via_env.stderr
     both = run_acpgen("verify", "--inputs", str(inputs_dir), env={"ACPGEN_INPUTS": missing})
     assert both.returncode == 0, both.stderr
-    # The lock's default (../shared/acp, relative to the project root) is used otherwise,
+    # The lock's default (schema/inputs, relative to the project root) is used otherwise,
     # whatever the current directory is.
     from_elsewhere = run_acpgen("verify", "--project", str(project_root), cwd=tmp_path)
     assert from_elsewhere.returncode == 0, from_elsewhere.stderr

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -13,7 +12,7 @@ from typing import Any, TypeVar
 import click
 
 from acpgen.errors import AcpgenError, InputDriftError
-from acpgen.inputs.lock import ENV_INPUTS, builtin_project_root, find_project_root
+from acpgen.inputs.lock import builtin_project_root, find_project_root
 from acpgen.model.project import Project, load_project
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -21,8 +20,13 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def _fail(exc: AcpgenError) -> None:
     if isinstance(exc, InputDriftError):  # one line whatever the number of drifted files
-        click.echo(f"acpgen: error: {exc.where}: input drift: {'; '.join(exc.lines)}; accept new "
-                   "bytes only with `acpgen lock --update`", err=True)
+        hint = (
+            "acpgen's built-in lock pins its own inputs; to generate from other bytes, make a "
+            "project (`acpgen skeleton`) and accept them there with `acpgen lock --update`"
+            if exc.outside_project
+            else "accept new bytes only with `acpgen lock --update`"
+        )
+        click.echo(f"acpgen: error: {exc.where}: input drift: {'; '.join(exc.lines)}; {hint}", err=True)
     else:
         click.echo(f"acpgen: error: {exc}", err=True)
     sys.exit(exc.exit_code)
@@ -58,26 +62,22 @@ def project_options(func: F) -> F:
     return func
 
 
-def project_root(project_dir: Path | None, inputs: str | None, *, builtin: bool = False) -> Path:
+def project_root(project_dir: Path | None, *, builtin: bool = False) -> Path:
     """``--project``, else the nearest project upwards from ``.``.
 
     With ``builtin`` (commands that only read: verify, roster, inspect, diff, skeleton),
-    outside any project acpgen's built-in ACP v1 lock is used, with the inputs given by
-    ``--inputs`` or ``$ACPGEN_INPUTS``. Commands that write into the project never do.
+    outside any project acpgen's built-in ACP v1 project is used: its lock, manifests and the
+    pinned inputs themselves travel with acpgen (a checkout's root, or ``acpgen/_project``
+    in a wheel), so a pip-installed acpgen needs no flag. Commands that write into the
+    project never do.
     """
     if project_dir:
         return project_dir.resolve()
     try:
         return find_project_root(Path.cwd())
-    except AcpgenError as exc:
+    except AcpgenError:
         if not builtin:
             raise
-        if not (inputs or os.environ.get(ENV_INPUTS)):
-            raise AcpgenError(
-                exc.where,
-                f"{exc.message}, and no inputs given for acpgen's built-in ACP v1 lock: "
-                f"pass --inputs DIR or set ${ENV_INPUTS}",
-            ) from None
         return builtin_project_root()
 
 
@@ -85,7 +85,20 @@ def open_project(
     project_dir: Path | None, inputs: str | None, *, builtin: bool = False, metaschema: bool = False
 ) -> Project:
     """Load the project; ``metaschema`` runs the JSON Schema 2020-12 pass (where inputs are accepted)."""
-    return load_project(project_root(project_dir, inputs, builtin=builtin), inputs, metaschema=metaschema)
+    root = project_root(project_dir, builtin=builtin)
+    try:
+        return load_project(root, inputs, metaschema=metaschema)
+    except InputDriftError as exc:
+        # `lock --update` needs a project of one's own: outside one, say how to get it.
+        exc.outside_project = project_dir is None and root == builtin_project_root() != _nearest(Path.cwd())
+        raise
+
+
+def _nearest(start: Path) -> Path | None:
+    try:
+        return find_project_root(start)
+    except AcpgenError:
+        return None
 
 
 def emit_json(data: Any) -> None:

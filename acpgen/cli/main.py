@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,16 @@ class _Commands(click.Group):
             self.add_command(_command_elsewhere(cmd_name))
         return super().get_command(ctx, cmd_name)
 
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            # The reader stopped reading (`acpgen roster | head`): what it wanted was delivered,
+            # so this is a normal end, exit 0 and nothing said. Output still buffered goes to
+            # /dev/null, or flushing it at exit would fail the same way.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            ctx.exit(0)
+
 
 def _command_elsewhere(name: str) -> click.Command:
     if name == "skeleton":
@@ -53,12 +64,14 @@ def main() -> None:
     """Generate typed ACP v1 bindings from pinned, hash-verified inputs.
 
     Outside any project, verify, roster, inspect, diff and skeleton use acpgen's built-in
-    ACP v1 lock with the inputs from --inputs or $ACPGEN_INPUTS.
+    ACP v1 project (its lock, manifests and pinned inputs); --inputs or $ACPGEN_INPUTS
+    point them at other copies of the same bytes.
 
     Exit codes: 0 success; 1 the generated tree differs (check) or compatible changes
     (diff/bump); 2 bad input or usage (input drift, malformed file, invalid
     schema/capabilities.toml, bad option value; one line, nothing written); 3 breaking
-    changes (diff/bump).
+    changes (diff/bump). A closed standard output (`acpgen roster | head`) ends a command
+    quietly with 0.
     """
 
 

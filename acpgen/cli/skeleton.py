@@ -32,9 +32,9 @@ from acpgen.skeleton.create import check_out_dir, create_skeleton, parse_acpgen_
 @click.option(
     "--acpgen-requirement",
     metavar="SPEC",
-    help="How the skeleton's dev extra (and so its CI) installs acpgen: a pip requirement "
-    "naming acpgen, e.g. 'acpgen @ git+https://...' or 'acpgen @ file:///...' "
-    "(default: acpgen==VERSION).",
+    help="Install acpgen in the skeleton's CI from this pip requirement (its dev extra), e.g. "
+    "'acpgen==0.1.0' from your index or 'acpgen @ git+https://...', instead of the wheel of "
+    "this acpgen that the skeleton carries in vendor/ (the default: no index needed).",
 )
 @project_options
 @handle_errors
@@ -48,7 +48,8 @@ def skeleton(
 ) -> None:
     """Create a new, installable ACP SDK project (generated code, runtime, examples, tests, CI)."""
     check_package_name(package)  # cheap refusals first, before loading the project
-    parse_acpgen_requirement(acpgen_requirement)
+    if acpgen_requirement is not None:
+        parse_acpgen_requirement(acpgen_requirement)
     check_out_dir(out)
     project = open_project(project_dir, inputs, builtin=True)
     files = create_skeleton(

@@ -15,7 +15,7 @@ from acpgen.errors import AcpgenError
 LOCK_RELPATH = Path("schema") / "acp.lock"
 INPUT_NAMES = ("schema", "meta", "roster")
 ENV_INPUTS = "ACPGEN_INPUTS"
-DEFAULT_INPUTS = "../shared/acp"
+DEFAULT_INPUTS = "schema/inputs"
 
 
 @dataclass(frozen=True)
@@ -56,11 +56,10 @@ def find_project_root(start: Path) -> Path:
 
 
 def builtin_project_root() -> Path:
-    """acpgen's own lock and capability manifest for ACP v1, for use outside any project.
+    """acpgen's own ACP v1 project (lock, manifests, pinned inputs), for use outside any project.
 
-    A wheel carries them under ``acpgen/_project/schema/`` (force-included, like the
-    templates); a source checkout has them at its root. Only the pins are built in: the
-    inputs themselves always come from ``--inputs`` or ``$ACPGEN_INPUTS``.
+    A wheel carries ``schema/`` under ``acpgen/_project/`` (force-included, like the
+    templates); a source checkout has it at its root.
     """
     here = Path(__file__).resolve().parent.parent  # the acpgen package
     for candidate in (here / "_project", here.parent):

@@ -78,7 +78,7 @@ def _pinned_roster(rootpath: Path) -> RosterSource | None:
         entry = lock["files"]["roster"]
         rel, sha256 = str(entry["path"]), str(entry["sha256"]).lower()
         env = os.environ.get(ENV_INPUTS)
-        inputs = Path(env).absolute() if env else root / str(lock.get("inputs", "../shared/acp"))
+        inputs = Path(env).absolute() if env else root / str(lock.get("inputs", "schema/inputs"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, TypeError):
         return None  # an unreadable lock: never break an unrelated run (acpgen verify says why)
     return RosterSource(inputs / rel, "acpgen lock", sha256)

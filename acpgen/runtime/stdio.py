@@ -14,6 +14,7 @@ import contextlib
 import functools
 import logging
 import os
+import selectors
 import signal
 import stat
 import sys
@@ -33,22 +34,32 @@ async def stdio_streams() -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     stderr: a stray ``print`` becomes a log line instead of a corrupt frame.
     """
     loop = asyncio.get_running_loop()
-    sys.stdout.flush()
-    protocol_fd = os.dup(1)
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
+    # A descriptor closed when Python started (``<&-``, ``>&-``) may since have been reused
+    # (by the event loop's own epoll descriptor, say): Python then set sys.stdin/sys.stdout
+    # to None, and the number is not ours to read, write or replace.
+    stdin_kind = "closed" if sys.stdin is None else _kind(0)
+    if sys.stdout is None:
+        protocol_fd = os.open(os.devnull, os.O_WRONLY)  # answers go nowhere, as asked
+    else:
+        sys.stdout.flush()
+        protocol_fd = os.dup(1)
+        if sys.stderr is not None:
+            os.dup2(2, 1)
+            sys.stdout = sys.stderr
     reader = asyncio.StreamReader()
-    if _pollable(0):
+    if stdin_kind == "closed":  # ``<&-``: no input at all, which is the end of input
+        reader.feed_eof()
+    elif stdin_kind == "pollable":
         await loop.connect_read_pipe(
             lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(0, "rb", 0)
         )
-    else:  # a regular file (``< requests.jsonl``): the event loop cannot poll it
+    else:  # a regular file (``< requests.jsonl``) or ``/dev/null``: the loop cannot poll it
         _copy_in_thread(
             0,
             lambda data: loop.call_soon_threadsafe(reader.feed_data, data),
             lambda: loop.call_soon_threadsafe(reader.feed_eof),
         )
-    if not _pollable(protocol_fd):  # ``> responses.jsonl``: write through a pipe and a thread
+    if _kind(protocol_fd) != "pollable":  # ``> responses.jsonl``: a pipe and a thread
         read_end, write_end = os.pipe()
         target = functools.partial(_write_all, protocol_fd)
         # Not a daemon: the interpreter waits for it, so every response reaches the file.
@@ -63,10 +74,27 @@ async def stdio_streams() -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     return reader, writer
 
 
-def _pollable(fd: int) -> bool:
-    """Whether the event loop can watch ``fd`` (a pipe, socket or terminal; not a file)."""
-    mode = os.fstat(fd).st_mode
-    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)
+def _kind(fd: int) -> str:
+    """``closed``, ``pollable`` (the event loop can watch it: a pipe, socket or terminal) or
+    ``blocking`` (a regular file, or a device such as ``/dev/null`` that epoll refuses).
+
+    Asked of the OS rather than guessed from the file type: asyncio would register a refused
+    descriptor in a callback, log the ``PermissionError`` and never see end of input.
+    """
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError:
+        return "closed"
+    if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)):
+        return "blocking"
+    probe = selectors.DefaultSelector()
+    try:
+        probe.register(fd, selectors.EVENT_READ)
+    except (OSError, ValueError):
+        return "blocking"
+    finally:
+        probe.close()
+    return "pollable"
 
 
 def _write_all(fd: int, data: bytes) -> None:

@@ -11,7 +11,10 @@ It needs no acpgen to install and test: by default the pinned inputs are vendore
 relative path, so a copy of the directory keeps working), and acpgen's pytest plugin (the
 ``acp_requirement`` marker, its validation against the roster, ``--acp-coverage``) is copied
 verbatim into ``acp_requirements/`` and loaded by the root ``conftest.py``. acpgen is a
-development tool there (the ``dev`` extra), needed for ``acpgen generate`` and ``acpgen check``.
+development tool there, needed for ``acpgen generate``, ``check`` and ``bump``: the skeleton
+carries the acpgen that made it as a wheel (``vendor/``, :mod:`acpgen.skeleton.wheel`), which
+its CI and README install by path, so no package index has to know acpgen; or, with
+``--acpgen-requirement``, a ``dev`` extra names where to get it instead.
 
 Around it, from ``templates/skeleton/``: ``pyproject.toml`` (hatchling; the package is found
 under ``generated/``), ``README.md``, ``.github/workflows/ci.yml`` (``acpgen check`` + pytest),
@@ -25,7 +28,6 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -45,8 +47,10 @@ from acpgen.model.package_name import check_package_name
 from acpgen.model.project import Project, load_project
 from acpgen.output.generate import build_tree, options_for
 from acpgen.output.writer import discarded_on_error, stage
+from acpgen.skeleton.wheel import build_wheel, wheel_name
 
 GENERATED_DIR = "generated"
+VENDOR_DIR = "vendor"  # the acpgen wheel the skeleton installs (no package index needed)
 TESTS_DIR = "tests"  # relative to GENERATED_DIR, beside the package: never a package name
 VENDORED_INPUTS = "schema/inputs"
 LICENCE_PREFIXES = ("LICENSE", "LICENCE", "COPYING", "NOTICE")
@@ -76,16 +80,15 @@ VENDORED_TEMPLATES = {f"{VENDORED_INPUTS}/PROVENANCE.md": "skeleton/inputs_prove
 
 @dataclass(frozen=True)
 class AcpgenRequirement:
-    """How the skeleton's ``dev`` extra (and so its CI) installs acpgen."""
+    """How the skeleton's ``dev`` extra (and so its CI) installs acpgen, when it does not
+    carry acpgen's wheel (``--acpgen-requirement``)."""
 
     spec: str
     direct: bool  # a direct reference (``acpgen @ URL``): hatchling must allow it
 
 
-def parse_acpgen_requirement(spec: str | None) -> AcpgenRequirement:
-    """Validate ``--acpgen-requirement`` (default ``acpgen==VERSION``)."""
-    if spec is None:
-        return AcpgenRequirement(f"acpgen=={acpgen.__version__}", direct=False)
+def parse_acpgen_requirement(spec: str) -> AcpgenRequirement:
+    """Validate ``--acpgen-requirement``."""
     where = "--acpgen-requirement"
     if any(ord(c) < 32 or c in "\"'" for c in spec):
         raise AcpgenError(where, f"{spec!r} contains a quote, backslash or control character")
@@ -170,7 +173,7 @@ def build_skeleton(
 ) -> dict[str, bytes]:
     """Every file of the skeleton (relative POSIX path -> bytes), in memory."""
     check_package_name(package)
-    requirement = parse_acpgen_requirement(acpgen_requirement)
+    requirement = parse_acpgen_requirement(acpgen_requirement) if acpgen_requirement else None
     lock = skeleton_lock(project, root, package, vendor_inputs)
     # Built with this project's root: the emitters read schema/capabilities.toml from there,
     # and the skeleton gets a byte copy of it, so `acpgen check` in the skeleton agrees.
@@ -199,16 +202,20 @@ def build_skeleton(
         for name, data in licences.items():
             files[f"{VENDORED_INPUTS}/{name}"] = data
     files.update(_plugin_sources())
+    wheel = None if requirement else f"{VENDOR_DIR}/{wheel_name()}"
+    if wheel:
+        files[wheel] = build_wheel()
     ctx: dict[str, Any] = {
         "package": package,
         "dist_name": package.replace("_", "-"),
         "protocol_version": project.ir.protocol_version,
         "roster_revision": project.roster.revision,
         "acpgen_version": acpgen.__version__,
-        "acpgen_requirement": requirement.spec,
-        "acpgen_requirement_toml": json.dumps(requirement.spec),
-        "acpgen_requirement_shell": shlex.quote(requirement.spec),
-        "acpgen_direct_reference": requirement.direct,
+        "acpgen_wheel": wheel,
+        "acpgen_install": f"pip install ./{wheel}" if wheel else "pip install -e '.[test,dev]'",
+        "acpgen_requirement": requirement.spec if requirement else None,
+        "acpgen_requirement_toml": json.dumps(requirement.spec) if requirement else None,
+        "acpgen_direct_reference": bool(requirement and requirement.direct),
         "vendored": vendor_inputs,
         "inputs": lock.inputs,
         "licences": sorted(licences),

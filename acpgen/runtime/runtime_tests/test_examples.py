@@ -197,3 +197,50 @@ def test_the_echo_agent_answers_requests_read_from_a_file_into_a_file(tmp_path: 
         if f.get("method") == "session/update"
     ]
     assert "".join(chunks) == "from a file"
+
+
+@pytest.mark.parametrize(
+    "redirect",
+    ["</dev/null", "<&-", "</dev/null >/dev/null", "</dev/null >&-", "<&- >&- 2>&-"],
+)
+def test_the_echo_agent_ends_cleanly_on_any_stdin_without_input(redirect: str) -> None:
+    # /dev/null is a character device that epoll refuses; a closed descriptor may be reused
+    # by the event loop itself. Each is the end of input: exit 0, no traceback, no hang.
+    command = " ".join(shlex.quote(part) for part in module_command("examples.echo_agent"))
+    done = subprocess.run(
+        ["sh", "-c", f"exec {command} {redirect}"],
+        stdout=subprocess.PIPE if ">" not in redirect else None,
+        stderr=subprocess.PIPE if "2>" not in redirect else None,
+        env=subprocess_env(),
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert not done.stderr, done.stderr
+    assert not done.stdout
+
+
+def test_the_echo_agent_serves_a_terminal_and_ends_at_its_end_of_file() -> None:
+    import pty
+
+    controller, terminal = pty.openpty()
+    try:
+        with subprocess.Popen(
+            module_command("examples.echo_agent"),
+            stdin=terminal,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=subprocess_env(),
+        ) as agent:
+            os.close(terminal)
+            request = {"jsonrpc": "2.0", "id": 7, "method": "initialize", "params": {"protocolVersion": 1}}
+            os.write(controller, json.dumps(request).encode() + b"\n")
+            assert agent.stdout is not None
+            answer = json.loads(agent.stdout.readline())
+            assert answer["id"] == 7 and answer["result"]["protocolVersion"] == 1
+            os.write(controller, b"\x04")  # ^D at the start of a line: end of file on a terminal
+            _, err = agent.communicate(timeout=60)
+            assert agent.returncode == 0, err
+            assert b"Traceback" not in err
+    finally:
+        os.close(controller)

@@ -4,8 +4,8 @@ One test per implementation and version, each one command::
 
     pytest tests/real_peers -m real_peers -k gemini
 
-Installs are pinned: the npm programs by ``tests/real_peers/package.json`` and its committed
-``package-lock.json`` (``npm ci`` into ``tests/real_peers/node_modules``), the PyPI ones by
+Installs are pinned: the npm programs by ``tests/real_peers/package.json`` (exact versions) and
+its committed ``package-lock.json`` (``npm install`` into ``tests/real_peers/node_modules``), the PyPI ones by
 the exact versions below (a venv under ``tests/real_peers/.venvs``). Every program runs
 offline: ``HOME`` and the XDG directories are empty temporary folders (no login, no
 configuration), every proxy variable and every model endpoint the programs read points at
@@ -54,7 +54,9 @@ def _npm_install() -> None:
     lock = (HERE / "package-lock.json").read_bytes()
     if stamp.is_file() and stamp.read_bytes() == lock:
         return
-    done = subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=HERE,
+    # `npm install` from the committed lock, not `npm ci`: npm 10 refuses `ci` for locks whose
+    # platform-specific optional packages (opencode's binaries) it resolved on another platform.
+    done = subprocess.run([npm, "install", "--no-audit", "--no-fund", "--loglevel=error"], cwd=HERE,
                           capture_output=True, text=True, timeout=900, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
     stamp.write_bytes(lock)

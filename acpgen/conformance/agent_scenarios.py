@@ -193,7 +193,7 @@ async def basic(ctx: Context) -> None:
     """Initialize with fs/terminal false, two sessions, prompt turns, the advertised extras."""
     init = await ctx.initialize(init_params())
     first = await ctx.new_session()
-    await ctx.new_session()
+    ctx.notes["idle_session"] = await ctx.new_session()
     await ctx.prompt(first, [text(ctx.target.prompt)], "prompt_text")
     ctx.notes["late_after_prompt"] = await ctx.driver.quiet(LATE_WINDOW)
     link = {
@@ -238,8 +238,12 @@ async def _optional_methods(ctx: Context, caps: dict[str, Any], prompted: str) -
         ctx.notes["set_config"] = await d.request("session/set_config_option", params)
     modes = first_result.get("modes")
     if isinstance(modes, dict) and isinstance(modes.get("currentModeId"), str):
+        # Another listed mode when there is one: a real switch, its result and updates seen.
+        listed = [m.get("id") for m in modes.get("availableModes") or [] if isinstance(m, dict)]
+        other = [m for m in listed if isinstance(m, str) and m != modes["currentModeId"]]
         ctx.notes["set_mode"] = await d.request(
-            "session/set_mode", {"sessionId": prompted, "modeId": modes["currentModeId"]}
+            "session/set_mode",
+            {"sessionId": prompted, "modeId": (other or [modes["currentModeId"]])[0]},
         )
     if caps.get("loadSession") is True:
         sent = await d.send_request(
@@ -272,6 +276,12 @@ async def _optional_methods(ctx: Context, caps: dict[str, Any], prompted: str) -
         ctx.notes["close_unknown"] = await d.request(
             "session/close", {"sessionId": UNKNOWN_SESSION}
         )
+    # An existing idle session (never prompted) closed and deleted: results to validate.
+    idle = ctx.notes.get("idle_session")
+    if isinstance(session_caps.get("close"), dict) and idle:
+        ctx.notes["close_idle"] = await d.request("session/close", {"sessionId": idle})
+    if isinstance(session_caps.get("delete"), dict) and idle:
+        ctx.notes["delete_idle"] = await d.request("session/delete", {"sessionId": idle})
 
 
 async def no_capabilities(ctx: Context) -> None:
@@ -317,6 +327,8 @@ async def wire(ctx: Context) -> None:
     notes = ctx.notes
     notes["parse_error_line"] = await ctx.driver.peer.send_raw(PARSE_ERROR_LINE)
     notes["parse_error"] = await d.quiet(LATE_WINDOW * 2)
+    notes["invalid_request_line"] = await ctx.driver.peer.send_raw(INVALID_REQUEST_LINE)
+    notes["invalid_request"] = await d.quiet(LATE_WINDOW * 2)
     notes["unknown_method"] = await probe(ctx, "acpgen-kit/unknown", {}, "kit-unknown-1")
     notes["unknown_ext"] = await probe(ctx, "_acpgen_kit/unknown", {"probe": True}, "kit-ext-1")
     await d.notify("_acpgen_kit/notice", {"probe": True})
@@ -333,6 +345,7 @@ async def wire(ctx: Context) -> None:
 
 
 PARSE_ERROR_LINE = b'{"jsonrpc": "2.0", "id": 41, "method": \n'
+INVALID_REQUEST_LINE = b'{"foo": "bar"}\n'  # JSON, but no request: -32600 with id null
 
 
 def _request(method: str, params: Any, req_id: Any) -> dict[str, Any]:

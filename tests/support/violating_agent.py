@@ -119,6 +119,9 @@ class Agent:
 
     def message(self, message: dict[str, Any]) -> None:
         method = message.get("method")
+        if not any(k in message for k in ("method", "id", "result", "error")):
+            self.respond({"id": None}, {"error": {"code": -32600, "message": "Invalid request"}})
+            return
         if not isinstance(method, str):
             then = self.waiting.pop(json.dumps(message.get("id")), None)
             if then is not None:

@@ -270,6 +270,13 @@ def _response_required(kit: AgentKit) -> None:
         raise fail(
             f"no response (expected error -32700) to a line that is not JSON: {line.shown()}"
         )
+    if not _answers(kit.note("wire", "invalid_request")) and _later_answered(
+        kit, "wire", "unknown_method"
+    ):
+        line = kit.note("wire", "invalid_request_line")
+        raise fail(
+            f"no response (expected error -32600) to JSON that is no request: {line.shown()}"
+        )
     sent, frames = kit.note("batch", "batch_empty")
     if not _answers(frames) and _later_answered(kit, "batch", "after_batches"):
         raise fail(f"no response (expected error -32600) to an empty batch: {sent.shown()}")
@@ -307,6 +314,7 @@ def _id_echo(kit: AgentKit) -> None:
     w.ids_echoed(kit.transcripts())
     for scenario, key, what in (
         ("wire", "parse_error", "a line that is not JSON"),
+        ("wire", "invalid_request", "JSON that is no request"),
         ("batch", "batch_empty", "an empty batch"),
     ):
         note = kit.note(scenario, key)
@@ -343,6 +351,7 @@ def _params_omitted(kit: AgentKit) -> None:
 # an error object.
 _PROBE_CODES = (
     ("wire", "parse_error", -32700, "a line that is not JSON"),
+    ("wire", "invalid_request", -32600, "JSON that is no request"),
     ("wire", "unknown_method", -32601, "an unknown method"),
     ("wire", "bad_params", -32602, "session/new with cwd 42"),
     ("batch", "batch_empty", -32600, "an empty batch"),

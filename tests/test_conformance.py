@@ -86,6 +86,7 @@ def test_bad_toml_and_unknown_keys_are_refused(project) -> None:  # type: ignore
         parse_manifest(project.roster, _toml(_rows()) + 'note = "x"\n')
 
 
+@pytest.mark.slow
 def test_the_cli_refuses_a_broken_manifest_with_exit_2_and_one_line(tmp_path: Path) -> None:
     copy = tmp_path / "proj"
     shutil.copytree(PROJECT_ROOT / "schema", copy / "schema")
@@ -130,6 +131,7 @@ def _kit(args: list[str], tmp_path: Path, timeout: float = 300) -> tuple[subproc
     return done, data
 
 
+@pytest.mark.slow
 def test_the_generated_echo_agent_passes_every_check_that_applies(tmp_path: Path) -> None:
     done, report = _kit([str(TESTS_DIR / "test_conformance_agent.py"),
                          f"--acp-agent={PYTHON} -m acp_v1.examples.echo_agent",
@@ -155,6 +157,7 @@ CLIENT_DEVIATIONS = {
 }
 
 
+@pytest.mark.slow
 def test_the_generated_example_client_against_the_scripted_agent(tmp_path: Path) -> None:
     client = f"{PYTHON} -m acp_v1.examples.client --prompt hello -- {{agent}}"
     _done, report = _kit([str(TESTS_DIR / "test_conformance_client.py"), f"--acp-client={client}",
@@ -171,20 +174,30 @@ def test_the_generated_example_client_against_the_scripted_agent(tmp_path: Path)
     assert "| ACP-V1-INIT-CLIENT-INITIALIZE-FIRST | MUST | pass |" in markdown
 
 
-def test_an_agent_on_the_official_typescript_sdk_passes_every_check_that_applies(tmp_path: Path) -> None:
+# The official TypeScript SDK answers any JSON array with one -32600 and a null id: the
+# requests of a batch get no response of their own, a batch of notifications gets one
+# (true deviations from JSON-RPC 2.0's batches, which ACP incorporates; docs/conformance-matrix.md).
+TS_SDK_DEVIATIONS = {"ACP-V1-JSONRPC-RESPONSE-REQUIRED", "ACP-V1-JSONRPC-NO-REPLY-TO-NOTIFICATION"}
+
+
+@pytest.mark.slow
+def test_an_agent_on_the_official_typescript_sdk_fails_only_its_known_deviations(tmp_path: Path) -> None:
     import ts_sdk  # tests/ts_sdk.py: installs the pinned @agentclientprotocol/sdk (npm ci)
 
     ts_sdk.install()
-    done, report = _kit([str(TESTS_DIR / "test_conformance_agent.py"),
-                         f"--acp-agent={ts_sdk.node()} {ts_sdk.AGENT}", "--acp-slow-prompt=/wait",
-                         "--acp-permission-prompt=/permission", "--acp-fs-prompt=/read {path}"], tmp_path)
-    assert done.returncode == 0, done.stdout[-4000:]
-    assert report["counts"]["fail"] == 0 and report["counts"]["pass"] >= 60, report["counts"]
-    statuses = {e["id"]: e["status"] for e in report["requirements"]}
-    assert statuses["ACP-V1-PROMPT-TOOLS-MAY-USE-CLIENT-CAPABILITIES"] == "pass"  # /read went through fs
-    assert statuses["ACP-V1-SCHEMA-READ-TEXT-FILE-SHAPE"] == "pass"
+    _done, report = _kit([str(TESTS_DIR / "test_conformance_agent.py"),
+                          f"--acp-agent={ts_sdk.node()} {ts_sdk.AGENT}", "--acp-slow-prompt=/wait",
+                          "--acp-permission-prompt=/permission", "--acp-fs-prompt=/read {path}"], tmp_path)
+    statuses = {e["id"]: e for e in report["requirements"]}
+    failing = {i for i, e in statuses.items() if e["status"] == "fail"}
+    assert failing == TS_SDK_DEVIATIONS, {i: statuses[i]["message"] for i in failing ^ TS_SDK_DEVIATIONS}
+    assert "batch" in statuses["ACP-V1-JSONRPC-NO-REPLY-TO-NOTIFICATION"]["message"]
+    assert report["counts"]["pass"] >= 60, report["counts"]
+    assert statuses["ACP-V1-PROMPT-TOOLS-MAY-USE-CLIENT-CAPABILITIES"]["status"] == "pass"  # /read went through fs
+    assert statuses["ACP-V1-SCHEMA-READ-TEXT-FILE-SHAPE"]["status"] == "pass"
 
 
+@pytest.mark.slow
 def test_without_an_implementation_the_black_box_tests_skip_with_the_reason(tmp_path: Path) -> None:
     done, report = _kit([str(TESTS_DIR / "test_conformance_agent.py"), str(TESTS_DIR / "test_conformance_client.py"),
                          "-rs"], tmp_path)
@@ -215,6 +228,7 @@ BROKEN = {
 }
 
 
+@pytest.mark.slow
 def test_a_command_that_cannot_start_is_one_error_for_the_run_and_leaves_no_process(tmp_path: Path) -> None:
     token = f"acp-kit-broken-{os.getpid()}"
     start = time.monotonic()
@@ -230,6 +244,7 @@ def test_a_command_that_cannot_start_is_one_error_for_the_run_and_leaves_no_proc
     assert _leftovers(token) == []
 
 
+@pytest.mark.slow
 def test_a_missing_client_command_is_one_error_for_the_run(tmp_path: Path) -> None:
     done, report = _kit([str(TESTS_DIR / "test_conformance_client.py"),
                          "--acp-client=/nonexistent/acp-client {agent}"], tmp_path, timeout=60)
@@ -245,6 +260,7 @@ if __name__ == "__main__":
 """
 
 
+@pytest.mark.slow
 def test_the_command_runs_in_the_callers_directory_with_the_callers_environment(tmp_path: Path) -> None:
     # `python -m my_agent` and a relative PYTHONPATH mean what they mean in the caller's shell.
     home = tmp_path / "home"
@@ -266,6 +282,7 @@ def test_the_command_runs_in_the_callers_directory_with_the_callers_environment(
     assert statuses["ACP-V1-INIT-AGENT-SAME-VERSION"] == statuses["ACP-V1-CONTENT-TEXT-SUPPORT"] == "pass"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("script", "expected"),
     [
@@ -309,6 +326,7 @@ for line in sys.stdin:
 '''
 
 
+@pytest.mark.slow
 def test_an_agent_that_needs_authentication_skips_with_its_reason(tmp_path: Path) -> None:
     (tmp_path / "agent.py").write_text(AUTH_AGENT)
     done, report = _kit([str(TESTS_DIR / "test_conformance_agent.py"), "--acp-timeout=5",
@@ -361,6 +379,7 @@ PAGING_IDS = ("ACP-V1-SETUP-LOAD-REQUEST-CONTENTS", "ACP-V1-SETUP-RESUME-REQUEST
               "ACP-V1-LIST-CLIENT-MISSING-CURSOR-IS-END")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["good", "bad"])
 def test_a_client_that_pages_loads_resumes_and_closes_is_checked(tmp_path: Path, variant: str) -> None:
     (tmp_path / "client.py").write_text(PAGING_CLIENT)
@@ -379,6 +398,7 @@ def test_a_client_that_pages_loads_resumes_and_closes_is_checked(tmp_path: Path,
         assert "cwd 'relative' is not an absolute path" in statuses["ACP-V1-SETUP-LOAD-REQUEST-CONTENTS"]["message"]
 
 
+@pytest.mark.slow
 def test_an_sdk_author_runs_the_kit_from_a_skeleton(tmp_path_factory: pytest.TempPathFactory,
                                                     inputs_dir: Path, tmp_path: Path) -> None:
     from test_skeleton_support import echo_agent_command, shared_skeleton, skeleton_env

@@ -83,6 +83,7 @@ def _generated_package() -> None:
         sys.path.insert(0, str(generated_dir()))
 
 
+@pytest.mark.slow
 def test_the_violating_agent_passes_every_check_when_it_breaks_nothing() -> None:
     outcomes = _outcomes("")
     failed = {k: v[1] for k, v in outcomes.items() if v[0] == "fail"}

@@ -142,13 +142,14 @@ AGENTS = {
 @pytest.mark.parametrize("name", sorted(AGENTS))
 def test_published_npm_agent(name: str) -> None:
     _npm_install()
-    _judge(name, run_kit(name, "agent", AGENTS[name](), "--acp-turn-timeout=20"))
+    # Node programs that load much at start-up get 30 s per answer (the machine is shared).
+    _judge(name, run_kit(name, "agent", AGENTS[name](), "--acp-timeout=30", "--acp-turn-timeout=20"))
 
 
 def test_deepagents_acp() -> None:
     root = _venv("deepagents-acp")
     name = "deepagents-acp-0.0.13"
-    _judge(name, run_kit(name, "agent", str(root / "bin" / "deepagents-acp"), "--acp-turn-timeout=20"))
+    _judge(name, run_kit(name, "agent", f"{root / 'bin' / 'python'} -m deepagents_acp", "--acp-turn-timeout=20"))
 
 
 def test_python_sdk_example_agent() -> None:

@@ -131,12 +131,21 @@ def _answers(frames: list[Frame]) -> list[Frame]:
     return [r for f in frames for r in f.responses()]
 
 
+def _finished(run: ClientRun) -> bool:
+    """Whether the client ended the run itself (its turn ended, or it exited): what it left
+    unanswered then stays unanswered. A client stopped at the deadline is not judged."""
+    return run.event("turn-ended") is not None or (run.exit_code is not None and not run.timed_out)
+
+
 def _batches(kit: ClientKit) -> tuple[ClientRun, list[Frame]]:
-    run = kit.completed("batch")
+    """The batch run's four batches; a client that stopped before them all gates the checks
+    that need them (what stopped it is RESPONSE-REQUIRED's: a batch left unanswered)."""
+    run = kit.run("batch")
     sent = [f for f in run.transcript.sent() if f.is_batch]
     if len(sent) < 4:
         raise skip(
-            f"[batch] the turn ended before the kit's agent sent its batches ({_ending(run)})"
+            f"[batch] the client stopped before the kit's agent sent all its batches "
+            f"({len(sent)} of 4 sent; {_ending(run)})"
         )
     return run, sent  # requests, notifications, empty, both
 
@@ -157,7 +166,7 @@ def _answered(kit: ClientKit) -> None:
     # judged unanswered once a later one was answered, or the run ended with it outstanding.
     w.every_request_answered(
         [r.transcript for r in runs],
-        [r.event("turn-ended") is not None for r in runs],
+        [_finished(r) for r in runs],
         skip_methods=("_",),
     )
     run, sent = _garbage(kit)
@@ -166,7 +175,7 @@ def _answered(kit: ClientKit) -> None:
             f"no response (expected error -32700) to a line that is not JSON: {sent.shown()}"
         )
     run, batches = _batches(kit)
-    if not _answers(_after(run, batches[2])):
+    if not _answers(_after(run, batches[2])) and _finished(run):
         raise fail(f"no response (expected error -32600) to an empty batch: {batches[2].shown()}")
 
 
@@ -731,8 +740,15 @@ def _create(kit: ClientKit) -> None:
         raise skip("the client does not advertise fs.writeTextFile")
     run = kit.completed("basic")
     path = os.path.join(run.workdir, "kit-created.txt")
+    answer = _response_to(run, "fs/write_text_file")
+    if "result" not in answer.message:
+        # A client may refuse a write (outside its root, by policy): nothing about creating.
+        raise skip(f"the client refused the write, so creating cannot be judged: {answer.shown()}")
     if not os.path.exists(path):
-        raise fail(f"fs/write_text_file to a file that did not exist did not create it ({path})")
+        raise fail(
+            f"fs/write_text_file to a file that did not exist succeeded but did not create it "
+            f"({path}): {answer.shown()}"
+        )
 
 
 @check("ACP-V1-TERM-CLIENT-TRUNCATE-AT-CHARACTER-BOUNDARY")

@@ -108,3 +108,101 @@ def test_every_check_fails_on_its_own_violation_and_no_other() -> None:
         if failed != _group(violation):
             wrong[violation] = {k: outcomes[k] for k in failed ^ _group(violation)}
     assert wrong == {}
+
+
+# ---- the client side ---------------------------------------------------------------------------
+
+CLIENT = Path(__file__).resolve().parent / "support" / "violating_client.py"
+CLIENT_ALIASES = [
+    ("ACP-V1-SETUP-CLIENT-NO-LOAD-WITHOUT-CAPABILITY", "ACP-V1-SETUP-CLIENT-CHECK-LOADSESSION",
+     "ACP-V1-INIT-OMITTED-UNSUPPORTED"),
+    ("ACP-V1-INIT-CLIENT-INITIALIZE-FIRST", "ACP-V1-SETUP-INIT-BEFORE-SESSION"),
+    ("ACP-V1-PROMPT-CLIENT-RESTRICT-CONTENT", "ACP-V1-PROMPT-CLIENT-CONTEXT-BLOCKS-MAY"),
+]
+# The client checks tests/support/violating_client.py can break so far; each must fail alone.
+CLIENT_VIOLATIONS = [
+    "ACP-V1-TRANSPORT-UTF8",
+    "ACP-V1-TRANSPORT-STDIO-NEWLINE-DELIMITED",
+    "ACP-V1-TRANSPORT-CLIENT-STDIN-ONLY-ACP",
+    "ACP-V1-JSONRPC-VERSION-MEMBER",
+    "ACP-V1-JSONRPC-RPC-PREFIX-RESERVED",
+    "ACP-V1-JSONRPC-ID-TYPE",
+    "ACP-V1-JSONRPC-ID-NOT-NULL",
+    "ACP-V1-JSONRPC-ID-NO-FRACTION",
+    "ACP-V1-JSONRPC-PARAMS-STRUCTURED",
+    "ACP-V1-JSONRPC-PARAM-NAMES-EXACT",
+    "ACP-V1-JSONRPC-RESPONSE-REQUIRED",
+    "ACP-V1-JSONRPC-RESPONSE-SAME-ID",
+    "ACP-V1-JSONRPC-NO-REPLY-TO-NOTIFICATION",
+    "ACP-V1-JSONRPC-RESPONSE-ID-ECHO",
+    "ACP-V1-JSONRPC-RESULT-ON-SUCCESS",
+    "ACP-V1-JSONRPC-ERROR-MEMBER-ON-ERROR",
+    "ACP-V1-JSONRPC-RESULT-XOR-ERROR",
+    "ACP-V1-JSONRPC-ERROR-CODE-INTEGER",
+    "ACP-V1-JSONRPC-ERROR-RESPONSE-CONTAINS-ERROR",
+    "ACP-V1-JSONRPC-ERROR-MESSAGE-CONCISE",
+    "ACP-V1-SCHEMA-ERROR-OBJECT",
+    "ACP-V1-EXT-UNKNOWN-METHOD-NOT-FOUND",
+    "ACP-V1-EXT-RESPOND-TO-CUSTOM-REQUEST",
+    "ACP-V1-EXT-CUSTOM-REQUESTS-MAY",
+    "ACP-V1-SCHEMA-EXTENSION-METHOD-NAMES",
+    "ACP-V1-EXT-NO-ROOT-CUSTOM-FIELDS",
+    "ACP-V1-ELIC-CLIENT-UNADVERTISED-MODE-INVALID-PARAMS",
+    "ACP-V1-INIT-CLIENT-INITIALIZE-FIRST",
+    "ACP-V1-INIT-REQUEST-LATEST-VERSION",
+    "ACP-V1-INIT-CLIENT-UNSUPPORTED-VERSION",
+    "ACP-V1-INIT-IMPLEMENTATION-INFO",
+    "ACP-V1-INIT-CLIENT-SPECIFY-CAPABILITIES",
+    "ACP-V1-SETUP-CWD-ABSOLUTE",
+    "ACP-V1-SETUP-CLIENT-ADDITIONAL-DIRS-ONLY-WITH-CAPABILITY",
+    "ACP-V1-SETUP-CLIENT-CHECK-MCP-TRANSPORT",
+    "ACP-V1-SETUP-CLIENT-NO-LOAD-WITHOUT-CAPABILITY",
+    "ACP-V1-SCHEMA-MCP-SERVER-VARIANTS",
+    "ACP-V1-SCHEMA-NEW-SESSION-SHAPE",
+    "ACP-V1-SCHEMA-PROMPT-SHAPE",
+    "ACP-V1-SCHEMA-CONTENT-BLOCK-VARIANTS",
+    "ACP-V1-PROMPT-CLIENT-RESTRICT-CONTENT",
+    "ACP-V1-PROMPT-CLIENT-CANCEL-MAY",
+    "ACP-V1-FS-CLIENT-CREATE-FILE",
+    "ACP-V1-TERM-CLIENT-TRUNCATE-AT-CHARACTER-BOUNDARY",
+]
+
+
+def _client_group(req_id: str) -> set[str]:
+    return next((set(g) for g in CLIENT_ALIASES if req_id in g), {req_id})
+
+
+def _client_outcomes(violation: str) -> dict[str, tuple[str, str]]:
+    from acpgen.conformance.checks_client import CLIENT_CHECKS, ClientKit
+    from acpgen.conformance.client_scenarios import ClientRunner, ClientTarget
+
+    target = ClientTarget(argv=(sys.executable, str(CLIENT), violation, "{agent}"), timeout=5.0, run_timeout=20.0)
+    kit = ClientKit(ClientRunner(target), Validator("acp_v1"))
+    found: dict[str, tuple[str, str]] = {}
+    for req_id, check in CLIENT_CHECKS.items():
+        try:
+            check(kit)
+            found[req_id] = ("pass", "")
+        except CheckSkipped as exc:
+            found[req_id] = ("skip", str(exc))
+        except CheckFailed as exc:
+            found[req_id] = ("fail", str(exc))
+    return found
+
+
+@pytest.mark.slow
+def test_the_violating_client_passes_every_check_when_it_breaks_nothing() -> None:
+    outcomes = _client_outcomes("")
+    assert {k: v[1] for k, v in outcomes.items() if v[0] == "fail"} == {}
+
+
+@pytest.mark.slow
+def test_every_client_check_in_the_matrix_fails_on_its_own_violation_and_no_other() -> None:
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = dict(zip(CLIENT_VIOLATIONS, pool.map(_client_outcomes, CLIENT_VIOLATIONS), strict=True))
+    wrong = {}
+    for violation, outcomes in results.items():
+        failed = {k for k, v in outcomes.items() if v[0] == "fail"}
+        if failed != _client_group(violation):
+            wrong[violation] = {k: outcomes[k] for k in failed ^ _client_group(violation)}
+    assert wrong == {}

@@ -265,7 +265,7 @@ def ids_echoed(ts: Sequence[Transcript]) -> None:
 
 
 def _loosely_same(a: Any, b: Any) -> bool:
-    return a == b or (a is not None and b is not None and str(a) == str(b))
+    return a == b or (a is not None and b is not None and str(a).lower() == str(b).lower())
 
 
 def unanswered(t: Transcript, request: Frame, proven: bool) -> bool:
@@ -313,6 +313,7 @@ def every_request_answered(
 # (SCHEMA-CONTENT-BLOCK-VARIANTS), authMethods (SCHEMA-AUTH-METHOD-VARIANTS) and the session
 # updates whose own MAY check validates them.
 TEXT_BLOCK = {"type": "text", "text": "checked as a ContentBlock on its own"}
+MCP_STUB = {"name": "checked on its own", "command": "/bin/true", "args": [], "env": []}
 UPDATES_CHECKED_ALONE = ("usage_update", "tool_call_update", "available_commands_update")
 
 
@@ -331,6 +332,9 @@ def carve(method: str, which: str, payload: Any) -> Any:
         # agentInfo: INIT-IMPLEMENTATION-INFO.
         kept = {k: v for k, v in payload.items() if k not in ("authMethods", "agentInfo")}
         return {**kept, "protocolVersion": 1}
+    if isinstance(payload.get("mcpServers"), list) and which == "params":
+        # Each server's shape is SCHEMA-MCP-SERVER-VARIANTS'.
+        payload = {**payload, "mcpServers": [MCP_STUB for _ in payload["mcpServers"]]}
     if isinstance(payload.get("configOptions"), list):
         payload = {**payload, "configOptions": [_carve_option(o) for o in payload["configOptions"]]}
     update = payload.get("update")
@@ -373,6 +377,13 @@ def validate_sent_by_peer(ts: Sequence[Transcript], v: Validator, method: str) -
         payload = carve(method, which, payload)
         if payload is None:
             continue
+        if which == "params" and isinstance(payload, dict):
+            # A declared name in another case is JSONRPC-PARAM-NAMES-EXACT's.
+            declared = {d.lower(): d for d in v.declared(method)}
+            payload = {
+                (declared.get(k.lower(), k) if k not in declared.values() else k): x
+                for k, x in payload.items()
+            }
         count += 1
         verdict = v.params(method, payload) if which == "params" else v.result(method, payload)
         if not verdict.ok:
@@ -459,7 +470,11 @@ def expect_error_code(t: Transcript, frame: Frame | None, code: int, what: str) 
     if frame is None:
         raise skip(f"no response to {what} (charged to ACP-V1-JSONRPC-RESPONSE-REQUIRED)")
     error = frame.get("error")
+    if "error" in frame.message and not isinstance(error, dict):
+        raise skip(f"{what}: the error is no object (JSONRPC-ERROR-MEMBER-ON-ERROR's)")
     actual = error.get("code") if isinstance(error, dict) else None
+    if isinstance(error, dict) and (not isinstance(actual, int) or isinstance(actual, bool)):
+        raise skip(f"{what}: the error code is no integer (JSONRPC-ERROR-CODE-INTEGER's)")
     if actual != code:
         got = f"error {actual}" if actual is not None else "a success"
         raise fail(
@@ -505,6 +520,7 @@ def trace_keys(ts: Sequence[Transcript]) -> None:
 # ---- paths -------------------------------------------------------------------------------------
 
 PATH_MEMBERS = ("path", "cwd", "additionalDirectories")
+SESSION_SETUP = ("session/new", "session/load", "session/resume")
 
 
 def is_absolute(path: str) -> bool:
@@ -531,6 +547,11 @@ def absolute_paths(ts: Sequence[Transcript]) -> None:
     seen = 0
     for t, f in received_objects(ts):
         payload = f.message.get("params") if f.method else f.message.get("result")
+        if f.method in SESSION_SETUP and isinstance(payload, dict):
+            # Their cwd and additionalDirectories are the session-setup requirements' own.
+            payload = {
+                k: v for k, v in payload.items() if k not in ("cwd", "additionalDirectories")
+            }
         request = t.request_for(f) if f.is_response else None
         if request is not None and request.method == "session/list" and isinstance(payload, dict):
             # A listed session's additionalDirectories are LIST-ADDITIONAL-DIRS-MAY's.

@@ -56,6 +56,16 @@ class Validator:
     def result(self, method: str, result: Any) -> Verdict:
         return self._check(method, "result", result)
 
+    def declared(self, method: str) -> frozenset[str]:
+        """The wire names of the members a stable method's params declare at their root."""
+        spec = self._methods.METHODS.get(method)
+        fields = getattr(getattr(spec, "params", None), "model_fields", None) or {}
+        names = set()
+        for name, info in fields.items():
+            alias = info.serialization_alias or info.alias
+            names.add(alias if isinstance(alias, str) else name)
+        return frozenset(names)
+
     def definition(self, name: str, data: Any) -> Verdict:
         """Validate ``data`` as the schema definition ``name`` (``ContentBlock``, ...)."""
         from pydantic import TypeAdapter, ValidationError  # the generated package's own

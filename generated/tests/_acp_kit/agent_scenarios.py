@@ -560,7 +560,9 @@ class AgentRunner:
             run.stopped = f"the agent {exc}" if not str(exc).startswith("command") else str(exc)
             run.closed = isinstance(exc, PeerClosed)
             if not run.notes.get("initialize"):
-                self.broken = run.stopped
+                garbage = [f for f in run.transcript.received() if f.problem]
+                seen = f"; it wrote: {garbage[0].shown()}" if garbage else ""
+                self.broken = run.stopped + seen
         finally:
             await peer.close()
         return run

@@ -421,7 +421,7 @@ def test_a_batch_of_notifications_or_responses_gets_no_reply(batch: list[Any]) -
 
 def test_an_empty_batch_gets_one_invalid_request_with_a_null_id() -> None:
     async def body() -> None:
-        connection, peer, handlers = await connected()
+        connection, peer, _handlers = await connected()
         await peer.write([])
         reply = await peer.recv()
         assert reply["id"] is None and reply["error"]["code"] == -32600

@@ -6,7 +6,7 @@ One test per implementation and version, each one command::
 
 Installs are pinned: the npm programs by ``tests/real_peers/package.json`` (exact versions) and
 its committed ``package-lock.json`` (``npm install`` into ``tests/real_peers/node_modules``), the PyPI ones by
-the exact versions below (a venv under ``tests/real_peers/.venvs``). Every program runs
+the exact versions below (a venv each, in the system's temporary directory). Every program runs
 offline: ``HOME`` and the XDG directories are empty temporary folders (no login, no
 configuration), every proxy variable and every model endpoint the programs read points at
 ``127.0.0.1:9`` (nothing listens there), so no traffic leaves the machine; what needs a model
@@ -34,7 +34,8 @@ pytestmark = [pytest.mark.real_peers, pytest.mark.slow]
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
 BIN = HERE / "node_modules" / ".bin"
-VENVS = HERE / ".venvs"
+# The PyPI installs live outside the checkout (the suite's own checks read every .py file in it).
+VENVS = Path(tempfile.gettempdir()) / "acpgen-real-peers-venvs"
 PYPI = {
     "deepagents-acp": "deepagents-acp==0.0.13",
     "python-sdk": "agent-client-protocol==0.12.1",

@@ -45,7 +45,7 @@ _SESSION: dict[str, Any] = {}  # built once per test process: the project, its t
 def load_real_project() -> Any:
     """The real project on the pinned inputs, loaded once per test process."""
     if "project" not in _SESSION:
-        from acpgen.model.project import load_project
+        from acpgen.load.project import load_project
 
         _SESSION["project"] = load_project(PROJECT_ROOT, str(INPUTS))
     return _SESSION["project"]
@@ -158,3 +158,14 @@ def tree_digest(root: Path) -> dict[str, bytes]:
         for p in sorted(root.rglob("*"))
         if p.is_file() and "__pycache__" not in p.parts
     }
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The published agents and clients (tests/real_peers) run only when asked for with
+    ``-m real_peers``: they install hundreds of megabytes and take minutes."""
+    if "real_peers" in (config.getoption("markexpr") or ""):
+        return
+    opt_in = pytest.mark.skip(reason="opt-in: the published agents run with `pytest -m real_peers`")
+    for item in items:
+        if item.get_closest_marker("real_peers"):
+            item.add_marker(opt_in)

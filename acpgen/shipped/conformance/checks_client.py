@@ -1,0 +1,847 @@
+"""The black-box checks against a client, one per requirement classified ``client`` or ``both``.
+
+The client under test runs against the kit's scripted agent (:mod:`.scripted_agent`); in its
+transcripts ``in`` frames are what the client wrote. ``CLIENT_CHECKS[ID](kit)`` returns when
+the client kept the requirement, else raises :class:`CheckFailed` / :class:`CheckSkipped`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from . import checks_wire as w
+from .client_scenarios import ClientRun, ClientRunner
+from .outcome import CheckFailed, fail, skip
+from .scripted_agent import KIT_CURSOR, TERMINAL_LIMIT, TERMINAL_TEXT
+from .validate import Validator
+from .wire import Frame, Transcript
+
+TURN_MODES = ("basic", "extras", "garbage")
+ALL_MODES = ("basic", "extras", "garbage", "version", "capable", "batch")
+GATED = (
+    "session/load",
+    "session/resume",
+    "session/close",
+    "session/list",
+    "session/delete",
+    "logout",
+)
+
+
+@dataclass
+class ClientKit:
+    runner: ClientRunner
+    validator: Validator
+
+    def run(self, mode: str) -> ClientRun:
+        run = self.runner.run(mode)
+        if run.error:
+            raise fail(run.error)
+        return run
+
+    def transcripts(self, modes: Sequence[str] = ALL_MODES) -> list[Transcript]:
+        return [self.run(m).transcript for m in modes]
+
+    def first_request(self, mode: str, method: str) -> Frame:
+        run = self.run(mode)
+        found = run.transcript.requests(method)
+        if not found:
+            raise fail(f"[{mode}] the client never sent {method} ({_ending(run)})")
+        return found[0]
+
+    def init_params(self) -> dict[str, Any]:
+        params = self.first_request("basic", "initialize").get("params")
+        if not isinstance(params, dict):
+            raise fail("initialize without params")
+        return params
+
+    def caps(self) -> dict[str, Any]:
+        caps = self.init_params().get("clientCapabilities")
+        return caps if isinstance(caps, dict) else {}
+
+    def completed(self, mode: str) -> ClientRun:
+        """The run, after checking that the client took its prompt turn to the end."""
+        run = self.run(mode)
+        if run.event("turn-ended") is None:
+            raise fail(f"[{mode}] the prompt turn never ended ({_ending(run)})")
+        return run
+
+
+def _ending(run: ClientRun) -> str:
+    if run.timed_out:
+        how = "the client stalled and was stopped"
+    else:
+        how = f"client exit status {run.exit_code}"
+    return f"{how}; output: {run.output}" if run.output else how
+
+
+Check = Callable[[ClientKit], None]
+CLIENT_CHECKS: dict[str, Check] = {}
+
+
+def check(*ids: str) -> Callable[[Check], Check]:
+    def register(func: Check) -> Check:
+        for req_id in ids:
+            assert req_id not in CLIENT_CHECKS, req_id
+            CLIENT_CHECKS[req_id] = func
+        return func
+
+    return register
+
+
+def _wire(req_id: str, func: Callable[[Sequence[Transcript]], None]) -> None:
+    CLIENT_CHECKS[req_id] = lambda kit: func(kit.transcripts())
+
+
+_wire("ACP-V1-TRANSPORT-UTF8", w.utf8)
+_wire("ACP-V1-TRANSPORT-STDIO-NEWLINE-DELIMITED", w.newline_delimited)
+_wire("ACP-V1-TRANSPORT-CLIENT-STDIN-ONLY-ACP", w.only_messages)
+_wire("ACP-V1-JSONRPC-VERSION-MEMBER", w.version_member)
+_wire("ACP-V1-JSONRPC-RPC-PREFIX-RESERVED", w.no_rpc_prefix)
+_wire("ACP-V1-JSONRPC-ID-TYPE", w.id_types)
+_wire("ACP-V1-JSONRPC-ID-NOT-NULL", w.ids_not_null)
+_wire("ACP-V1-JSONRPC-ID-NO-FRACTION", w.ids_no_fraction)
+_wire("ACP-V1-JSONRPC-PARAMS-STRUCTURED", w.params_structured)
+_wire("ACP-V1-JSONRPC-RESULT-ON-SUCCESS", w.result_on_success)
+_wire("ACP-V1-JSONRPC-ERROR-MEMBER-ON-ERROR", w.error_member)
+_wire("ACP-V1-JSONRPC-RESULT-XOR-ERROR", w.result_xor_error)
+_wire("ACP-V1-JSONRPC-ERROR-CODE-INTEGER", w.error_code_integer)
+_wire("ACP-V1-JSONRPC-ERROR-RESPONSE-CONTAINS-ERROR", w.error_contains)
+_wire("ACP-V1-JSONRPC-ERROR-MESSAGE-CONCISE", w.error_message_concise)
+_wire("ACP-V1-OVERVIEW-ABSOLUTE-PATHS", w.absolute_paths)
+_wire("ACP-V1-EXT-META-TRACE-KEYS-RESERVED", w.trace_keys)
+
+
+def _after(run: ClientRun, sent: Frame) -> list[Frame]:
+    """What the client wrote after the kit's agent sent ``sent``, until the agent's next line."""
+    frames = run.transcript.frames
+    index = next(i for i, f in enumerate(frames) if f is sent)
+    window = []
+    for f in frames[index + 1 :]:
+        if f.direction == "out":
+            break
+        window.append(f)
+    return window
+
+
+def _answers(frames: list[Frame]) -> list[Frame]:
+    return [r for f in frames for r in f.responses()]
+
+
+def _finished(run: ClientRun) -> bool:
+    """Whether the client ended the run itself (its turn ended, or it exited): what it left
+    unanswered then stays unanswered. A client stopped at the deadline is not judged."""
+    return run.event("turn-ended") is not None or (run.exit_code is not None and not run.timed_out)
+
+
+def _batches(kit: ClientKit) -> tuple[ClientRun, list[Frame]]:
+    """The batch run's four batches; a client that stopped before them all gates the checks
+    that need them (what stopped it is RESPONSE-REQUIRED's: a batch left unanswered)."""
+    run = kit.run("batch")
+    sent = [f for f in run.transcript.sent() if f.is_batch]
+    if len(sent) < 4:
+        raise skip(
+            f"[batch] the client stopped before the kit's agent sent all its batches "
+            f"({len(sent)} of 4 sent; {_ending(run)})"
+        )
+    return run, sent  # requests, notifications, empty, both
+
+
+def _garbage(kit: ClientKit) -> tuple[ClientRun, Frame]:
+    run = kit.run("garbage")
+    sent = next((f for f in run.transcript.sent() if f.problem), None)
+    if sent is None:
+        raise skip(f"[garbage] the client never reached the prompt turn ({_ending(run)})")
+    return run, sent
+
+
+@check("ACP-V1-JSONRPC-RESPONSE-REQUIRED")
+def _answered(kit: ClientKit) -> None:
+    modes = ("basic", "extras", "batch")
+    runs = [kit.run(m) for m in modes]
+    # A custom (_) request never answered is EXT-RESPOND-TO-CUSTOM-REQUEST's; a request is
+    # judged unanswered once a later one was answered, or the run ended with it outstanding.
+    w.every_request_answered(
+        [r.transcript for r in runs],
+        [_finished(r) for r in runs],
+        skip_methods=("_",),
+    )
+    run, sent = _garbage(kit)
+    if not _answers(_after(run, sent)) and run.event("turn-ended") is not None:
+        raise fail(
+            f"no response (expected error -32700) to a line that is not JSON: {sent.shown()}"
+        )
+    run, batches = _batches(kit)
+    if not _answers(_after(run, batches[2])) and _finished(run):
+        raise fail(f"no response (expected error -32600) to an empty batch: {batches[2].shown()}")
+
+
+@check("ACP-V1-JSONRPC-RESPONSE-SAME-ID")
+def _ids_known(kit: ClientKit) -> None:
+    w.response_ids_known(kit.transcripts())
+
+
+@check("ACP-V1-JSONRPC-NO-REPLY-TO-NOTIFICATION")
+def _no_reply(kit: ClientKit) -> None:
+    run, batches = _batches(kit)
+    answers = _answers(_after(run, batches[1]))
+    if answers:
+        raise fail(f"a response to a batch of notifications only: {answers[0].shown()}")
+    answers = _answers(_after(run, batches[3]))
+    request = next(p for p in batches[3].parts() if p.is_request)
+    if any(a.get("id") == request.get("id") for a in answers) and len(answers) > 1:
+        extra = next(a for a in answers if a.get("id") != request.get("id"))
+        raise fail(f"a response for the notification of a batch: {extra.shown()}")
+
+
+@check("ACP-V1-JSONRPC-RESPONSE-ID-ECHO")
+def _parse_error(kit: ClientKit) -> None:
+    w.ids_echoed(kit.transcripts())
+    run, sent = _garbage(kit)
+    _, batches = _batches(kit)
+    for what, answers in (
+        ("a line that is not JSON", _answers(_after(run, sent))),
+        ("an empty batch", _answers(_after(kit.run("batch"), batches[2]))),
+    ):
+        for answer in answers:
+            if "id" in answer.message and answer.get("id") is not None:
+                raise fail(f"the error response to {what} must have id null: {answer.shown()}")
+
+
+@check("ACP-V1-JSONRPC-PARAM-NAMES-EXACT")
+def _names(kit: ClientKit) -> None:
+    # Names only: a member that is a declared name in another case (the shapes are the
+    # schema checks').
+    seen = 0
+    for t in kit.transcripts(TURN_MODES):
+        for f in t.received():
+            params = f.get("params")
+            if f.method not in kit.validator.stable_methods() or not isinstance(params, dict):
+                continue
+            seen += 1
+            declared = kit.validator.declared(f.method or "")
+            for key in params:
+                if key not in declared and key.lower() in {d.lower() for d in declared}:
+                    raise fail(
+                        f"{f.method} param {key!r} is a declared name in another case: [{t.name}] {f.shown()}"
+                    )
+    if not seen:
+        raise skip("the client sent no stable request or notification with params")
+
+
+@check("ACP-V1-TRANSPORT-STDIO-SHOULD")
+def _stdio(kit: ClientKit) -> None:
+    kit.first_request("basic", "initialize")
+
+
+@check("ACP-V1-TRANSPORT-CLIENT-STDERR-MAY")
+def _stderr(kit: ClientKit) -> None:
+    kit.completed("extras")
+
+
+def _response_to(run: ClientRun, method: str) -> Frame:
+    for f in run.transcript.sent():
+        if f.is_request and f.method == method:
+            answer = run.transcript.response_to(f)
+            if answer is None:
+                raise fail(f"[{run.mode}] no response to the kit's {method}: {f.shown()}")
+            return answer
+    raise skip(f"[{run.mode}] the kit did not send {method}")
+
+
+@check("ACP-V1-EXT-RESPOND-TO-CUSTOM-REQUEST")
+def _ext(kit: ClientKit) -> None:
+    answer = _response_to(kit.run("extras"), "_acpgen_kit/ping")
+    del answer  # answered, with its id (responses are matched by id)
+
+
+@check("ACP-V1-EXT-CUSTOM-REQUESTS-MAY")
+def _ext_requests(kit: ClientKit) -> None:
+    w.extension_names(kit.transcripts(), kit.validator, notifications=False)
+
+
+@check("ACP-V1-EXT-UNKNOWN-METHOD-NOT-FOUND")
+def _ext_not_found(kit: ClientKit) -> None:
+    run = kit.run("extras")
+    try:
+        answer = _response_to(run, "_acpgen_kit/ping")
+    except CheckFailed:
+        raise skip("no answer to the custom request (EXT-RESPOND-TO-CUSTOM-REQUEST's)") from None
+    w.expect_error_code(run.transcript, answer, -32601, "an unknown _ extension request")
+
+
+def _goes_on_after(mode: str, stimulus: str, next_step: str, what: str) -> Check:
+    """The client keeps working after ``stimulus`` (a method the kit's agent sent, or
+    "initialize" for its result): the step ``next_step`` happens (a request of the client)
+    or any later request of the agent gets its answer."""
+
+    def run_check(kit: ClientKit) -> None:
+        run = kit.run(mode)
+        t = run.transcript
+        if stimulus == "initialize":
+            sent = next((t.response_to(f) for f in t.requests("initialize")), None)
+        else:
+            sent = next((f for f in t.sent() if f.method == stimulus), None)
+        if sent is None:
+            raise skip(f"[{mode}] the run never got to {what} ({_ending(run)})")
+        later = [f for f in t.frames if f.time >= sent.time and f is not sent]
+        if any(f.direction == "in" and f.method == next_step for f in later):
+            return
+        if any(f.direction == "out" and f.is_request and t.response_to(f) for f in later):
+            return
+        raise fail(f"[{mode}] the client stopped after {what}: {sent.shown()} ({_ending(run)})")
+
+    return run_check
+
+
+CLIENT_CHECKS["ACP-V1-EXT-IGNORE-UNKNOWN-NOTIFICATIONS"] = _goes_on_after(
+    "extras", "_acpgen_kit/notice", "_acpgen_kit/ping", "an unknown _ notification"
+)
+CLIENT_CHECKS["ACP-V1-ELIC-CLIENT-IGNORE-UNKNOWN-COMPLETE"] = _goes_on_after(
+    "extras", "elicitation/complete", "elicitation/create", "elicitation/complete for an unknown id"
+)
+CLIENT_CHECKS["ACP-V1-EXT-META-NO-ASSUMPTIONS"] = _goes_on_after(
+    "extras", "initialize", "session/new", "an initialize result with unusual _meta"
+)
+
+
+@check("ACP-V1-CONFIG-CLIENT-UNKNOWN-CATEGORY")
+def _unknown_category(kit: ClientKit) -> None:
+    run = kit.run("extras")
+    t = run.transcript
+    answer = next((t.response_to(f) for f in t.requests("session/new")), None)
+    if answer is None:
+        raise skip(f"[extras] the kit's agent never answered session/new ({_ending(run)})")
+    if not t.requests("session/prompt"):
+        raise fail(
+            "the client stopped after a session/new result with a config option of an unknown "
+            f"category: {answer.shown()} ({_ending(run)})"
+        )
+
+
+CLIENT_CHECKS["ACP-V1-CONFIG-CLIENT-IGNORE-UNKNOWN-TYPE"] = _goes_on_after(
+    "extras",
+    "session/update",
+    "session/request_permission",
+    "session updates ending with a config option of an unknown type",
+)
+
+
+@check("ACP-V1-ELIC-CLIENT-UNADVERTISED-MODE-INVALID-PARAMS")
+def _elicitation(kit: ClientKit) -> None:
+    run = kit.run("extras")
+    w.expect_error_code(
+        run.transcript,
+        _response_to(run, "elicitation/create"),
+        -32602,
+        "elicitation/create in form mode, which the client did not advertise",
+    )
+
+
+@check("ACP-V1-CANCEL-REQUEST-MUST-RESPOND")
+def _cancel_request(kit: ClientKit) -> None:
+    run = kit.run("extras")
+    sent = run.event("cancel-request-sent")
+    if sent is None:
+        raise fail(f"[extras] the turn never got to $/cancel_request ({_ending(run)})")
+    permissions = [f for f in run.transcript.sent() if f.method == "session/request_permission"]
+    answer = run.transcript.response_to(permissions[-1]) if permissions else None
+    if answer is None:
+        raise fail("the permission request cancelled with $/cancel_request was never answered")
+    error = answer.get("error")
+    if isinstance(error, dict) and error.get("code") != -32800:
+        plain = _response_to(kit.run("basic"), "session/request_permission").get("error")
+        if isinstance(plain, dict) and plain.get("code") == error.get("code"):
+            raise skip(
+                f"the client answers every session/request_permission with error {error.get('code')}, "
+                "cancelled or not: nothing to tell about $/cancel_request"
+            )
+        raise fail(
+            f"the cancelled request was answered with error {error.get('code')}, not a result or -32800"
+        )
+
+
+@check("ACP-V1-EXT-NO-ROOT-CUSTOM-FIELDS")
+def _extra(kit: ClientKit) -> None:
+    w.no_extra_members(kit.transcripts(), kit.validator)
+
+
+@check("ACP-V1-SCHEMA-EXTENSION-METHOD-NAMES")
+def _ext_names(kit: ClientKit) -> None:
+    w.extension_names(kit.transcripts(), kit.validator, notifications=True)
+
+
+@check("ACP-V1-SCHEMA-ERROR-OBJECT")
+def _errors(kit: ClientKit) -> None:
+    # The predefined codes keep their meanings: a line that is not JSON is -32700, an empty
+    # batch -32600 (when answered with an error; no answer is RESPONSE-REQUIRED's).
+    run, sent = _garbage(kit)
+    batch_run, batches = _batches(kit)
+    judged = 0
+    for what, code, answers in (
+        ("a line that is not JSON", -32700, _answers(_after(run, sent))),
+        ("an empty batch", -32600, _answers(_after(batch_run, batches[2]))),
+    ):
+        errors = [a for a in answers if isinstance(a.get("error"), dict)]
+        if errors:
+            judged += 1
+            if errors[0].message["error"].get("code") != code:
+                raise fail(f"{what}: expected error {code}, got {errors[0].shown()}")
+    if not judged:
+        raise skip("the client answered none of the kit's malformed messages with an error")
+
+
+_SHAPES = {
+    "ACP-V1-SCHEMA-INITIALIZE-SHAPE": ("initialize",),
+    "ACP-V1-SCHEMA-AUTHENTICATE-SHAPE": ("authenticate",),
+    "ACP-V1-SCHEMA-LOGOUT-SHAPE": ("logout",),
+    "ACP-V1-SCHEMA-NEW-SESSION-SHAPE": ("session/new",),
+    "ACP-V1-SCHEMA-LOAD-SESSION-SHAPE": ("session/load",),
+    "ACP-V1-SCHEMA-RESUME-SESSION-SHAPE": ("session/resume",),
+    "ACP-V1-SCHEMA-CLOSE-SESSION-SHAPE": ("session/close",),
+    "ACP-V1-SCHEMA-LIST-SESSIONS-SHAPE": ("session/list",),
+    "ACP-V1-SCHEMA-DELETE-SESSION-SHAPE": ("session/delete",),
+    "ACP-V1-SCHEMA-SET-MODE-SHAPE": ("session/set_mode",),
+    "ACP-V1-SCHEMA-SET-CONFIG-OPTION-SHAPE": ("session/set_config_option",),
+    "ACP-V1-SCHEMA-PROMPT-SHAPE": ("session/prompt",),
+    "ACP-V1-SCHEMA-CANCEL-NOTIFICATION-SHAPE": ("session/cancel",),
+    "ACP-V1-SCHEMA-CANCEL-REQUEST-NOTIFICATION-SHAPE": ("$/cancel_request",),
+    "ACP-V1-SCHEMA-REQUEST-PERMISSION-SHAPE": ("session/request_permission",),
+    "ACP-V1-SCHEMA-READ-TEXT-FILE-SHAPE": ("fs/read_text_file",),
+    "ACP-V1-SCHEMA-WRITE-TEXT-FILE-SHAPE": ("fs/write_text_file",),
+    "ACP-V1-SCHEMA-TERMINAL-CREATE-SHAPE": ("terminal/create",),
+    "ACP-V1-SCHEMA-TERMINAL-OUTPUT-SHAPE": ("terminal/output",),
+    "ACP-V1-SCHEMA-TERMINAL-RELEASE-SHAPE": ("terminal/release",),
+    "ACP-V1-SCHEMA-TERMINAL-WAIT-FOR-EXIT-SHAPE": ("terminal/wait_for_exit",),
+    "ACP-V1-SCHEMA-TERMINAL-KILL-SHAPE": ("terminal/kill",),
+}
+
+
+def _shape(methods: tuple[str, ...]) -> Check:
+    return lambda kit: w.shape(kit.transcripts(), kit.validator, *methods)
+
+
+for _id, _methods in _SHAPES.items():
+    CLIENT_CHECKS[_id] = _shape(_methods)
+CLIENT_CHECKS["ACP-V1-SCHEMA-CONTENT-BLOCK-VARIANTS"] = lambda kit: w.content_blocks(
+    kit.transcripts(), kit.validator, "session/prompt"
+)
+
+
+def _mcp_servers(kit: ClientKit) -> list[tuple[Frame, Any]]:
+    return [
+        (f, server)
+        for t in kit.transcripts(TURN_MODES)
+        for f in t.received()
+        if f.method in ("session/new", "session/load", "session/resume")
+        for server in ((f.get("params") or {}).get("mcpServers") or [])
+    ]
+
+
+@check("ACP-V1-SCHEMA-MCP-SERVER-VARIANTS")
+def _mcp_variants(kit: ClientKit) -> None:
+    found = _mcp_servers(kit)
+    if not found:
+        kit.first_request("basic", "session/new")
+        raise skip("the client listed no MCP server")
+    for f, server in found:
+        verdict = kit.validator.definition("McpServer", server)
+        if not verdict.ok:
+            raise fail(f"{verdict.problem}: {f.shown()}")
+
+
+@check("ACP-V1-SETUP-CLIENT-MCP-SERVERS-MAY")
+def _mcp_may(kit: ClientKit) -> None:
+    # Their shape is SCHEMA-MCP-SERVER-VARIANTS'; a MAY with nothing else to observe.
+    if not _mcp_servers(kit):
+        kit.first_request("basic", "session/new")
+        raise skip("the client listed no MCP server")
+
+
+# ---- initialization ---------------------------------------------------------------------------
+
+
+@check("ACP-V1-INIT-CLIENT-INITIALIZE-FIRST")
+def _first(kit: ClientKit) -> None:
+    for mode in TURN_MODES:
+        frames = [f for f in kit.run(mode).transcript.received() if f.is_object]
+        if not frames:
+            raise fail(f"[{mode}] the client wrote nothing to the agent ({_ending(kit.run(mode))})")
+        if frames[0].method != "initialize":
+            raise fail(f"[{mode}] the first message is not initialize: {frames[0].shown()}")
+
+
+@check("ACP-V1-INIT-REQUEST-LATEST-VERSION")
+def _latest(kit: ClientKit) -> None:
+    version = kit.init_params().get("protocolVersion")
+    if version != 1:
+        raise fail(
+            f"initialize asks for protocol version {version!r}; the latest stable version is 1"
+        )
+
+
+@check("ACP-V1-INIT-VERSION-AGREEMENT")
+def _agreement(kit: ClientKit) -> None:
+    # The version asked is INIT-REQUEST-LATEST-VERSION's, going on after 9999
+    # INIT-CLIENT-UNSUPPORTED-VERSION's; here: with version 1 agreed, the client proceeds.
+    kit.first_request("basic", "session/new")
+
+
+@check("ACP-V1-INIT-CLIENT-UNSUPPORTED-VERSION")
+def _unsupported(kit: ClientKit) -> None:
+    run = kit.run("version")
+    if not run.transcript.requests("initialize"):
+        raise fail(f"[version] the client never sent initialize ({_ending(run)})")
+    answered = next(
+        (run.transcript.response_to(f) for f in run.transcript.requests("initialize")), None
+    )
+    later = [
+        f
+        for f in run.transcript.received()
+        if f.is_request and answered is not None and f.time > answered.time
+    ]
+    if later:
+        raise fail(
+            f"the agent answered protocol version 9999, yet the client went on with {later[0].method}"
+        )
+
+
+@check("ACP-V1-INIT-IMPLEMENTATION-INFO")
+def _info(kit: ClientKit) -> None:
+    info = kit.init_params().get("clientInfo")
+    if not isinstance(info, dict) or not info.get("name") or not info.get("version"):
+        raise fail(f"initialize has no clientInfo with name and version: {info!r}")
+
+
+@check("ACP-V1-INIT-CLIENT-SPECIFY-CAPABILITIES")
+def _specify(kit: ClientKit) -> None:
+    caps = kit.init_params().get("clientCapabilities")
+    if not isinstance(caps, dict):
+        raise fail("initialize has no clientCapabilities")
+    missing = [k for k in ("fs", "terminal") if k not in caps]
+    if missing:
+        raise fail(f"clientCapabilities does not say whether it supports {', '.join(missing)}")
+
+
+@check("ACP-V1-INIT-CAPABILITIES-OPTIONAL")
+def _optional(kit: ClientKit) -> None:
+    kit.first_request("basic", "session/new")
+
+
+@check("ACP-V1-INIT-SUPPORT-ALL-COMBINATIONS")
+def _combinations(kit: ClientKit) -> None:
+    kit.completed("basic")
+    kit.completed("extras")
+
+
+def _never(kit: ClientKit, methods: Sequence[str], why: str) -> None:
+    kit.completed("basic")
+    for t in kit.transcripts(TURN_MODES):
+        for f in t.received():
+            if f.is_request and f.method in methods:
+                raise fail(f"{why}, yet the client sent {f.method}: [{t.name}] {f.shown()}")
+
+
+CLIENT_CHECKS["ACP-V1-INIT-OMITTED-UNSUPPORTED"] = lambda kit: _never(
+    kit, GATED, "the kit's agent advertised none of these methods"
+)
+
+
+def _never_called(method: str, capability: str) -> Check:
+    return lambda kit: _never(kit, (method,), f"the kit's agent did not advertise {capability}")
+
+
+for _id, _method, _cap in (
+    ("ACP-V1-AUTH-CLIENT-NO-LOGOUT-WITHOUT-CAPABILITY", "logout", "auth.logout"),
+    ("ACP-V1-SETUP-CLIENT-CHECK-LOADSESSION", "session/load", "loadSession"),
+    ("ACP-V1-SETUP-CLIENT-NO-LOAD-WITHOUT-CAPABILITY", "session/load", "loadSession"),
+    ("ACP-V1-SETUP-CLIENT-CHECK-RESUME", "session/resume", "sessionCapabilities.resume"),
+    (
+        "ACP-V1-SETUP-CLIENT-NO-RESUME-WITHOUT-CAPABILITY",
+        "session/resume",
+        "sessionCapabilities.resume",
+    ),
+    ("ACP-V1-SETUP-CLIENT-CHECK-CLOSE", "session/close", "sessionCapabilities.close"),
+    (
+        "ACP-V1-SETUP-CLIENT-NO-CLOSE-WITHOUT-CAPABILITY",
+        "session/close",
+        "sessionCapabilities.close",
+    ),
+    ("ACP-V1-LIST-CLIENT-CHECK-CAPABILITY", "session/list", "sessionCapabilities.list"),
+    ("ACP-V1-LIST-CLIENT-NO-LIST-WITHOUT-CAPABILITY", "session/list", "sessionCapabilities.list"),
+    ("ACP-V1-LIST-INIT-FIRST", "session/list", "sessionCapabilities.list"),
+    ("ACP-V1-DELETE-CLIENT-CHECK-CAPABILITY", "session/delete", "sessionCapabilities.delete"),
+    (
+        "ACP-V1-DELETE-CLIENT-NO-DELETE-WITHOUT-CAPABILITY",
+        "session/delete",
+        "sessionCapabilities.delete",
+    ),
+    ("ACP-V1-DELETE-INIT-FIRST", "session/delete", "sessionCapabilities.delete"),
+):
+    CLIENT_CHECKS[_id] = _never_called(_method, _cap)
+
+
+def _capable_calls(kit: ClientKit, method: str, capability: str) -> list[Frame]:
+    """The client's calls of ``method`` in the run where the kit's agent advertised it."""
+    run = kit.completed("capable")
+    calls = run.transcript.requests(method)
+    if not calls:
+        raise skip(
+            f"the client never called {method} although the kit's agent advertised {capability}"
+        )
+    return calls
+
+
+def _request_contents(method: str, capability: str, members: tuple[str, ...]) -> Check:
+    def run(kit: ClientKit) -> None:
+        for f in _capable_calls(kit, method, capability):
+            params = f.get("params")
+            params = params if isinstance(params, dict) else {}
+            missing = [m for m in members if m not in params]
+            if missing:
+                raise fail(f"{method} without {', '.join(missing)}: {f.shown()}")
+            cwd = params.get("cwd")
+            if "cwd" in members and not (isinstance(cwd, str) and w.is_absolute(cwd)):
+                raise fail(f"{method} cwd {cwd!r} is not an absolute path: {f.shown()}")
+            if params.get("sessionId") in (None, ""):
+                raise fail(f"{method} without a session id: {f.shown()}")
+
+    return run
+
+
+CLIENT_CHECKS["ACP-V1-SETUP-LOAD-REQUEST-CONTENTS"] = _request_contents(
+    "session/load", "loadSession", ("sessionId", "mcpServers", "cwd")
+)
+CLIENT_CHECKS["ACP-V1-SETUP-RESUME-REQUEST-CONTENTS"] = _request_contents(
+    "session/resume", "sessionCapabilities.resume", ("sessionId", "mcpServers", "cwd")
+)
+CLIENT_CHECKS["ACP-V1-SETUP-CLOSE-REQUEST"] = _request_contents(
+    "session/close", "sessionCapabilities.close", ("sessionId",)
+)
+
+
+@check("ACP-V1-LIST-CLIENT-OPAQUE-CURSOR")
+def _opaque_cursor(kit: ClientKit) -> None:
+    calls = _capable_calls(kit, "session/list", "sessionCapabilities.list")
+    paged = [f for f in calls if (f.get("params") or {}).get("cursor") is not None]
+    if not paged:
+        raise skip("the client never asked for a second page (the kit's agent offered one)")
+    for f in paged:
+        if (f.get("params") or {}).get("cursor") != KIT_CURSOR:
+            raise fail(
+                f"session/list with a cursor the agent never gave ({KIT_CURSOR!r} was): {f.shown()}"
+            )
+
+
+@check("ACP-V1-LIST-CLIENT-MISSING-CURSOR-IS-END")
+def _cursor_end(kit: ClientKit) -> None:
+    calls = _capable_calls(kit, "session/list", "sessionCapabilities.list")
+    t = kit.run("capable").transcript
+    last_pages = [
+        answer.time
+        for answer in (t.response_to(f) for f in calls)
+        if answer is not None
+        and isinstance(answer.get("result"), dict)
+        and "nextCursor" not in answer.message["result"]
+    ]
+    if not last_pages:
+        raise skip("the client never reached the last page (one without nextCursor)")
+    for f in calls:
+        if f.time > min(last_pages) and (f.get("params") or {}).get("cursor") is not None:
+            raise fail(f"session/list with a cursor after a page without nextCursor: {f.shown()}")
+
+
+@check("ACP-V1-AUTH-CLIENT-NO-TERMINAL-METHOD-ID")
+def _terminal_auth(kit: ClientKit) -> None:
+    auth = kit.caps().get("auth")
+    if not (isinstance(auth, dict) and auth.get("terminal") is True):
+        raise skip(
+            "the client does not enable auth.terminal, so the kit advertises no terminal auth method"
+        )
+    _never_authenticate_terminal(kit)
+
+
+def _never_authenticate_terminal(kit: ClientKit) -> None:
+    for f in kit.run("basic").transcript.requests("authenticate"):
+        if (f.get("params") or {}).get("methodId") == "kit-terminal-login":
+            raise fail(f"authenticate with the terminal auth method: {f.shown()}")
+
+
+def _order(kit: ClientKit, first: str, then: str) -> None:
+    for mode in TURN_MODES:
+        t = kit.run(mode).transcript
+        before = t.requests(first)
+        answered = t.response_to(before[0]) if before else None
+        for f in t.requests(then):
+            if answered is None or f.time < answered.time:
+                raise fail(f"[{mode}] {then} before {first} completed: {f.shown()}")
+    kit.first_request("basic", then)
+
+
+CLIENT_CHECKS["ACP-V1-SETUP-INIT-BEFORE-SESSION"] = lambda kit: _order(
+    kit, "initialize", "session/new"
+)
+
+
+@check("ACP-V1-PROMPT-INIT-AND-SETUP-FIRST")
+def _prompt_order(kit: ClientKit) -> None:
+    # session/new before initialize is SETUP-INIT-BEFORE-SESSION's; here: the prompt.
+    _order(kit, "initialize", "session/prompt")
+    _order(kit, "session/new", "session/prompt")
+
+
+def _new_session_params(kit: ClientKit) -> list[dict[str, Any]]:
+    return [
+        f.get("params") or {}
+        for mode in TURN_MODES
+        for f in kit.run(mode).transcript.requests("session/new")
+    ]
+
+
+@check("ACP-V1-SETUP-CWD-ABSOLUTE")
+def _cwd(kit: ClientKit) -> None:
+    kit.first_request("basic", "session/new")
+    for params in _new_session_params(kit):
+        cwd = params.get("cwd")
+        if isinstance(cwd, str) and not w.is_absolute(cwd):  # not a string: the shape's
+            raise fail(f"session/new cwd {cwd!r} is not an absolute path")
+
+
+@check("ACP-V1-SETUP-ADDITIONAL-DIRS-ABSOLUTE")
+def _dirs_absolute(kit: ClientKit) -> None:
+    # The kit's agent never advertises additionalDirectories: any is first
+    # SETUP-CLIENT-ADDITIONAL-DIRS-ONLY-WITH-CAPABILITY's.
+    kit.first_request("basic", "session/new")
+    raise skip("the kit's agent does not advertise sessionCapabilities.additionalDirectories")
+
+
+@check("ACP-V1-SETUP-CLIENT-ADDITIONAL-DIRS-ONLY-WITH-CAPABILITY")
+def _dirs(kit: ClientKit) -> None:
+    kit.first_request("basic", "session/new")
+    for params in _new_session_params(kit):
+        if params.get("additionalDirectories"):
+            raise fail(
+                "session/new carries additionalDirectories although the kit's agent did not advertise "
+                "sessionCapabilities.additionalDirectories"
+            )
+
+
+@check("ACP-V1-SETUP-CLIENT-CHECK-MCP-TRANSPORT")
+def _mcp(kit: ClientKit) -> None:
+    kit.first_request("basic", "session/new")
+    for params in _new_session_params(kit):
+        for server in params.get("mcpServers") or []:
+            if isinstance(server, dict) and server.get("type") in ("http", "sse"):
+                raise fail(
+                    f"session/new has an {server['type']} MCP server although the kit's agent did not "
+                    "advertise mcpCapabilities"
+                )
+
+
+@check("ACP-V1-PROMPT-CLIENT-RESTRICT-CONTENT", "ACP-V1-PROMPT-CLIENT-CONTEXT-BLOCKS-MAY")
+def _content(kit: ClientKit) -> None:
+    # An unknown block type is SCHEMA-CONTENT-BLOCK-VARIANTS'; here: a known one the agent
+    # did not advertise.
+    kit.first_request("basic", "session/prompt")
+    for mode in TURN_MODES:
+        for f in kit.run(mode).transcript.requests("session/prompt"):
+            for block in (f.get("params") or {}).get("prompt") or []:
+                kind = block.get("type") if isinstance(block, dict) else None
+                if kind in ("image", "audio", "resource"):
+                    raise fail(
+                        f"prompt block of type {kind!r} although the kit's agent advertised no "
+                        f"image, audio or embeddedContext: {f.shown()}"
+                    )
+
+
+def _cancels(kit: ClientKit) -> list[tuple[Transcript, Frame]]:
+    found = [
+        (kit.run(m).transcript, f)
+        for m in TURN_MODES
+        for f in kit.run(m).transcript.notifications("session/cancel")
+    ]
+    if not found:
+        kit.completed("basic")
+        raise skip("the client never sent session/cancel")
+    return found
+
+
+@check("ACP-V1-PROMPT-CLIENT-CANCEL-MAY")
+def _cancel(kit: ClientKit) -> None:
+    for t, f in _cancels(kit):
+        if not str((f.get("params") or {}).get("sessionId", "")).startswith("kit-session-"):
+            raise fail(
+                f"session/cancel for a session the kit's agent never created: [{t.name}] {f.shown()}"
+            )
+
+
+@check(
+    "ACP-V1-PROMPT-CLIENT-RESPOND-PENDING-PERMISSIONS", "ACP-V1-PROMPT-CLIENT-ACCEPT-LATE-UPDATES"
+)
+def _after_cancel(kit: ClientKit) -> None:
+    _cancels(kit)
+    raise skip(
+        "the kit's agent answers turns at once, so no permission request is pending at session/cancel"
+    )
+
+
+@check("ACP-V1-FS-CLIENT-CREATE-FILE")
+def _create(kit: ClientKit) -> None:
+    fs = kit.caps().get("fs")
+    if not (isinstance(fs, dict) and fs.get("writeTextFile") is True):
+        raise skip("the client does not advertise fs.writeTextFile")
+    run = kit.completed("basic")
+    path = os.path.join(run.workdir, "kit-created.txt")
+    answer = _response_to(run, "fs/write_text_file")
+    if "result" not in answer.message:
+        # A client may refuse a write (outside its root, by policy): nothing about creating.
+        raise skip(f"the client refused the write, so creating cannot be judged: {answer.shown()}")
+    if not os.path.exists(path):
+        raise fail(
+            f"fs/write_text_file to a file that did not exist succeeded but did not create it "
+            f"({path}): {answer.shown()}"
+        )
+
+
+@check("ACP-V1-TERM-CLIENT-TRUNCATE-AT-CHARACTER-BOUNDARY")
+def _truncate(kit: ClientKit) -> None:
+    if kit.caps().get("terminal") is not True:
+        raise skip("the client does not advertise terminal")
+    run = kit.completed("basic")
+    answer = _response_to(run, "terminal/output")
+    output = (
+        (answer.get("result") or {}).get("output")
+        if isinstance(answer.get("result"), dict)
+        else None
+    )
+    if not isinstance(output, str):
+        raise fail(f"terminal/output without output: {answer.shown()}")
+    if len(output.encode("utf-8")) > TERMINAL_LIMIT or not TERMINAL_TEXT.endswith(output):
+        raise fail(f"with outputByteLimit {TERMINAL_LIMIT} the retained output is {output!r}")
+
+
+@check("ACP-V1-MODES-SET-MODE-ID-LISTED")
+def _set_mode(kit: ClientKit) -> None:
+    calls = kit.run("extras").transcript.requests("session/set_mode")
+    if not calls:
+        raise skip("the client never called session/set_mode")
+    for f in calls:
+        if (f.get("params") or {}).get("modeId") not in ("ask", "code"):
+            raise fail(f"session/set_mode to a mode the agent did not list: {f.shown()}")
+
+
+@check("ACP-V1-CONFIG-SET-VALUE-VALID")
+def _set_config(kit: ClientKit) -> None:
+    calls = kit.run("extras").transcript.requests("session/set_config_option")
+    if not calls:
+        raise skip("the client never called session/set_config_option")
+    valid = {"mode": {"ask", "code"}, "tone": {"plain"}, "depth": {"1"}}
+    for f in calls:
+        params = f.get("params") or {}
+        if params.get("value") not in valid.get(str(params.get("configId")), set()):
+            raise fail(
+                f"session/set_config_option with a value the option does not list: {f.shown()}"
+            )

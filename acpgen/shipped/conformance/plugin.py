@@ -1,0 +1,279 @@
+"""pytest glue of the conformance kit: options, fixtures and the per-requirement report.
+
+The generated ``conftest.py`` imports these hooks and fixtures by name. Without
+``--acp-agent`` / ``--acp-client`` every black-box test skips with the reason; with them, the
+kit runs the command (scenarios shared by all tests of the session) and the terminal summary
+shows the result per requirement, also written as JSON and Markdown on request.
+"""
+
+from __future__ import annotations
+
+import importlib
+import shlex
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from . import report
+from .agent_scenarios import AgentRunner, AgentTarget
+from .checks_agent import AGENT_CHECKS, AgentKit
+from .checks_client import CLIENT_CHECKS, ClientKit
+from .client_scenarios import ClientRunner, ClientTarget
+from .outcome import CheckFailed, CheckSkipped
+from .validate import Validator
+
+MANIFEST_MODULE = "_acp_conformance"  # generated beside the kit: package name and requirements
+USER_PROPERTY = "acp_conformance"  # "<side> <ID>" on each black-box test's reports
+_RESULTS = pytest.StashKey[dict[str, dict[str, report.Result]]]()
+_BROKEN = pytest.StashKey[dict[str, str]]()  # side -> why its command could not even start
+_CONFIG: list[pytest.Config] = []  # the run's config, for the report hook (which gets none)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("acp-conformance", "ACP conformance kit (black-box checks)")
+    group.addoption(
+        "--acp-agent",
+        metavar="CMD",
+        default=None,
+        help="check the agent started by CMD (it speaks ACP on stdin/stdout)",
+    )
+    group.addoption(
+        "--acp-client",
+        metavar="CMD",
+        default=None,
+        help="check the client started by CMD; {agent} in CMD stands for the kit's scripted "
+        "agent command",
+    )
+    group.addoption(
+        "--acp-client-input",
+        metavar="TEXT",
+        default=None,
+        help="text the client under test reads on its stdin (\\n for newlines), for interactive clients",
+    )
+    group.addoption(
+        "--acp-timeout",
+        metavar="SECONDS",
+        type=float,
+        default=10.0,
+        help="seconds the implementation gets for each answer (default 10)",
+    )
+    group.addoption(
+        "--acp-turn-timeout",
+        metavar="SECONDS",
+        type=float,
+        default=60.0,
+        help="seconds an agent gets for a prompt turn, a client for a whole run (default 60)",
+    )
+    group.addoption(
+        "--acp-prompt", metavar="TEXT", default=None, help="the prompt the kit sends an agent"
+    )
+    group.addoption(
+        "--acp-slow-prompt",
+        metavar="TEXT",
+        default=None,
+        help="a prompt the agent works on until cancelled (for the cancellation checks)",
+    )
+    group.addoption(
+        "--acp-permission-prompt",
+        metavar="TEXT",
+        default=None,
+        help="a prompt that makes the agent ask for permission",
+    )
+    group.addoption(
+        "--acp-fs-prompt",
+        metavar="TEXT",
+        default=None,
+        help="a prompt that makes the agent read the file {path} through fs/read_text_file",
+    )
+    group.addoption(
+        "--acp-conformance-json",
+        metavar="PATH",
+        default=None,
+        help="write the per-requirement conformance report as JSON",
+    )
+    group.addoption(
+        "--acp-conformance-md",
+        metavar="PATH",
+        default=None,
+        help="write the per-requirement conformance report as a Markdown table",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    results: dict[str, dict[str, report.Result]] = {"agent": {}, "client": {}}
+    config.stash[_RESULTS] = results
+    config.stash[_BROKEN] = {}
+    _CONFIG.append(config)
+
+
+def _manifest() -> Any:
+    return importlib.import_module(MANIFEST_MODULE)
+
+
+class Checker:
+    """What a generated black-box test calls: ``acp_agent.check(ID)``."""
+
+    def __init__(self, side: str, kit: AgentKit | ClientKit, node: pytest.Item) -> None:
+        self.side = side
+        self.kit = kit
+        self.node = node
+
+    def check(self, req_id: str) -> None:
+        self.node.user_properties.append((USER_PROPERTY, f"{self.side} {req_id}"))
+        skipped = failed = None
+        try:
+            if isinstance(self.kit, AgentKit):
+                AGENT_CHECKS[req_id](self.kit)
+            else:
+                CLIENT_CHECKS[req_id](self.kit)
+        except CheckSkipped as exc:
+            skipped = str(exc)
+        except CheckFailed as exc:
+            failed = str(exc)
+        # Outside the except blocks: the report shows the observation, not a chained traceback.
+        if skipped is not None:
+            pytest.skip(skipped)
+        if failed is not None:
+            pytest.fail(f"{req_id}: {failed}", pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def _acp_agent_kit(pytestconfig: pytest.Config) -> Iterator[AgentKit | None]:
+    command = pytestconfig.getoption("acp_agent")
+    if not command:
+        yield None
+        return
+    o = pytestconfig.getoption
+    target = AgentTarget(
+        argv=tuple(shlex.split(command)),
+        cwd=str(pytestconfig.invocation_params.dir),
+        timeout=o("acp_timeout"),
+        turn_timeout=o("acp_turn_timeout"),
+        prompt=o("acp_prompt") or AgentTarget.prompt,
+        slow_prompt=o("acp_slow_prompt"),
+        permission_prompt=o("acp_permission_prompt"),
+        fs_prompt=o("acp_fs_prompt"),
+    )
+    runner = AgentRunner(target)
+    _stop_if_broken(pytestconfig, "agent", runner.start())
+    yield AgentKit(runner, Validator(_manifest().PACKAGE))
+
+
+@pytest.fixture(scope="session")
+def _acp_client_kit(pytestconfig: pytest.Config) -> Iterator[ClientKit | None]:
+    command = pytestconfig.getoption("acp_client")
+    if not command:
+        yield None
+        return
+    target = ClientTarget(
+        argv=tuple(shlex.split(command)),
+        cwd=str(pytestconfig.invocation_params.dir),
+        timeout=pytestconfig.getoption("acp_timeout"),
+        run_timeout=pytestconfig.getoption("acp_turn_timeout"),
+        stdin=(pytestconfig.getoption("acp_client_input") or "")
+        .replace("\\n", "\n")
+        .encode("utf-8"),
+    )
+    runner = ClientRunner(target)
+    _stop_if_broken(pytestconfig, "client", runner.start())
+    yield ClientKit(runner, Validator(_manifest().PACKAGE))
+
+
+EXIT_CANNOT_START = pytest.ExitCode.USAGE_ERROR  # the command given cannot even be started
+
+
+def _stop_if_broken(config: pytest.Config, side: str, broken: str | None) -> None:
+    """A command that cannot start (or never gets through initialize) is one error for the
+    whole run, not the same failure once per requirement."""
+    if broken is None:
+        return
+    config.stash[_BROKEN][side] = broken
+    pytest.exit(
+        f"ACP conformance: the {side} under test cannot be run: {broken}", EXIT_CANNOT_START
+    )
+
+
+@pytest.fixture
+def acp_agent(request: pytest.FixtureRequest, _acp_agent_kit: AgentKit | None) -> Checker:
+    if _acp_agent_kit is None:
+        pytest.skip('black-box agent check: no agent under test (run with --acp-agent="CMD")')
+    return Checker("agent", _acp_agent_kit, request.node)
+
+
+@pytest.fixture
+def acp_client(request: pytest.FixtureRequest, _acp_client_kit: ClientKit | None) -> Checker:
+    if _acp_client_kit is None:
+        pytest.skip(
+            'black-box client check: no client under test (run with --acp-client="CMD ... {agent}")'
+        )
+    return Checker("client", _acp_client_kit, request.node)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    tag = dict(report.user_properties).get(USER_PROPERTY)
+    if not tag or (report.when != "call" and report.passed):
+        return
+    side, req_id = str(tag).split(" ", 1)
+    results = _config_results(report)
+    if results is None:
+        return
+    if report.failed:
+        message = report.longreprtext.strip().splitlines()
+        text = " ".join(message).removeprefix(f"Failed: {req_id}: ").removeprefix(f"{req_id}: ")
+        results[side][req_id] = report_result("fail", text)
+    elif report.skipped:
+        longrepr = report.longrepr
+        reason = str(longrepr[2]) if isinstance(longrepr, tuple) else str(longrepr)
+        results[side][req_id] = report_result("skipped", reason.removeprefix("Skipped: "))
+    elif report.when == "call":
+        results[side][req_id] = report_result("pass", "")
+
+
+def report_result(status: str, message: str) -> report.Result:
+    return report.Result(status, message)
+
+
+def _config_results(_report: pytest.TestReport) -> dict[str, dict[str, report.Result]] | None:
+    return _CONFIG[-1].stash[_RESULTS] if _CONFIG else None
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    manifest = _manifest()
+    requirements = {
+        req_id: report.Requirement(req_id, keyword, role, observable, reason)
+        for req_id, (keyword, role, observable, reason) in manifest.REQUIREMENTS.items()
+    }
+    for side in ("agent", "client"):
+        command = config.getoption(f"acp_{side}")
+        if not command:
+            continue
+        built = report.build(side, command, requirements, config.stash[_RESULTS][side])
+        broken = config.stash[_BROKEN].get(side)
+        if broken is not None:
+            built["error"] = broken
+        terminalreporter.section(f"ACP conformance ({side})")
+        for line in report.text_lines(built, verbose=config.getoption("verbose") > 0):
+            terminalreporter.write_line(line)
+        suffix = (
+            ""
+            if not (config.getoption("acp_agent") and config.getoption("acp_client"))
+            else f".{side}"
+        )
+        json_path = config.getoption("acp_conformance_json")
+        if json_path:
+            _write(config, json_path + suffix, report.to_json(built))
+            terminalreporter.write_line(f"conformance JSON written to {json_path + suffix}")
+        md_path = config.getoption("acp_conformance_md")
+        if md_path:
+            _write(config, md_path + suffix, report.to_markdown(built))
+            terminalreporter.write_line(f"conformance Markdown written to {md_path + suffix}")
+
+
+def _write(config: pytest.Config, path: str, text: str) -> None:
+    target = Path(path)
+    if not target.is_absolute():
+        target = config.invocation_params.dir / target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")

@@ -183,7 +183,8 @@ TS_SDK_DEVIATIONS = {"ACP-V1-JSONRPC-RESPONSE-REQUIRED", "ACP-V1-JSONRPC-NO-REPL
 
 
 @pytest.mark.slow
-def test_an_agent_on_the_official_typescript_sdk_fails_only_its_known_deviations(tmp_path: Path, ts_root: Path) -> None:
+@pytest.mark.usefixtures("ts_root")
+def test_an_agent_on_the_official_typescript_sdk_fails_only_its_known_deviations(tmp_path: Path) -> None:
     import ts_sdk  # tests/ts_sdk.py: the pinned @agentclientprotocol/sdk (installed by ts_root)
 
     _done, report = _kit([str(TESTS_DIR / "test_conformance_agent.py"),

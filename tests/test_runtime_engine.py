@@ -13,7 +13,6 @@ import os
 import socket
 import time
 from collections.abc import Awaitable
-from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
@@ -22,7 +21,6 @@ from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 from acpgen.shipped.runtime import errors, framing, lenient, rpc, stdio
 
 T = TypeVar("T")
-RUNTIME = Path(__file__).resolve().parents[1] / "acpgen" / "shipped" / "runtime"
 
 
 def run(coro: Awaitable[T], timeout: float = 20.0) -> T:

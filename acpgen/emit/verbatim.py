@@ -22,6 +22,7 @@ PACKAGE_FILES = (
     "framing.py",
     "lenient.py",
     "omit.py",
+    "outbound.py",
     "rpc.py",
     "stdio.py",
     # The examples use only the package face (``from .. import Agent, models, ...``).

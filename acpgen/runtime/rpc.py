@@ -108,6 +108,8 @@ class Dispatcher(Protocol):
 
 def _id_key(request_id: Any) -> str:
     # "1" and 1 are different ids; JSON text keeps them apart (and True apart from 1).
+    if type(request_id) is int:  # the usual id, and its JSON text without the encoder
+        return str(request_id)
     return json.dumps(request_id)
 
 
@@ -250,12 +252,21 @@ class Connection:
     async def _write(self, frame: bytes) -> None:
         if self._closed.is_set():
             raise ConnectionClosed("connection closed")
-        async with self._write_lock:
-            try:
+        try:
+            transport = self._writer.transport
+            if not self._write_lock.locked() and not transport.is_closing():
+                # The usual case: the frame goes straight into the pipe, whole (write() never
+                # splits a frame among others), and there is nothing to drain.
                 self._writer.write(frame)
+                if transport.get_write_buffer_size() == 0:
+                    return
+                frame = b""  # written; what is left is to wait until it is in the pipe
+            async with self._write_lock:
+                if frame:
+                    self._writer.write(frame)
                 await self._writer.drain()
-            except (ConnectionError, RuntimeError) as exc:
-                raise ConnectionClosed(str(exc) or "connection lost") from exc
+        except (ConnectionError, RuntimeError) as exc:
+            raise ConnectionClosed(str(exc) or "connection lost") from exc
 
     async def send_message(self, message: Any) -> None:
         """Write one message as one frame; frames never interleave.
@@ -272,7 +283,11 @@ class Connection:
         _check_method_name(method)
         request_id = self._next_id
         self._next_id += 1
-        message: dict[str, Any] = {"jsonrpc": _VERSION, "id": request_id, "method": method}
+        message: dict[str, Any] = {
+            "jsonrpc": _VERSION,
+            "id": request_id,
+            "method": method,
+        }
         if params is not None:
             message["params"] = params
         frame = self._encode(message)  # refused here, before anything is pending or written
@@ -354,13 +369,18 @@ class Connection:
         those requests still get their responses. A peer that went away for good costs at
         most ``eof_grace`` seconds.
         """
-        work: list[asyncio.Future[Any]] = [t for t in self._tasks if not t.done()]
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self._eof_grace
         if self._notifications_done < self._notifications_received:
-            work.append(
-                asyncio.ensure_future(self._notifications_delivered(self._notifications_received))
-            )
-        if work:
-            await asyncio.wait(work, timeout=self._eof_grace)
+            self._spawn(self._notifications_delivered(self._notifications_received))
+        while True:
+            # Handlers, then the answers started as each of them finishes.
+            work: list[asyncio.Future[Any]] = [t for t in self._all_tasks() if not t.done()]
+            work = [t for t in work if t not in (self._reader_task, self._notification_task)]
+            remaining = deadline - loop.time()
+            if not work or remaining <= 0:
+                return
+            await asyncio.wait(work, timeout=remaining)
 
     async def _refuse_oversized(self, frame: Oversized) -> None:
         request_id, has_method = sniff_envelope(frame.prefix)
@@ -426,7 +446,8 @@ class Connection:
             if request_id is _NO_ID:
                 return None  # a notification is never answered, even when malformed
             return _error_response(
-                request_id, InvalidRequestError(data={"reason": "params must be structured"})
+                request_id,
+                InvalidRequestError(data={"reason": "params must be structured"}),
             )
         if request_id is _NO_ID:
             self._accept_notification(method, params)
@@ -473,25 +494,30 @@ class Connection:
         record = _Inbound(request_id, handler)
         # Duplicate ids in flight are each tracked (and each cancelled by a cancel for it).
         self._inbound.setdefault(record.key, []).append(record)
-        self._spawn(self._answer(record, method))
+        # Answered once the handler is done, by a task started then: no task sits waiting
+        # for each handler (a closed connection sends nothing, so starts none).
+        handler.add_done_callback(
+            lambda _: (None if self._closed.is_set() else self._spawn(self._answer(record, method)))
+        )
 
     async def _answer(self, record: _Inbound, method: str) -> None:
-        """Wait for the handler, then send its one response (whatever became of it)."""
-        try:
-            await asyncio.wait({record.task})
-        finally:
-            records = self._inbound.get(record.key, [])
-            if record in records:
-                records.remove(record)
-            if not records:
-                self._inbound.pop(record.key, None)
+        """Send the finished handler's one response (whatever became of it)."""
+        records = self._inbound.get(record.key, [])
+        if record in records:
+            records.remove(record)
+        if not records:
+            self._inbound.pop(record.key, None)
         task = record.task
         if task.cancelled():
             # Cancelled by $/cancel_request, possibly before it started, or by the handler
             # itself: the same -32800 either way (ACP-V1-CANCEL-INTERNAL-SHOULD).
             response = _error_response(record.request_id, RequestCancelledError())
         elif (exc := task.exception()) is None:
-            response = {"jsonrpc": _VERSION, "id": record.request_id, "result": task.result()}
+            response = {
+                "jsonrpc": _VERSION,
+                "id": record.request_id,
+                "result": task.result(),
+            }
         elif isinstance(exc, RpcError):
             response = _error_response(record.request_id, exc)
         elif isinstance(exc, ConnectionClosed):  # the peer went away mid-request: say why, once
@@ -530,7 +556,10 @@ class Connection:
             frame = self._encode(response)
         except (MessageTooLarge, UnencodableMessage) as exc:
             logger.error(
-                "%s: response to id %r not sendable: %s", self._name, response.get("id"), exc
+                "%s: response to id %r not sendable: %s",
+                self._name,
+                response.get("id"),
+                exc,
             )
             fallback = InternalError(data={"details": str(exc)[:500]})
             frame = self._encode(_error_response(response.get("id"), fallback))

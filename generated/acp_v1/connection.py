@@ -46,7 +46,7 @@ from acp_v1.handshake import (
 from acp_v1.interfaces import Agent, Client
 from acp_v1.lenient import validate_lenient
 from acp_v1.lenient_markers import MARKERS
-from acp_v1.omit import omit_unadvertised
+from acp_v1.outbound import OutboundPlan
 from acp_v1.rpc import DEFAULT_MAX_FRAME_BYTES, Connection, RpcError
 from acp_v1.stdio import spawn_process, stdio_streams
 
@@ -102,12 +102,14 @@ def _params(model: type[_P], params: _P | None, fields: dict[str, Any]) -> _P:
         if fields:
             raise TypeError("pass the params model or keyword arguments, not both")
         return params
+    required = _required(model)  # type: ignore[arg-type]  # a class: hashable
+    return model(**{k: v for k, v in fields.items() if v is not None or k in required})
+
+
+@functools.cache
+def _required(model: Any) -> frozenset[str]:
     declared: dict[str, Any] = getattr(model, "model_fields", {})
-    kept: dict[str, Any] = {}
-    for k, v in fields.items():
-        if v is not None or (k in declared and declared[k].is_required()):
-            kept[k] = v
-    return model(**kept)
+    return frozenset(name for name, field in declared.items() if field.is_required())
 
 
 def from_peer(data: Any, model: Any) -> Any:
@@ -138,6 +140,8 @@ class _Side:
         max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
     ) -> None:
         self.handler = handler
+        self._plan: OutboundPlan | None = None
+        self._plan_for: Any = None
         self.rpc = Connection(reader, writer, self, max_frame_bytes=max_frame_bytes, name=self.role)
         handler.on_connect(self)
 
@@ -168,17 +172,17 @@ class _Side:
                 return await self.handler.ext_method(method, params)
             raise RpcError.method_not_found(method)
         value = self._parse_params(route, params)
-        result = self._omit(route, "result", await self._dispatch(route, value))
+        result = await self._dispatch(route, value)
         try:
-            self._check_result(route, result)
-        except guards.AcpGuardError as exc:
-            logger.warning("%s: refused to answer %s: %s", self.role, route.wire, exc)
-            raise RpcError.internal_error({"details": str(exc)[:500]}) from exc
-        try:
-            return to_wire(result, route.result)
+            wire = to_wire(result, route.result)
         except Exception as exc:  # the handler returned the wrong type
             details = f"invalid {route.wire} result: {exc}"[:500]
             raise RpcError.internal_error({"details": details}) from exc
+        try:
+            return self._outbound(route, "result", result, wire)[0]
+        except guards.AcpGuardError as exc:
+            logger.warning("%s: refused to answer %s: %s", self.role, route.wire, exc)
+            raise RpcError.internal_error({"details": str(exc)[:500]}) from exc
 
     async def handle_notification(self, method: str, params: Any) -> None:
         route = self.inbound_routes.get(method)
@@ -230,17 +234,35 @@ class _Side:
             return guards.agent_capability_advertised(peer, known)
         return guards.client_capability_advertised(peer, known)
 
-    def _omit(self, route: Route, message: str, value: Any) -> Any:
-        """``value`` without the items the peer cannot take where the spec says to omit them
-        (``omit.py``: boolean config options, terminal auth methods), each logged."""
-        sender: Any = self.role  # "agent" or "client": the guards' Side
-        gates = [g for g in guards.gates_for(route.wire, sender) if g.message == message]
-        if not gates or self.peer_capabilities is None:
-            return value
-        model = route.result if message == "result" else route.params
-        where = f"{self.role}: {route.wire} {message}"
-        wire, omitted = omit_unadvertised(to_wire(value, model), gates, self._advertised, where)
-        return from_wire(wire, model) if omitted else value
+    def _outbound_plan(self) -> OutboundPlan | None:
+        """The send plan for the peer's current capabilities (None before ``initialize``)."""
+        capabilities = self.peer_capabilities
+        if capabilities is None:
+            return None
+        if self._plan_for is not capabilities:
+            gates, paths = guards.GATES, guards.ABSOLUTE_PATHS
+            self._plan = OutboundPlan(self.role, gates, paths, self._advertised)
+            self._plan_for = capabilities
+        return self._plan
+
+    def _outbound(self, route: Route, message: str, value: Any, wire: Any) -> tuple[Any, Any]:
+        """What goes on the wire for ``value`` (serialised once, as ``wire``): without the items
+        the peer cannot take where the spec says to omit them (``omit.py``: boolean config
+        options, terminal auth methods, each logged), after the capability guards, which raise
+        ``guards.AcpGuardError``; and the value as sent."""
+        plan = self._outbound_plan()
+        check = True
+        if plan is not None:
+            where = f"{self.role}: {route.wire} {message}"
+            wire, omitted, check = plan.apply(route.wire, message, wire, where)
+            if omitted:
+                value = from_wire(wire, route.result if message == "result" else route.params)
+        if check:  # something in it may be refused: the guard decides, on the same JSON
+            if message == "params":
+                self._check_outbound(route, wire)
+            else:
+                self._check_result(route, wire)
+        return wire, value
 
     def _check_outbound(self, route: Route, params: Any) -> None:
         """Raise (``guards.AcpGuardError``) before sending what the peer did not advertise."""
@@ -255,8 +277,8 @@ class _Side:
         if isinstance(params, dict):  # wire-shaped params: validated into the model first
             params = from_wire(params, route.params)
         params = self._before_request(route, params)
-        self._check_outbound(route, params)
-        raw = await self.rpc.request(wire, to_wire(params, route.params))
+        sent, params = self._outbound(route, "params", params, to_wire(params, route.params))
+        raw = await self.rpc.request(wire, sent)
         # A null result is read as an empty object: other SDKs answer null for "nothing".
         try:
             result = from_peer({} if raw is None else raw, route.result)
@@ -269,10 +291,9 @@ class _Side:
         route = self.outbound_routes[wire]
         if isinstance(params, dict):
             params = from_wire(params, route.params)
-        params = self._omit(route, "params", params)
-        self._check_outbound(route, params)
+        sent, params = self._outbound(route, "params", params, to_wire(params, route.params))
         try:
-            await self.rpc.notify(wire, to_wire(params, route.params))
+            await self.rpc.notify(wire, sent)
         finally:
             self._after_notification(route, params)
 

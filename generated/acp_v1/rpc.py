@@ -249,18 +249,28 @@ class Connection:
             raise MessageTooLarge(len(frame) - 1, self._max_send_bytes)
         return frame
 
+    def _write_now(self, frame: bytes) -> bool:
+        """Write ``frame`` if it goes straight into the pipe (the usual case: nothing queued,
+        nobody waiting for room); False, having written nothing, when it must wait."""
+        transport = self._writer.transport
+        if self._write_lock.locked() or transport.is_closing() or self._closed.is_set():
+            return False
+        if transport.get_write_buffer_size():
+            return False
+        try:
+            self._writer.write(frame)  # whole: write() never splits a frame among others
+        except (ConnectionError, RuntimeError):
+            return False
+        if transport.get_write_buffer_size():  # part of it still queued: drained in a task
+            self._spawn(self._write_response(b""))
+        return True
+
     async def _write(self, frame: bytes) -> None:
         if self._closed.is_set():
             raise ConnectionClosed("connection closed")
+        if frame and self._write_now(frame):
+            return
         try:
-            transport = self._writer.transport
-            if not self._write_lock.locked() and not transport.is_closing():
-                # The usual case: the frame goes straight into the pipe, whole (write() never
-                # splits a frame among others), and there is nothing to drain.
-                self._writer.write(frame)
-                if transport.get_write_buffer_size() == 0:
-                    return
-                frame = b""  # written; what is left is to wait until it is in the pipe
             async with self._write_lock:
                 if frame:
                     self._writer.write(frame)
@@ -496,17 +506,19 @@ class Connection:
         self._inbound.setdefault(record.key, []).append(record)
         # Answered once the handler is done, by a task started then: no task sits waiting
         # for each handler (a closed connection sends nothing, so starts none).
-        handler.add_done_callback(
-            lambda _: (None if self._closed.is_set() else self._spawn(self._answer(record, method)))
-        )
+        handler.add_done_callback(lambda _: self._answer(record, method))
 
-    async def _answer(self, record: _Inbound, method: str) -> None:
-        """Send the finished handler's one response (whatever became of it)."""
+    def _answer(self, record: _Inbound, method: str) -> None:
+        """Send the finished handler's one response (whatever became of it): written at once
+        when the pipe takes it, else by a task that waits for room (a closed connection sends
+        nothing)."""
         records = self._inbound.get(record.key, [])
         if record in records:
             records.remove(record)
         if not records:
             self._inbound.pop(record.key, None)
+        if self._closed.is_set():
+            return
         task = record.task
         if task.cancelled():
             # Cancelled by $/cancel_request, possibly before it started, or by the handler
@@ -528,7 +540,9 @@ class Connection:
             response = _error_response(
                 record.request_id, InternalError(data={"details": str(exc)[:500]})
             )
-        await self._send_response(response)
+        frame = self._response_frame(response)
+        if not self._write_now(frame):
+            self._spawn(self._write_response(frame))
 
     async def _notification_loop(self) -> None:
         while True:
@@ -552,8 +566,11 @@ class Connection:
 
     async def _send_response(self, response: dict[str, Any]) -> None:
         """Send a response; one that cannot go as it is goes as a -32603 for the same id."""
+        await self._write_response(self._response_frame(response))
+
+    def _response_frame(self, response: dict[str, Any]) -> bytes:
         try:
-            frame = self._encode(response)
+            return self._encode(response)
         except (MessageTooLarge, UnencodableMessage) as exc:
             logger.error(
                 "%s: response to id %r not sendable: %s",
@@ -562,7 +579,9 @@ class Connection:
                 exc,
             )
             fallback = InternalError(data={"details": str(exc)[:500]})
-            frame = self._encode(_error_response(response.get("id"), fallback))
+            return self._encode(_error_response(response.get("id"), fallback))
+
+    async def _write_response(self, frame: bytes) -> None:
         try:
             await self._write(frame)
         except ConnectionClosed:

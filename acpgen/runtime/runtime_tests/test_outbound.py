@@ -45,7 +45,7 @@ def _capabilities(sender: str, advertised: bool) -> dict[str, Any]:
 
 
 def _guard_refuses(sender: str, message: str, method: str, wire: Any, caps: Any) -> bool:
-    check = {
+    check: Any = {
         ("agent", "params"): guards.check_agent_call,
         ("agent", "result"): guards.check_agent_result,
         ("client", "params"): guards.check_client_call,
@@ -66,7 +66,7 @@ def test_the_plan_sends_every_payload_the_guard_refuses_to_the_guard() -> None:
             root = "clientCapabilities" if sender == "agent" else "agentCapabilities"
 
             def is_advertised(path: str, caps: Any = caps, root: str = root) -> bool:
-                check = (
+                check: Any = (
                     guards.client_capability_advertised
                     if root == "clientCapabilities"
                     else guards.agent_capability_advertised
@@ -74,7 +74,7 @@ def test_the_plan_sends_every_payload_the_guard_refuses_to_the_guard() -> None:
                 return bool(check(caps, path.partition(".")[2]))
 
             plan = outbound.OutboundPlan(sender, guards.GATES, guards.ABSOLUTE_PATHS, is_advertised)
-            rules = [*guards.GATES, *guards.ABSOLUTE_PATHS]
+            rules: list[Any] = [*guards.GATES, *guards.ABSOLUTE_PATHS]
             for rule in (r for r in rules if r.sender == sender):
                 leaves = [*LEAVES, getattr(rule, "equals", None)]
                 for leaf in leaves:
@@ -152,7 +152,8 @@ def test_a_boolean_option_in_a_session_update_is_left_out_for_a_client_without_i
         async with connect_in_memory(_Agent(), client) as (agent_end, client_end):
             await client_end.initialize(protocol_version=1)
             update = {"sessionUpdate": "config_option_update", "configOptions": options}
-            await agent_end.session_update({"sessionId": "s1", "update": update})
+            wire: Any = {"sessionId": "s1", "update": update}  # wire-shaped params
+            await agent_end.session_update(wire)
             await client_end.session_new(cwd="/", mcp_servers=[])
 
     run(body())

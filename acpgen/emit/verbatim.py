@@ -23,6 +23,7 @@ PACKAGE_FILES = (
     "lenient.py",
     "omit.py",
     "outbound.py",
+    "contrib/__init__.py",
     "rpc.py",
     "stdio.py",
     # The examples use only the package face (``from .. import Agent, models, ...``).

@@ -32,12 +32,14 @@ import json
 import logging
 import socket
 from collections.abc import AsyncIterator, Sequence
-from typing import Any, ClassVar, TypeVar, overload
+from types import SimpleNamespace
+from typing import Any, ClassVar, TypeVar, cast, overload
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from acp_v1 import guards, methods, models
 from acp_v1.errors import MalformedResponse
+from acp_v1.extensions import Extension, check_extension_name, declared_extensions
 from acp_v1.handshake import (
     SUPPORTED_PROTOCOL_VERSIONS,
     ProtocolVersionError,
@@ -93,6 +95,7 @@ def from_wire(data: Any, model: Any) -> Any:
 
 
 _P = TypeVar("_P")
+_R = TypeVar("_R")
 
 
 def _params(model: type[_P], params: _P | None, fields: dict[str, Any]) -> _P:
@@ -141,6 +144,7 @@ class _Side:
     ) -> None:
         self.handler = handler
         self._plan: OutboundPlan | None = None
+        self._extensions = declared_extensions(handler)
         self._plan_for: Any = None
         self.rpc = Connection(reader, writer, self, max_frame_bytes=max_frame_bytes, name=self.role)
         handler.on_connect(self)
@@ -169,7 +173,7 @@ class _Side:
         route = self.inbound_routes.get(method)
         if route is None or route.kind != "request":
             if method.startswith("_"):
-                return await self.handler.ext_method(method, params)
+                return await self._extension_request(method, params)
             raise RpcError.method_not_found(method)
         value = self._parse_params(route, params)
         result = await self._dispatch(route, value)
@@ -188,7 +192,7 @@ class _Side:
         route = self.inbound_routes.get(method)
         if route is None or route.kind != "notification":
             if method.startswith("_"):
-                await self.handler.ext_notification(method, params)
+                await self._extension_notification(method, params)
             else:
                 logger.debug("%s: ignored unknown notification %s", self.role, method)
             return
@@ -306,17 +310,73 @@ class _Side:
     def _after_notification(self, route: Route, params: Any) -> None:
         return None
 
-    async def call_extension(self, method: str, params: Any = None) -> Any:
-        """Send an extension request (method names start with ``_``)."""
-        if not method.startswith("_"):
-            raise ValueError("extension method names start with '_'")
-        return await self.rpc.request(method, params)
+    # -- extension methods (extensions.py) ----------------------------------------------
+
+    async def _extension_request(self, method: str, params: Any) -> Any:
+        ext = self._extensions.get(method)
+        if ext is None or ext.kind != "request":
+            return await self.handler.ext_method(method, params)
+        value = self._parse_extension(ext, params)
+        result = await getattr(self.handler, ext.attr)(value)
+        try:
+            model = Any if ext.result is None else ext.result
+            return _adapter(model).dump_python(
+                result, mode="json", by_alias=True, exclude_unset=True, warnings="error"
+            )
+        except Exception as exc:  # the handler returned what its declared result is not
+            details = f"invalid {method} result: {exc}"[:500]
+            raise RpcError.internal_error({"details": details}) from exc
+
+    async def _extension_notification(self, method: str, params: Any) -> None:
+        ext = self._extensions.get(method)
+        if ext is None or ext.kind != "notification":
+            await self.handler.ext_notification(method, params)
+            return
+        try:
+            value = self._parse_extension(ext, params)
+        except RpcError as exc:
+            logger.warning("%s: dropped invalid %s: %s", self.role, method, exc.data)
+            return
+        await getattr(self.handler, ext.attr)(value)
+
+    def _parse_extension(self, ext: Extension, params: Any) -> Any:
+        if ext.params is None:
+            return params
+        try:
+            return from_wire({} if params is None else params, ext.params)
+        except ValidationError as exc:
+            raise RpcError.invalid_params(_validation_data(exc)) from None
+
+    def _extension_wire(self, method: str, params: Any) -> Any:
+        """An extension call's params as wire JSON (a model serialised once), after the
+        capability guards (before ``initialize`` completes, nothing but it may be sent)."""
+        check_extension_name(method)
+        wire = to_wire(params, type(params)) if isinstance(params, BaseModel) else params
+        if self.peer_capabilities is None:
+            # The guards read only the route's wire name: an extension has no route of its own.
+            self._check_outbound(cast(Route, SimpleNamespace(wire=method)), wire)
+        return wire
+
+    @overload
+    async def call_extension(self, method: str, params: Any = None, *, result: type[_R]) -> _R: ...
+
+    @overload
+    async def call_extension(self, method: str, params: Any = None) -> Any: ...
+
+    async def call_extension(self, method: str, params: Any = None, *, result: Any = None) -> Any:
+        """Send an extension request (its name starts with ``_``): ``params`` a model (sent by
+        wire names) or JSON; the answer is validated into ``result`` when given."""
+        raw = await self.rpc.request(method, self._extension_wire(method, params))
+        if result is None:
+            return raw
+        try:
+            return from_peer(raw, result)
+        except ValidationError as exc:
+            raise MalformedResponse(f"invalid {method} result", _validation_data(exc)) from None
 
     async def notify_extension(self, method: str, params: Any = None) -> None:
-        """Send an extension notification (method names start with ``_``)."""
-        if not method.startswith("_"):
-            raise ValueError("extension method names start with '_'")
-        await self.rpc.notify(method, params)
+        """Send an extension notification (its name starts with ``_``)."""
+        await self.rpc.notify(method, self._extension_wire(method, params))
 
 
 class AgentSideConnection(_Side):

@@ -5,7 +5,7 @@ copied verbatim from acpgen/runtime/runtime_tests/. Do not edit: run `acpgen gen
 """
 
 import acp_v1 as package
-from acp_v1 import errors, guards, methods, models, rpc
+from acp_v1 import errors, extensions, guards, methods, models, rpc
 from acp_v1.connection import (
     AgentSideConnection,
     ClientSideConnection,
@@ -39,6 +39,7 @@ __all__ = [
     "connect_in_memory",
     "connect_to_agent",
     "errors",
+    "extensions",
     "guards",
     "methods",
     "models",

@@ -23,6 +23,7 @@ PACKAGE_FILES = (
     "lenient.py",
     "omit.py",
     "outbound.py",
+    "cancellation.py",
     "extensions.py",
     "contrib/__init__.py",
     "rpc.py",

@@ -33,6 +33,7 @@ import json
 import logging
 from typing import Any, Protocol, Self
 
+from .cancellation import RequestContext, start_in_context
 from .errors import (
     AUTHENTICATION_REQUIRED,
     CANCEL_REQUEST_METHOD,
@@ -123,13 +124,16 @@ def _valid_id(request_id: Any) -> bool:
 class _Inbound:
     """One request of the peer's: its handler task and whether the peer cancelled it."""
 
-    __slots__ = ("cancelled_by_peer", "key", "request_id", "task")
+    __slots__ = ("cancelled_by_peer", "context", "key", "request_id", "task")
 
-    def __init__(self, request_id: Any, task: asyncio.Task[Any]) -> None:
+    def __init__(
+        self, request_id: Any, task: asyncio.Task[Any], context: RequestContext | None = None
+    ) -> None:
         self.key = _id_key(request_id)
         self.request_id = request_id
         self.task = task
         self.cancelled_by_peer = False
+        self.context = context
 
 
 class Connection:
@@ -494,19 +498,44 @@ class Connection:
                 for record in self._inbound.get(_id_key(request_id), []):
                     if not record.task.done():
                         record.cancelled_by_peer = True
+                        if record.context is not None:
+                            record.context.cancel(CANCEL_REQUEST_METHOD)
                         record.task.cancel()
             return
         self._notifications_received += 1
         self._notifications.put_nowait((method, params))
 
     def _start_request(self, request_id: Any, method: str, params: Any) -> None:
-        handler = asyncio.ensure_future(self._dispatcher.handle_request(method, params))
-        record = _Inbound(request_id, handler)
+        session_id = params.get("sessionId") if isinstance(params, dict) else None
+        context = RequestContext(
+            method, request_id, session_id if isinstance(session_id, str) else None
+        )
+        handler = start_in_context(
+            context,
+            lambda: asyncio.ensure_future(self._dispatcher.handle_request(method, params)),
+        )
+        record = _Inbound(request_id, handler, context)
         # Duplicate ids in flight are each tracked (and each cancelled by a cancel for it).
         self._inbound.setdefault(record.key, []).append(record)
         # Answered once the handler is done, by a task started then: no task sits waiting
         # for each handler (a closed connection sends nothing, so starts none).
         handler.add_done_callback(lambda _: self._answer(record, method))
+
+    def cancel_session(self, session_id: str, reason: str) -> int:
+        """Mark every in-flight request of the peer's that carries ``sessionId`` ==
+        ``session_id`` cancelled (``cancellation.py``), without cancelling its task; how many."""
+        marked = 0
+        for records in self._inbound.values():
+            for record in records:
+                context = record.context
+                if (
+                    context is not None
+                    and context.session_id == session_id
+                    and not record.task.done()
+                ):
+                    context.cancel(reason)
+                    marked += 1
+        return marked
 
     def _answer(self, record: _Inbound, method: str) -> None:
         """Send the finished handler's one response (whatever became of it): written at once

@@ -411,6 +411,9 @@ class AgentSideConnection(_Side):
         guards.check_agent_result(method, result, self.client_capabilities)
 
     async def _dispatch(self, route: Route, value: Any) -> Any:
+        if route.wire == "session/cancel":
+            # The session's in-flight requests (its prompt) see it at once (cancellation.py).
+            self.rpc.cancel_session(str(value.session_id), route.wire)
         if route.wire != "initialize":
             return await super()._dispatch(route, value)
         # Version negotiation is the runtime's job, whatever the application answers.

@@ -23,6 +23,7 @@ PACKAGE_FILES = (
     "lenient.py",
     "omit.py",
     "outbound.py",
+    "observability.py",
     "cancellation.py",
     "extensions.py",
     "contrib/__init__.py",

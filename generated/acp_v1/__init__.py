@@ -23,6 +23,7 @@ from acp_v1.connection import (
     ClientSideConnection,
     connect_in_memory,
     connect_to_agent,
+    connect_to_client,
     run_agent,
 )
 from acp_v1.errors import (
@@ -69,6 +70,7 @@ __all__ = [
     "RpcError",
     "connect_in_memory",
     "connect_to_agent",
+    "connect_to_client",
     "models",
     "run_agent",
 ]

@@ -44,6 +44,7 @@ __all__ = [
     "mcp_server_stdio",
     "number",
     "plan",
+    "plan_from",
     "resource",
     "resource_link",
     "select",
@@ -56,16 +57,15 @@ __all__ = [
     "terminal_auth_method",
     "terminal_tool_call_content",
     "text",
+    "text_chunk",
     "titled_multi_select_items",
     "tool_call",
+    "tool_call_pair",
     "tool_call_update",
     "url_request",
     "url_session",
     "usage_update",
     "user_message_chunk",
-    "text_chunk",
-    "tool_call_pair",
-    "plan_from",
 ]
 
 

@@ -48,6 +48,7 @@ from acp_v1.handshake import (
 from acp_v1.interfaces import Agent, Client
 from acp_v1.lenient import validate_lenient
 from acp_v1.lenient_markers import MARKERS
+from acp_v1.observability import connection_logger, request_tracer, span_kind
 from acp_v1.outbound import OutboundPlan
 from acp_v1.rpc import DEFAULT_MAX_FRAME_BYTES, Connection, RpcError
 from acp_v1.stdio import spawn_process, stdio_streams
@@ -60,6 +61,7 @@ __all__ = [
     "Route",
     "connect_in_memory",
     "connect_to_agent",
+    "connect_to_client",
     "from_peer",
     "from_wire",
     "run_agent",
@@ -141,8 +143,12 @@ class _Side:
         writer: asyncio.StreamWriter,
         *,
         max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
+        trace: bool = False,
     ) -> None:
         self.handler = handler
+        # One logger per connection; spans only with trace=True (observability.py).
+        self.logger = connection_logger("acp_v1", self.role)
+        self._tracer = request_tracer(trace, "acp_v1", self.logger)
         self._plan: OutboundPlan | None = None
         self._extensions = declared_extensions(handler)
         self._plan_for: Any = None
@@ -170,6 +176,20 @@ class _Side:
     # -- inbound (rpc.Dispatcher) ------------------------------------------------------
 
     async def handle_request(self, method: str, params: Any) -> Any:
+        if self._tracer is None:
+            return await self._handle_request(method, params)
+        with self._span(method, outbound=False):
+            return await self._handle_request(method, params)
+
+    def _span(self, method: str, outbound: bool) -> Any:
+        attributes = {"rpc.system": "jsonrpc", "rpc.method": method}
+        name = f"acp.{self.role} {method}"
+        kind = span_kind(outbound)
+        return self._tracer.start_as_current_span(name, kind=kind, attributes=attributes)
+
+    async def _handle_request(self, method: str, params: Any) -> Any:
+        if self.logger.isEnabledFor(logging.DEBUG):
+            self.logger.debug("%s: handling %s", self.role, method)
         route = self.inbound_routes.get(method)
         if route is None or route.kind != "request":
             if method.startswith("_"):
@@ -185,7 +205,7 @@ class _Side:
         try:
             return self._outbound(route, "result", result, wire)[0]
         except guards.AcpGuardError as exc:
-            logger.warning("%s: refused to answer %s: %s", self.role, route.wire, exc)
+            self.logger.warning("%s: refused to answer %s: %s", self.role, route.wire, exc)
             raise RpcError.internal_error({"details": str(exc)[:500]}) from exc
 
     async def handle_notification(self, method: str, params: Any) -> None:
@@ -194,12 +214,12 @@ class _Side:
             if method.startswith("_"):
                 await self._extension_notification(method, params)
             else:
-                logger.debug("%s: ignored unknown notification %s", self.role, method)
+                self.logger.debug("%s: ignored unknown notification %s", self.role, method)
             return
         try:
             value = self._parse_params(route, params)
         except RpcError as exc:
-            logger.warning("%s: dropped invalid %s: %s", self.role, method, exc.data)
+            self.logger.warning("%s: dropped invalid %s: %s", self.role, method, exc.data)
             return
         await self._dispatch(route, value)
 
@@ -218,7 +238,7 @@ class _Side:
         try:
             return from_wire({} if result is None else result, route.result)
         except ValidationError as exc:
-            logger.warning("%s: invalid %s result from the handler", self.role, route.wire)
+            self.logger.warning("%s: invalid %s result from the handler", self.role, route.wire)
             raise RpcError.internal_error(_validation_data(exc)) from None
 
     # -- outbound ----------------------------------------------------------------------
@@ -282,7 +302,13 @@ class _Side:
             params = from_wire(params, route.params)
         params = self._before_request(route, params)
         sent, params = self._outbound(route, "params", params, to_wire(params, route.params))
-        raw = await self.rpc.request(wire, sent)
+        if self.logger.isEnabledFor(logging.DEBUG):
+            self.logger.debug("%s: sending %s", self.role, wire)
+        if self._tracer is None:
+            raw = await self.rpc.request(wire, sent)
+        else:
+            with self._span(wire, outbound=True):
+                raw = await self.rpc.request(wire, sent)
         # A null result is read as an empty object: other SDKs answer null for "nothing".
         try:
             result = from_peer({} if raw is None else raw, route.result)
@@ -335,7 +361,7 @@ class _Side:
         try:
             value = self._parse_extension(ext, params)
         except RpcError as exc:
-            logger.warning("%s: dropped invalid %s: %s", self.role, method, exc.data)
+            self.logger.warning("%s: dropped invalid %s: %s", self.role, method, exc.data)
             return
         await getattr(self.handler, ext.attr)(value)
 
@@ -393,10 +419,11 @@ class AgentSideConnection(_Side):
         writer: asyncio.StreamWriter,
         *,
         max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
+        trace: bool = False,
     ) -> None:
         self.client_capabilities: models.ClientCapabilities | None = None
         self.protocol_version: int | None = None
-        super().__init__(agent, reader, writer, max_frame_bytes=max_frame_bytes)
+        super().__init__(agent, reader, writer, max_frame_bytes=max_frame_bytes, trace=trace)
 
     @property
     def peer_capabilities(self) -> models.ClientCapabilities | None:
@@ -672,6 +699,7 @@ class ClientSideConnection(_Side):
         *,
         max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
         supported_versions: frozenset[int] = SUPPORTED_PROTOCOL_VERSIONS,
+        trace: bool = False,
     ) -> None:
         self.supported_versions = supported_versions
         self.agent_capabilities: models.AgentCapabilities | None = None
@@ -679,7 +707,7 @@ class ClientSideConnection(_Side):
         self.protocol_version: int | None = None
         # session id -> one future per pending session/request_permission of that session
         self._pending_permissions: dict[str, set[asyncio.Future[None]]] = {}
-        super().__init__(client, reader, writer, max_frame_bytes=max_frame_bytes)
+        super().__init__(client, reader, writer, max_frame_bytes=max_frame_bytes, trace=trace)
 
     @property
     def peer_capabilities(self) -> models.AgentCapabilities | None:
@@ -703,7 +731,7 @@ class ClientSideConnection(_Side):
         # The request carries the latest version this client supports, whatever was passed.
         latest = max(self.supported_versions)
         if params.protocol_version != latest:
-            logger.warning(
+            self.logger.warning(
                 "client: initialize asks for protocol version %d (the latest supported)", latest
             )
             params = params.model_copy(update={"protocol_version": latest})
@@ -1039,6 +1067,27 @@ async def connect_to_agent(
     """Spawn an agent (``command``) and yield a started connection to it."""
     async with spawn_process(command, env=env, cwd=cwd) as (reader, writer, _process):
         connection = ClientSideConnection(client, reader, writer, max_frame_bytes=max_frame_bytes)
+        connection.start()
+        try:
+            yield connection
+        finally:
+            await connection.close()
+
+
+@contextlib.asynccontextmanager
+async def connect_to_client(
+    agent: Agent,
+    command: Sequence[str],
+    *,
+    env: dict[str, str] | None = None,
+    cwd: str | None = None,
+    max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
+) -> AsyncIterator[AgentSideConnection]:
+    """Spawn a client (``command``, which speaks ACP on its stdin/stdout) and serve ``agent``
+    to it; yield the started connection. The process gets this process' environment unless
+    ``env`` is given; on exit its stdin is closed and its process group stopped."""
+    async with spawn_process(command, env=env, cwd=cwd) as (reader, writer, _process):
+        connection = AgentSideConnection(agent, reader, writer, max_frame_bytes=max_frame_bytes)
         connection.start()
         try:
             yield connection

@@ -25,10 +25,10 @@ from typing import Any
 import pydantic
 import pytest
 from jsonschema import Draft202012Validator
+from support.generated_sdk import importable_sdk
 
 from acpgen.emit.builders import plan_builders
 from acpgen.emit.models_plan import Planner
-from acpgen.output.generate import emit_sources, options_for
 
 PACKAGE = "acp_v1"
 NONE = type(None)
@@ -36,23 +36,8 @@ NONE = type(None)
 
 @pytest.fixture(scope="module")
 def out(project: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    root = tmp_path_factory.mktemp("builders")
-    for rel, text in emit_sources(project, options_for(project)).items():
-        if rel.startswith(PACKAGE + "/"):
-            path = root / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
-    saved = {k: v for k, v in sys.modules.items() if k == PACKAGE or k.startswith(PACKAGE + ".")}
-    for name in saved:
-        del sys.modules[name]
-    sys.path.insert(0, str(root))
-    try:
+    with importable_sdk(project, tmp_path_factory.mktemp("builders"), only_package=True) as root:
         yield root
-    finally:
-        sys.path.remove(str(root))
-        for name in [k for k in sys.modules if k == PACKAGE or k.startswith(PACKAGE + ".")]:
-            del sys.modules[name]
-        sys.modules.update(saved)
 
 
 class _Source:
@@ -134,7 +119,7 @@ def usage(out: Path) -> tuple[Path, list[str], Any]:
 
 def test_every_tagged_union_branch_has_a_builder(project: Any, usage: Any) -> None:
     _, names, builders = usage
-    planner = Planner(project.ir if hasattr(project, "ir") else _ir(project))
+    planner = Planner(project.ir)
     planner.plan()
     expected = {b.cls for b in plan_builders(planner)}
     built = {getattr(builders, n).__annotations__["return"].removeprefix("models.") for n in names}
@@ -144,12 +129,6 @@ def test_every_tagged_union_branch_has_a_builder(project: Any, usage: Any) -> No
     for union in ("SessionUpdate", "ContentBlock", "ToolCallContent", "RequestPermissionOutcome"):
         branches = typing.get_args(typing.get_args(getattr(models, union))[0])
         assert branches and {b.__name__ for b in branches} <= built, union
-
-
-def _ir(project: Any) -> Any:
-    from acpgen.model.generation import generation_model
-
-    return generation_model(project, options_for(project)).ir
 
 
 @pytest.mark.slow

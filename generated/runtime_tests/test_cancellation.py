@@ -37,24 +37,28 @@ class _Agent(Agent):
         return models.PromptResponse(stop_reason=models.StopReason.CANCELLED)
 
 
-def _prompt(client_end: Any) -> Any:
-    return asyncio.ensure_future(
-        client_end.session_prompt(session_id="s1", prompt=[models.ContentBlockText(text="go")])
-    )
+def _while_prompting(agent: _Agent, then: Any) -> Any:
+    """Start a prompt, wait until its handler runs, then ``await then(client_end, prompt)``."""
+
+    async def body() -> Any:
+        async with connect_in_memory(agent, Client()) as (_, client_end):
+            await client_end.initialize(protocol_version=1)
+            text = [models.ContentBlockText(text="go")]
+            prompt = asyncio.ensure_future(client_end.session_prompt(session_id="s1", prompt=text))
+            await agent.started.wait()
+            return await then(client_end, prompt)
+
+    return run(body())
 
 
 def test_session_cancel_reaches_the_prompt_handler_which_answers_cancelled() -> None:
     agent = _Agent()
 
-    async def body() -> Any:
-        async with connect_in_memory(agent, Client()) as (_, client_end):
-            await client_end.initialize(protocol_version=1)
-            prompt = _prompt(client_end)
-            await agent.started.wait()
-            await client_end.session_cancel(session_id="s1")
-            return await asyncio.wait_for(prompt, 5)
+    async def cancel(client_end: Any, prompt: Any) -> Any:
+        await client_end.session_cancel(session_id="s1")
+        return await asyncio.wait_for(prompt, 5)
 
-    response = run(body())
+    response = _while_prompting(agent, cancel)
     assert response.stop_reason == models.StopReason.CANCELLED
     (context,) = agent.contexts
     assert (context.method, context.session_id, context.reason) == (
@@ -68,15 +72,11 @@ def test_session_cancel_reaches_the_prompt_handler_which_answers_cancelled() -> 
 def test_cancel_request_cancels_the_handler_task_and_marks_its_context() -> None:
     agent = _Agent()
 
-    async def body() -> Any:
-        async with connect_in_memory(agent, Client()) as (_, client_end):
-            await client_end.initialize(protocol_version=1)
-            prompt = _prompt(client_end)
-            await agent.started.wait()
-            prompt.cancel()  # the client withdraws the request: $/cancel_request
-            await asyncio.wait_for(agent.cleaned_up.wait(), 5)
+    async def withdraw(_: Any, prompt: Any) -> None:
+        prompt.cancel()  # the client withdraws the request: $/cancel_request
+        await asyncio.wait_for(agent.cleaned_up.wait(), 5)
 
-    run(body())
+    _while_prompting(agent, withdraw)
     (context,) = agent.contexts
     assert context.reason == "$/cancel_request" and context.is_cancelled
 

@@ -345,10 +345,9 @@ class _Side:
         value = self._parse_extension(ext, params)
         result = await getattr(self.handler, ext.attr)(value)
         try:
-            model = Any if ext.result is None else ext.result
-            return _adapter(model).dump_python(
-                result, mode="json", by_alias=True, exclude_unset=True, warnings="error"
-            )
+            dump = _adapter(Any if ext.result is None else ext.result).dump_python
+            # warnings="error": a value of another type raises instead of a warning.
+            return dump(result, mode="json", by_alias=True, exclude_unset=True, warnings="error")
         except Exception as exc:  # the handler returned what its declared result is not
             details = f"invalid {method} result: {exc}"[:500]
             raise RpcError.internal_error({"details": details}) from exc

@@ -43,7 +43,7 @@ def _while_prompting(agent: _Agent, then: Any) -> Any:
     async def body() -> Any:
         async with connect_in_memory(agent, Client()) as (_, client_end):
             await client_end.initialize(protocol_version=1)
-            text = [models.ContentBlockText(text="go")]
+            text: list[models.ContentBlock] = [models.ContentBlockText(text="go")]
             prompt = asyncio.ensure_future(client_end.session_prompt(session_id="s1", prompt=text))
             await agent.started.wait()
             return await then(client_end, prompt)

@@ -1043,10 +1043,13 @@ class ClientSideConnection(_Side):
         return await self._call("logout", built)  # type: ignore[no-any-return]
 
 
-async def run_agent(agent: Agent, *, max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES) -> None:
+async def run_agent(
+    agent: Agent, *, max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES, trace: bool = False
+) -> None:
     """Serve ``agent`` over this process' stdin/stdout until the client closes stdin."""
     reader, writer = await stdio_streams()
-    connection = AgentSideConnection(agent, reader, writer, max_frame_bytes=max_frame_bytes)
+    limit = max_frame_bytes
+    connection = AgentSideConnection(agent, reader, writer, max_frame_bytes=limit, trace=trace)
     connection.start()
     try:
         await connection.wait_closed()
@@ -1062,10 +1065,14 @@ async def connect_to_agent(
     env: dict[str, str] | None = None,
     cwd: str | None = None,
     max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
+    trace: bool = False,
 ) -> AsyncIterator[ClientSideConnection]:
-    """Spawn an agent (``command``) and yield a started connection to it."""
+    """Spawn an agent (``command``) and yield a started connection to it. The process gets
+    this process' environment unless ``env`` is given; on exit its stdin is closed and its
+    process group stopped."""
     async with spawn_process(command, env=env, cwd=cwd) as (reader, writer, _process):
-        connection = ClientSideConnection(client, reader, writer, max_frame_bytes=max_frame_bytes)
+        side = functools.partial(ClientSideConnection, max_frame_bytes=max_frame_bytes, trace=trace)
+        connection = side(client, reader, writer)
         connection.start()
         try:
             yield connection
@@ -1081,12 +1088,14 @@ async def connect_to_client(
     env: dict[str, str] | None = None,
     cwd: str | None = None,
     max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
+    trace: bool = False,
 ) -> AsyncIterator[AgentSideConnection]:
     """Spawn a client (``command``, which speaks ACP on its stdin/stdout) and serve ``agent``
     to it; yield the started connection. The process gets this process' environment unless
     ``env`` is given; on exit its stdin is closed and its process group stopped."""
     async with spawn_process(command, env=env, cwd=cwd) as (reader, writer, _process):
-        connection = AgentSideConnection(agent, reader, writer, max_frame_bytes=max_frame_bytes)
+        limit = max_frame_bytes
+        connection = AgentSideConnection(agent, reader, writer, max_frame_bytes=limit, trace=trace)
         connection.start()
         try:
             yield connection

@@ -1,4 +1,4 @@
-"""Stage 2: build the IR (``acpgen.ir.types``) from the verified schema and meta.json.
+"""Stage 2, ir: build the IR (``acpgen.ir.types``) from the verified schema and meta.json.
 
 Everything the schema leaves implicit is decided here, once: the shape of each def, which
 union is tagged by what, which def is a method's params or result, and the capability tree.
@@ -7,6 +7,7 @@ Anything that cannot be classified is an error naming the def, never a silent fa
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, Literal
 
 from acpgen.errors import AcpgenError, json_pointer
@@ -40,7 +41,8 @@ _ANNOTATION_KEYS = frozenset({
     "description", "title", "default", "examples", "$comment", "deprecated", "readOnly",
     "writeOnly", "format",
 })
-_META_GROUPS = {"agentMethods": "agent", "clientMethods": "client", "protocolMethods": "protocol"}
+# meta.json's method groups and the side that handles each.
+METHOD_GROUPS = {"agentMethods": "agent", "clientMethods": "client", "protocolMethods": "protocol"}
 # The envelope defs whose ``params`` / ``result`` unions tie annotated types to methods.
 _CAPABILITY_ROOTS = (("agent", "AgentCapabilities"), ("client", "ClientCapabilities"))
 
@@ -438,6 +440,25 @@ def _nested_branch(node: dict[str, Any]) -> NestedBranch:
     return NestedBranch(ref=ref, title=title if isinstance(title, str) else None)
 
 
+def meta_methods(
+    meta: dict[str, Any], meta_where: str, *, may_lack: frozenset[str] = frozenset()
+) -> Iterator[tuple[str, str, str, str]]:
+    """(group, key, wire name, handling side) of every method meta.json lists, in its order:
+    the one reader of meta.json's method table (the IR's and the schema diff's). A group in
+    ``may_lack`` may be missing (the diff reads older releases)."""
+    for group, side in METHOD_GROUPS.items():
+        table = meta.get(group)
+        if table is None and group in may_lack:
+            continue
+        if not isinstance(table, dict):
+            raise AcpgenError(meta_where, f"missing object {group!r}")
+        for key, wire in table.items():
+            if not isinstance(wire, str):
+                raise AcpgenError(meta_where, f"{json_pointer(group, key)}: a method's wire name "
+                                  f"must be a string, not {type(wire).__name__}")
+            yield group, key, wire, side
+
+
 def _methods(
     schema: dict[str, Any],
     defs: dict[str, Definition],
@@ -454,49 +475,42 @@ def _methods(
             annotated.setdefault(d.x_method, []).append(d)
     methods: list[Method] = []
     listed: set[str] = set()
-    for group, side in _META_GROUPS.items():
-        table = meta.get(group)
-        if not isinstance(table, dict):
-            raise AcpgenError(meta_where, f"missing object {group!r}")
-        for key, wire in table.items():
-            if not isinstance(wire, str):
-                raise AcpgenError(meta_where, f"{json_pointer(group, key)}: a method's wire name "
-                                  f"must be a string, not {type(wire).__name__}")
-            listed.add(wire)
-            types = annotated.get(wire, [])
-            params = [d.name for d in types if d.name in params_refs]
-            results = [d.name for d in types if d.name in result_refs]
-            if len(params) != 1:
-                raise AcpgenError(
-                    meta_where,
-                    f"method {wire!r} ({group}.{key}) has {len(params)} params types annotated "
-                    f"with x-method in {schema_where} (expected exactly 1)",
-                )
-            for d in types:
-                if d.x_side != side:
-                    raise AcpgenError(
-                        schema_where,
-                        f"def {d.name} has x-side {d.x_side!r} but meta.json lists "
-                        f"{wire!r} under {group}",
-                    )
-            kind: Literal["request", "notification"] = (
-                "request" if params[0] in request_refs else "notification"
+    for group, key, wire, side in meta_methods(meta, meta_where):
+        listed.add(wire)
+        types = annotated.get(wire, [])
+        params = [d.name for d in types if d.name in params_refs]
+        results = [d.name for d in types if d.name in result_refs]
+        if len(params) != 1:
+            raise AcpgenError(
+                meta_where,
+                f"method {wire!r} ({group}.{key}) has {len(params)} params types annotated "
+                f"with x-method in {schema_where} (expected exactly 1)",
             )
-            if (kind == "request") != (len(results) == 1):
+        for d in types:
+            if d.x_side != side:
                 raise AcpgenError(
                     schema_where,
-                    f"method {wire!r} is a {kind} but has {len(results)} result types annotated",
+                    f"def {d.name} has x-side {d.x_side!r} but meta.json lists "
+                    f"{wire!r} under {group}",
                 )
-            methods.append(
-                Method(
-                    wire=str(wire),
-                    py_name=method_py_name(str(wire)),
-                    side=side,
-                    kind=kind,
-                    params=params[0],
-                    result=results[0] if results else None,
-                )
+        kind: Literal["request", "notification"] = (
+            "request" if params[0] in request_refs else "notification"
+        )
+        if (kind == "request") != (len(results) == 1):
+            raise AcpgenError(
+                schema_where,
+                f"method {wire!r} is a {kind} but has {len(results)} result types annotated",
             )
+        methods.append(
+            Method(
+                wire=str(wire),
+                py_name=method_py_name(str(wire)),
+                side=side,
+                kind=kind,
+                params=params[0],
+                result=results[0] if results else None,
+            )
+        )
     try:
         unique(((m.wire, m.py_name) for m in methods), "methods")
     except NamingError as exc:
@@ -565,9 +579,9 @@ def _capabilities(defs: dict[str, Definition], where: str) -> tuple[Capability, 
             path = f"{prefix}{p.wire_name}"
             py_path = (*py_prefix, p.py_name)
             if p.type.kind == "primitive" and p.type.name == "boolean":
-                caps.append(Capability(root, path, "boolean", None, py_path))  # type: ignore[arg-type]
+                caps.append(Capability(root, path, "boolean", None, py_path, def_name))  # type: ignore[arg-type]
             elif p.type.kind == "ref" and defs[p.type.name or ""].shape == "object":
-                caps.append(Capability(root, path, "object", p.type.name, py_path))  # type: ignore[arg-type]
+                caps.append(Capability(root, path, "object", p.type.name, py_path, def_name))  # type: ignore[arg-type]
                 walk(root, p.type.name or "", f"{path}.", py_path, depth + 1)
 
     for root, def_name in _CAPABILITY_ROOTS:

@@ -39,8 +39,8 @@ from typing import Any
 
 import acpgen
 from acpgen.errors import AcpgenError, InputDriftError
+from acpgen.load.project import Project
 from acpgen.model.generation import GenOptions, generation_model
-from acpgen.model.project import Project
 from acpgen.output.generate import (
     MANIFEST_NAME,
     build_tree,

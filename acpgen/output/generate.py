@@ -20,12 +20,12 @@ from pathlib import Path
 from typing import Any
 
 import acpgen
-from acpgen import cache
+from acpgen import disk_cache
 from acpgen.emit.registry import EMITTERS
 from acpgen.errors import AcpgenError
-from acpgen.model.generation import GenOptions, generation_model
+from acpgen.load.project import Project
+from acpgen.model.generation import GenerationModel, GenOptions, generation_model
 from acpgen.model.package_name import check_package_name
-from acpgen.model.project import Project
 from acpgen.output import memo
 from acpgen.output.format_parallel import format_tree
 from acpgen.output.proof import prove
@@ -42,7 +42,7 @@ OUTPUT_TOOLS = ("black", "jinja2")
 def tool_versions() -> dict[str, str]:
     """The installed versions (from the ``*.dist-info`` folder names, as the caches read them:
     importing ``importlib.metadata`` costs a tenth of a second; it is the fallback)."""
-    return {name: cache.installed_version(name) for name in OUTPUT_TOOLS}
+    return {name: disk_cache.installed_version(name) for name in OUTPUT_TOOLS}
 
 
 def options_for(project: Project, package: str | None = None) -> GenOptions:
@@ -59,7 +59,11 @@ def options_record(options: GenOptions) -> dict[str, str]:
 
 
 def emit_sources(project: Project, options: GenOptions) -> dict[str, str]:
-    model = generation_model(project, options)
+    return emit_model(generation_model(project, options))
+
+
+def emit_model(model: GenerationModel) -> dict[str, str]:
+    """Every emitter's files (:data:`acpgen.emit.registry.EMITTERS`), each path once."""
     sources: dict[str, str] = {}
     for emitter in EMITTERS:
         for rel, text in emitter(model).items():
@@ -69,16 +73,16 @@ def emit_sources(project: Project, options: GenOptions) -> dict[str, str]:
     return sources
 
 
-def manifest(project: Project, options: GenOptions, files: dict[str, bytes]) -> dict[str, Any]:
+def manifest(model: GenerationModel, files: dict[str, bytes]) -> dict[str, Any]:
     return {
         "generator": {"name": "acpgen", "version": acpgen.__version__},
         "tools": tool_versions(),
-        "options": options_record(options),
+        "options": options_record(model.options),
         "inputs": {
             i.name: {"path": i.path, "sha256": i.sha256}
-            for i in sorted(generation_model(project, options).recorded_inputs, key=lambda i: i.name)
+            for i in sorted(model.recorded_inputs, key=lambda i: i.name)
         },
-        "roster_revision": project.roster.revision,
+        "roster_revision": model.roster.revision,
         "files": {rel: hashlib.sha256(data).hexdigest() for rel, data in sorted(files.items())},
     }
 
@@ -91,7 +95,7 @@ def build_tree(project: Project, options: GenOptions, *, proven: bool = True) ->
     import (:func:`acpgen.output.proof.prove`, memoised by the bytes themselves) before they
     are returned, memo hit or not: a memoised tree may come from a ``check``, which does not
     prove."""
-    key = memo.tree_key(project, options) if cache.cache_dir(memo.KIND) else None
+    key = memo.tree_key(project, options) if disk_cache.cache_dir(memo.KIND) else None
     files = memo.load(key) if key is not None else None
     if files is None:
         files = _build_tree(project, options)
@@ -104,9 +108,10 @@ def build_tree(project: Project, options: GenOptions, *, proven: bool = True) ->
 
 def _build_tree(project: Project, options: GenOptions) -> dict[str, bytes]:
     """The whole output in memory: emitted, formatted, with its manifest."""
-    formatted = format_tree(emit_sources(project, options))
+    model = generation_model(project, options)  # built once: the emitters and the manifest read it
+    formatted = format_tree(emit_model(model))
     files = {rel: text.encode("utf-8") for rel, text in sorted(formatted.items())}
-    doc = manifest(project, options, files)
+    doc = manifest(model, files)
     files[MANIFEST_NAME] = (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode("utf-8")
     return files
 
@@ -114,10 +119,6 @@ def _build_tree(project: Project, options: GenOptions) -> dict[str, bytes]:
 def output_dir(project: Project, out: str | None = None) -> Path:
     path = Path(out or project.lock.out)
     return path if path.is_absolute() else project.root / path
-
-
-def generate(project: Project, out: str | None = None, package: str | None = None) -> dict[str, bytes]:
-    return generate_report(project, out, package)[0]
 
 
 def generate_report(

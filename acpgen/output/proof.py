@@ -42,7 +42,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from acpgen import cache
+from acpgen import disk_cache
 from acpgen.errors import AcpgenError
 
 IMPORT_TIMEOUT = 120  # seconds; the real package imports in about one
@@ -81,8 +81,8 @@ def prove(files: dict[str, bytes], package: str) -> None:
     compile error wins (it names the file and line)."""
     py = {rel: data for rel, data in sorted(files.items()) if rel.endswith(".py")}
     memo = _memo_key(py, package)
-    directory = cache.cache_dir("proof")
-    if cache.load(directory, memo) == "ok":
+    directory = disk_cache.cache_dir("proof")
+    if disk_cache.load(directory, memo) == "ok":
         return
     RUNS.append(package)
     package_files = {rel: data for rel, data in py.items() if rel.startswith(f"{package}/")}
@@ -111,7 +111,7 @@ def prove(files: dict[str, bytes], package: str) -> None:
         lines = [line.strip() for line in stderr.splitlines() if line.strip()]
         raise AcpgenError(f"{package}/", "the generated package does not import: "
                           + (lines[-1] if lines else f"exit {importer.returncode}"))
-    cache.store(directory, memo, "ok")
+    disk_cache.store(directory, memo, "ok")
 
 
 def _module(rel: str) -> str:
@@ -126,5 +126,5 @@ def _memo_key(py: dict[str, bytes], package: str) -> str:
     for rel, data in py.items():
         digest.update(f"{rel}\n{len(data)}\n".encode())
         digest.update(data)
-    environment = f"import-proof 1; python {sys.version}; pydantic {cache.installed_version('pydantic')}"
-    return cache.key(digest.hexdigest(), environment)
+    environment = f"import-proof 1; python {sys.version}; pydantic {disk_cache.installed_version('pydantic')}"
+    return disk_cache.key(digest.hexdigest(), environment)

@@ -38,13 +38,13 @@ from packaging.utils import canonicalize_name
 
 import acpgen
 from acpgen.emit.render import render
-from acpgen.emit.runtime import RUNTIME_TESTS_DIR
+from acpgen.emit.shipped import RUNTIME_TESTS_DIR
 from acpgen.errors import AcpgenError
 from acpgen.inputs.lock import LOCK_RELPATH, Lock, PinnedFile, dump_lock
-from acpgen.model import conformance
-from acpgen.model.capabilities import MANIFEST_RELPATH
+from acpgen.load import conformance
+from acpgen.load.capabilities import MANIFEST_RELPATH
+from acpgen.load.project import Project, load_project
 from acpgen.model.package_name import check_package_name
-from acpgen.model.project import Project, load_project
 from acpgen.output.generate import build_tree, options_for
 from acpgen.output.writer import discarded_on_error, stage
 from acpgen.skeleton.wheel import build_wheel, wheel_name

@@ -18,7 +18,7 @@ from ._package import PACKAGE, Agent, Client, connect_in_memory, guards, models
 from .helpers import run
 
 outbound = importlib.import_module(f"{PACKAGE}.outbound")
-connection = importlib.import_module(f"{PACKAGE}.connection")
+sides = importlib.import_module(f"{PACKAGE}.sides")  # where the send path lives
 
 LEAVES = ("relative/dir", "/abs/dir", "C:\\dir", "", None, "x")
 
@@ -106,7 +106,7 @@ class _Client(Client):
 
 def test_a_notification_is_serialised_once_and_the_guard_dumps_no_model(monkeypatch: Any) -> None:
     to_wire_calls = dumps = 0
-    real_to_wire = connection.to_wire
+    real_to_wire = sides.to_wire
     real_dump = pydantic.BaseModel.model_dump
 
     def counting_to_wire(value: Any, model: Any) -> Any:
@@ -124,7 +124,7 @@ def test_a_notification_is_serialised_once_and_the_guard_dumps_no_model(monkeypa
     async def body() -> None:
         async with connect_in_memory(_Agent(), client) as (agent_end, client_end):
             await client_end.initialize(protocol_version=1)
-            monkeypatch.setattr(connection, "to_wire", counting_to_wire)
+            monkeypatch.setattr(sides, "to_wire", counting_to_wire)
             monkeypatch.setattr(pydantic.BaseModel, "model_dump", counting_dump)
             for n in range(10):
                 await agent_end.session_update(

@@ -10,6 +10,7 @@ import contextlib
 import functools
 import socket
 from collections.abc import AsyncIterator, Sequence
+from typing import Any
 
 from .connection import AgentSideConnection, ClientSideConnection
 from .interfaces import Agent, Client
@@ -46,14 +47,9 @@ async def connect_to_agent(
     """Spawn an agent (``command``) and yield a started connection to it. The process gets
     this process' environment unless ``env`` is given; on exit its stdin is closed and its
     process group stopped."""
-    async with spawn_process(command, env=env, cwd=cwd) as (reader, writer, _process):
-        side = functools.partial(ClientSideConnection, max_frame_bytes=max_frame_bytes, trace=trace)
-        connection = side(client, reader, writer)
-        connection.start()
-        try:
-            yield connection
-        finally:
-            await connection.close()
+    side = functools.partial(ClientSideConnection, max_frame_bytes=max_frame_bytes, trace=trace)
+    async with _spawned(side, client, command, env, cwd) as connection:
+        yield connection
 
 
 @contextlib.asynccontextmanager
@@ -69,9 +65,19 @@ async def connect_to_client(
     """Spawn a client (``command``, which speaks ACP on its stdin/stdout) and serve ``agent``
     to it; yield the started connection. The process gets this process' environment unless
     ``env`` is given; on exit its stdin is closed and its process group stopped."""
+    side = functools.partial(AgentSideConnection, max_frame_bytes=max_frame_bytes, trace=trace)
+    async with _spawned(side, agent, command, env, cwd) as connection:
+        yield connection
+
+
+@contextlib.asynccontextmanager
+async def _spawned(
+    side: Any, handler: Any, command: Sequence[str], env: dict[str, str] | None, cwd: str | None
+) -> AsyncIterator[Any]:
+    """``side(handler, reader, writer)`` on a process spawned from ``command``, started, and
+    closed on exit before the process is stopped."""
     async with spawn_process(command, env=env, cwd=cwd) as (reader, writer, _process):
-        limit = max_frame_bytes
-        connection = AgentSideConnection(agent, reader, writer, max_frame_bytes=limit, trace=trace)
+        connection = side(handler, reader, writer)
         connection.start()
         try:
             yield connection

@@ -2,7 +2,7 @@
 breaks exactly its requirement, and no other check does (issue 27).
 
 tests/support/violating_agent.py keeps every requirement the kit checks unless told to break
-one; the kit runs in process against it once per violation (the checks of acpgen/conformance,
+one; the kit runs in process against it once per violation (the checks of acpgen/shipped/conformance,
 not a generated copy), and the outcome is compared requirement by requirement.
 """
 
@@ -13,10 +13,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from acpgen.conformance.agent_scenarios import AgentRunner, AgentTarget
-from acpgen.conformance.checks_agent import AGENT_CHECKS, AgentKit
-from acpgen.conformance.outcome import CheckFailed, CheckSkipped
-from acpgen.conformance.validate import Validator
+from acpgen.shipped.conformance.agent_scenarios import AgentRunner, AgentTarget
+from acpgen.shipped.conformance.checks_agent import AGENT_CHECKS, AgentKit
+from acpgen.shipped.conformance.outcome import CheckFailed, CheckSkipped
+from acpgen.shipped.conformance.validate import Validator
 from conftest import generated_dir
 
 AGENT = Path(__file__).resolve().parent / "support" / "violating_agent.py"
@@ -172,8 +172,8 @@ def _client_group(req_id: str) -> set[str]:
 
 
 def _client_outcomes(violation: str) -> dict[str, tuple[str, str]]:
-    from acpgen.conformance.checks_client import CLIENT_CHECKS, ClientKit
-    from acpgen.conformance.client_scenarios import ClientRunner, ClientTarget
+    from acpgen.shipped.conformance.checks_client import CLIENT_CHECKS, ClientKit
+    from acpgen.shipped.conformance.client_scenarios import ClientRunner, ClientTarget
 
     target = ClientTarget(argv=(sys.executable, str(CLIENT), violation, "{agent}"), timeout=5.0, run_timeout=20.0)
     kit = ClientKit(ClientRunner(target), Validator("acp_v1"))

@@ -4,8 +4,10 @@ Run as ``python violating_client.py REQUIREMENT-ID|"" AGENT-COMMAND...``. It sta
 initializes (advertising fs and terminal), opens a session, sends one prompt and answers
 what the agent asks (permission, fs, terminal; -32601 for what it does not know, -32602 for
 an elicitation mode it did not advertise, -32700 / -32600 for lines that are no request),
-batches included, then exits once the turn ended. With an ID it breaks exactly that
-requirement. Standard library only.
+batches included. When the agent lists modes and config options it switches to listed values;
+when it advertises the optional session methods (its "capable" run) it uses each after the
+turn (list with paging, load, resume, close, delete); then it exits. With an ID it breaks
+exactly that requirement. Standard library only.
 """
 
 from __future__ import annotations

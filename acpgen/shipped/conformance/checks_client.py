@@ -278,7 +278,9 @@ def _ext_not_found(kit: ClientKit) -> None:
     w.expect_error_code(run.transcript, answer, -32601, "an unknown _ extension request")
 
 
-def _goes_on_after(mode: str, stimulus: str, next_step: str, what: str) -> Check:
+def _goes_on_after(
+    mode: str, stimulus: str, next_step: str, what: str, update: str | None = None
+) -> Check:
     """The client keeps working after ``stimulus`` (a method the kit's agent sent, or
     "initialize" for its result): the step ``next_step`` happens (a request of the client)
     or any later request of the agent gets its answer."""
@@ -289,7 +291,9 @@ def _goes_on_after(mode: str, stimulus: str, next_step: str, what: str) -> Check
         if stimulus == "initialize":
             sent = next((t.response_to(f) for f in t.requests("initialize")), None)
         else:
-            sent = next((f for f in t.sent() if f.method == stimulus), None)
+            sent = next(
+                (f for f in t.sent() if f.method == stimulus and _update_kind(f) == update), None
+            )
         if sent is None:
             raise skip(f"[{mode}] the run never got to {what} ({_ending(run)})")
         later = [f for f in t.frames if f.time >= sent.time and f is not sent]
@@ -300,6 +304,17 @@ def _goes_on_after(mode: str, stimulus: str, next_step: str, what: str) -> Check
         raise fail(f"[{mode}] the client stopped after {what}: {sent.shown()} ({_ending(run)})")
 
     return run_check
+
+
+def _update_kind(frame: Frame) -> str | None:
+    """A session/update's sessionUpdate (None for any other message): the stimulus of a check
+    is the update it is about, not the first update of the turn."""
+    params = frame.get("params")
+    update = params.get("update") if isinstance(params, dict) else None
+    if frame.method != "session/update" or not isinstance(update, dict):
+        return None
+    kind = update.get("sessionUpdate")
+    return kind if isinstance(kind, str) else None
 
 
 CLIENT_CHECKS["ACP-V1-EXT-IGNORE-UNKNOWN-NOTIFICATIONS"] = _goes_on_after(
@@ -331,7 +346,8 @@ CLIENT_CHECKS["ACP-V1-CONFIG-CLIENT-IGNORE-UNKNOWN-TYPE"] = _goes_on_after(
     "extras",
     "session/update",
     "session/request_permission",
-    "session updates ending with a config option of an unknown type",
+    "a config_option_update with an option of an unknown type",
+    update="config_option_update",
 )
 
 

@@ -114,6 +114,8 @@ class Client:
             return None
         if "method" not in value:
             return value
+        if "id" not in value and self.unsettling(value):
+            sys.exit(0)  # a client that stops at what it should have ignored
         answer = self.answer(value)
         if answer is not None:
             self.send(answer)
@@ -128,6 +130,20 @@ class Client:
             owed.append({"jsonrpc": "2.0", "id": None, "result": None})
         if owed:
             self.write(json.dumps(owed, separators=(",", ":")).encode() + b"\n")
+
+    def unsettling(self, notification: dict[str, Any]) -> bool:
+        """Whether this notification stops the client: one it must ignore, when told to break
+        exactly that requirement."""
+        method = str(notification.get("method"))
+        params = notification.get("params") if isinstance(notification.get("params"), dict) else {}
+        update = params.get("update") if isinstance(params.get("update"), dict) else {}
+        if broken("EXT-IGNORE-UNKNOWN-NOTIFICATIONS"):
+            return method.startswith("_")
+        if broken("ELIC-CLIENT-IGNORE-UNKNOWN-COMPLETE"):
+            return method == "elicitation/complete"
+        if broken("CONFIG-CLIENT-IGNORE-UNKNOWN-TYPE") and update.get("sessionUpdate") == "config_option_update":
+            return any(o.get("type") != "select" for o in update.get("configOptions") or [] if isinstance(o, dict))
+        return False
 
     def answer(self, request: dict[str, Any]) -> dict[str, Any] | None:
         """The response to one request of the agent (None for a notification)."""

@@ -43,6 +43,8 @@ SHIPMENTS: tuple[Shipment, ...] = (
     Shipment("runtime", "{package}", with_init=False),
     # The examples use only the package face (``from .. import Agent, models, ...``).
     Shipment("runtime/examples", "{package}/examples", with_init=True),
+    # contrib imports the package's generated builders and models (`from .. import ...`).
+    Shipment("runtime/contrib", "{package}/contrib", with_init=True),
     # Beside the requirement tests, not inside them: ``pytest {tests_dir}`` collects exactly
     # one test per roster requirement.
     Shipment("runtime/runtime_tests", RUNTIME_TESTS_DIR, with_init=True),

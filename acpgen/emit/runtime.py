@@ -28,7 +28,6 @@ from acpgen.runtime import errors as runtime_errors
 if TYPE_CHECKING:
     from acpgen.model.generation import GenerationModel
 
-SCHEMA = "schema/v1/schema.json"
 
 # Wire names the runtime treats specially; each is checked against the method table.
 INITIALIZE = "initialize"
@@ -61,12 +60,12 @@ def check_error_codes(ir: SchemaIR) -> None:
     """The runtime's error codes must be the schema's ``ErrorCode`` members (value and title)."""
     definition = ir.defs.get("ErrorCode")
     if definition is None or not definition.enum_members:
-        raise AcpgenError(SCHEMA, "the runtime needs $defs/ErrorCode with its listed codes")
+        raise AcpgenError(ir.schema_where, "the runtime needs $defs/ErrorCode with its listed codes")
     schema_codes = {int(m.value): m.title or "" for m in definition.enum_members}
     for code, title in runtime_errors.ERROR_MESSAGES.items():
         if schema_codes.get(code) != title:
             raise AcpgenError(
-                SCHEMA,
+                ir.schema_where,
                 f"$defs/ErrorCode lacks {code} {title!r} (by value and title), which the runtime"
                 " (acpgen/runtime/errors.py) answers with",
             )
@@ -106,15 +105,25 @@ def lenient_markers(ir: SchemaIR) -> list[tuple[str, list[tuple[str, bool, bool,
 def _method(ir: SchemaIR, wire: str) -> Method:
     method = ir.method(wire)
     if method is None:
-        raise AcpgenError(SCHEMA, f"the runtime needs the method {wire!r} in the method table")
+        raise AcpgenError(ir.schema_where, f"the runtime needs the method {wire!r} in the method table")
     return method
 
 
-def _py(ir: SchemaIR, def_name: str, wire: str) -> str:
+def _wire(ir: SchemaIR, def_name: str, *wires: str) -> str:
+    """The first of ``wires`` the def declares: v1 names the initialize members after the side
+    (``clientCapabilities``, ``agentInfo``), v2 plainly (``capabilities``, ``info``)."""
     definition = ir.defs.get(def_name)
-    prop = definition.property(wire) if definition else None
-    if prop is None:
-        raise AcpgenError(SCHEMA, f"the runtime needs $defs/{def_name}/properties/{wire}")
+    for wire in wires:
+        if definition is not None and definition.property(wire) is not None:
+            return wire
+    raise AcpgenError(ir.schema_where, f"the runtime needs $defs/{def_name}/properties/"
+                      + " or ".join(wires))
+
+
+def _py(ir: SchemaIR, def_name: str, *wires: str) -> str:
+    wire = _wire(ir, def_name, *wires)
+    prop = ir.defs[def_name].property(wire)
+    assert prop is not None
     return prop.py_name
 
 
@@ -157,11 +166,12 @@ def keyword_args(ir: SchemaIR, params: str) -> list[KeywordArg] | None:
     ]
 
 
-def _ref(ir: SchemaIR, def_name: str, wire: str) -> str:
+def _ref(ir: SchemaIR, def_name: str, *wires: str) -> str:
+    wire = _wire(ir, def_name, *wires)
     definition = ir.defs.get(def_name)
     prop = definition.property(wire) if definition else None
     if prop is None or prop.type.kind != "ref" or not prop.type.name:
-        raise AcpgenError(SCHEMA, f"the runtime needs $defs/{def_name}/properties/{wire} to be a $ref")
+        raise AcpgenError(ir.schema_where, f"the runtime needs $defs/{def_name}/properties/{wire} to be a $ref")
     return prop.type.name
 
 
@@ -171,7 +181,7 @@ def _cancelled_permission(ir: SchemaIR, permission: Method) -> dict[str, Any]:
     outcome = response.property("outcome") if response else None
     union = ir.defs.get(outcome.type.name or "") if outcome and outcome.type.kind == "ref" else None
     if union is None or not union.discriminator or not any(v.tag == "cancelled" for v in union.variants):
-        raise AcpgenError(SCHEMA, f"{permission.result}.outcome has no 'cancelled' variant")
+        raise AcpgenError(ir.schema_where, f"{permission.result}.outcome has no 'cancelled' variant")
     return {"outcome": {union.discriminator: "cancelled"}}
 
 
@@ -184,7 +194,7 @@ def context(model: GenerationModel) -> dict[str, Any]:
     cancel_request = runtime_errors.CANCEL_REQUEST_METHOD
     if len(protocol) != 1 or protocol[0].wire != cancel_request:
         raise AcpgenError(
-            SCHEMA,
+            ir.schema_where,
             "expected exactly one protocol-level (cancel request) notification, "
             f"{cancel_request!r} (acpgen/runtime/rpc.py)",
         )
@@ -213,14 +223,14 @@ def context(model: GenerationModel) -> dict[str, Any]:
         "initialize": {
             "wire": initialize.wire,
             "request_version": _py(ir, initialize.params, "protocolVersion"),
-            "client_capabilities": _py(ir, initialize.params, "clientCapabilities"),
+            "client_capabilities": _py(ir, initialize.params, "clientCapabilities", "capabilities"),
             "response_version": _py(ir, initialize.result or "", "protocolVersion"),
-            "agent_capabilities": _py(ir, initialize.result or "", "agentCapabilities"),
+            "agent_capabilities": _py(ir, initialize.result or "", "agentCapabilities", "capabilities"),
             "auth_methods": _py(ir, initialize.result or "", "authMethods"),
             # The default Agent.initialize answers these from class attributes.
-            "agent_info": _py(ir, result, "agentInfo"),
-            "capabilities_type": _ref(ir, result, "agentCapabilities"),
-            "info_type": _ref(ir, result, "agentInfo"),
+            "agent_info": _py(ir, result, "agentInfo", "info"),
+            "capabilities_type": _ref(ir, result, "agentCapabilities", "capabilities"),
+            "info_type": _ref(ir, result, "agentInfo", "info"),
         },
         "cancel": {"wire": cancel.wire, "session_id": _py(ir, cancel.params, "sessionId")},
         "permission": {

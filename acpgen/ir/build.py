@@ -73,6 +73,8 @@ def build_ir(
         methods=methods,
         capabilities=capabilities,
         protocol_version=version,
+        schema_where=schema_where,
+        meta_where=meta_where,
     )
 
 
@@ -454,7 +456,10 @@ def _methods(
             annotated.setdefault(d.x_method, []).append(d)
     methods: list[Method] = []
     listed: set[str] = set()
-    for group, side in _META_GROUPS.items():
+    # A wire name whose types say x-side "both" (v1 unstable's ``mcp/message``) is listed
+    # under agentMethods and clientMethods alike: it is one method either side handles.
+    both_sided: dict[str, str] = {}
+    for group, group_side in _META_GROUPS.items():
         table = meta.get(group)
         if not isinstance(table, dict):
             raise AcpgenError(meta_where, f"missing object {group!r}")
@@ -462,21 +467,45 @@ def _methods(
             if not isinstance(wire, str):
                 raise AcpgenError(meta_where, f"{json_pointer(group, key)}: a method's wire name "
                                   f"must be a string, not {type(wire).__name__}")
-            listed.add(wire)
+            side = group_side
             types = annotated.get(wire, [])
+            if types and side != "protocol" and all(d.x_side == "both" for d in types):
+                if wire in both_sided:
+                    if both_sided[wire] != key:
+                        raise AcpgenError(meta_where, f"{json_pointer(group, key)}: method {wire!r} is "
+                                          f"listed as {both_sided[wire]!r} under the other side")
+                    continue
+                both_sided[wire] = key
+                side = "both"
+            elif wire in listed:
+                raise AcpgenError(meta_where, f"{json_pointer(group, key)}: method {wire!r} is listed twice")
+            listed.add(wire)
             params = [d.name for d in types if d.name in params_refs]
             results = [d.name for d in types if d.name in result_refs]
+            if side == "both":
+                # Sent as a request or as a notification: the request form is the method;
+                # the notification's params type stays a model (``Method.notification_params``).
+                requests = [p for p in params if p in request_refs]
+                notes = [p for p in params if p not in request_refs]
+                if len(requests) == 1 and len(notes) <= 1:
+                    methods.append(
+                        Method(wire=str(wire), py_name=method_py_name(str(wire)), side="both",
+                               kind="request", params=requests[0],
+                               result=results[0] if len(results) == 1 else None,
+                               notification_params=notes[0] if notes else None)
+                    )
+                    continue
             if len(params) != 1:
                 raise AcpgenError(
                     meta_where,
-                    f"method {wire!r} ({group}.{key}) has {len(params)} params types annotated "
-                    f"with x-method in {schema_where} (expected exactly 1)",
+                    f"{json_pointer(group, key)}: method {wire!r} has {len(params)} params types "
+                    f"annotated with x-method in {schema_where} (expected exactly 1)",
                 )
             for d in types:
                 if d.x_side != side:
                     raise AcpgenError(
                         schema_where,
-                        f"def {d.name} has x-side {d.x_side!r} but meta.json lists "
+                        f"{d.pointer}/x-side: def {d.name} has x-side {d.x_side!r} but meta.json lists "
                         f"{wire!r} under {group}",
                     )
             kind: Literal["request", "notification"] = (

@@ -114,14 +114,16 @@ class Definition:
 class Method:
     wire: str
     py_name: str  # the key meta.json gives it, e.g. session_new
-    side: str  # the side that handles it: agent | client | protocol
+    side: str  # the side that handles it: agent | client | protocol | both
     kind: Literal["request", "notification"]
     params: str
     result: str | None
+    # A method either side may also send as a notification (``mcp/message``): that form's params.
+    notification_params: str | None = None
 
     @property
     def sender(self) -> str:
-        return {"agent": "client", "client": "agent"}.get(self.side, "both")
+        return {"agent": "client", "client": "agent"}.get(self.side, "both")  # both: either peer
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -158,6 +160,9 @@ class SchemaIR:
     methods: tuple[Method, ...]
     capabilities: tuple[Capability, ...]
     protocol_version: int
+    # The pinned paths it was built from: every later refusal names the input it blames.
+    schema_where: str = "schema/v1/schema.json"
+    meta_where: str = "schema/v1/meta.json"
 
     def method(self, wire: str) -> Method | None:
         return next((m for m in self.methods if m.wire == wire), None)

@@ -39,13 +39,14 @@ from typing import Any
 
 import acpgen
 from acpgen.errors import AcpgenError, InputDriftError
-from acpgen.model.generation import GenOptions, generation_model
+from acpgen.model.generation import GenOptions
 from acpgen.model.project import Project
 from acpgen.output.generate import (
     MANIFEST_NAME,
     build_tree,
     options_for,
     options_record,
+    recorded_inputs,
     output_dir,
     tool_versions,
 )
@@ -195,7 +196,7 @@ def _diagnose(report: CheckReport, project: Project, options: GenOptions, actual
             report.options_changed[name] = {"recorded": recorded_options.get(name), "current": now}
 
     inputs = _section(recorded, "inputs")
-    current = {i.name: i for i in generation_model(project, options).recorded_inputs}
+    current = {i.name: i for i in recorded_inputs(project, options)}
     for name in sorted(set(current) | set(inputs)):
         entry = inputs.get(name)
         was = entry.get("sha256") if isinstance(entry, dict) else None

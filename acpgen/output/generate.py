@@ -23,7 +23,7 @@ import acpgen
 from acpgen import cache
 from acpgen.emit.registry import EMITTERS
 from acpgen.errors import AcpgenError
-from acpgen.model.generation import GenOptions, generation_model
+from acpgen.model.generation import GenerationModel, GenOptions, RecordedInput, generation_model, package_files, surface_model
 from acpgen.model.package_name import check_package_name
 from acpgen.model.project import Project
 from acpgen.output import memo
@@ -50,16 +50,36 @@ def options_for(project: Project, package: str | None = None) -> GenOptions:
         check_package_name(package, "--package")
     else:
         check_package_name(project.lock.package, "schema/acp.lock: [generate] package")
-    return GenOptions(package=package or project.lock.package, tests_dir=project.lock.tests_dir)
+    surfaces = tuple((s.name, s.package) for s in project.surfaces)
+    chosen = package or project.lock.package
+    for name, pkg in surfaces:
+        check_package_name(pkg, f"schema/acp.lock: [generate.surfaces] {name}")
+        if pkg == chosen or pkg in [p for n, p in surfaces if n != name]:
+            raise AcpgenError(f"schema/acp.lock: [generate.surfaces] {name}",
+                              f"package {pkg!r} is generated twice")
+    return GenOptions(package=chosen, tests_dir=project.lock.tests_dir, surfaces=surfaces)
 
 
-def options_record(options: GenOptions) -> dict[str, str]:
+def options_record(options: GenOptions) -> dict[str, Any]:
     """The options as MANIFEST.json records them (``check`` compares them by these names)."""
-    return {"package": options.package, "tests_dir": options.tests_dir}
+    record: dict[str, Any] = {"package": options.package, "tests_dir": options.tests_dir}
+    if options.surfaces:  # a v1-only tree records what it always did
+        record["surfaces"] = dict(options.surfaces)
+    return record
 
 
 def emit_sources(project: Project, options: GenOptions) -> dict[str, str]:
-    model = generation_model(project, options)
+    sources = _emit(generation_model(project, options))
+    for surface in project.surfaces:
+        model = surface_model(project, surface, options)
+        for rel, text in package_files(_emit(model), surface.package).items():
+            if rel in sources:
+                raise AcpgenError(rel, f"surface {surface.name} writes a file another surface writes")
+            sources[rel] = text
+    return sources
+
+
+def _emit(model: GenerationModel) -> dict[str, str]:
     sources: dict[str, str] = {}
     for emitter in EMITTERS:
         for rel, text in emitter(model).items():
@@ -69,15 +89,20 @@ def emit_sources(project: Project, options: GenOptions) -> dict[str, str]:
     return sources
 
 
+def recorded_inputs(project: Project, options: GenOptions) -> list[RecordedInput]:
+    """Every input of every surface whose bytes can change the tree, by name."""
+    seen = {i.name: i for i in generation_model(project, options).recorded_inputs}
+    for surface in project.surfaces:
+        seen.update((i.name, i) for i in surface_model(project, surface, options).recorded_inputs)
+    return sorted(seen.values(), key=lambda i: i.name)
+
+
 def manifest(project: Project, options: GenOptions, files: dict[str, bytes]) -> dict[str, Any]:
     return {
         "generator": {"name": "acpgen", "version": acpgen.__version__},
         "tools": tool_versions(),
         "options": options_record(options),
-        "inputs": {
-            i.name: {"path": i.path, "sha256": i.sha256}
-            for i in sorted(generation_model(project, options).recorded_inputs, key=lambda i: i.name)
-        },
+        "inputs": {i.name: {"path": i.path, "sha256": i.sha256} for i in recorded_inputs(project, options)},
         "roster_revision": project.roster.revision,
         "files": {rel: hashlib.sha256(data).hexdigest() for rel, data in sorted(files.items())},
     }
@@ -98,8 +123,13 @@ def build_tree(project: Project, options: GenOptions, *, proven: bool = True) ->
         if key is not None:
             memo.store(key, files)
     if proven:
-        prove(files, options.package)
+        prove_packages(files, options)
     return files
+
+
+def prove_packages(files: dict[str, bytes], options: GenOptions) -> None:
+    for package in options.packages:
+        prove(files, package)
 
 
 def _build_tree(project: Project, options: GenOptions) -> dict[str, bytes]:
@@ -130,7 +160,7 @@ def generate_report(
     # Proven only if something is written: a tree already equal to the output is what an
     # earlier, proven generate wrote (importability is a function of the bytes), as for check.
     files = build_tree(project, options, proven=False)
-    return files, write_tree(target, files, before_write=lambda: prove(files, options.package))
+    return files, write_tree(target, files, before_write=lambda: prove_packages(files, options))
 
 
 def summary(files: dict[str, bytes], result: WriteResult, shown: str) -> str:

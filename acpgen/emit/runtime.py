@@ -152,6 +152,21 @@ def _qualified(tree: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _annotations(tree: dict[str, Any]) -> set[str]:
+    """The rendering shapes of a keyword's type that need more than ``models.X`` names:
+    "field" (a constrained primitive or array: ``Annotated[..., Field(...)]``) or "union"
+    (a union rendered with pydantic markers of the models module)."""
+    found: set[str] = set()
+    if tree.get("k") in ("prim", "list") and tree.get("kw"):
+        found.add("field")
+    if tree.get("k") in ("ltr", "disc", "tagged"):
+        found.add("union")
+    for child in [tree.get("items"), *tree.get("members", [])]:
+        if isinstance(child, dict):
+            found |= _annotations(child)
+    return found
+
+
 def keyword_args(ir: SchemaIR, params: str) -> list[KeywordArg] | None:
     """The keyword form of an outbound call: one argument per member of its params object;
     None when the params are not an object (a union) or a member name is taken."""
@@ -160,10 +175,13 @@ def keyword_args(ir: SchemaIR, params: str) -> list[KeywordArg] | None:
         return None
     if any(p.py_name in _CALL_NAMES for p in definition.properties):
         return None
-    return [
+    args = [
         KeywordArg(p.py_name, _qualified(type_node(p.type)), p.required, p.nullable and p.type.kind != "any")
         for p in definition.properties
     ]
+    if any("union" in _annotations(a.type) for a in args):
+        return None  # its markers live in models.py: the params model is the way to call it
+    return args
 
 
 def _ref(ir: SchemaIR, def_name: str, *wires: str) -> str:
@@ -187,8 +205,9 @@ def _cancelled_permission(ir: SchemaIR, permission: Method) -> dict[str, Any]:
 
 def context(model: GenerationModel) -> dict[str, Any]:
     ir = model.ir
-    agent_methods = tuple(m for m in ir.methods if m.side == "agent")
-    client_methods = tuple(m for m in ir.methods if m.side == "client")
+    # A method either side handles (x-side "both": mcp/message) is on both interfaces.
+    agent_methods = tuple(m for m in ir.methods if m.side in ("agent", "both"))
+    client_methods = tuple(m for m in ir.methods if m.side in ("client", "both"))
     protocol = [m for m in ir.methods if m.side == "protocol" and m.kind == "notification"]
     # From errors.py, not the engine: importing rpc.py would import asyncio on every cold run.
     cancel_request = runtime_errors.CANCEL_REQUEST_METHOD
@@ -209,9 +228,17 @@ def context(model: GenerationModel) -> dict[str, Any]:
                  client_methods, agent_methods),
     ]
     result = initialize.result or ""
+    keywords = {m.params: keyword_args(ir, m.params) for m in ir.methods}
+    info = ir.defs[result].property(_wire(ir, result, "agentInfo", "info"))
     return {
-        
-        "keywords": {m.params: keyword_args(ir, m.params) for m in ir.methods},
+        # Whether a keyword's type is ``Annotated[..., Field(...)]`` (connection.py imports them).
+        "keyword_fields": any("field" in _annotations(a.type) for args in keywords.values() for a in args or ()),
+        # A method either side handles (mcp/message) is routed on both sides.
+        "both_sided": any(m.side == "both" for m in ir.methods),
+        # Results that are any JSON value (mcp/message): returned as they are, no cast.
+        "any_results": sorted(name for name, d in ir.defs.items() if d.shape == "any"),
+
+        "keywords": keywords,
         "package": model.options.package,
         "tests_dir": model.options.tests_dir,
         "protocol_version": ir.protocol_version,
@@ -231,6 +258,8 @@ def context(model: GenerationModel) -> dict[str, Any]:
             "agent_info": _py(ir, result, "agentInfo", "info"),
             "capabilities_type": _ref(ir, result, "agentCapabilities", "capabilities"),
             "info_type": _ref(ir, result, "agentInfo", "info"),
+            # v2 requires the agent's info in the initialize response; v1 lets it be omitted.
+            "info_required": info is not None and info.required,
         },
         "cancel": {"wire": cancel.wire, "session_id": _py(ir, cancel.params, "sessionId")},
         "permission": {
@@ -248,6 +277,8 @@ def emit(model: GenerationModel) -> dict[str, str]:
         for rel, template in _PACKAGE_TEMPLATES.items()
     }
     files.update({f"{model.options.package}/{rel}": verbatim.read(rel) for rel in verbatim.PACKAGE_FILES})
+    files.update({f"{model.options.package}/{rel}": verbatim.read(src)
+                  for rel, src in verbatim.example_files(model.ir.protocol_version).items()})
     files.update(
         {f"{RUNTIME_TESTS_DIR}/{rel}": render(template, **ctx) for rel, template in _TEST_TEMPLATES.items()}
     )

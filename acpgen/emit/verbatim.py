@@ -24,12 +24,19 @@ PACKAGE_FILES = (
     "omit.py",
     "rpc.py",
     "stdio.py",
-    # The examples use only the package face (``from .. import Agent, models, ...``).
-    "examples/__init__.py",
-    "examples/client.py",
-    "examples/echo_agent.py",
-    "examples/minimal_agent.py",
 )
+# The examples, per protocol version (their shapes differ): source folder -> files, copied to
+# ``examples/``. They use only the package face (``from .. import Agent, models, ...``).
+EXAMPLES = {
+    1: ("examples", ("__init__.py", "client.py", "echo_agent.py", "minimal_agent.py")),
+    2: ("examples_v2", ("__init__.py", "minimal_agent.py")),
+}
+
+
+def example_files(protocol_version: int) -> dict[str, str]:
+    """``examples/<file>`` -> the source below acpgen/runtime/ for a surface's protocol version."""
+    folder, names = EXAMPLES[max(v for v in EXAMPLES if v <= protocol_version)]
+    return {f"examples/{name}": f"{folder}/{name}" for name in names}
 # Copied into runtime_tests/ (every module of acpgen/runtime/runtime_tests/).
 TESTS_DIR = "runtime_tests"
 

@@ -103,6 +103,10 @@ class Agent:
     async def session_cancel(self, params: models.CancelNotification) -> None:
         """Handle ``session/cancel`` (notification); ignored unless overridden."""
 
+    async def mcp_message(self, params: models.MessageMcpRequest) -> models.MessageMcpResponse:
+        """Handle ``mcp/message`` (request)."""
+        raise RpcError.method_not_found("mcp/message")
+
     async def session_list(self, params: models.ListSessionsRequest) -> models.ListSessionsResponse:
         """Handle ``session/list`` (request)."""
         raise RpcError.method_not_found("session/list")
@@ -184,6 +188,10 @@ class Client:
         """Called once with the connection, to call the agent from your handlers;
         keeps it as ``self.connection``."""
         self.connection = connection
+
+    async def mcp_message(self, params: models.MessageMcpRequest) -> models.MessageMcpResponse:
+        """Handle ``mcp/message`` (request)."""
+        raise RpcError.method_not_found("mcp/message")
 
     async def session_request_permission(
         self, params: models.RequestPermissionRequest

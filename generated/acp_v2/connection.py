@@ -32,9 +32,9 @@ import json
 import logging
 import socket
 from collections.abc import AsyncIterator, Sequence
-from typing import Any, ClassVar, TypeVar, overload
+from typing import Annotated, Any, ClassVar, TypeVar, overload
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import Field, TypeAdapter, ValidationError
 
 from acp_v2 import guards, methods, models
 from acp_v2.errors import MalformedResponse

@@ -33,7 +33,8 @@ class Agent:
 
     # What the default ``initialize`` advertises: override them as class attributes.
     capabilities: ClassVar[models.AgentCapabilities] = models.AgentCapabilities()
-    info: ClassVar[models.Implementation | None] = None
+    # Required by this protocol version: override it with your agent's name and version.
+    info: ClassVar[models.Implementation] = models.Implementation(name="acp_v2", version="0")
     auth_methods: ClassVar[Sequence[models.AuthMethod]] = ()
 
     connection: AgentSideConnection
@@ -51,9 +52,8 @@ class Agent:
             protocol_version=negotiate_version(int(params.protocol_version)),
             capabilities=self.capabilities,
             auth_methods=list(self.auth_methods),
+            info=self.info,
         )
-        if self.info is not None:  # else omitted, not null
-            response.info = self.info
         return response
 
     async def auth_login(self, params: models.LoginAuthRequest) -> models.LoginAuthResponse:

@@ -32,9 +32,9 @@ import json
 import logging
 import socket
 from collections.abc import AsyncIterator, Sequence
-from typing import Any, ClassVar, TypeVar, overload
+from typing import Annotated, Any, ClassVar, TypeVar, overload
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import Field, TypeAdapter, ValidationError
 
 from acp_v2_unstable import guards, methods, models
 from acp_v2_unstable.errors import MalformedResponse
@@ -71,8 +71,13 @@ logger = logging.getLogger(__name__)
 Route = methods.MethodSpec
 
 # The methods each side handles (schema: ``x-side``), from the method table.
-AGENT_ROUTES: dict[str, Route] = {w: s for w, s in methods.METHODS.items() if s.side == "agent"}
-CLIENT_ROUTES: dict[str, Route] = {w: s for w, s in methods.METHODS.items() if s.side == "client"}
+# A method either side handles (x-side "both") is routed on both.
+AGENT_ROUTES: dict[str, Route] = {
+    w: s for w, s in methods.METHODS.items() if s.side in ("agent", "both")
+}
+CLIENT_ROUTES: dict[str, Route] = {
+    w: s for w, s in methods.METHODS.items() if s.side in ("client", "both")
+}
 
 
 @functools.cache
@@ -340,6 +345,10 @@ class AgentSideConnection(_Side):
         self.client_capabilities = value.capabilities
         self.protocol_version = negotiated
         return response
+
+    async def mcp_message(self, params: models.MessageMcpRequest) -> models.MessageMcpResponse:
+        """Send ``mcp/message`` (request) to the client."""
+        return await self._call("mcp/message", params)
 
     @overload
     async def session_request_permission(
@@ -724,6 +733,10 @@ class ClientSideConnection(_Side):
         """Send ``session/cancel`` (notification) to the agent: a params model, or its members as keywords."""
         built = _params(models.CancelSessionNotification, params, fields)
         await self._send("session/cancel", built)
+
+    async def mcp_message(self, params: models.MessageMcpRequest) -> models.MessageMcpResponse:
+        """Send ``mcp/message`` (request) to the agent."""
+        return await self._call("mcp/message", params)
 
     @overload
     async def session_list(

@@ -33,7 +33,10 @@ class Agent:
 
     # What the default ``initialize`` advertises: override them as class attributes.
     capabilities: ClassVar[models.AgentCapabilities] = models.AgentCapabilities()
-    info: ClassVar[models.Implementation | None] = None
+    # Required by this protocol version: override it with your agent's name and version.
+    info: ClassVar[models.Implementation] = models.Implementation(
+        name="acp_v2_unstable", version="0"
+    )
     auth_methods: ClassVar[Sequence[models.AuthMethod]] = ()
 
     connection: AgentSideConnection
@@ -51,9 +54,8 @@ class Agent:
             protocol_version=negotiate_version(int(params.protocol_version)),
             capabilities=self.capabilities,
             auth_methods=list(self.auth_methods),
+            info=self.info,
         )
-        if self.info is not None:  # else omitted, not null
-            response.info = self.info
         return response
 
     async def auth_login(self, params: models.LoginAuthRequest) -> models.LoginAuthResponse:
@@ -92,6 +94,10 @@ class Agent:
 
     async def session_cancel(self, params: models.CancelSessionNotification) -> None:
         """Handle ``session/cancel`` (notification); ignored unless overridden."""
+
+    async def mcp_message(self, params: models.MessageMcpRequest) -> models.MessageMcpResponse:
+        """Handle ``mcp/message`` (request)."""
+        raise RpcError.method_not_found("mcp/message")
 
     async def session_list(self, params: models.ListSessionsRequest) -> models.ListSessionsResponse:
         """Handle ``session/list`` (request)."""
@@ -174,6 +180,10 @@ class Client:
         """Called once with the connection, to call the agent from your handlers;
         keeps it as ``self.connection``."""
         self.connection = connection
+
+    async def mcp_message(self, params: models.MessageMcpRequest) -> models.MessageMcpResponse:
+        """Handle ``mcp/message`` (request)."""
+        raise RpcError.method_not_found("mcp/message")
 
     async def session_request_permission(
         self, params: models.RequestPermissionRequest

@@ -914,7 +914,7 @@ class MethodSpec:
 
     wire: str
     py_name: str
-    side: Literal["agent", "client", "protocol"]  # the side that handles it
+    side: Literal["agent", "client", "protocol", "both"]  # the side that handles it
     sender: Literal["client", "agent", "both"]  # the side that sends it
     kind: Literal["request", "notification"]
     params: Any  # the params model: a class or a type alias

@@ -1,4 +1,4 @@
-"""Runnable examples: ``python -m <package>.examples.echo_agent``, ``.client`` and ``.minimal_agent``.
+"""Runnable example: ``python -m <package>.examples.minimal_agent`` (ACP v2).
 
-Copied verbatim by acpgen from acpgen/runtime/examples/. Do not edit: run `acpgen generate`.
+Copied verbatim by acpgen from acpgen/runtime/examples_v2/. Do not edit: run `acpgen generate`.
 """

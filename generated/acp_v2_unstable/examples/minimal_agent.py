@@ -1,4 +1,9 @@
-"""A minimal ACP agent: ``python -m <package>.examples.minimal_agent`` greets every prompt."""
+"""A minimal ACP v2 agent: ``python -m <package>.examples.minimal_agent`` greets every prompt.
+
+v2 differs from v1 where this agent touches it: the agent's ``info`` is required, a message
+chunk carries a ``messageId`` and a prompt's response has no stop reason (the turn's end is
+a state update).
+"""
 
 import asyncio
 import uuid
@@ -7,7 +12,7 @@ from .. import Agent, models, run_agent
 
 
 class HelloAgent(Agent):
-    agent_info = models.Implementation(name="hello-agent", version="0.1.0")
+    info = models.Implementation(name="hello-agent", version="0.1.0")
 
     async def session_new(self, params: models.NewSessionRequest) -> models.NewSessionResponse:
         return models.NewSessionResponse(session_id=f"hello-{uuid.uuid4().hex}")
@@ -17,10 +22,11 @@ class HelloAgent(Agent):
         await self.connection.session_update(
             session_id=params.session_id,
             update=models.SessionUpdateAgentMessageChunk(
-                content=models.ContentBlockText(text=f"Hello! You said: {text}")
+                message_id=uuid.uuid4().hex,
+                content=models.ContentBlockText(text=f"Hello! You said: {text}"),
             ),
         )
-        return models.PromptResponse(stop_reason=models.StopReason.END_TURN)
+        return models.PromptResponse()
 
 
 if __name__ == "__main__":

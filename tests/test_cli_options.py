@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -93,3 +94,27 @@ def test_drift_outside_a_project_does_not_advise_lock_update(tmp_path: Path, inp
     inside = run_acpgen("verify", "--inputs", str(inputs_copy))
     assert inside.returncode == 2 and inside.stderr.count("\n") == 1
     assert "accept new bytes only with `acpgen lock --update`" in inside.stderr
+
+
+def test_diff_of_two_schema_files_needs_no_project_and_no_inputs(tmp_path: Path) -> None:
+    from conftest import HISTORY, INPUTS
+
+    shutil.copyfile(HISTORY / "schema-v1.21.0.json", tmp_path / "old.json")
+    shutil.copyfile(INPUTS / "schema" / "v1" / "schema.json", tmp_path / "new.json")
+    done = run_acpgen("diff", "old.json", "new.json", cwd=tmp_path)
+    assert done.returncode == 1 and "ToolCall" in done.stdout, done.stderr
+
+
+def test_the_skeleton_says_how_to_install_its_acpgen_where_a_test_needs_it(tmp_path: Path) -> None:
+    from conftest import load_real_project
+
+    from acpgen.skeleton.create import build_skeleton
+
+    files = build_skeleton(load_real_project(), tmp_path / "sdk", "mysdk")
+    (wheel,) = [name for name in files if name.startswith("vendor/acpgen-") and name.endswith(".whl")]
+    check = files["tests/test_generated_is_current.py"].decode()
+    assert f'reason="acpgen is not installed (pip install ./{wheel})"' in check
+    other = build_skeleton(load_real_project(), tmp_path / "sdk2", "mysdk",
+                           acpgen_requirement="acpgen==0.1.0")
+    assert not [name for name in other if name.startswith("vendor/")]
+    assert "(pip install -e '.[test,dev]')" in other["tests/test_generated_is_current.py"].decode()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from acpgen.inputs.lock import INPUT_NAMES
 from acpgen.inputs.roster import Roster
 from acpgen.ir.types import SchemaIR
 from acpgen.model import conformance
@@ -61,7 +62,9 @@ class GenerationModel:
 
 
 def generation_model(project: Project, options: GenOptions) -> GenerationModel:
-    pinned = tuple(RecordedInput(name, f.path, f.sha256) for name, f in sorted(project.lock.files.items()))
+    # v1 stable's own inputs; the other surfaces' files belong to their models (surface_model).
+    pinned = tuple(RecordedInput(name, f.path, f.sha256)
+                   for name, f in sorted(project.lock.files.items()) if name in INPUT_NAMES)
     manifests = []
     if project.capabilities_sha256 is not None:
         manifests.append(RecordedInput("capabilities", MANIFEST_RELPATH, project.capabilities_sha256))

@@ -7,12 +7,6 @@ ROSTER_REVISION: Final[str] = "acp-v1-2797d331-r2"
 UPSTREAM_COMMIT: Final[str] = "2797d33125c14e5bcfc815952930130c43e5bc4c"
 INPUT_SHA256: Final[dict[str, str]] = {
     "meta": "061edb6efa8fb2aa2792459a86ec7268de5fe665bba48b2ffe7939df01481f88",
-    "meta-v1-unstable": "3026898232badf413624010d1343e20bef853e6705c62d6b56387cf9de6b0543",
-    "meta-v2": "ad94c01f2736416776fd53d66e3aaf89242ab72d99832664f39d6ab41e049736",
-    "meta-v2-unstable": "2c274308d2a773628bf6316b7f6c535cf87d2c1ceb495d02be9ee899dce0f0bc",
     "roster": "57c504983c5d3108f82b08e10b9221f2b181315b6f22769e39b100281198d10b",
     "schema": "3c17bd6385d90cf672d8a661fddc359d73422cf8b8ce6865213d25cfd4c0eca7",
-    "schema-v1-unstable": "7f77702b34e0a0558e77220e9007bf8ee161a976bb8ac5021aba1b7e7b2c5708",
-    "schema-v2": "36e8270fb12d4d067005cc02f729f5433930e6834ab4a72260838ee096d62378",
-    "schema-v2-unstable": "bbdf4ad0e4a07751860afbaf3de800a5c7f9f714f3621f8e667f232709dc497d",
 }

@@ -204,3 +204,30 @@ def test_a_surface_manifest_must_classify_every_method(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert result.stderr.startswith("acpgen: error: schema/capabilities-v2.toml: method ")
     assert "neither gated" in result.stderr
+
+
+@pytest.mark.slow
+def test_each_surface_enforces_its_own_reviewed_gates() -> None:
+    """The surface manifests reach the generated guards: what v1 unstable and v2 gate is
+    refused without the capability and allowed with it, under each surface's own names."""
+    unstable = _package("acp_v1_unstable", "guards")
+    fork = {"sessionId": "s", "cwd": "/tmp", "mcpServers": []}
+    with pytest.raises(unstable.CapabilityError):
+        unstable.check_client_call("session/fork", fork, {"sessionCapabilities": {}})
+    unstable.check_client_call("session/fork", fork, {"sessionCapabilities": {"fork": {}}})
+    acp_server = {"cwd": "/tmp", "mcpServers": [{"type": "acp", "name": "m", "id": "x"}]}
+    with pytest.raises(unstable.CapabilityError):
+        unstable.check_client_call("session/new", acp_server, {"mcpCapabilities": {}})
+    # v1 stable's rules are carried over unchanged.
+    with pytest.raises(unstable.CapabilityError):
+        unstable.check_agent_call("fs/read_text_file", {"sessionId": "s", "path": "/a"}, {"fs": {}})
+
+    v2 = _package("acp_v2", "guards")
+    with pytest.raises(v2.CapabilityError):
+        v2.check_client_call("session/delete", {"sessionId": "s"}, {"session": {}})
+    v2.check_client_call("session/delete", {"sessionId": "s"}, {"session": {"delete": {}}})
+    with pytest.raises(v2.CapabilityError):  # no session surface at all
+        v2.check_client_call("session/new", {"cwd": "/tmp"}, {})
+    v2.check_client_call("session/new", {"cwd": "/tmp"}, {"session": {}})
+    with pytest.raises(v2.PathNotAbsoluteError):
+        v2.check_client_call("session/new", {"cwd": "relative"}, {"session": {}})

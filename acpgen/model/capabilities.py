@@ -174,7 +174,7 @@ def parse_manifest(
     whose gates carry v1's rules over). ``classify_every_method``: every method of the surface
     must be gated or listed in ``[[ungated]]`` with its reason (the surface manifests)."""
     data = toml_manifest.load_toml(relpath, blob)
-    manifest = _Validator(ir, roster, relpath).manifest(data)
+    manifest = _Validator(ir, roster, relpath, uncited_with_note=classify_every_method).manifest(data)
     if classify_every_method:
         gated = {g.method for g in manifest.gates} | set(manifest.exempt_before_initialize)
         for m in ir.methods:
@@ -185,8 +185,12 @@ def parse_manifest(
 
 
 class _Validator:
-    def __init__(self, ir: SchemaIR, roster: Roster, relpath: str = MANIFEST_RELPATH) -> None:
+    def __init__(self, ir: SchemaIR, roster: Roster, relpath: str = MANIFEST_RELPATH,
+                 uncited_with_note: bool = False) -> None:
         self.ir: SchemaIR = ir
+        # A surface the roster does not describe may gate with `requirements = []` and a
+        # `note` that says where the rule comes from (its schema's own text).
+        self.uncited_with_note = uncited_with_note
         self.ids = {r.id for r in roster.requirements}
         self.roles = {r.id: r.role for r in roster.requirements}
         self.relpath = relpath
@@ -309,8 +313,11 @@ class _Validator:
             if equals is not None and equals not in values:
                 raise self.fail(entry, f"{equals!r} is not a value {format_select(select)} can take "
                                        f"(schema allows {sorted(map(str, values))})")
-        reqs = self.requirement_ids(entry, e["requirements"], sender)
         note = e.get("note")
+        if e["requirements"] == [] and self.uncited_with_note and isinstance(note, str) and note.strip():
+            reqs: tuple[str, ...] = ()
+        else:
+            reqs = self.requirement_ids(entry, e["requirements"], sender)
         return Gate(method.wire, sender, message, select, equals, capability, kind, condition, reqs,
                     str(note) if note is not None else None)
 
@@ -325,6 +332,8 @@ class _Validator:
         _, finals = self.resolve(entry, start, select)
         if not any(t.kind == "primitive" and t.name == "string" for t in finals):
             raise self.fail(entry, f"{format_select(select)} is not a string member")
+        if e["requirements"] == [] and self.uncited_with_note and str(e.get("note", "")).strip():
+            return PathRule(method.wire, sender, message, select, ())
         return PathRule(method.wire, sender, message, select, self.requirement_ids(entry, e["requirements"], sender))
 
     def initialize_first(self, table: Any) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:

@@ -630,7 +630,7 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=None,
             message=ElicitationCompleteNotificationMessage,
             response=None,
-            gates=(),
+            gates=("elicitation/complete",),
             requirements=(),
         ),
         "elicitation/create": MethodSpec(
@@ -643,7 +643,10 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=CreateElicitationResponse,
             message=ElicitationCreateRequestMessage,
             response=ElicitationCreateResponseMessage,
-            gates=(),
+            gates=(
+                "elicitation/create params.mode=form",
+                "elicitation/create params.mode=url",
+            ),
             requirements=(),
         ),
         "initialize": MethodSpec(
@@ -656,7 +659,7 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=InitializeResponse,
             message=InitializeRequestMessage,
             response=InitializeResponseMessage,
-            gates=(),
+            gates=("initialize result.authMethods[].type=terminal",),
             requirements=(),
         ),
         "session/cancel": MethodSpec(
@@ -669,7 +672,7 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=None,
             message=SessionCancelNotificationMessage,
             response=None,
-            gates=(),
+            gates=("session/cancel",),
             requirements=(),
         ),
         "session/close": MethodSpec(
@@ -682,7 +685,7 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=CloseSessionResponse,
             message=SessionCloseRequestMessage,
             response=SessionCloseResponseMessage,
-            gates=(),
+            gates=("session/close",),
             requirements=(),
         ),
         "session/delete": MethodSpec(
@@ -695,7 +698,7 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=DeleteSessionResponse,
             message=SessionDeleteRequestMessage,
             response=SessionDeleteResponseMessage,
-            gates=(),
+            gates=("session/delete",),
             requirements=(),
         ),
         "session/list": MethodSpec(
@@ -708,7 +711,7 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=ListSessionsResponse,
             message=SessionListRequestMessage,
             response=SessionListResponseMessage,
-            gates=(),
+            gates=("session/list",),
             requirements=(),
         ),
         "session/new": MethodSpec(
@@ -721,7 +724,12 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=NewSessionResponse,
             message=SessionNewRequestMessage,
             response=SessionNewResponseMessage,
-            gates=(),
+            gates=(
+                "session/new",
+                "session/new params.additionalDirectories",
+                "session/new params.mcpServers[].type=http",
+                "session/new params.mcpServers[].type=stdio",
+            ),
             requirements=(),
         ),
         "session/prompt": MethodSpec(
@@ -734,7 +742,12 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=PromptResponse,
             message=SessionPromptRequestMessage,
             response=SessionPromptResponseMessage,
-            gates=(),
+            gates=(
+                "session/prompt",
+                "session/prompt params.prompt[].type=audio",
+                "session/prompt params.prompt[].type=image",
+                "session/prompt params.prompt[].type=resource",
+            ),
             requirements=(),
         ),
         "session/request_permission": MethodSpec(
@@ -760,7 +773,12 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=ResumeSessionResponse,
             message=SessionResumeRequestMessage,
             response=SessionResumeResponseMessage,
-            gates=(),
+            gates=(
+                "session/resume",
+                "session/resume params.additionalDirectories",
+                "session/resume params.mcpServers[].type=http",
+                "session/resume params.mcpServers[].type=stdio",
+            ),
             requirements=(),
         ),
         "session/set_config_option": MethodSpec(
@@ -773,7 +791,7 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=SetSessionConfigOptionResponse,
             message=SessionSetConfigOptionRequestMessage,
             response=SessionSetConfigOptionResponseMessage,
-            gates=(),
+            gates=("session/set_config_option",),
             requirements=(),
         ),
         "session/update": MethodSpec(

@@ -990,7 +990,7 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=None,
             message=DocumentDidChangeNotificationMessage,
             response=None,
-            gates=(),
+            gates=("document/didChange",),
             requirements=(),
         ),
         "document/didClose": MethodSpec(
@@ -1003,7 +1003,7 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=None,
             message=DocumentDidCloseNotificationMessage,
             response=None,
-            gates=(),
+            gates=("document/didClose",),
             requirements=(),
         ),
         "document/didFocus": MethodSpec(
@@ -1016,7 +1016,7 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=None,
             message=DocumentDidFocusNotificationMessage,
             response=None,
-            gates=(),
+            gates=("document/didFocus",),
             requirements=(),
         ),
         "document/didOpen": MethodSpec(
@@ -1029,7 +1029,7 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=None,
             message=DocumentDidOpenNotificationMessage,
             response=None,
-            gates=(),
+            gates=("document/didOpen",),
             requirements=(),
         ),
         "document/didSave": MethodSpec(
@@ -1042,7 +1042,7 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=None,
             message=DocumentDidSaveNotificationMessage,
             response=None,
-            gates=(),
+            gates=("document/didSave",),
             requirements=(),
         ),
         "elicitation/complete": MethodSpec(
@@ -1055,7 +1055,7 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=None,
             message=ElicitationCompleteNotificationMessage,
             response=None,
-            gates=(),
+            gates=("elicitation/complete",),
             requirements=(),
         ),
         "elicitation/create": MethodSpec(
@@ -1068,7 +1068,10 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=CreateElicitationResponse,
             message=ElicitationCreateRequestMessage,
             response=ElicitationCreateResponseMessage,
-            gates=(),
+            gates=(
+                "elicitation/create params.mode=form",
+                "elicitation/create params.mode=url",
+            ),
             requirements=(),
         ),
         "initialize": MethodSpec(
@@ -1081,7 +1084,7 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=InitializeResponse,
             message=InitializeRequestMessage,
             response=InitializeResponseMessage,
-            gates=(),
+            gates=("initialize result.authMethods[].type=terminal",),
             requirements=(),
         ),
         "mcp/connect": MethodSpec(
@@ -1133,7 +1136,7 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=None,
             message=NesAcceptNotificationMessage,
             response=None,
-            gates=(),
+            gates=("nes/accept",),
             requirements=(),
         ),
         "nes/close": MethodSpec(
@@ -1146,7 +1149,7 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=CloseNesResponse,
             message=NesCloseRequestMessage,
             response=NesCloseResponseMessage,
-            gates=(),
+            gates=("nes/close",),
             requirements=(),
         ),
         "nes/reject": MethodSpec(
@@ -1159,7 +1162,7 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=None,
             message=NesRejectNotificationMessage,
             response=None,
-            gates=(),
+            gates=("nes/reject",),
             requirements=(),
         ),
         "nes/start": MethodSpec(
@@ -1172,7 +1175,7 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=StartNesResponse,
             message=NesStartRequestMessage,
             response=NesStartResponseMessage,
-            gates=(),
+            gates=("nes/start",),
             requirements=(),
         ),
         "nes/suggest": MethodSpec(
@@ -1185,7 +1188,7 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=SuggestNesResponse,
             message=NesSuggestRequestMessage,
             response=NesSuggestResponseMessage,
-            gates=(),
+            gates=("nes/suggest",),
             requirements=(),
         ),
         "providers/disable": MethodSpec(
@@ -1198,7 +1201,7 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=DisableProviderResponse,
             message=ProvidersDisableRequestMessage,
             response=ProvidersDisableResponseMessage,
-            gates=(),
+            gates=("providers/disable",),
             requirements=(),
         ),
         "providers/list": MethodSpec(
@@ -1211,7 +1214,7 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=ListProvidersResponse,
             message=ProvidersListRequestMessage,
             response=ProvidersListResponseMessage,
-            gates=(),
+            gates=("providers/list",),
             requirements=(),
         ),
         "providers/set": MethodSpec(
@@ -1224,7 +1227,7 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=SetProviderResponse,
             message=ProvidersSetRequestMessage,
             response=ProvidersSetResponseMessage,
-            gates=(),
+            gates=("providers/set",),
             requirements=(),
         ),
         "session/cancel": MethodSpec(
@@ -1237,7 +1240,7 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=None,
             message=SessionCancelNotificationMessage,
             response=None,
-            gates=(),
+            gates=("session/cancel",),
             requirements=(),
         ),
         "session/close": MethodSpec(
@@ -1250,7 +1253,7 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=CloseSessionResponse,
             message=SessionCloseRequestMessage,
             response=SessionCloseResponseMessage,
-            gates=(),
+            gates=("session/close",),
             requirements=(),
         ),
         "session/delete": MethodSpec(
@@ -1263,7 +1266,7 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=DeleteSessionResponse,
             message=SessionDeleteRequestMessage,
             response=SessionDeleteResponseMessage,
-            gates=(),
+            gates=("session/delete",),
             requirements=(),
         ),
         "session/fork": MethodSpec(
@@ -1276,7 +1279,13 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=ForkSessionResponse,
             message=SessionForkRequestMessage,
             response=SessionForkResponseMessage,
-            gates=(),
+            gates=(
+                "session/fork",
+                "session/fork params.additionalDirectories",
+                "session/fork params.mcpServers[].type=acp",
+                "session/fork params.mcpServers[].type=http",
+                "session/fork params.mcpServers[].type=stdio",
+            ),
             requirements=(),
         ),
         "session/list": MethodSpec(
@@ -1289,7 +1298,7 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=ListSessionsResponse,
             message=SessionListRequestMessage,
             response=SessionListResponseMessage,
-            gates=(),
+            gates=("session/list",),
             requirements=(),
         ),
         "session/new": MethodSpec(
@@ -1302,7 +1311,13 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=NewSessionResponse,
             message=SessionNewRequestMessage,
             response=SessionNewResponseMessage,
-            gates=(),
+            gates=(
+                "session/new",
+                "session/new params.additionalDirectories",
+                "session/new params.mcpServers[].type=acp",
+                "session/new params.mcpServers[].type=http",
+                "session/new params.mcpServers[].type=stdio",
+            ),
             requirements=(),
         ),
         "session/prompt": MethodSpec(
@@ -1315,7 +1330,12 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=PromptResponse,
             message=SessionPromptRequestMessage,
             response=SessionPromptResponseMessage,
-            gates=(),
+            gates=(
+                "session/prompt",
+                "session/prompt params.prompt[].type=audio",
+                "session/prompt params.prompt[].type=image",
+                "session/prompt params.prompt[].type=resource",
+            ),
             requirements=(),
         ),
         "session/request_permission": MethodSpec(
@@ -1341,7 +1361,13 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=ResumeSessionResponse,
             message=SessionResumeRequestMessage,
             response=SessionResumeResponseMessage,
-            gates=(),
+            gates=(
+                "session/resume",
+                "session/resume params.additionalDirectories",
+                "session/resume params.mcpServers[].type=acp",
+                "session/resume params.mcpServers[].type=http",
+                "session/resume params.mcpServers[].type=stdio",
+            ),
             requirements=(),
         ),
         "session/set_config_option": MethodSpec(
@@ -1354,7 +1380,7 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=SetSessionConfigOptionResponse,
             message=SessionSetConfigOptionRequestMessage,
             response=SessionSetConfigOptionResponseMessage,
-            gates=(),
+            gates=("session/set_config_option",),
             requirements=(),
         ),
         "session/update": MethodSpec(

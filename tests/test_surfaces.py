@@ -130,8 +130,8 @@ def test_v2_interfaces_follow_the_v2_method_table() -> None:
 def _project_copy(tmp_path: Path, lock_text: str | None = None) -> Path:
     root = tmp_path / "project"
     (root / "schema").mkdir(parents=True)
-    for name in ("capabilities.toml", "conformance.toml"):
-        shutil.copyfile(PROJECT_ROOT / "schema" / name, root / "schema" / name)
+    for manifest in (PROJECT_ROOT / "schema").glob("*.toml"):  # the gating and kit manifests
+        shutil.copyfile(manifest, root / "schema" / manifest.name)
     shutil.copytree(INPUTS, root / "schema" / "inputs")
     text = lock_text if lock_text is not None else (PROJECT_ROOT / "schema" / "acp.lock").read_text(encoding="utf-8")
     (root / "schema" / "acp.lock").write_text(text, encoding="utf-8")
@@ -231,3 +231,28 @@ def test_each_surface_enforces_its_own_reviewed_gates() -> None:
     v2.check_client_call("session/new", {"cwd": "/tmp"}, {"session": {}})
     with pytest.raises(v2.PathNotAbsoluteError):
         v2.check_client_call("session/new", {"cwd": "relative"}, {"session": {}})
+
+
+@pytest.mark.slow
+def test_check_explains_drift_per_surface(tmp_path: Path) -> None:
+    """One check covers every listed surface and says which one drifted."""
+    project = _project_copy(tmp_path)
+    out = project / "generated"
+    for rel, data in tree_now().items():
+        (out / rel).parent.mkdir(parents=True, exist_ok=True)
+        (out / rel).write_bytes(data)
+    clean = run_acpgen("check", "--project", str(project), timeout=600)
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    assert "surfaces: v1 (acp_v1), v1-unstable (acp_v1_unstable), v2 (acp_v2), v2-unstable (acp_v2_unstable)" in clean.stdout
+    (out / "acp_v2" / "models.py").write_text("# edited\n", encoding="utf-8")
+    (out / "acp_v1_unstable" / "py.typed").unlink()
+    result = run_acpgen("check", "--json", "--project", str(project), timeout=600)
+    assert result.returncode == 1
+    surfaces = json.loads(result.stdout)["surfaces"]
+    assert surfaces["v2"]["changed"] == ["acp_v2/models.py"]
+    assert surfaces["v1-unstable"]["missing"] == ["acp_v1_unstable/py.typed"]
+    assert surfaces["v1"] == {"package": "acp_v1", "changed": [], "missing": [], "added": []}
+    assert surfaces["v2-unstable"]["changed"] == []
+    text = run_acpgen("check", "--project", str(project), timeout=600).stdout
+    assert "  surface v2 (acp_v2/): 1 changed\n" in text
+    assert "  surface v2-unstable (acp_v2_unstable/): identical\n" in text

@@ -39,6 +39,7 @@ from typing import Any
 
 import acpgen
 from acpgen.errors import AcpgenError, InputDriftError
+from acpgen.inputs.lock import STABLE_SURFACE
 from acpgen.model.generation import GenOptions
 from acpgen.model.project import Project
 from acpgen.output.generate import (
@@ -73,6 +74,22 @@ class CheckReport:
     manifest_problem: str | None = None
     diff: list[str] = field(default_factory=list)
     diff_truncated: bool = False
+    # Every surface the check covers: name -> package ("v1" -> the v1 stable package).
+    surfaces: dict[str, str] = field(default_factory=dict)
+
+    def by_surface(self) -> dict[str, dict[str, Any]]:
+        """Per surface: its package and the files of it that differ (a surface is clean when
+        none does; files outside every package are v1 stable's: its tests and kit)."""
+        packages = {pkg: name for name, pkg in self.surfaces.items()}
+        found: dict[str, dict[str, Any]] = {
+            name: {"package": pkg, "changed": [], "missing": [], "added": []} for name, pkg in self.surfaces.items()
+        }
+        for label, paths in (("changed", self.changed), ("missing", self.missing), ("added", self.added)):
+            for rel in paths:
+                name = packages.get(rel.split("/", 1)[0], STABLE_SURFACE)
+                if name in found:
+                    found[name][label].append(rel)
+        return found
 
     @property
     def clean(self) -> bool:
@@ -118,6 +135,7 @@ class CheckReport:
             "options_changed": self.options_changed,
             "diff": "".join(self.diff),
             "diff_truncated": self.diff_truncated,
+            "surfaces": self.by_surface(),
         }
 
 
@@ -138,7 +156,8 @@ def check(project: Project, out: str | None = None, package: str | None = None) 
     options = options_for(project, package)
     expected = build_tree(project, options, proven=False)  # equal bytes carry generate's proof
     actual = read_tree(target)
-    report = CheckReport(out=str(Path(out or project.lock.out)))
+    report = CheckReport(out=str(Path(out or project.lock.out)),
+                         surfaces={STABLE_SURFACE: options.package, **dict(options.surfaces)})
     report.changed = sorted(p for p in expected if p in actual and actual[p] != expected[p])
     report.missing = sorted(p for p in expected if p not in actual)
     report.added = sorted(p for p in actual if p not in expected)

@@ -253,6 +253,7 @@ def test_check_explains_drift_per_surface(tmp_path: Path) -> None:
     assert surfaces["v1-unstable"]["missing"] == ["acp_v1_unstable/py.typed"]
     assert surfaces["v1"] == {"package": "acp_v1", "changed": [], "missing": [], "added": []}
     assert surfaces["v2-unstable"]["changed"] == []
-    text = run_acpgen("check", "--project", str(project), timeout=600).stdout
+    drift = run_acpgen("check", "--project", str(project), timeout=600)
+    text = drift.stdout + drift.stderr
     assert "  surface v2 (acp_v2/): 1 changed\n" in text
     assert "  surface v2-unstable (acp_v2_unstable/): identical\n" in text

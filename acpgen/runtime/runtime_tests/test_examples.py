@@ -233,7 +233,12 @@ def test_the_echo_agent_serves_a_terminal_and_ends_at_its_end_of_file() -> None:
             env=subprocess_env(),
         ) as agent:
             os.close(terminal)
-            request = {"jsonrpc": "2.0", "id": 7, "method": "initialize", "params": {"protocolVersion": 1}}
+            request = {
+                "jsonrpc": "2.0",
+                "id": 7,
+                "method": "initialize",
+                "params": {"protocolVersion": 1},
+            }
             os.write(controller, json.dumps(request).encode() + b"\n")
             assert agent.stdout is not None
             answer = json.loads(agent.stdout.readline())

@@ -7,6 +7,7 @@ Anything that cannot be classified is an error naming the def, never a silent fa
 
 from __future__ import annotations
 
+import json
 from typing import Any, Literal
 
 from acpgen.errors import AcpgenError, json_pointer
@@ -65,8 +66,14 @@ def build_ir(
     methods = _methods(schema, defs, meta, schema_where, meta_where)
     capabilities = _capabilities(defs, schema_where)
     version = meta.get("version")
+    if "version" not in meta:
+        raise AcpgenError(meta_where, "/version: missing (the protocol version, an integer)")
     if isinstance(version, bool) or not isinstance(version, int):
-        raise AcpgenError(meta_where, "missing integer 'version' (the protocol version)")
+        shown = json.dumps(version)[:40] if isinstance(version, (bool, int, float, str, type(None))) \
+            else type(version).__name__
+        raise AcpgenError(meta_where, f"/version: must be an integer (the protocol version), not {shown}")
+    if not 1 <= version <= 2**31 - 1:
+        raise AcpgenError(meta_where, f"/version: {version} is not a protocol version (1 to 2147483647)")
     return SchemaIR(
         title=str(schema.get("title", "")),
         defs=defs,
@@ -490,6 +497,7 @@ def _methods(
                 if len(requests) == 1 and len(notes) <= 1:
                     methods.append(
                         Method(wire=str(wire), py_name=method_py_name(str(wire)), side="both",
+                               meta_pointer=json_pointer(group, key),
                                kind="request", params=requests[0],
                                result=results[0] if len(results) == 1 else None,
                                notification_params=notes[0] if notes else None)
@@ -524,12 +532,15 @@ def _methods(
                     kind=kind,
                     params=params[0],
                     result=results[0] if results else None,
+                    meta_pointer=json_pointer(group, key),
                 )
             )
-    try:
-        unique(((m.wire, m.py_name) for m in methods), "methods")
-    except NamingError as exc:
-        raise AcpgenError(meta_where, str(exc)) from None
+    seen: dict[str, Method] = {}
+    for m in methods:
+        other = seen.setdefault(m.py_name, m)
+        if other is not m:
+            raise AcpgenError(meta_where, f"{m.meta_pointer}: method {m.wire!r} and {other.wire!r} "
+                              f"({other.meta_pointer}) both map to the Python name {m.py_name!r}")
     for wire, types in sorted(annotated.items()):
         if wire not in listed:
             raise AcpgenError(

@@ -120,6 +120,7 @@ class Method:
     result: str | None
     # A method either side may also send as a notification (``mcp/message``): that form's params.
     notification_params: str | None = None
+    meta_pointer: str = ""  # where meta.json lists it, e.g. /agentMethods/session_new
 
     @property
     def sender(self) -> str:

@@ -22,6 +22,7 @@ from typing import Any
 from acpgen.errors import AcpgenError
 from acpgen.inputs import toml_manifest
 from acpgen.inputs.roster import Roster
+from acpgen.ir.naming import method_py_name
 from acpgen.ir.types import Capability, Definition, Method, SchemaIR, TypeExpr
 
 MANIFEST_RELPATH = "schema/capabilities.toml"
@@ -198,6 +199,18 @@ class _Validator:
     def fail(self, entry: str, message: str) -> AcpgenError:
         return AcpgenError(self.relpath, f"{entry}: {message}")
 
+    def unknown_method(self, entry: str, wire: str) -> AcpgenError:
+        """A method the manifest names but the table lacks. When meta.json still lists it under
+        the same key with another wire name, the input renamed it: that input is blamed, at
+        the entry that renamed it; otherwise the manifest is."""
+        key = method_py_name(wire)
+        renamed = next((m for m in self.ir.methods if m.meta_pointer.rsplit("/", 1)[-1] == key), None)
+        if renamed is not None:
+            return AcpgenError(self.ir.meta_where, f"{renamed.meta_pointer}: renames method {wire!r} to "
+                               f"{renamed.wire!r}, which {self.relpath} ({entry}) still names; review "
+                               "the manifest for the new name")
+        return self.fail(entry, f"unknown method {wire!r} (not in the schema's method table)")
+
     def manifest(self, data: dict[str, Any]) -> Manifest:
         unknown = sorted(set(data) - _TOP_KEYS)
         if unknown:
@@ -227,7 +240,7 @@ class _Validator:
             if not isinstance(e, dict) or set(e) != {"method", "reason"} or not str(e["reason"]).strip():
                 raise self.fail(entry, "needs exactly the keys method and reason (not empty)")
             if self.ir.method(str(e["method"])) is None:
-                raise self.fail(entry, f"unknown method {e['method']!r} (not in the schema's method table)")
+                raise self.unknown_method(entry, str(e["method"]))
             if str(e["method"]) in ungated:
                 raise self.fail(entry, f"{e['method']!r} is listed twice")
             ungated[str(e["method"])] = str(e["reason"])
@@ -254,7 +267,7 @@ class _Validator:
                 raise self.fail(entry, f"missing key {key!r}")
         method = self.ir.method(str(e["method"]))
         if method is None:
-            raise self.fail(entry, f"unknown method {e['method']!r} (not in the schema's method table)")
+            raise self.unknown_method(entry, str(e["method"]))
         sender = e["sender"]
         if sender not in SIDES:
             raise self.fail(entry, f"sender must be 'client' or 'agent', not {sender!r}")
@@ -348,7 +361,7 @@ class _Validator:
             raise self.fail(entry, "exempt must be a list of method names")
         for wire in exempt:
             if self.ir.method(str(wire)) is None:
-                raise self.fail(entry, f"unknown method {wire!r} in exempt (not in the schema's method table)")
+                raise self.unknown_method(entry, wire)
         first = {side: self.requirement_ids(f"{entry}.{side}", table[side], side) for side in SIDES if side in table}
         return tuple(sorted(map(str, exempt))), first
 

@@ -47,8 +47,8 @@ from acpgen.output.generate import (
     build_tree,
     options_for,
     options_record,
-    recorded_inputs,
     output_dir,
+    recorded_inputs,
     tool_versions,
 )
 from acpgen.output.writer import read_tree

@@ -23,7 +23,14 @@ import acpgen
 from acpgen import cache
 from acpgen.emit.registry import EMITTERS
 from acpgen.errors import AcpgenError
-from acpgen.model.generation import GenerationModel, GenOptions, RecordedInput, generation_model, package_files, surface_model
+from acpgen.model.generation import (
+    GenerationModel,
+    GenOptions,
+    RecordedInput,
+    generation_model,
+    package_files,
+    surface_model,
+)
 from acpgen.model.package_name import check_package_name
 from acpgen.model.project import Project
 from acpgen.output import memo

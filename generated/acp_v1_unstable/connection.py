@@ -72,12 +72,9 @@ Route = methods.MethodSpec
 
 # The methods each side handles (schema: ``x-side``), from the method table.
 # A method either side handles (x-side "both") is routed on both.
-AGENT_ROUTES: dict[str, Route] = {
-    w: s for w, s in methods.METHODS.items() if s.side in ("agent", "both")
-}
-CLIENT_ROUTES: dict[str, Route] = {
-    w: s for w, s in methods.METHODS.items() if s.side in ("client", "both")
-}
+_AGENT, _CLIENT = ("agent", "both"), ("client", "both")
+AGENT_ROUTES: dict[str, Route] = {w: s for w, s in methods.METHODS.items() if s.side in _AGENT}
+CLIENT_ROUTES: dict[str, Route] = {w: s for w, s in methods.METHODS.items() if s.side in _CLIENT}
 
 
 @functools.cache

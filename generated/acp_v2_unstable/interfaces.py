@@ -27,6 +27,9 @@ if TYPE_CHECKING:
 
 __all__ = ["Agent", "Client"]
 
+# This protocol version requires the agent's name and version: an agent overrides this.
+_PLACEHOLDER_INFO = models.Implementation(name=__package__ or "acp", version="0")
+
 
 class Agent:
     """The agent side: handles the methods the schema marks ``x-side: agent``."""
@@ -34,9 +37,7 @@ class Agent:
     # What the default ``initialize`` advertises: override them as class attributes.
     capabilities: ClassVar[models.AgentCapabilities] = models.AgentCapabilities()
     # Required by this protocol version: override it with your agent's name and version.
-    info: ClassVar[models.Implementation] = models.Implementation(
-        name="acp_v2_unstable", version="0"
-    )
+    info: ClassVar[models.Implementation] = _PLACEHOLDER_INFO
     auth_methods: ClassVar[Sequence[models.AuthMethod]] = ()
 
     connection: AgentSideConnection

@@ -9,15 +9,15 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 import hostile_fixture as hf
+import pytest
+from conftest import INPUTS, PROJECT_ROOT, load_real_project
+
 from acpgen.errors import AcpgenError
 from acpgen.inputs.json_limits import MAX_DEPTH
 from acpgen.inputs.pinned import parse_json
 from acpgen.ir.build import build_ir
 from acpgen.model.capabilities import parse_manifest
-from conftest import INPUTS, PROJECT_ROOT, load_real_project
 
 
 def _refusal(call: Any) -> str:

@@ -14,9 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic import TypeAdapter
-
 from conftest import INPUTS, MESSAGES, PROJECT_ROOT, generated_dir, run_acpgen, tree_now
+from pydantic import TypeAdapter, ValidationError
 
 # package -> (pinned schema, meta) below schema/inputs; the expected $def counts are the
 # upstream figures (PROVENANCE.md), not read from the code under test.
@@ -111,7 +110,7 @@ def test_unstable_members_are_typed_in_the_unstable_models() -> None:
     unstable = _package("acp_v1_unstable", "models")
     caps = unstable.McpCapabilities.model_validate({"http": True, "acp": True})
     assert caps.acp is True
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         unstable.McpCapabilities.model_validate({"acp": "yes"})
 
 
@@ -257,3 +256,43 @@ def test_check_explains_drift_per_surface(tmp_path: Path) -> None:
     text = drift.stdout + drift.stderr
     assert "  surface v2 (acp_v2/): 1 changed\n" in text
     assert "  surface v2-unstable (acp_v2_unstable/): identical\n" in text
+
+
+@pytest.mark.slow
+def test_a_skeleton_builds_v1_stable_unless_told_other_surfaces(tmp_path: Path) -> None:
+    plain = tmp_path / "plain"
+    result = run_acpgen("skeleton", "--package", "mysdk", "--out", str(plain), timeout=600)
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in (plain / "generated").iterdir()) == [
+        "MANIFEST.json", "mysdk", "runtime_tests", "tests"]
+    assert "surfaces" not in (plain / "schema" / "acp.lock").read_text(encoding="utf-8")
+    assert not list((plain / "schema").glob("capabilities-*.toml"))
+    assert sorted(p.name for p in (plain / "schema" / "inputs" / "schema" / "v1").iterdir()) == [
+        "meta.json", "schema.json"]
+    assert not (plain / "schema" / "inputs" / "schema" / "v2").exists()
+
+    both = tmp_path / "both"
+    result = run_acpgen("skeleton", "--package", "mysdk", "--out", str(both),
+                        "--surface", "v2", "--surface", "v1-unstable", timeout=600)
+    assert result.returncode == 0, result.stderr
+    lock = (both / "schema" / "acp.lock").read_text(encoding="utf-8")
+    assert '[generate.surfaces]\nv1-unstable = "mysdk_v1_unstable"\nv2 = "mysdk_v2"\n' in lock
+    assert {"mysdk", "mysdk_v1_unstable", "mysdk_v2"} <= {p.name for p in (both / "generated").iterdir()}
+    assert sorted(p.name for p in (both / "schema").glob("capabilities-*.toml")) == [
+        "capabilities-v1-unstable.toml", "capabilities-v2.toml"]
+    pyproject = (both / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'packages = ["generated/mysdk", "generated/mysdk_v1_unstable", "generated/mysdk_v2"]' in pyproject
+    check = run_acpgen("check", "--project", str(both), timeout=600)
+    assert check.returncode == 0, check.stdout + check.stderr
+    # The skeleton stands alone: its vendored inputs are exactly what its lock pins.
+    verify = run_acpgen("verify", "--project", str(both), timeout=600)
+    assert verify.returncode == 0 and "ok: surface v2 (mysdk_v2)" in verify.stdout, verify.stderr
+
+
+def test_a_skeleton_refuses_a_surface_the_project_does_not_pin(tmp_path: Path) -> None:
+    out = tmp_path / "sk"
+    result = run_acpgen("skeleton", "--package", "mysdk", "--out", str(out), "--surface", "v3")
+    assert result.returncode == 2
+    assert result.stderr == ("acpgen: error: --surface: 'v3' is not a surface this project pins "
+                             "(choose from v1, v1-unstable, v2, v2-unstable)\n")
+    assert not out.exists()

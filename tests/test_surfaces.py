@@ -296,3 +296,61 @@ def test_a_skeleton_refuses_a_surface_the_project_does_not_pin(tmp_path: Path) -
     assert result.stderr == ("acpgen: error: --surface: 'v3' is not a surface this project pins "
                              "(choose from v1, v1-unstable, v2, v2-unstable)\n")
     assert not out.exists()
+
+
+def _diff(old: str, new: str) -> dict[str, Any]:
+    result = run_acpgen("diff", "--json", old, new, timeout=300)
+    assert result.returncode in (1, 3), result.stderr
+    doc: dict[str, Any] = json.loads(result.stdout)
+    assert doc["exit_code"] == result.returncode
+    return doc
+
+
+def _methods(doc: dict[str, Any]) -> dict[str, tuple[str, Any, Any, str, str]]:
+    return {c["subject"]: (c["kind"], c["old"], c["new"], c["client"], c["agent"])
+            for c in doc["changes"] if c["kind"].startswith("METHOD_")}
+
+
+@pytest.mark.slow
+def test_diff_v1_stable_to_unstable_lists_what_unstable_adds() -> None:
+    """By surface name: every method only unstable has is an added, compatible method."""
+    doc = _diff("v1", "v1-unstable")
+    assert doc["old"]["schema"] == "schema/v1/schema.json"
+    assert doc["new"]["schema"] == "schema/v1/schema.unstable.json"
+    added = _wires(_json("schema/v1/meta.unstable.json")) - _wires(_json("schema/v1/meta.json"))
+    methods = _methods(doc)
+    assert set(methods) == added
+    assert all(kind == "METHOD_ADDED" and client == agent == "compatible"
+               for kind, _, _, client, agent in methods.values())
+    members = {(c["subject"], c["member"]): c for c in doc["changes"] if c["kind"] == "PROPERTY_ADDED"}
+    assert members[("McpCapabilities", "acp")]["client"] == "compatible"
+    # A new SessionUpdate variant breaks an OLD client that reads it: the rules say so.
+    plan = next(c for c in doc["changes"] if c["subject"] == "SessionUpdate" and c["member"] == "plan_update")
+    assert plan["client"] == "breaking"
+
+
+@pytest.mark.slow
+def test_diff_v1_to_v2_shows_the_migration() -> None:
+    """Methods moved (renamed), removed, with the diff rules' verdicts for each side."""
+    doc = _diff("v1", "v2")
+    methods = _methods(doc)
+    assert methods["authenticate"][:3] == ("METHOD_RENAMED", "authenticate", "auth/login")
+    assert methods["logout"][:3] == ("METHOD_RENAMED", "logout", "auth/logout")
+    assert methods["authenticate"][3:] == ("breaking", "breaking")
+    removed = {w for w, m in methods.items() if m[0] == "METHOD_REMOVED"}
+    assert removed == {"session/load", "session/set_mode", "fs/read_text_file", "fs/write_text_file",
+                       "terminal/create", "terminal/kill", "terminal/output", "terminal/release",
+                       "terminal/wait_for_exit"}
+    # A removed client-handled method breaks an OLD agent (which calls it), not an OLD client.
+    assert methods["fs/read_text_file"][3:] == ("compatible", "breaking")
+    assert methods["session/load"][3:] == ("breaking", "compatible")
+    assert doc["verdict"] == "breaking" and doc["exit_code"] == 3
+
+
+def test_diff_pairs_an_unstable_schema_with_its_own_method_table(tmp_path: Path) -> None:
+    """A schema file named schema.unstable.json is read with meta.unstable.json beside it."""
+    for name in ("schema.json", "meta.json", "schema.unstable.json", "meta.unstable.json"):
+        shutil.copyfile(INPUTS / "schema" / "v1" / name, tmp_path / name)
+    doc = _diff(str(tmp_path / "schema.json"), str(tmp_path / "schema.unstable.json"))
+    assert doc["new"]["meta"].endswith("meta.unstable.json")
+    assert "session/fork" in _methods(doc)

@@ -67,10 +67,19 @@ def method_table(schema: dict[str, Any], meta: dict[str, Any], schema_where: str
         for key, wire in table.items():
             if not isinstance(wire, str):
                 raise AcpgenError(meta_where, f"{group}.{key} is not a string")
-            listed.add(wire)
             names = annotated.get(wire, [])
             params = [n for n in names if n in params_refs]
             results = [n for n in names if n in result_refs]
+            if names and group != "protocolMethods" and all(defs[n].get("x-side") == "both" for n in names):
+                # Either side handles it (mcp/message): listed under both groups, one method,
+                # its request form (as acpgen.ir.build reads it).
+                if wire not in listed:
+                    requests = [n for n in params if n in request_refs]
+                    out.append(WireMethod(wire, "both", "request" if requests else "notification",
+                                          (requests or params)[0], results[0] if results else None))
+                listed.add(wire)
+                continue
+            listed.add(wire)
             if len(params) != 1:
                 raise AcpgenError(meta_where, f"method {wire!r} ({group}.{key}) has {len(params)} "
                                               f"params types annotated with x-method in "

@@ -5,7 +5,9 @@
   an unstable SessionUpdate variant (``plan_removed``), typed on arrival; cancel;
 * the generated ``acp_v2`` client against an agent on ``/experimental/v2``
   (``agent_v2.mjs``): initialize (v2's ``info``/``capabilities``), session/new, a prompt
-  with streamed updates, cancel (the ``idle`` state update carries the stop reason).
+  with streamed updates, cancel (the ``idle`` state update carries the stop reason);
+* and the other way: the SDK's clients on those entry points (``client_surfaces.mjs``) drive
+  agents written with the generated packages (``tests/surface_agents.py``).
 
 The SDK bundles newer copies of the schemas than the pinned ones; these tests use what both
 share (docs/surfaces.md names what differs). Skipped, saying so, where node is absent.
@@ -19,7 +21,6 @@ from typing import Any
 
 import pytest
 import ts_sdk
-
 from conftest import generated_dir
 
 pytestmark = pytest.mark.slow
@@ -134,3 +135,48 @@ def test_the_v2_client_prompts_and_cancels_on_the_ts_v2_agent() -> None:
             assert str(getattr(state.stop_reason, "value", state.stop_reason)) == "cancelled"
 
     _run(body())
+
+
+# ---- the SDK's clients drive agents written with the generated packages --------------------
+
+
+def _ts_client(surface: str) -> dict[str, Any]:
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    ts_sdk.install()
+    tree = generated_dir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ACPGEN_")}
+    env["PYTHONPATH"] = str(tree)
+    agent = [sys.executable, str(Path(__file__).with_name("surface_agents.py")), surface]
+    done = subprocess.run([ts_sdk.node(), str(ts_sdk.CLIENT_SURFACES), surface, "--", *agent],
+                          cwd=ts_sdk.ROOT, env=env, capture_output=True, text=True, timeout=90, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    report: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report.get("error") is None, (report, done.stderr[-3000:])
+    assert report["agentExit"] == 0, done.stderr[-3000:]
+    return report
+
+
+def test_the_ts_unstable_client_forks_on_a_generated_v1_unstable_agent() -> None:
+    report = _ts_client("v1-unstable")
+    assert report["protocolVersion"] == 1 and report["agentName"] == "acpgen-unstable-agent"
+    assert report["fork"] == {}  # sessionCapabilities.fork, as the generated agent advertised it
+    assert report["forked"] == "py-0-fork"
+    assert report["stopReason"] == "end_turn"
+    assert report["updates"] == ["plan_removed", "agent_message_chunk"] and report["planId"] == "plan-1"
+    assert report["text"] == "py-0-fork: hello"
+    assert report["wait"] == "cancelled"
+
+
+def test_the_ts_v2_client_prompts_and_cancels_on_a_generated_v2_agent() -> None:
+    report = _ts_client("v2")
+    assert report["protocolVersion"] == 2 and report["agentName"] == "acpgen-v2-agent"
+    assert report["session"] == {}
+    assert report["chunks"] == ["interop ", "over ", "the ", "v2 ", "draft"]
+    assert report["messageIds"] == ["m-1"]
+    assert report["settled"] is True
+    assert report["last"] == {"sessionUpdate": "state_update", "state": "idle", "stopReason": "cancelled"}

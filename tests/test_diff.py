@@ -330,13 +330,17 @@ def test_description_only_change_is_non_semantic(tmp_path: Path) -> None:
     assert exit_code(diff) == 1
 
 
-def test_unknown_keyword_is_unclassified_and_breaks_both_sides(tmp_path: Path) -> None:
+def test_unknown_keyword_is_unclassified_and_unproven_for_both_sides(tmp_path: Path) -> None:
+    """No witness can show a keyword jsonschema ignores; acpgen cannot decide what it means,
+    so it says unproven (exit 4), never compatible."""
     schema = _pinned_copy()
     schema["$defs"]["PromptRequest"]["properties"]["prompt"]["frobnicate"] = True
     diff, _ = _diff_to(tmp_path, schema)
     [c] = diff.semantic
     assert (c.kind, c.subject, c.member) == ("UNCLASSIFIED", "PromptRequest", "prompt")
-    assert (c.client, c.agent) == ("breaking", "breaking")
+    assert (c.client, c.agent) == ("unproven", "unproven")
+    assert c.witnesses == () and "unproven" in c.reason
+    assert exit_code(diff) == 4
 
 
 def test_unique_items_narrows_what_the_client_writes(tmp_path: Path) -> None:

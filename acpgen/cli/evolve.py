@@ -19,7 +19,8 @@ from acpgen.evolve.report import exit_code, render_text, to_json
 _EXIT_HELP = (
     "Exit codes: 0 no change at all; 1 only compatible changes (annotation-only changes "
     "count as compatible changes); 3 at least one change breaks a client or an agent "
-    "generated from OLD; 2 bad input (nothing written)."
+    "generated from OLD (each with a witness: a JSON value jsonschema confirms); 4 no proven "
+    "break but a change acpgen cannot decide (unproven); 2 bad input (nothing written)."
 )
 
 

@@ -1,10 +1,10 @@
 """``acpgen bump``: move the project to a new schema, all or nothing.
 
 Where the new files must be
-    The lock records every input as a path *relative to the inputs directory* (pinned inputs
-    are read where they are and never copied into the project). So ``--schema`` (and
-    ``--meta`` / ``--roster``) must name files inside the inputs directory, e.g.
-    ``../shared/acp/history/schema-v1.21.0.json``, which the lock then records as
+    The lock records every input as a path *relative to the inputs directory* (``schema/inputs``
+    in a project made by acpgen). So ``--schema`` (and ``--meta`` / ``--roster``) must name
+    files inside the inputs directory, e.g.
+    ``schema/inputs/history/schema-v1.21.0.json``, which the lock then records as
     ``history/schema-v1.21.0.json``. A file outside it is refused (exit 2): put it in the
     inputs directory first.
 
@@ -43,7 +43,7 @@ from pathlib import Path
 
 from acpgen.errors import AcpgenError
 from acpgen.evolve.diff import SchemaDiff, SchemaSide, build_side, diff_sides
-from acpgen.evolve.impact import Impact, compute_impact, load_gate_entries
+from acpgen.evolve.impact import Impact, compute_impact, load_gate_entries, tagged_gates
 from acpgen.inputs.lock import Lock, PinnedFile, dump_lock
 from acpgen.inputs.pinned import RawInputs, sha256_hex
 from acpgen.inputs.roster import Roster, RosterError, parse_roster
@@ -97,7 +97,7 @@ def pinned_meta(project: Project) -> tuple[str, bytes]:
 
 
 def analyse(project: Project, old: SchemaSide, new: SchemaSide) -> tuple[SchemaDiff, Impact]:
-    diff = diff_sides(old, new)
+    diff = diff_sides(old, new, tagged_gates(project))
     entries, source, note = load_gate_entries(project)
     impact = compute_impact(diff, project.roster, entries, source, (note,) if note else ())
     return diff, impact

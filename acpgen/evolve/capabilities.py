@@ -7,6 +7,7 @@ through members whose type is an object def): a boolean, or an object present an
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,3 +69,56 @@ def spellings(caps: tuple[Capability, ...]) -> dict[str, str]:
         out[f"`{c.path}` {c.root.capitalize()} capability"] = c.qualified
         out[f"`{c.qualified}`"] = c.qualified
     return out
+
+
+# A sentence that makes something conditional on a capability ("Only available if the
+# `terminal` Client capability is set", "MUST advertise this method only when the client
+# enabled its terminal authentication capability", "when the Agent capabilities indicate
+# `mcp_capabilities.http`").
+_CONDITION = re.compile(r"[^.]*\b(only|when|if|unless|once)\b[^.]*\bcapabilit[^.]*", re.IGNORECASE)
+_WORD = re.compile(r"[A-Za-z][a-z0-9]*")
+
+
+def _words(text: str) -> list[str]:
+    return [w.lower() for w in _WORD.findall(text.replace("_", " "))]
+
+
+def named_in_condition(doc: str, cap: Capability) -> bool:
+    """Whether a conditional sentence of ``doc`` names ``cap``: every word of its path (camel
+    and snake case split) starts a word of the sentence ("auth.terminal" in "its terminal
+    authentication capability")."""
+    path_words = _words(re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", cap.path))
+    for match in _CONDITION.finditer(doc):
+        said = _words(match.group(0))
+        if path_words and all(any(w.startswith(p) for w in said) for p in path_words):
+            return True
+    return False
+
+
+def member_doc(schema: dict[str, Any], cap: Capability) -> str:
+    """The description of the member that declares a capability."""
+    owner = schema.get("$defs", {}).get(cap.owner, {})
+    props = owner.get("properties", {}) if isinstance(owner, dict) else {}
+    member = props.get(cap.path.rpartition(".")[2]) if isinstance(props, dict) else None
+    doc = member.get("description", "") if isinstance(member, dict) else ""
+    return doc if isinstance(doc, str) else ""
+
+
+def gate_for(doc: str, tag: str | None, added: tuple[Capability, ...],
+             schema: dict[str, Any]) -> str | None:
+    """The capability NEW adds that gates an added variant, by the schema's own words: the
+    variant's documentation names it (an explicit spelling or a conditional sentence), or the
+    capability's documentation names the variant's tag in backticks ("When `true`, the agent
+    may include `terminal` entries")."""
+    spelled = {k: v for k, v in spellings(added).items()}
+    hit = next((path for text, path in sorted(spelled.items()) if text in doc), None)
+    if hit:
+        return hit
+    for cap in added:
+        if named_in_condition(doc, cap):
+            return cap.qualified
+    if tag:
+        for cap in added:
+            if f"`{tag}`" in member_doc(schema, cap):
+                return cap.qualified
+    return None

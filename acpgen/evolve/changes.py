@@ -5,13 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from acpgen.evolve.witness import Witness
+
 
 @dataclass(frozen=True)
 class Change:
     """One difference. ``semantic`` is False for annotation-only changes.
 
-    ``client`` / ``agent`` are filled in by :func:`acpgen.evolve.compat.classify`:
-    ``compatible`` or ``breaking`` for a client (or agent) generated from OLD.
+    ``client`` / ``agent`` are filled in by :func:`acpgen.evolve.compat.classify` and then
+    proved by :mod:`acpgen.evolve.proof`: ``compatible``, ``breaking`` (with a ``witness``)
+    or ``unproven`` for a client (or agent) generated from OLD.
     """
 
     kind: str  # stable code, e.g. PROPERTY_ADDED (see acpgen.evolve.compat.RULES)
@@ -30,10 +33,16 @@ class Change:
     # rule in acpgen.evolve.compat decides alone (methods, capabilities)
     effect: str = ""
     doc: str = ""  # documentation of an added variant (where capability gates are read)
+    # the evidence of a breaking verdict, one per direction (acpgen.evolve.proof)
+    witnesses: tuple[Witness, ...] = ()
 
     @property
     def breaking(self) -> bool:
         return "breaking" in (self.client, self.agent)
+
+    @property
+    def unproven(self) -> bool:
+        return "unproven" in (self.client, self.agent)
 
     @property
     def sort_key(self) -> tuple[str, str, str, str]:
@@ -63,6 +72,7 @@ class Change:
             "reason": self.reason,
             "effect": self.effect,
             "gate": self.gate,
+            "witnesses": [w.to_json() for w in self.witnesses],
         }
         return data
 

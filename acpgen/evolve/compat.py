@@ -13,6 +13,10 @@ params are written by its sender and read by its handler, its result the other w
 * ``unclassified`` is assumed to break both sides, whoever reads or writes the def;
 * ``none`` and annotations break nobody.
 
+These are claims: :mod:`acpgen.evolve.proof` keeps a side's ``breaking`` only with a witness
+that jsonschema confirms in the direction that breaks that side, and makes it ``compatible``
+(no witness among the instances that exercise the change) or ``unproven`` otherwise.
+
 :data:`RULES` is the policy table, one row per change kind (docs/schema-bumps.md renders it,
 and ``acpgen diff --explain KIND`` prints a row). Methods and capabilities have rules of their
 own (a removed method breaks its caller, ...).
@@ -97,7 +101,8 @@ _ROWS = (
     Rule("ENUM_CLOSED", "an open enum loses its catch-all", WRITERS,
          "an OLD writer may send an unlisted value."),
     Rule("VARIANT_ADDED", "a branch is added to a union", READERS + "; compatible if OLD has a "
-         "catch-all branch or the branch is only sent to peers advertising a capability NEW adds",
+         "catch-all branch or the branch is only sent to peers advertising a capability OLD "
+         "does not have (schema/capabilities.toml, or the schema's own words)",
          "an OLD reader rejects a variant it has never seen; a peer generated from OLD never "
          "advertises a capability it does not know, so it never receives a gated variant."),
     Rule("VARIANT_REMOVED", "a branch is removed from a union", WRITERS,
@@ -115,8 +120,8 @@ _ROWS = (
          "values reordered)", NOBODY,
          "the wire is unchanged; the generated code may differ (source-level change)."),
     Rule("UNCLASSIFIED", "a difference acpgen cannot classify (an unknown keyword, $id, ...)",
-         ALWAYS, "assumed breaking for both sides: a diff tool must never call a change "
-         "it does not understand compatible."),
+         "breaking with a witness, else unproven", "assumed breaking for both sides until "
+         "proved: a diff tool must never call a change it does not understand compatible."),
     Rule("DESCRIPTION_CHANGED", "description, title, examples or $comment changed", NOBODY,
          "documentation only (reported apart, non-semantic)."),
     Rule("ANNOTATION_CHANGED", "an annotation changed: deprecated, readOnly, writeOnly, content*, "
@@ -193,7 +198,7 @@ def classify(change: Change, old_methods: dict[str, tuple[frozenset[str], frozen
     elif change.kind == "METHOD_REMOVED":
         broken = set(old_methods[change.subject][0])
     elif change.kind in ("METHOD_RENAMED", "METHOD_KIND_CHANGED", "METHOD_SIDE_CHANGED",
-                         "CAPABILITY_CHANGED"):
+                         "CAPABILITY_CHANGED", "UNCLASSIFIED"):
         broken = set(ROLES)
     elif change.kind in ("METHOD_PARAMS_CHANGED", "METHOD_RESULT_CHANGED"):
         sender, handler = old_methods[change.subject]

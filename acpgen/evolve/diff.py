@@ -9,8 +9,11 @@ method, so they are reported once, as the method change. Capabilities are compar
 generator's IR when both sides build one.
 
 Nothing is dropped: every difference the walker finds is a :class:`Change` (annotations are
-reported apart, as non-semantic; what cannot be classified is ``UNCLASSIFIED``, breaking for
-both sides). Who each change breaks is :mod:`acpgen.evolve.compat`.
+reported apart, as non-semantic; what cannot be classified is ``UNCLASSIFIED``). Whom each
+change would break is :mod:`acpgen.evolve.compat`; :mod:`acpgen.evolve.proof` then keeps a
+side's ``breaking`` only with a witness jsonschema confirms (else ``compatible`` or
+``unproven``) and searches for counterexamples behind the compatible verdicts. Any release of
+the ACP schema reads (:mod:`acpgen.evolve.routing`, :mod:`acpgen.evolve.methods`).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from acpgen.errors import AcpgenError
-from acpgen.evolve.capabilities import Capability, capabilities, spellings
+from acpgen.evolve.capabilities import Capability, capabilities, gate_for
 from acpgen.evolve.changes import Change
 from acpgen.evolve.compat import classify_all
 from acpgen.evolve.methods import (
@@ -39,7 +42,15 @@ from acpgen.evolve.methods import (
     method_table,
     unknown_refs,
 )
-from acpgen.evolve.normal import ref_name
+from acpgen.evolve.normal import normalise, ref_name
+from acpgen.evolve.proof import prove_all
+from acpgen.evolve.routing import (
+    ROUTING,
+    enveloped,
+    is_envelope,
+    new_method_defs,
+    without_new_routes,
+)
 from acpgen.evolve.walk import NONE, WIDENS, Finding, Walker, combined, esc
 from acpgen.inputs.metaschema import check_metaschema
 from acpgen.inputs.pinned import parse_json
@@ -65,11 +76,6 @@ class SchemaSide:
     envelope_parts: dict[str, tuple[Any, EnvelopeRefs]] = field(default_factory=dict, repr=False)
 
     @cached_property
-    def def_texts(self) -> dict[str, str]:
-        """Each def as JSON text, member order kept (to see members declared in another order)."""
-        return {name: json.dumps(node) for name, node in self.schema.get("$defs", {}).items()}
-
-    @cached_property
     def flows(self) -> Flows:
         """Who writes and who reads each def (computed once per side)."""
         return compute_flows(self.schema, self.methods)
@@ -93,6 +99,7 @@ class SchemaDiff:
     old: SchemaSide
     new: SchemaSide
     changes: tuple[Change, ...] = field(default=())
+    proof_notes: tuple[str, ...] = field(default=())
 
     @property
     def semantic(self) -> tuple[Change, ...]:
@@ -109,30 +116,40 @@ class SchemaDiff:
             if side.generator_problem:
                 out.append(f"the generator cannot model {name} ({side.generator_problem}): "
                            "`acpgen bump` would refuse it")
-        return tuple(out)
+        return (*out, *self.proof_notes)
 
 
 # -- loading ------------------------------------------------------------------------------
+
+
+_LAYOUTS = ("schema/v1", "schema", "")
 
 
 def load_side(arg: str, fallback_meta: tuple[str, bytes] | None, cwd: Path | None = None,
               trusted: SchemaSide | None = None) -> SchemaSide:
     """A schema named by a file (meta.json beside it, else ``fallback_meta``) or an inputs dir.
 
-    An inputs directory must hold ``schema/v1/schema.json`` and ``schema/v1/meta.json``.
+    An inputs directory holds ``schema/v1/schema.json`` and its ``meta.json`` (a checkout of an
+    older release: ``schema/schema.json`` or ``schema.json``, and a meta.json beside it if
+    that release had one).
     ``trusted``: an already validated side; only the defs that differ from it are checked
     against the 2020-12 metaschema again.
     """
     path = Path(arg)
     if not path.is_absolute():
         path = (cwd or Path.cwd()) / path
+    where = ""
     if path.is_dir():
-        schema_path = path / "schema" / "v1" / "schema.json"
-        meta_path: Path | None = path / "schema" / "v1" / "meta.json"
-        if not schema_path.is_file():
-            raise AcpgenError(arg, "directory has no schema/v1/schema.json")
-        if not meta_path.is_file():  # type: ignore[union-attr]
-            raise AcpgenError(arg, "directory has no schema/v1/meta.json")
+        # An inputs directory, or a checkout of the ACP repository at any release: the
+        # schema lived at schema/v1/, before that at schema/, and first at the root.
+        found = next((rel for rel in _LAYOUTS if (path / rel / "schema.json").is_file()), None)
+        if found is None:
+            raise AcpgenError(arg, "directory has no schema/v1/schema.json (nor schema/schema.json "
+                                   "or schema.json of an older release)")
+        where = found
+        schema_path = path / where / "schema.json"
+        beside = schema_path.parent / "meta.json"
+        meta_path: Path | None = beside if beside.is_file() else None
     elif path.is_file():
         schema_path = path
         # schema.unstable.json's method table is meta.unstable.json (a surface's own table).
@@ -143,24 +160,31 @@ def load_side(arg: str, fallback_meta: tuple[str, bytes] | None, cwd: Path | Non
         meta_path = beside if beside.is_file() and beside != path else None
     else:
         raise AcpgenError(arg, "no such schema file or inputs directory")
-    schema_label = arg if path.is_file() else f"{arg.rstrip('/')}/schema/v1/schema.json"
+    schema_label = arg if path.is_file() else f"{arg.rstrip('/')}/{where}/schema.json".replace(
+        "//", "/")
+    own = True
     blob = _read(schema_path, schema_label)
     if meta_path is not None:
         meta_label = str(Path(schema_label).parent / meta_path.name)
         meta_bytes = _read(meta_path, meta_label)
     elif fallback_meta is not None:
         meta_label, meta_bytes = fallback_meta
+        own = False
     else:
         raise AcpgenError(arg, "no meta.json beside the schema and no pinned meta to fall back on")
-    return build_side(schema_label, schema_path, blob, meta_label, meta_bytes, trusted)
+    return build_side(schema_label, schema_path, blob, meta_label, meta_bytes, trusted, own)
 
 
 def build_side(label: str, path: Path, blob: bytes, meta_label: str, meta_bytes: bytes,
-               trusted: SchemaSide | None = None) -> SchemaSide:
+               trusted: SchemaSide | None = None, meta_is_own: bool = True) -> SchemaSide:
+    """``meta_is_own=False``: ``meta_bytes`` stand in for a schema file without a meta.json
+    beside it (see :func:`acpgen.evolve.methods.method_table`)."""
     schema = parse_json(label, blob)
     if not isinstance(schema, dict):
         raise AcpgenError(label, "top level is not a JSON object")
     _check_metaschema(schema, label, blob, trusted)
+    if not isinstance(schema.get("$defs"), dict) or not schema["$defs"]:
+        raise AcpgenError(label, "/$defs: no definitions (not an ACP schema)")
     bad = unknown_refs(schema) if _may_have_unknown_refs(schema, blob) else []
     if bad:
         pointer, ref = bad[0]
@@ -169,7 +193,7 @@ def build_side(label: str, path: Path, blob: bytes, meta_label: str, meta_bytes:
     if not isinstance(meta, dict):
         raise AcpgenError(meta_label, "top level is not a JSON object")
     parts = envelope_parts(schema, trusted.envelope_parts if trusted else None)
-    methods = method_table(schema, meta, label, meta_label, parts)
+    methods = method_table(schema, meta, label, meta_label, parts, meta_is_own)
     return SchemaSide(label=label, schema_path=path, meta_label=meta_label, schema=schema, meta=meta,
                       methods=methods, sha256=hashlib.sha256(blob).hexdigest(), size=len(blob),
                       meta_bytes=meta_bytes, envelope_parts=parts)
@@ -220,32 +244,53 @@ def _read(path: Path, label: str) -> bytes:
 # -- the diff -----------------------------------------------------------------------------
 
 
-def diff_sides(old: SchemaSide, new: SchemaSide) -> SchemaDiff:
-    """Every change from ``old`` to ``new``, classified (client/agent), sorted."""
+def diff_sides(old: SchemaSide, new: SchemaSide,
+               gates: tuple[tuple[str, str, str], ...] = ()) -> SchemaDiff:
+    """Every change from ``old`` to ``new``, classified (client/agent), proved, sorted.
+
+    ``gates``: (tag member, value, capability path) of the gating manifest's tagged gates
+    (``schema/capabilities.toml``): a value NEW adds under a capability OLD does not have never
+    reaches a peer generated from OLD (it never advertises it), so no witness may carry it.
+    """
     roots = {n for m in (*old.methods, *new.methods) for n in (m.params, m.result) if n}
     a_defs = old.schema.get("$defs", {})
     b_defs = new.schema.get("$defs", {})
-    walker = Walker(a_defs, b_defs, frozenset(roots))
+    owned = new_method_defs(old.methods, new.methods, old.schema, new.schema)
+    roots |= owned
+    walker = Walker(a_defs, b_defs, frozenset(roots), routing=frozenset(
+        n for n in set(a_defs) | set(b_defs) if ROUTING.match(n)))
     changes: list[Change] = []
+    remodelled = enveloped(old.schema) != enveloped(new.schema)
+    if remodelled:
+        changes.append(Change("EQUIVALENT_REWRITE", ENVELOPE, None, "/", effect=NONE, detail=(
+            "the messages are modelled differently (unions of params <-> JSON-RPC envelopes); "
+            "methods are compared through the method table")))
     for name in sorted(set(a_defs) | set(b_defs)):
         ptr = f"/$defs/{esc(name)}"
+        if ROUTING.match(name) and (remodelled or is_envelope(a_defs.get(name)) != is_envelope(
+                b_defs.get(name))):
+            continue  # a routing def that became an envelope (or stopped): methods say it all
         if name not in b_defs:
             changes.append(Change("DEF_REMOVED", name, None, ptr, detail="def removed", effect=NONE))
         elif name not in a_defs:
             changes.append(Change("DEF_ADDED", name, None, ptr, detail="def added", effect=NONE))
-        elif a_defs[name] != b_defs[name] or old.def_texts[name] != json.dumps(b_defs[name]):
-            # (equal as dicts but not as text: members declared in another order)
+        elif a_defs[name] != b_defs[name]:
             changes += [_change(f) for f in walker.compare(a_defs[name], b_defs[name], ptr)]
     top_a = {k: v for k, v in old.schema.items() if k != "$defs"}
     top_b = {k: v for k, v in new.schema.items() if k != "$defs"}
-    changes += [_change(f) for f in walker.compare(top_a, top_b, "")]
+    if not remodelled:
+        changes += [_change(f) for f in walker.compare(top_a, top_b, "")]
     changes += _method_changes(old, new, walker)
     changes += _meta_changes(old.meta, new.meta)
-    new_caps = capabilities(new.schema)
-    changes += _capability_changes(capabilities(old.schema), new_caps)
-    changes = _mark_gated(changes, new_caps)
+    old_caps, new_caps = capabilities(old.schema), capabilities(new.schema)
+    changes += _capability_changes(old_caps, new_caps, walker)
+    changes, gated = _mark_gated(changes, old_caps, new_caps, new.schema, gates)
     classified = classify_all(changes, old.flows, old.methods)
-    return SchemaDiff(old, new, tuple(sorted(classified, key=lambda c: c.sort_key)))
+    met = without_new_routes(new.schema, old.schema, owned)
+    proved = prove_all(classified, old.schema, met, old.methods, new.methods, old.flows,
+                       frozenset(gated))
+    return SchemaDiff(old, new, tuple(sorted(proved.changes, key=lambda c: c.sort_key)),
+                      proved.notes)
 
 
 def _split(pointer: str) -> list[str]:
@@ -285,6 +330,12 @@ def _same_type(walker: Walker, a: str | None, b: str | None) -> bool:
     return combined(found) == NONE
 
 
+def _at(m: WireMethod) -> str:
+    """Where a method's change is reported: its params def (the document root when the schema
+    binds no defs to methods)."""
+    return f"/$defs/{esc(m.params)}" if m.params else "/"
+
+
 def _method_changes(old: SchemaSide, new: SchemaSide, walker: Walker) -> list[Change]:
     out: list[Change] = []
     ma = {m.wire: m for m in old.methods}
@@ -293,26 +344,27 @@ def _method_changes(old: SchemaSide, new: SchemaSide, walker: Walker) -> list[Ch
     added = [mb[w] for w in sorted(set(mb) - set(ma))]
     for x in list(removed):
         y = next((y for y in added if (y.side, y.kind) == (x.side, x.kind)
+                  and x.params is not None and y.params is not None
                   and _same_type(walker, x.params, y.params)
                   and _same_type(walker, x.result, y.result)), None)
         if y is not None:
             removed.remove(x)
             added.remove(y)
-            out.append(Change("METHOD_RENAMED", x.wire, None, f"/$defs/{esc(x.params)}", x.wire,
+            out.append(Change("METHOD_RENAMED", x.wire, None, _at(x), x.wire,
                               y.wire, detail=f"method renamed {x.wire} -> {y.wire}"))
     for x in removed:
-        out.append(Change("METHOD_REMOVED", x.wire, None, f"/$defs/{esc(x.params)}", x.side, None,
+        out.append(Change("METHOD_REMOVED", x.wire, None, _at(x), x.side, None,
                           detail=f"method removed ({x.kind} handled by {x.side})"))
     for y in added:
-        out.append(Change("METHOD_ADDED", y.wire, None, f"/$defs/{esc(y.params)}", None, y.side,
+        out.append(Change("METHOD_ADDED", y.wire, None, _at(y), None, y.side,
                           detail=f"method added ({y.kind} handled by {y.side})", effect=NONE))
     for wire in sorted(set(ma) & set(mb)):
         x, y = ma[wire], mb[wire]
-        at = f"/$defs/{esc(x.params)}"
+        at = _at(x)
         if x.side != y.side:
             out.append(Change("METHOD_SIDE_CHANGED", wire, "side", at, x.side, y.side,
                               detail=f"handled by {x.side} -> {y.side}"))
-        if x.kind != y.kind:
+        if x.kind != y.kind and x.params is not None and y.params is not None:
             out.append(Change("METHOD_KIND_CHANGED", wire, "kind", at, x.kind, y.kind,
                               detail=f"{x.kind} -> {y.kind}"))
         for attr, kind in (("params", "METHOD_PARAMS_CHANGED"), ("result", "METHOD_RESULT_CHANGED")):
@@ -334,6 +386,8 @@ def _meta_changes(a: dict[str, Any], b: dict[str, Any]) -> list[Change]:
     out: list[Change] = []
     for key in sorted(set(a) | set(b)):
         x, y = a.get(key), b.get(key)
+        if key in METHOD_GROUPS:  # a group that appears (protocolMethods) is its methods
+            x, y = x if x is not None else {}, y if y is not None else {}
         if x == y:
             continue
         if key in METHOD_GROUPS and isinstance(x, dict) and isinstance(y, dict):
@@ -354,7 +408,8 @@ def _meta_changes(a: dict[str, Any], b: dict[str, Any]) -> list[Change]:
 # -- capabilities -------------------------------------------------------------------------------
 
 
-def _capability_changes(a: tuple[Capability, ...], b: tuple[Capability, ...]) -> list[Change]:
+def _capability_changes(a: tuple[Capability, ...], b: tuple[Capability, ...],
+                        walker: Walker) -> list[Change]:
     out: list[Change] = []
     ca = {c.qualified: c for c in a}
     cb = {c.qualified: c for c in b}
@@ -366,24 +421,38 @@ def _capability_changes(a: tuple[Capability, ...], b: tuple[Capability, ...]) ->
         elif x is None and y is not None:
             out.append(Change("CAPABILITY_ADDED", q, None, "", None, y.kind, effect=NONE,
                               detail=f"{y.kind} capability added" + (f" ({y.type})" if y.type else "")))
-        elif x is not None and y is not None and (x.kind, x.type) != (y.kind, y.type):
-            out.append(Change("CAPABILITY_CHANGED", q, None, "", f"{x.kind} {x.type}",
+        elif x is not None and y is not None and (x.kind, x.type) != (y.kind, y.type) and not (
+                x.kind == y.kind and _same_type(walker, x.type, y.type)):
+            out.append(Change("CAPABILITY_CHANGED", q, None, f"/$defs/{esc(x.owner)}",
+                              f"{x.kind} {x.type}",
                               f"{y.kind} {y.type}", detail=f"{x.kind} {x.type} -> {y.kind} {y.type}"))
     return out
 
 
-def _mark_gated(changes: list[Change], new: tuple[Capability, ...]) -> list[Change]:
-    """An added variant whose documentation says it is only sent to peers that advertise a
-    capability NEW adds never reaches a peer generated from OLD: it is compatible."""
-    added = {c.subject for c in changes if c.kind == "CAPABILITY_ADDED"}
-    spelled = {k: v for k, v in spellings(new).items() if v in added}
-    if not spelled:
-        return changes
+def _mark_gated(changes: list[Change], old: tuple[Capability, ...], new: tuple[Capability, ...],
+                new_schema: dict[str, Any], manifest: tuple[tuple[str, str, str], ...]
+                ) -> tuple[list[Change], set[tuple[str, str]]]:
+    """An added variant only sent to peers that advertise a capability OLD does not have never
+    reaches a peer generated from OLD: it is compatible. The gate is read from the project's
+    gating manifest (``schema/capabilities.toml``: a tagged gate on a capability OLD lacks) or
+    from the schema's own words about a capability NEW adds (:func:`gate_for`).
+
+    Returns the changes and the (tag member, value) pairs no reader witness may carry."""
+    old_q = {c.qualified for c in old}
+    added = tuple(c for c in new if c.qualified not in old_q)
+    gated = {(prop, value) for prop, value, cap in manifest if cap not in old_q}
+    defs = new_schema.get("$defs", {})
     out: list[Change] = []
     for c in changes:
         if c.kind == "VARIANT_ADDED" and c.effect == WIDENS:
-            gate = next((path for text, path in sorted(spelled.items()) if text in c.doc), None)
+            tag = normalise(defs.get(c.subject, {})).a.get("~tag") if c.subject in defs else None
+            member = str(c.member)
+            gate = next((cap for prop, value, cap in manifest
+                         if cap not in old_q and value == member and prop in (tag, None)), None)
+            gate = gate or gate_for(c.doc, member, added, new_schema)
             if gate:
-                c = dataclasses.replace(c, gate=gate, effect=NONE, detail=f"{c.detail}, gated by {gate}")
+                gated.add((str(tag or ""), member))
+                c = dataclasses.replace(c, gate=gate, effect=NONE,
+                                        detail=f"{c.detail}, gated by {gate}")
         out.append(c)
-    return out
+    return out, gated

@@ -94,6 +94,21 @@ def load_gate_entries(project: Project) -> tuple[list[Any], str | None, str | No
     return [g.to_json() for g in project.capabilities.gates], MANIFEST_RELPATH, None
 
 
+def tagged_gates(project: Project) -> tuple[tuple[str, str, str], ...]:
+    """(tag member, value, capability) of every gate that selects a tagged value
+    (``select = "configOptions[].type"``, ``equals = "boolean"``): what the diff must not send
+    to a peer that cannot have advertised the capability."""
+    if project.capabilities is None:
+        return ()
+    return tuple(sorted({(g.select[-1], g.equals, _qualified(g.capability))
+                         for g in project.capabilities.gates
+                         if g.select and g.equals and g.capability is not None}))
+
+
+def _qualified(cap: Any) -> str:
+    return f"{cap.root}Capabilities.{cap.path}"
+
+
 def _toml_entries(data: Any) -> list[Any]:
     """Each table (or array-of-tables item) that mentions a requirement ID is one entry."""
     out: list[Any] = []

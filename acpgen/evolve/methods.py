@@ -29,9 +29,9 @@ METHOD_GROUPS = {"agentMethods": "agent", "clientMethods": "client", "protocolMe
 @dataclass(frozen=True)
 class WireMethod:
     wire: str
-    side: str  # the side that handles it: agent | client | protocol
+    side: str  # the side that handles it: agent | client | protocol | both
     kind: Literal["request", "notification"]
-    params: str
+    params: str | None  # None: a method of a schema that binds no defs to methods (the oldest)
     result: str | None
 
     @property
@@ -40,13 +40,23 @@ class WireMethod:
 
     @property
     def handler(self) -> frozenset[str]:
-        return frozenset(ROLES) if self.side == "protocol" else frozenset({self.side})
+        return frozenset(ROLES) if self.side in ("protocol", "both") else frozenset({self.side})
 
 
 def method_table(schema: dict[str, Any], meta: dict[str, Any], schema_where: str,
-                 meta_where: str, parts: dict[str, tuple[Any, EnvelopeRefs]] | None = None
-                 ) -> tuple[WireMethod, ...]:
-    """``parts``: :func:`envelope_parts` of ``schema``, if already known."""
+                 meta_where: str, parts: dict[str, tuple[Any, EnvelopeRefs]] | None = None,
+                 meta_is_own: bool = True) -> tuple[WireMethod, ...]:
+    """``parts``: :func:`envelope_parts` of ``schema``, if already known.
+
+    Real schema history is read as it was written: ``protocolMethods`` appeared late (absent:
+    no protocol methods); schemas from before the JSON-RPC envelope defs have no ``params``
+    member to find a method's types through, so an annotated def is its method's result when
+    it sits in a response union (or is named ``...Response``), else its params; the oldest
+    schemas annotate nothing, and their methods are known by wire name and side only (from
+    meta.json). ``meta_is_own=False``: the meta.json is not this schema's own (the pinned one
+    stands in for a schema file without one), so it binds only the methods this schema
+    annotates, and annotated methods it does not list are taken from their ``x-side``.
+    """
     defs = schema.get("$defs", {})
     if not isinstance(defs, dict):
         raise AcpgenError(schema_where, "$defs is not an object")
@@ -54,6 +64,8 @@ def method_table(schema: dict[str, Any], meta: dict[str, Any], schema_where: str
     params_refs = set().union(*(t[0] for t in triples))
     result_refs = set().union(*(t[1] for t in triples))
     request_refs = set().union(*(t[2] for t in triples))
+    response_members = _union_members(defs, "Response")
+    request_members = _union_members(defs, "Request")
     annotated: dict[str, list[str]] = {}
     for name, node in defs.items():
         if isinstance(node, dict) and isinstance(node.get("x-method"), str):
@@ -62,43 +74,95 @@ def method_table(schema: dict[str, Any], meta: dict[str, Any], schema_where: str
     listed: set[str] = set()
     for group, side in METHOD_GROUPS.items():
         table = meta.get(group)
+        if table is None and (group == "protocolMethods" or not meta_is_own):
+            continue  # protocol methods came later; a stand-in meta binds what it can
         if not isinstance(table, dict):
             raise AcpgenError(meta_where, f"missing object {group!r}")
         for key, wire in table.items():
             if not isinstance(wire, str):
                 raise AcpgenError(meta_where, f"{group}.{key} is not a string")
             names = annotated.get(wire, [])
-            params = [n for n in names if n in params_refs]
-            results = [n for n in names if n in result_refs]
+            if not meta_is_own and not names:
+                continue
             if names and group != "protocolMethods" and all(defs[n].get("x-side") == "both" for n in names):
-                # Either side handles it (mcp/message): listed under both groups, one method,
-                # its request form (as acpgen.ir.build reads it).
+                # Either side handles it (v1 unstable's mcp/message): listed under both groups,
+                # one method, its request form (as acpgen.ir.build reads it).
                 if wire not in listed:
+                    params = [n for n in names if n in params_refs]
                     requests = [n for n in params if n in request_refs]
+                    results = [n for n in names if n in result_refs]
                     out.append(WireMethod(wire, "both", "request" if requests else "notification",
-                                          (requests or params)[0], results[0] if results else None))
+                                          (requests or params or names)[0], results[0] if results else None))
                 listed.add(wire)
                 continue
             listed.add(wire)
-            if len(params) != 1:
-                raise AcpgenError(meta_where, f"method {wire!r} ({group}.{key}) has {len(params)} "
-                                              f"params types annotated with x-method in "
-                                              f"{schema_where} (expected exactly 1)")
-            for n in names:
-                if defs[n].get("x-side") != side:
-                    raise AcpgenError(schema_where, f"def {n} has x-side {defs[n].get('x-side')!r} "
-                                                    f"but meta.json lists {wire!r} under {group}")
-            kind: Literal["request", "notification"] = (
-                "request" if params[0] in request_refs else "notification")
-            if (kind == "request") != (len(results) == 1):
-                raise AcpgenError(schema_where, f"method {wire!r} is a {kind} but has {len(results)} "
-                                                "result types annotated")
-            out.append(WireMethod(wire, side, kind, params[0], results[0] if results else None))
+            if not names:
+                # Unbound: no def carries its types here (the oldest schemas annotate nothing;
+                # meta.json also lists methods whose defs are only in the unstable schema).
+                out.append(WireMethod(wire, side, "request", None, None))
+                continue
+            enveloped = bool(set(names) & (params_refs | result_refs))
+            out.append(_bind(wire, side, f"{group}.{key}", names, defs, enveloped, params_refs,
+                             result_refs, request_refs | request_members, response_members, schema_where,
+                             meta_where))
     for wire, names in sorted(annotated.items()):
-        if wire not in listed:
+        if wire in listed:
+            continue
+        side = defs[names[0]].get("x-side")
+        if meta_is_own or side not in ("agent", "client", "protocol"):
             raise AcpgenError(schema_where, f"def {names[0]} is annotated x-method {wire!r}, which "
                                             "meta.json does not list")
+        enveloped = bool(set(names) & (params_refs | result_refs))
+        out.append(_bind(wire, str(side), "x-side", names, defs, enveloped, params_refs,
+                         result_refs, request_refs | request_members, response_members, schema_where,
+                             meta_where))
     return tuple(out)
+
+
+def _bind(wire: str, side: str, where: str, names: list[str], defs: dict[str, Any],
+          enveloped: bool, params_refs: set[str], result_refs: set[str], request_refs: set[str],
+          response_members: set[str], schema_where: str, meta_where: str) -> WireMethod:
+    """A listed method with the defs annotated ``x-method`` for it (params, result, kind)."""
+    if enveloped:
+        params = [n for n in names if n in params_refs]
+        results = [n for n in names if n in result_refs]
+    else:
+        results = [n for n in names if n in response_members or n.endswith(("Response", "Result"))]
+        params = [n for n in names if n not in results]
+    if len(params) != 1:
+        raise AcpgenError(meta_where, f"method {wire!r} ({where}) has {len(params)} "
+                                      f"params types annotated with x-method in "
+                                      f"{schema_where} (expected exactly 1)")
+    for n in names:
+        if defs[n].get("x-side") != side:
+            raise AcpgenError(schema_where, f"def {n} has x-side {defs[n].get('x-side')!r} "
+                                            f"but meta.json lists {wire!r} under {where}")
+    if enveloped:
+        kind: Literal["request", "notification"] = (
+            "request" if params[0] in request_refs else "notification")
+        if (kind == "request") != (len(results) == 1):
+            raise AcpgenError(schema_where, f"method {wire!r} is a {kind} but has {len(results)} "
+                                            "result types annotated")
+    else:
+        if len(results) > 1:
+            raise AcpgenError(schema_where, f"method {wire!r} has {len(results)} result types "
+                                            "annotated")
+        kind = "request" if results or params[0] in request_refs else "notification"
+    return WireMethod(wire, side, kind, params[0], results[0] if results else None)
+
+
+def _union_members(defs: dict[str, Any], suffix: str) -> set[str]:
+    """Defs named by the branches of a ``...Response`` (``...Request``) union, in schemas from
+    before the envelopes."""
+    out: set[str] = set()
+    for name, node in defs.items():
+        if name.endswith(suffix) and isinstance(node, dict):
+            for key in ("anyOf", "oneOf"):
+                for branch in node.get(key, ()) if isinstance(node.get(key), list) else ():
+                    target = ref_name(branch.get("$ref")) if isinstance(branch, dict) else None
+                    if target:
+                        out.add(target)
+    return out
 
 
 EnvelopeRefs = tuple[frozenset[str], frozenset[str], frozenset[str]]

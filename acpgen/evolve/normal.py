@@ -265,6 +265,43 @@ def as_union(n: Norm, key: str) -> Norm:
     return out
 
 
+def distributed(n: Norm) -> Norm | None:
+    """A union position with the keywords beside the union moved into every branch
+    (``{properties: {id}, oneOf: [A, B]}`` is ``oneOf: [A + id, B + id]``, the same values),
+    to compare it with a position whose only branch was merged into it by :func:`normalise`
+    (a one-branch union lifted). None when that is not a plain rewrite (a null branch split
+    off, a branch that contradicts the keywords beside it)."""
+    key = n.a.get("~union")
+    if not isinstance(key, str):
+        return None
+    branches = n.raw.get(key)
+    if not isinstance(branches, list) or n.nullable or f"~{key}-indices" in n.raw:
+        return None
+    rest = {k: v for k, v in n.raw.items() if k != key and not k.startswith("~")}
+    merged: list[Any] = []
+    for branch in branches:
+        if not isinstance(branch, dict):
+            return None
+        both = dict(branch)
+        for k, v in rest.items():
+            if k == "properties" and isinstance(both.get(k), dict) and isinstance(v, dict):
+                if any(name in both[k] and both[k][name] != sub for name, sub in v.items()):
+                    return None
+                both[k] = {**v, **both[k]}
+            elif k == "required" and isinstance(both.get(k), list) and isinstance(v, list):
+                both[k] = [*v, *(r for r in both[k] if r not in v)]
+            elif k in both and both[k] != v:
+                return None
+            else:
+                both[k] = v
+        merged.append(both)
+    out = Norm({}, anchors={"": ""})
+    a: dict[str, Any] = {}
+    _union(key, merged, list(range(len(merged))), a, out)
+    out.a = a
+    return out
+
+
 def _is_value_union(norms: list[Norm]) -> bool:
     if not norms or not any("~values" in n.a for n in norms):
         return False

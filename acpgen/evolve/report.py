@@ -17,6 +17,7 @@ from acpgen.evolve.impact import Impact
 EXIT_NO_CHANGE = 0
 EXIT_COMPATIBLE = 1
 EXIT_BREAKING = 3
+EXIT_UNPROVEN = 4
 _SECTION_LIMIT = 20
 _REQ_LIMIT = 6
 
@@ -34,19 +35,22 @@ _SECTIONS = (
 def exit_code(diff: SchemaDiff) -> int:
     if not diff.changes:
         return EXIT_NO_CHANGE
-    return EXIT_BREAKING if any(c.breaking for c in diff.changes) else EXIT_COMPATIBLE
+    if any(c.breaking for c in diff.changes):
+        return EXIT_BREAKING
+    return EXIT_UNPROVEN if any(c.unproven for c in diff.changes) else EXIT_COMPATIBLE
 
 
 def verdict(diff: SchemaDiff) -> str:
     return {EXIT_NO_CHANGE: "no change", EXIT_COMPATIBLE: "compatible",
-            EXIT_BREAKING: "breaking"}[exit_code(diff)]
+            EXIT_BREAKING: "breaking", EXIT_UNPROVEN: "unproven"}[exit_code(diff)]
 
 
 def _mark(c: Change) -> str:
-    broken = [r for r in ("client", "agent") if getattr(c, r) == "breaking"]
-    if not broken:
-        return "compatible"
-    return "BREAKING " + ("both" if len(broken) == 2 else broken[0])
+    for word, label in (("breaking", "BREAKING"), ("unproven", "UNPROVEN")):
+        hit = [r for r in ("client", "agent") if getattr(c, r) == word]
+        if hit:
+            return f"{label} " + ("both" if len(hit) == 2 else hit[0])
+    return "compatible"
 
 
 def _where(c: Change) -> str:
@@ -86,7 +90,12 @@ def render_text(diff: SchemaDiff, impact: Impact, verbose: bool = False) -> str:
             continue
         lines += ["", f"{title}: {len(section)}"]
         shown = section if verbose else section[:_SECTION_LIMIT]
-        lines += [f"  {_mark(c):<16} {c.describe()}" for c in shown]
+        for c in shown:
+            lines.append(f"  {_mark(c):<16} {c.describe()}")
+            for w in c.witnesses:
+                lines.append(f"  {'':<16}   {w.short()}")
+            if c.unproven:
+                lines.append(f"  {'':<16}   {c.reason.split(';')[0]}")
         if len(shown) < len(section):
             lines.append(f"  ... {len(section) - len(shown)} more (--verbose lists all)")
     if diff.annotations:
@@ -141,6 +150,7 @@ def to_json(diff: SchemaDiff, impact: Impact) -> dict[str, Any]:
             "annotation_only": len(diff.annotations),
             "breaking_for_client": sum(c.client == "breaking" for c in diff.semantic),
             "breaking_for_agent": sum(c.agent == "breaking" for c in diff.semantic),
+            "unproven": sum(c.unproven for c in diff.semantic),
         },
         "changes": [
             {**c.to_json(), "impact": by_change[id(c)].to_json() if id(c) in by_change else None}

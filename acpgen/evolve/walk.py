@@ -36,7 +36,7 @@ from acpgen.evolve.keywords import (
     UPPER_BOUNDS,
     is_doc,
 )
-from acpgen.evolve.normal import Norm, as_union, json_key, normalise, spelling
+from acpgen.evolve.normal import Norm, as_union, distributed, json_key, normalise, spelling
 from acpgen.ir.formats import INTEGER_FORMATS
 
 NARROWS = "narrows"
@@ -112,10 +112,12 @@ class Walker:
     reported as method changes (the envelope unions that route a method's params/result)."""
 
     def __init__(self, old_defs: dict[str, Any], new_defs: dict[str, Any],
-                 explained: frozenset[str] = frozenset()) -> None:
+                 explained: frozenset[str] = frozenset(),
+                 routing: frozenset[str] = frozenset()) -> None:
         self.old_defs = old_defs
         self.new_defs = new_defs
         self.explained = explained
+        self.routing = routing  # defs that route messages to methods (see acpgen.evolve.diff)
         self._visiting: set[tuple[str | None, str | None]] = set()
         self._explained_seen = 0  # branches left to the method changes so far
 
@@ -128,12 +130,28 @@ class Walker:
         one_union = ("~union" in na.a) != ("~union" in nb.a)  # a union that kept one branch
         if na.a.get("$ref") != nb.a.get("$ref") and not one_union:
             sem = self._ref_changed(na, nb, ptr)
+        elif one_union and (lifted := self._lifted(na, nb, ptr)) is not None:
+            sem = lifted
         else:
             sem = self._assertions(na, nb, ptr)
         if not sem and spelling(a) != spelling(b) and self._explained_seen == explained_before:
             sem = [Finding("EQUIVALENT_REWRITE", ptr, NONE,
                            "the same values are valid, spelt differently (generated code may differ)")]
         return out + sem
+
+    def _lifted(self, na: Norm, nb: Norm, ptr: str) -> list[Finding] | None:
+        """One side a union, the other a single branch merged into its position: compare
+        branch by branch, with the keywords beside the union moved into each branch, so a
+        member declared beside the union is not 'removed' because the other side merged it."""
+        da: Norm | None
+        db: Norm | None
+        if "~union" in na.a:
+            da, db = distributed(na), as_union(nb, str(na.a["~union"]))
+        else:
+            da, db = as_union(na, str(nb.a["~union"])), distributed(nb)
+        if da is None or db is None:
+            return None
+        return self._variants(da, db, ptr)
 
     # -- annotations -------------------------------------------------------------------------
 
@@ -361,12 +379,13 @@ class Walker:
         pairs, paired_new = self._renamed_branches(na, nb, ptr)
         for key in sorted(set(na.variants) | set(nb.variants)):
             if key in pairs:
-                out.append(pairs[key])
+                if pairs[key] is not None:
+                    out.append(pairs[key])  # type: ignore[arg-type]
                 continue
             if key in paired_new:
                 continue
             x, y = na.variants.get(key), nb.variants.get(key)
-            if key in self.explained and (x is None or y is None):
+            if (key in self.explained or self._catch_all_route(ptr, x, y)) and (x is None or y is None):
                 self._explained_seen += 1
                 continue  # a method's params/result branch: reported as the method change
             if x is None and y is not None:
@@ -389,7 +408,18 @@ class Walker:
                 out.append(_relax(ptr, ub, f"{ua} -> {ub}: a value may match several branches"))
         return out
 
-    def _renamed_branches(self, na: Norm, nb: Norm, ptr: str) -> tuple[dict[str, Finding], set[str]]:
+    def _catch_all_route(self, ptr: str, x: Any, y: Any) -> bool:
+        """An added branch of a routing union that accepts any params: extension methods,
+        opt-in like any new method (an OLD peer never calls them, and ignores or refuses
+        those it is sent)."""
+        if x is not None or y is None or not (ptr.startswith("/$defs/")):
+            return False
+        name = ptr.split("/")[2].replace("~1", "/").replace("~0", "~")
+        branch = normalise(y[1]).a
+        return name in self.routing and not any(k for k in branch if not k.startswith("~"))
+
+    def _renamed_branches(self, na: Norm, nb: Norm, ptr: str
+                          ) -> tuple[dict[str, Finding | None], set[str]]:
         """Branches keyed by def or title whose key changed but whose shape did not (a def
         renamed, a branch retitled): one EQUIVALENT_REWRITE each, keyed by the OLD key."""
         paired: set[str] = set()
@@ -397,15 +427,20 @@ class Walker:
         new = [k for k in nb.variants if k not in na.variants and k not in self.explained]
         if na.a.get("~tag") or not gone or not new:
             return {}, paired
-        out: dict[str, Finding] = {}
+        out: dict[str, Finding | None] = {}
         for old_key in gone:
             rel, raw = na.variants[old_key]
             for new_key in new:
                 if new_key in paired:
                     continue
+                explained_before = self._explained_seen
                 found = self.compare(raw, nb.variants[new_key][1], _join(ptr, rel))
                 if combined(found) == NONE:
                     paired.add(new_key)
+                    if self._explained_seen > explained_before and not [
+                            f for f in found if f.kind != "EQUIVALENT_REWRITE"]:
+                        out[old_key] = None  # only a method's branches differ inside it
+                        break
                     out[old_key] = Finding("EQUIVALENT_REWRITE", _join(ptr, rel), NONE,
                                            f"branch {old_key} is now {new_key} (same shape)",
                                            old_key, old_key, new_key)
@@ -453,12 +488,7 @@ class Walker:
                 out.append(_relax(ptr, "required", f"{name} (not declared) no longer required"))
         for key in ("additionalProperties", "unevaluatedProperties"):
             out += self._closure(key, a.get(key, True), b.get(key, True), ptr)
-        order_a = [n for n in pa if n in pb]
-        order_b = [n for n in pb if n in pa]
-        if order_a != order_b:  # the generated classes list their fields in this order
-            out.append(Finding("EQUIVALENT_REWRITE", ptr, NONE, "properties declared in another order",
-                               "properties"))
-        return out
+        return out  # (the order members are declared in is no change: not reported)
 
     def _closure(self, key: str, old: Any, new: Any, ptr: str) -> list[Finding]:
         if old == new:

@@ -50,6 +50,7 @@ Json = dict[str, Any]
 Edit = Callable[[Json, Json], None]
 
 B = "breaking"
+U = "unproven"  # no witness can be built and acpgen cannot decide (exit 4)
 C = "compatible"
 
 
@@ -58,7 +59,7 @@ class Mutation:
     id: str
     what: str
     edit: Edit
-    exit: int  # 0 no change, 1 compatible, 2 bad input, 3 breaking
+    exit: int  # 0 no change, 1 compatible, 2 bad input, 3 breaking, 4 unproven
     client: str | None = None  # verdict for a client generated from the pinned schema
     agent: str | None = None
     reports: tuple[str, ...] = field(default=())  # JSON pointers a reported change must be at
@@ -787,7 +788,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("properties-reordered", "PlanEntry declares its properties in reverse order",
              lambda s, m: d(s, "PlanEntry").__setitem__(
                  "properties", dict(reversed(list(d(s, "PlanEntry")["properties"].items())))),
-             1, C, C),
+             # Not a change at all (issue 24, class 7): the same document, member order aside.
+             0),
     Mutation("enum-reordered", "StopReason values listed in reverse order",
              reverse_enum, 1, C, C),
     Mutation("enum-keyword-rewrite", "PlanEntryPriority as type+enum instead of oneOf consts",
@@ -981,13 +983,19 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("envelope-jsonrpc-optional", "the Agent message envelope no longer requires jsonrpc",
              agent_envelope_jsonrpc_optional, 3, B, C),
     Mutation("unknown-keyword", "an unknown keyword on ReadTextFileRequest.path",
-             edit_prop("ReadTextFileRequest", "path", frobnicate=True), 3, B, B),
+             # jsonschema gives an unknown keyword no meaning, so no witness can exist; acpgen
+             # cannot know what a future vocabulary means: unproven, never compatible (issue 24).
+             edit_prop("ReadTextFileRequest", "path", frobnicate=True), 4, U, U),
     Mutation("unknown-keyword-and-new-member",
              "an unknown keyword plus a new optional member in the same def",
-             unknown_keyword_and_new_member, 3, B, B,
+             unknown_keyword_and_new_member, 4, U, U,
              reports=(f"{P}/ReadTextFileRequest/properties/path",
                       f"{P}/ReadTextFileRequest/properties/encoding")),
 
+    # Real releases do this (v0.1.3-alpha.0 lists the terminal methods, whose defs were not
+    # annotated yet): a method known by wire name and side only, added; not bad input (issue 24).
+    Mutation("meta-method-without-defs", "meta.json lists a new method with no defs",
+             lambda s, m: m["agentMethods"].__setitem__("ghost", "ghost/method"), 1, C, C),
     Mutation("def-renamed-in-union", "TextResourceContents renamed TextResource (a union branch)",
              rename_def("TextResourceContents", "TextResource"), 1, C, C),
     Mutation("union-branch-retitled", "ElicitationContentValue branch String retitled Text",
@@ -1047,8 +1055,6 @@ MUTATIONS: tuple[Mutation, ...] = (
              lambda s, m: m.pop("clientMethods"), 2),
     Mutation("bad-x-method-not-in-meta", "a def annotated with a method meta.json lacks",
              edit_def("Cost", x_method="ghost/method", x_side="agent"), 2),
-    Mutation("bad-meta-method-without-defs", "meta.json lists a method with no defs",
-             lambda s, m: m["agentMethods"].__setitem__("ghost", "ghost/method"), 2),
     Mutation("bad-metaschema", "a type keyword that is not a JSON type",
              edit_def("SessionId", type="strnig"), 2),
     Mutation("bad-x-side-contradicts-meta", "x-side says client for an agent method",

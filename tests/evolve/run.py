@@ -44,7 +44,10 @@ def diff_dirs(old: Any, new_dir: Path) -> Outcome:
     def side(role: str) -> str | None:
         if code == 0:
             return None
-        return "breaking" if any(getattr(c, role) == "breaking" for c in changes) else "compatible"
+        for word in ("breaking", "unproven"):
+            if any(getattr(c, role) == word for c in changes):
+                return word
+        return "compatible"
 
     return Outcome(
         exit=code,

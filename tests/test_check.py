@@ -23,9 +23,9 @@ from click.testing import CliRunner, Result
 from conftest import PROJECT_ROOT, load_real_project, tree_digest, tree_now
 
 import acpgen
-from acpgen.inputs.lock import load_lock
 from acpgen.cli.main import main
 from acpgen.emit import render
+from acpgen.inputs.lock import load_lock
 from acpgen.output import proof
 from acpgen.output.check import MAX_DIFF_LINES, check
 from acpgen.output.generate import MANIFEST_NAME, OUTPUT_TOOLS, build_tree, options_for

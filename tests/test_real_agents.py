@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from conftest import PROJECT_ROOT, generated_dir
 
 AGENTS = PROJECT_ROOT / "tests" / "data" / "agents"

@@ -12,9 +12,9 @@ from acpgen.errors import AcpgenError
 from acpgen.evolve.bump import BumpPlan, analyse, apply_bump, pinned_meta, plan_bump
 from acpgen.evolve.compat import RULES, explain
 from acpgen.evolve.diff import SchemaSide, build_side, load_side
+from acpgen.evolve.report import exit_code, render_text, to_json
 from acpgen.inputs.lock import STABLE_SURFACE, surface_file
 from acpgen.model.project import Project
-from acpgen.evolve.report import exit_code, render_text, to_json
 
 _EXIT_HELP = (
     "Exit codes: 0 no change at all; 1 only compatible changes (annotation-only changes "

@@ -48,7 +48,7 @@ def nesting_pointer(text: str, limit: int = MAX_DEPTH) -> tuple[str, ...] | None
     """The path of the first container nested ``limit`` levels deep in JSON ``text``, found by
     scanning (no recursion): what to name when the parser itself gives up on the nesting.
     None when nothing is that deep (or the text is not JSON enough to tell)."""
-    from json.decoder import scanstring
+    from json.decoder import scanstring  # type: ignore[attr-defined]  # public, not in the stubs
 
     path: list[str] = []
     kinds: list[str] = []  # the open containers, "{" or "["

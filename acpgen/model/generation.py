@@ -94,7 +94,7 @@ def surface_model(project: Project, surface: Surface, options: GenOptions) -> Ge
         for name, f in sorted(project.lock.files.items())
         if f.path in (surface.schema_where, surface.meta_where)
     )
-    manifests = ()
+    manifests: tuple[RecordedInput, ...] = ()
     if surface.capabilities_sha256 is not None:
         manifests = (RecordedInput(f"capabilities-{surface.name}", surface.capabilities_relpath,
                                    surface.capabilities_sha256),)

@@ -38,10 +38,8 @@ def _run(coro: Any) -> Any:
     return asyncio.run(bounded())
 
 
-def test_the_v1_unstable_client_forks_a_session_on_the_ts_unstable_agent() -> None:
-    ts_sdk.install()
-    acp = _package("acp_v1_unstable")
-    models = acp.models
+def recording_client(acp: Any) -> Any:
+    """A client of the generated package ``acp`` that keeps every session/update's update."""
 
     class RecordingClient(acp.Client):  # type: ignore[misc,name-defined]
         def __init__(self) -> None:
@@ -50,8 +48,16 @@ def test_the_v1_unstable_client_forks_a_session_on_the_ts_unstable_agent() -> No
         async def session_update(self, params: Any) -> None:
             self.updates.append(params.update)
 
+    return RecordingClient()
+
+
+def test_the_v1_unstable_client_forks_a_session_on_the_ts_unstable_agent() -> None:
+    ts_sdk.install()
+    acp = _package("acp_v1_unstable")
+    models = acp.models
+
     async def body() -> None:
-        client = RecordingClient()
+        client = recording_client(acp)
         async with acp.connect_to_agent(client, [ts_sdk.node(), str(ts_sdk.AGENT_V1_UNSTABLE)]) as conn:
             init = await conn.initialize(protocol_version=1, client_capabilities=models.ClientCapabilities())
             assert init.protocol_version == 1
@@ -102,15 +108,8 @@ def test_the_v2_client_prompts_and_cancels_on_the_ts_v2_agent() -> None:
     acp = _package("acp_v2")
     models = acp.models
 
-    class RecordingClient(acp.Client):  # type: ignore[misc,name-defined]
-        def __init__(self) -> None:
-            self.updates: list[Any] = []
-
-        async def session_update(self, params: Any) -> None:
-            self.updates.append(params.update)
-
     async def body() -> None:
-        client = RecordingClient()
+        client = recording_client(acp)
         async with acp.connect_to_agent(client, [ts_sdk.node(), str(ts_sdk.AGENT_V2)]) as conn:
             init = await conn.initialize(
                 protocol_version=2, info=models.Implementation(name="acpgen-v2-client", version="0"))

@@ -6,8 +6,7 @@
 //   node client_surfaces.mjs v2 -- AGENT-COMMAND...            (@agentclientprotocol/sdk/experimental/v2)
 //     initialize, session/new, a prompt (streamed chunks), /wait then session/cancel (the
 //     last update: the idle state with its stop reason)
-import { spawn } from "node:child_process";
-import { Readable, Writable } from "node:stream";
+import { runClient } from "./run_client.mjs";
 
 const [surface, separator, ...command] = process.argv.slice(2);
 if (!["v1-unstable", "v2"].includes(surface) || separator !== "--" || command.length === 0) {
@@ -85,19 +84,4 @@ const scenarios = {
   },
 };
 
-const child = spawn(command[0], command.slice(1), { stdio: ["pipe", "pipe", "inherit"] });
-const stream = acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout));
-try {
-  await app.connectWith(stream, (ctx) => scenarios[surface](ctx));
-} catch (error) {
-  report.error = { code: error?.code ?? null, message: String(error?.message ?? error) };
-}
-child.stdin.end();
-const exit = await Promise.race([
-  new Promise((resolve) => child.on("exit", (code) => resolve(code))),
-  new Promise((resolve) => setTimeout(() => resolve("timeout"), 10000)),
-]);
-if (exit === "timeout") child.kill("SIGKILL");
-report.agentExit = exit;
-process.stdout.write(JSON.stringify(report) + "\n");
-process.exit(0);
+await runClient(acp, app, command, report, (ctx) => scenarios[surface](ctx));

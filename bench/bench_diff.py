@@ -30,7 +30,7 @@ ACPGEN = [sys.executable, "-m", "acpgen"]
 
 
 def _inputs_dir() -> Path:
-    from acpgen.model.project import load_project
+    from acpgen.load.project import load_project
 
     return load_project(ROOT).inputs.directory
 

@@ -23,9 +23,7 @@ ones 2x and 4x its size (``bench/synth_schema.py``: every def duplicated under a
 refs inside each copy pointing to the copy). All four surfaces at once: ``bench_surfaces.py``.
 
 Both sides run from byte-compiled modules, as installed tools do (``PYTHONDONTWRITEBYTECODE``
-is dropped and acpgen is byte-compiled first), and acpgen with its templates precompiled as
-its package build does (``python -m acpgen.emit.precompile``, what ``hatch_build.py`` runs on
-``pip install``), so that an edited template in this checkout is measured as installed.
+is dropped and acpgen is byte-compiled first).
 
 Run: ``.venv/bin/python bench/bench_generate.py`` (``--rounds N`` for 1x, ``--big-rounds N``
 for 2x/4x, ``--sizes 1,2,4``).
@@ -134,9 +132,7 @@ def main() -> None:
     args = parser.parse_args()
     base = {k: v for k, v in os.environ.items()
             if not k.startswith("ACPGEN_") and k != "PYTHONDONTWRITEBYTECODE"}
-    # The package build: precompiled templates (hatch_build.py), then byte-compiled modules.
-    subprocess.run([sys.executable, "-m", "acpgen.emit.precompile"], env=base, check=True,
-                   stdout=subprocess.DEVNULL)
+    # As installed: byte-compiled modules.
     compileall.compile_dir(str(ROOT / "acpgen"), quiet=1)
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     print(f"{cpus} CPUs; load average at start {os.getloadavg()[0]:.2f}")

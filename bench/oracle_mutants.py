@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from acpgen.model.project import load_project
+from acpgen.load.project import load_project
 from acpgen.output.generate import build_tree, options_for
 from acpgen.output.writer import write_tree
 

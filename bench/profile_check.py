@@ -1,7 +1,7 @@
 """Where a cold ``acpgen check`` spends its CPU time, phase by phase, in one process.
 
 Cold means a fresh CI runner: ``ACPGEN_NO_CACHE=1`` (no tree memo, no black cache, no jinja2
-bytecode cache; the templates precompiled by the package build are used, as installed). Black
+bytecode cache). Black
 runs in this process, one file after the other (the real command may spread the big files
 over worker processes; the CPU time is the same), so every file's cost is visible. The import
 proof is not part of a check; what it adds to a cold ``generate`` is printed after the total.
@@ -44,19 +44,18 @@ def main() -> None:
     import acpgen.cli.main  # noqa: F401 - what every command imports first
 
     mark("import the CLI (every command; black, jinja2, jsonschema are imported on use)")
-    from acpgen.model.project import load_project
+    from acpgen.load.project import load_project
 
     project = load_project(args.project.resolve(), args.inputs)
     mark("load the project: read, SHA-256, parse, roster, IR (no metaschema)")
-    from acpgen.emit import precompiled
     from acpgen.emit.render import BlackLayout, Verbatim
     from acpgen.output import format as black_format
     from acpgen.output.generate import emit_sources, options_for
     from acpgen.output.layout import black_layout
+    from acpgen.output.work_stats import STATS
 
     sources = emit_sources(project, options_for(project))
-    mark(f"emit {len(sources)} files (jinja2 import, rendering; {len(set(precompiled.LOADED))} "
-         "templates loaded precompiled)")
+    mark(f"emit {len(sources)} files (jinja2 import, template compilation, rendering)")
     import black  # noqa: F401
 
     mark("import black (the layout check hands it the statements whose split depends on lengths)")
@@ -76,7 +75,7 @@ def main() -> None:
     fast = verbatim | {rel for rel, text in python.items() if rel not in verbatim
                        and isinstance(text, BlackLayout) and black_layout(text) is not None}
     black_format.format_python = real_format
-    label = f"layout check, black on the statements of {len(black_format.BLACK_RUNS)} file(s)"
+    label = f"layout check, black on the statements of {len(STATS.black_runs)} file(s)"
     marks.append((label, in_black[0]))
     last += in_black[0]
     mark(f"layout check, the rest (parse, literals, docstrings, splits): {len(fast)} of "

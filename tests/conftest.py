@@ -39,7 +39,7 @@ _SESSION: dict[str, Any] = {}  # built once per test process: the project, its t
 def load_real_project() -> Any:
     """The real project on the pinned inputs, loaded once per test process."""
     if "project" not in _SESSION:
-        from acpgen.model.project import load_project
+        from acpgen.load.project import load_project
 
         _SESSION["project"] = load_project(PROJECT_ROOT, str(INPUTS))
     return _SESSION["project"]

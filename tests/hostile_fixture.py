@@ -24,7 +24,7 @@ from acpgen.inputs.json_limits import check_json_limits
 from acpgen.inputs.roster import Roster
 from acpgen.ir.build import build_ir
 from acpgen.ir.types import SchemaIR
-from acpgen.model.capabilities import EMPTY
+from acpgen.load.capabilities import EMPTY
 from acpgen.model.generation import GenerationModel, GenOptions
 
 SCHEMA = "schema/v1/schema.json"
@@ -130,7 +130,7 @@ def generation_model(ir: SchemaIR, schema: dict[str, Any]) -> GenerationModel:
     roster = Roster("r1", "repo", "0" * 40, "0" * 64, {}, ())
     return GenerationModel(
         ir=ir, roster=roster, roster_where="roster/requirements.md", capabilities=EMPTY,
-        has_capabilities=False, options=GenOptions(package=PACKAGE), pinned_inputs=(),
+        options=GenOptions(package=PACKAGE), pinned_inputs=(),
         manifests=(), conformance=None,
     )
 
@@ -158,9 +158,10 @@ def load_package(files: dict[str, str], root: Path) -> dict[str, ModuleType]:
     pkg = root / name
     pkg.mkdir(parents=True)
     (pkg / "__init__.py").write_text("", encoding="utf-8")
-    # The fixed runtime module methods.py imports (copied verbatim into every package).
-    runtime = Path(__file__).resolve().parents[1] / "acpgen" / "runtime"
-    (pkg / "errors.py").write_bytes((runtime / "errors.py").read_bytes())
+    # The shipped modules models.py and methods.py import (copied verbatim into every package).
+    runtime = Path(__file__).resolve().parents[1] / "acpgen" / "shipped" / "runtime"
+    for fixed in ("errors.py", "model_base.py", "envelopes.py"):
+        (pkg / fixed).write_bytes((runtime / fixed).read_bytes())
     for rel, text in files.items():
         if rel.startswith(f"{PACKAGE}/"):
             body = text.replace(f"from {PACKAGE}.", f"from {name}.").replace(f"from {PACKAGE} ", f"from {name} ")

@@ -17,11 +17,12 @@ from pathlib import Path
 import pytest
 from conftest import INPUTS, PROJECT_ROOT, generated_dir, run_acpgen
 
-from acpgen.conformance.checks_agent import AGENT_CHECKS
-from acpgen.conformance.checks_client import CLIENT_CHECKS
 from acpgen.emit import conformance as emitter
+from acpgen.emit.shipped import KIT_PACKAGE
 from acpgen.errors import AcpgenError
-from acpgen.model.conformance import MANIFEST_RELPATH, parse_manifest
+from acpgen.load.conformance import MANIFEST_RELPATH, parse_manifest
+from acpgen.shipped.conformance.checks_agent import AGENT_CHECKS
+from acpgen.shipped.conformance.checks_client import CLIENT_CHECKS
 
 MANIFEST = PROJECT_ROOT / MANIFEST_RELPATH
 GENERATED = generated_dir()  # generated now into a temporary directory
@@ -101,9 +102,9 @@ def test_the_cli_refuses_a_broken_manifest_with_exit_2_and_one_line(tmp_path: Pa
 
 
 def test_the_kit_is_copied_verbatim_and_every_observable_requirement_has_a_tagged_test(project) -> None:  # type: ignore[no-untyped-def]
-    source = PROJECT_ROOT / "acpgen" / "conformance"
+    source = PROJECT_ROOT / "acpgen" / "shipped" / "conformance"
     for path in source.glob("*.py"):
-        assert (TESTS_DIR / emitter.KIT_PACKAGE / path.name).read_bytes() == path.read_bytes(), path.name
+        assert (TESTS_DIR / KIT_PACKAGE / path.name).read_bytes() == path.read_bytes(), path.name
     for side in emitter.SIDES:
         text = (TESTS_DIR / f"test_conformance_{side}.py").read_text(encoding="utf-8")
         for entry in project.conformance.checked_against(side):

@@ -1,4 +1,4 @@
-"""The conformance kit's fixed Python, unit by unit, in place (acpgen/conformance/)."""
+"""The conformance kit's fixed Python, unit by unit, in place (acpgen/shipped/conformance/)."""
 
 from __future__ import annotations
 
@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 from conftest import generated_dir
 
-from acpgen.conformance import checks_wire as w
-from acpgen.conformance import report
-from acpgen.conformance.client_scenarios import ClientCommandError, client_argv
-from acpgen.conformance.outcome import CheckFailed, CheckSkipped
-from acpgen.conformance.process import Peer, PeerClosed, PeerError, PeerTimeout
-from acpgen.conformance.validate import Validator
-from acpgen.conformance.wire import Frame, Transcript, decode_line, encode
+from acpgen.shipped.conformance import checks_wire as w
+from acpgen.shipped.conformance import report
+from acpgen.shipped.conformance.client_scenarios import ClientCommandError, client_argv
+from acpgen.shipped.conformance.outcome import CheckFailed, CheckSkipped
+from acpgen.shipped.conformance.process import Peer, PeerClosed, PeerError, PeerTimeout
+from acpgen.shipped.conformance.validate import Validator
+from acpgen.shipped.conformance.wire import Frame, Transcript, decode_line, encode
 
 GENERATED = generated_dir()  # generated now into a temporary directory
 
@@ -222,7 +222,7 @@ def test_the_report_covers_every_requirement_and_escapes_markdown() -> None:
 
 
 def test_the_scripted_agent_needs_only_the_standard_library() -> None:
-    source = (Path(__file__).resolve().parents[1] / "acpgen" / "conformance" / "scripted_agent.py").read_text()
+    source = (Path(__file__).resolve().parents[1] / "acpgen" / "shipped" / "conformance" / "scripted_agent.py").read_text()
     imports = {line.split()[1].split(".")[0] for line in source.splitlines()
                if line.startswith(("import ", "from ")) and "__future__" not in line}
     assert imports <= set(sys.stdlib_module_names), imports - set(sys.stdlib_module_names)

@@ -30,7 +30,7 @@ import pytest
 from conftest import PROJECT_ROOT
 from test_check import generated_now
 
-from acpgen import cache as format_cache
+from acpgen import disk_cache
 
 CLOCK_SHIFT = 1_000_000_000  # seconds, about 31.7 years
 
@@ -102,12 +102,12 @@ def test_output_does_not_depend_on_environment(tmp_path: Path, inputs_dir: Path,
     # The session's in-process tree (shared with the other tests) filled the default black
     # cache, so run C formats nothing itself.
     in_process = generated_now(project)
-    warm = format_cache.cache_dir()
+    warm = disk_cache.cache_dir()
     if warm is None:  # the caller turned the cache off: C runs cold too
-        c_cache = {format_cache.ENV_OFF: "1"}
+        c_cache = {disk_cache.ENV_OFF: "1"}
     else:
         assert list(warm.iterdir()), "the default black cache is warm"
-        c_cache = {format_cache.ENV_DIR: str(warm.parent)}
+        c_cache = {disk_cache.ENV_DIR: str(warm.parent)}
 
     # All three at once: the shortest window for a concurrent edit of the working tree.
     runs = {
@@ -145,20 +145,20 @@ def test_output_does_not_depend_on_environment(tmp_path: Path, inputs_dir: Path,
 
 
 def test_format_cache_round_trip_and_damage(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.delenv(format_cache.ENV_OFF, raising=False)
-    monkeypatch.setenv(format_cache.ENV_DIR, str(tmp_path))
-    directory = format_cache.cache_dir()
+    monkeypatch.delenv(disk_cache.ENV_OFF, raising=False)
+    monkeypatch.setenv(disk_cache.ENV_DIR, str(tmp_path))
+    directory = disk_cache.cache_dir()
     assert directory == tmp_path / "black"
-    entry = format_cache.key("x = 1\n", "black A")
-    assert entry != format_cache.key("x = 1\n", "black B"), "the formatter's identity is in the key"
-    assert format_cache.load(directory, entry) is None
-    format_cache.store(directory, entry, "x = 1\n")
-    assert format_cache.load(directory, entry) == "x = 1\n"
+    entry = disk_cache.key("x = 1\n", "black A")
+    assert entry != disk_cache.key("x = 1\n", "black B"), "the formatter's identity is in the key"
+    assert disk_cache.load(directory, entry) is None
+    disk_cache.store(directory, entry, "x = 1\n")
+    assert disk_cache.load(directory, entry) == "x = 1\n"
     path = directory / entry
     path.write_bytes(path.read_bytes()[:-2])  # a torn write
-    assert format_cache.load(directory, entry) is None, "a damaged entry is ignored"
-    monkeypatch.setenv(format_cache.ENV_OFF, "1")
-    assert format_cache.cache_dir() is None
+    assert disk_cache.load(directory, entry) is None, "a damaged entry is ignored"
+    monkeypatch.setenv(disk_cache.ENV_OFF, "1")
+    assert disk_cache.cache_dir() is None
 
 
 def test_parallel_formatting_equals_sequential_and_reports_worker_errors(monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -166,7 +166,7 @@ def test_parallel_formatting_equals_sequential_and_reports_worker_errors(monkeyp
     from acpgen.output import format as fmt
     from acpgen.output import format_parallel
 
-    monkeypatch.setenv(format_cache.ENV_OFF, "1")
+    monkeypatch.setenv(disk_cache.ENV_OFF, "1")
     monkeypatch.setattr(format_parallel, "PARALLEL_MIN_CHARS", 1)  # every file "big"
     monkeypatch.setattr(format_parallel, "_workers", lambda big: 2 if big >= 2 else 0)
     sources = {"z.py": "x   =   [1,\n2]\n" * 3, "a.py": "def f( a ):\n  return a\n", "n.txt": "as is  \n"}

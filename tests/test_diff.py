@@ -28,7 +28,7 @@ NPM_2_4 = HISTORY / "schema-v1-from-npm-sdk-2.4.0.json"
 
 @cache
 def _project():  # type: ignore[no-untyped-def]
-    from acpgen.model.project import load_project
+    from acpgen.load.project import load_project
 
     return load_project(PROJECT_ROOT, str(INPUTS))
 

@@ -13,7 +13,7 @@ from conftest import generated_dir, run_acpgen, tree_digest
 from repin import make_project
 
 from acpgen.errors import AcpgenError
-from acpgen.model.capabilities import (
+from acpgen.load.capabilities import (
     MANIFEST_RELPATH,
     gate_warnings,
     parse_manifest,

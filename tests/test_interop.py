@@ -200,7 +200,7 @@ def _skeleton_client_classes() -> Any:
 def test_the_skeleton_client_drives_an_official_agent(skeleton: Path) -> None:
     import_skeleton(skeleton)
     models, RecordingClient = _skeleton_client_classes()
-    from interop_sdk.connection import connect_to_agent
+    from interop_sdk.launch import connect_to_agent
 
     def prompt(session_id: str, text: str) -> Any:
         return models.PromptRequest.model_validate(
@@ -248,8 +248,8 @@ def test_the_skeleton_client_drives_an_official_agent(skeleton: Path) -> None:
 def offering_agent_main() -> None:
     """A skeleton agent offering a terminal auth method and a boolean config option."""
     from interop_sdk import models
-    from interop_sdk.connection import run_agent
     from interop_sdk.interfaces import Agent
+    from interop_sdk.launch import run_agent
 
     class OfferingAgent(Agent):
         async def initialize(self, params: models.InitializeRequest) -> models.InitializeResponse:

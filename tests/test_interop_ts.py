@@ -87,8 +87,8 @@ def test_a_truncated_emoji_from_the_ts_client_is_echoed(skeleton: Path, ts_root:
 def test_the_skeleton_client_drives_the_ts_agent(skeleton: Path, ts_root: Path) -> None:
     import_skeleton(skeleton)
     from interop_sdk import models
-    from interop_sdk.connection import connect_to_agent
     from interop_sdk.interfaces import Client
+    from interop_sdk.launch import connect_to_agent
 
     class RecordingClient(Client):
         def __init__(self) -> None:

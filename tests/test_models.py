@@ -391,6 +391,7 @@ def test_a_def_named_like_an_import_is_an_error() -> None:
     imported = set(re.findall(r"^\s+(\w+),$", header, re.MULTILINE))
     imported |= {n.strip() for line in re.findall(r"^from (?!__future__)\S+ import ([\w, ]+)$", header, re.MULTILINE)
                  for n in line.split(",")}
-    assert imported <= MODULE_NAMES  # the guard knows every name the template imports
+    # A def name never starts with "_" (refused by naming), so the private bases cannot clash.
+    assert {n for n in imported if not n.startswith("_")} <= MODULE_NAMES  # the guard knows the rest
     with pytest.raises(NamingError, match="shadow a name the models module imports"):
         def_class_name("Field")

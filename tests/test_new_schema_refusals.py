@@ -17,7 +17,7 @@ from acpgen.errors import AcpgenError
 from acpgen.inputs.json_limits import MAX_DEPTH
 from acpgen.inputs.pinned import parse_json
 from acpgen.ir.build import build_ir
-from acpgen.model.capabilities import parse_manifest
+from acpgen.load.capabilities import parse_manifest
 
 
 def _refusal(call: Any) -> str:

@@ -119,7 +119,8 @@ def test_ten_megabyte_lines(skeleton: Path) -> None:
     run(body(), timeout=120)
 
 
-RUNTIME_MODULES = ("errors.py", "framing.py", "lenient.py", "omit.py", "rpc.py", "stdio.py", "handshake.py", "interfaces.py",
+RUNTIME_MODULES = ("errors.py", "framing.py", "guards.py", "guard_rules.py", "guard_data.py", "sides.py",
+                   "launch.py", "envelopes.py", "model_base.py", "lenient.py", "omit.py", "rpc.py", "stdio.py", "handshake.py", "interfaces.py",
                    "connection.py", "examples/echo_agent.py", "examples/client.py")
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from test_skeleton_support import import_skeleton, shared_skeleton
 
-from acpgen.emit import runtime, verbatim
+from acpgen.emit import runtime, shipped
 from acpgen.errors import AcpgenError
 from acpgen.model.generation import GenOptions, generation_model
 
@@ -102,26 +102,46 @@ def test_an_error_code_the_runtime_answers_with_must_be_the_schemas(project: Any
     changed = _error_code_retitled(project, -32602, "Bad params")
     with pytest.raises(AcpgenError) as caught:
         runtime.emit(generation_model(changed, GenOptions(package="x")))
-    assert "-32602 'Invalid params'" in str(caught.value) and "acpgen/runtime/errors.py" in str(caught.value)
+    assert "-32602 'Invalid params'" in str(caught.value) and "acpgen/shipped/runtime/errors.py" in str(caught.value)
 
 
 def test_the_fixed_runtime_is_copied_byte_for_byte_under_any_package_name(project: Any) -> None:
-    files = runtime.emit(generation_model(project, GenOptions(package="some_sdk")))
-    for name in verbatim.PACKAGE_FILES:
-        source = (verbatim.RUNTIME_DIR / name).read_text(encoding="utf-8")
-        assert files[f"some_sdk/{name}"] == source
-        assert "acp_v1" not in source and "some_sdk" not in source
-    for name in verbatim.test_files():
-        source = (verbatim.RUNTIME_DIR / "runtime_tests" / name).read_text(encoding="utf-8")
-        assert files[f"runtime_tests/{name}"] == source and "acp_v1" not in source
-    assert 'PACKAGE = "some_sdk"' in files["runtime_tests/_package.py"]
-    assert "import some_sdk as package" in files["runtime_tests/_package.py"]
+    model = generation_model(project, GenOptions(package="some_sdk", tests_dir="checks/acp"))
+    files = shipped.emit(model)
+    runtime_dir = shipped.SHIPPED_DIR / "runtime"
+    expected = {
+        "some_sdk/errors.py": runtime_dir / "errors.py",
+        "some_sdk/rpc.py": runtime_dir / "rpc.py",
+        "some_sdk/examples/__init__.py": runtime_dir / "examples" / "__init__.py",
+        "some_sdk/examples/echo_agent.py": runtime_dir / "examples" / "echo_agent.py",
+        "runtime_tests/__init__.py": runtime_dir / "runtime_tests" / "__init__.py",
+        "runtime_tests/test_faults.py": runtime_dir / "runtime_tests" / "test_faults.py",
+        "checks/acp/_acp_checks.py": shipped.SHIPPED_DIR / "reqchecks" / "_acp_checks.py",
+        "checks/acp/_acp_kit/__init__.py": shipped.SHIPPED_DIR / "conformance" / "__init__.py",
+        "checks/acp/_acp_kit/wire.py": shipped.SHIPPED_DIR / "conformance" / "wire.py",
+    }
+    for rel, path in expected.items():
+        assert files[rel] == path.read_text(encoding="utf-8"), rel
+    for rel, text in files.items():
+        assert "acp_v1" not in text and "some_sdk" not in text, rel
+    # acpgen's own package markers are not shipped: the package face is rendered.
+    assert "some_sdk/__init__.py" not in files and "checks/acp/__init__.py" not in files
+    rendered = runtime.emit(model)
+    assert not set(rendered) & set(files)
+    assert 'PACKAGE = "some_sdk"' in rendered["runtime_tests/_package.py"]
+    assert "import some_sdk as package" in rendered["runtime_tests/_package.py"]
+
+
+def test_the_conformance_kit_is_shipped_only_with_a_conformance_manifest(project: Any) -> None:
+    model = generation_model(replace(project, conformance=None), GenOptions(package="x"))
+    files = shipped.emit(model)
+    assert files and not any("_acp_kit" in rel for rel in files)
 
 
 def test_the_engine_uses_the_cancel_request_method_the_emitter_checks() -> None:
     """The emitter checks ``errors.CANCEL_REQUEST_METHOD`` against the schema (without importing
     the engine); the engine must send and route that very constant."""
-    from acpgen.runtime import errors, rpc
+    from acpgen.shipped.runtime import errors, rpc
 
     assert rpc.CANCEL_REQUEST_METHOD is errors.CANCEL_REQUEST_METHOD
     assert errors.CANCEL_REQUEST_METHOD == "$/cancel_request"

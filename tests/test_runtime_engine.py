@@ -1,6 +1,6 @@
-"""The runtime's fixed modules (``acpgen/runtime/``), unit-tested where they are written.
+"""The runtime's fixed modules (``acpgen/shipped/runtime/``), unit-tested where they are written.
 
-A :class:`~acpgen.runtime.rpc.Connection` over a socket pair, with a small dispatcher, driven
+A :class:`~acpgen.shipped.runtime.rpc.Connection` over a socket pair, with a small dispatcher, driven
 by a raw peer that writes exact bytes (several messages in one write, as real peers do).
 Each test has a deadline: a hang is a failure.
 """
@@ -20,10 +20,10 @@ from typing import Any, TypeVar
 import pytest
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
-from acpgen.runtime import errors, framing, lenient, rpc, stdio
+from acpgen.shipped.runtime import errors, framing, lenient, rpc, stdio
 
 T = TypeVar("T")
-RUNTIME = Path(__file__).resolve().parents[1] / "acpgen" / "runtime"
+RUNTIME = Path(__file__).resolve().parents[1] / "acpgen" / "shipped" / "runtime"
 
 
 def run(coro: Awaitable[T], timeout: float = 20.0) -> T:

@@ -90,7 +90,7 @@ def test_the_wheel_runs_read_only_commands_outside_any_checkout(tool: dict[str, 
 
 
 def test_a_skeleton_from_the_wheel_equals_one_from_the_checkout(skeleton: Path, tmp_path: Path) -> None:
-    from acpgen.model.project import load_project
+    from acpgen.load.project import load_project
     from acpgen.skeleton.create import build_skeleton
 
     here = build_skeleton(load_project(PROJECT_ROOT), tmp_path / "D", PACKAGE)

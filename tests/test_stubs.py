@@ -196,7 +196,7 @@ def test_conftest_finds_the_package_from_a_nested_tests_dir(project, tmp_path: P
                                                           monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     import runpy
 
-    from acpgen.emit import conformance
+    from acpgen.emit import conformance, shipped
     from acpgen.emit.test_stubs import emit
 
     model = generation_model(project, GenOptions(tests_dir="checks/acp"))
@@ -204,7 +204,7 @@ def test_conftest_finds_the_package_from_a_nested_tests_dir(project, tmp_path: P
     assert "checks/acp/conftest.py" in files and "checks/acp/test_schema.py" in files
     conftest = tmp_path / "out" / "checks" / "acp" / "conftest.py"
     # The conftest imports the conformance kit's hooks from beside it.
-    for relpath, text in {**conformance.emit(model), **files}.items():
+    for relpath, text in {**conformance.emit(model), **shipped.emit(model), **files}.items():
         (tmp_path / "out" / relpath).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / "out" / relpath).write_text(text)
     monkeypatch.setattr(sys, "path", list(sys.path))
@@ -462,8 +462,8 @@ def test_broken_generated_code_fails_exactly_the_real_tests_that_check_it(projec
     def untyped_version(tree: ast.Module) -> None:
         _field(_class(tree, "JsonRpcRequest"), "jsonrpc").annotation = ast.Name("str")
 
-    _mutate(package / "methods.py", untyped_version)
-    gate_ids = _mutate(package / "guards.py", lambda tree: _drop_gate(project, tree))
+    _mutate(package / "envelopes.py", untyped_version)
+    gate_ids = _mutate(package / "guard_data.py", lambda tree: _drop_gate(project, tree))
     expected = {member_id, variant_id, "ACP-V1-JSONRPC-VERSION-MEMBER", *gate_ids}  # type: ignore[misc]
 
     roster = project.inputs.directory / project.lock.files["roster"].path

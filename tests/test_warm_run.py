@@ -15,11 +15,11 @@ from typing import Any
 import jinja2
 import pytest
 
-from acpgen.emit import precompiled, render
-from acpgen.output import format as fmt
-from acpgen.output import format_parallel, memo
+from acpgen.emit import render
+from acpgen.output import memo
 from acpgen.output.check import check
 from acpgen.output.generate import build_tree, options_for
+from acpgen.output.work_stats import STATS
 from acpgen.output.writer import write_tree
 
 
@@ -36,14 +36,14 @@ class Work:
 
     def run(self, action: Any) -> dict[str, Any]:
         render.environment.cache_clear()  # a new process: nothing compiled in memory
-        black_before, hits_before, compiled_before, runs_before = (
-            len(format_parallel.SENT_TO_BLACK), len(memo.HITS), len(self.compiled), len(fmt.BLACK_RUNS))
+        mark, compiled_before = STATS.mark(), len(self.compiled)
         result = action()
+        done = STATS.since(mark)
         return {
             "result": result,
-            "black": format_parallel.SENT_TO_BLACK[black_before:],  # whole files handed to black
-            "black_runs": fmt.BLACK_RUNS[runs_before:],  # black called in this process at all
-            "memo_hits": len(memo.HITS) - hits_before,
+            "black": done.sent_to_black,  # whole files handed to black
+            "black_runs": done.black_runs,  # black called in this process at all
+            "memo_hits": len(done.memo_hits),
             "compiled": self.compiled[compiled_before:],
         }
 
@@ -52,9 +52,6 @@ class Work:
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("ACPGEN_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("ACPGEN_NO_CACHE", raising=False)
-    # Without the package's precompiled templates (tests/test_precompiled.py covers them), so
-    # that what is counted here is what the caches save.
-    monkeypatch.setattr(precompiled, "DIRECTORY", tmp_path / "no-precompiled-templates")
     return tmp_path / "cache"
 
 
@@ -71,7 +68,7 @@ def test_warm_check_runs_no_black_and_compiles_no_template(
     assert cold["memo_hits"] == 0
     # The big modules skip whole-file black: their templates declare black's layout, and
     # black lays out only the few statements whose split depends on lengths.
-    assert not any(rel.endswith(("/models.py", "/methods.py", "/guards.py")) for rel in cold["black"])
+    assert not any(rel.endswith(("/models.py", "/methods.py", "/guard_data.py")) for rel in cold["black"])
 
     warm = work.run(lambda: check(project, out=str(out)))
     assert warm["result"].clean

@@ -13,7 +13,7 @@ import click
 
 from acpgen.errors import AcpgenError, InputDriftError
 from acpgen.inputs.lock import builtin_project_root, find_project_root
-from acpgen.model.project import Project, load_project
+from acpgen.load.project import Project, load_project
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -14,7 +14,7 @@ from acpgen.evolve.compat import RULES, explain
 from acpgen.evolve.diff import SchemaSide, build_side, load_side
 from acpgen.evolve.report import exit_code, render_text, to_json
 from acpgen.inputs.lock import STABLE_SURFACE, surface_file
-from acpgen.model.project import Project
+from acpgen.load.project import Project
 
 _EXIT_HELP = (
     "Exit codes: 0 no change at all; 1 only compatible changes (annotation-only changes "

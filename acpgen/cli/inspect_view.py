@@ -13,7 +13,7 @@ from typing import Any
 from acpgen.errors import AcpgenError
 from acpgen.ir.describe import describe_type
 from acpgen.ir.types import TypeExpr
-from acpgen.model.project import Project
+from acpgen.load.project import Project
 
 
 def _plain(value: Any) -> Any:

@@ -15,8 +15,8 @@ from acpgen.cli.common import emit_json, handle_errors, open_project, project_op
 from acpgen.errors import EXIT_DRIFT, AcpgenError
 from acpgen.inputs.lock import find_project_root
 from acpgen.inputs.roster import KEYWORDS, KINDS, RESPONSIBILITIES, ROLES
-from acpgen.model.capabilities import uncited_gate_warnings
-from acpgen.model.project import Project
+from acpgen.load.capabilities import uncited_gate_warnings
+from acpgen.load.project import Project
 from acpgen.output.check import check as run_check
 from acpgen.output.check import error_json
 from acpgen.output.check_report import render_text
@@ -108,7 +108,7 @@ def _verify_warnings(project: Project) -> list[str]:
 def lock(update: bool, project_dir: Path | None, inputs: str | None) -> None:
     """Show the lock (after verifying the inputs against it), or (with --update) accept the
     current input bytes."""
-    from acpgen.inputs.lock_update import show_lock, update_lock
+    from acpgen.load.lock_update import show_lock, update_lock
 
     root = project_dir.resolve() if project_dir else find_project_root(Path.cwd())
     if update:

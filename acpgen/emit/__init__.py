@@ -1,1 +1,1 @@
-"""Stage 3: emitters (see :mod:`acpgen.emit.registry`)."""
+"""Stage 5, emit: one emitter per output, ``{relative path: text}`` (see :mod:`acpgen.emit.registry`)."""

@@ -4,37 +4,25 @@ From ``schema/conformance.toml``: one test per requirement observable against an
 (``test_conformance_agent.py``) and per requirement observable against a client
 (``test_conformance_client.py``), each tagged with its roster ID; ``_acp_conformance.py``
 holds the package name and every requirement's class for the report. The kit itself
-(``acpgen/conformance/``, fixed Python) is copied verbatim into ``_acp_kit/``.
+(``acpgen/shipped/conformance/``, fixed Python) is shipped verbatim into ``_acp_kit/``
+(:mod:`acpgen.emit.shipped`).
 Without a conformance manifest nothing is emitted.
 """
 
 from __future__ import annotations
 
 import textwrap
-from importlib import resources
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
-from acpgen.emit.render import Verbatim, render
+from acpgen.emit.render import render
 from acpgen.emit.test_stubs import DOC_WIDTH, docstring_lines
 
 if TYPE_CHECKING:
-    from acpgen.model.conformance import Observability
+    from acpgen.load.conformance import Observability
     from acpgen.model.generation import GenerationModel
 
-KIT_PACKAGE = "_acp_kit"
 SIDES = ("agent", "client")
-
-
-def kit_sources() -> dict[str, str]:
-    """The kit's modules by file name (the fixed Python of ``acpgen.conformance``)."""
-    folder = resources.files("acpgen.conformance")
-    return {
-        # Verbatim: black-formatted where it is written (tests/test_fast_format.py).
-        entry.name: Verbatim(entry.read_text(encoding="utf-8"))
-        for entry in sorted(folder.iterdir(), key=lambda e: e.name)
-        if entry.name.endswith(".py")
-    }
 
 
 def test_name(side: str, req_id: str) -> str:
@@ -53,13 +41,14 @@ def emit(model: GenerationModel) -> dict[str, str]:
         return {}
     tests_dir = PurePosixPath(model.options.tests_dir)
     roster = {r.id: r for r in model.roster.requirements}
-    files = {f"{tests_dir}/{KIT_PACKAGE}/{name}": text for name, text in kit_sources().items()}
-    files[f"{tests_dir}/_acp_conformance.py"] = render(
-        "conformance/manifest.py.jinja",
-        package=model.options.package,
-        roster_revision=model.roster.revision,
-        entries=[(e, roster[e.id]) for e in manifest.entries],
-    )
+    files = {
+        f"{tests_dir}/_acp_conformance.py": render(
+            "conformance/manifest.py.jinja",
+            package=model.options.package,
+            roster_revision=model.roster.revision,
+            entries=[(e, roster[e.id]) for e in manifest.entries],
+        )
+    }
     for side in SIDES:
         tests = [
             (test_name(side, e.id), e, [*docstring_lines(roster[e.id]), "", *_wrap(e)])

@@ -47,8 +47,9 @@ from typing import Any
 # Filters the template scan accepts as the escaping of an input-derived value.
 ESCAPING_FILTERS = frozenset({"ident", "pyrepr", "regex", "num", "doc", "comment"})
 # black_value writes every value through py_literal, black_union every name through ident
-# (acpgen.emit.render): escaping globals that also lay out what they write as black does.
-ESCAPING_GLOBALS = frozenset({"lit", "black_value", "black_union"})
+# (acpgen.emit.render): escaping globals that also lay out what they write as black does;
+# ty spells a type tree, every name through ident and every value through py_literal.
+ESCAPING_GLOBALS = frozenset({"lit", "ty", "black_value", "black_union"})
 # Parts of the layout nodes of templates/models/_layout.jinja that templates build (heads and
 # brackets of calls, ``name=`` leads): template text, never a context value.
 LAYOUT_PARTS = frozenset({"head", "open", "close", "lead", "k"})

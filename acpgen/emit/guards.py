@@ -1,8 +1,10 @@
-"""``guards.py``: capability-guard decorators and check functions built from the gating manifest.
+"""``guard_data.py``: the rows the capability guards read, from the gating manifest.
 
-The gate data comes from ``schema/capabilities.toml`` as validated by :mod:`acpgen.model.capabilities`
+The gate data comes from ``schema/capabilities.toml`` as validated by :mod:`acpgen.load.capabilities`
 (every capability path resolved in the IR, with its wire path and the attribute path on the
-generated models); the code comes from ``templates/guards/``.
+generated models), rendered by ``templates/guards/guard_data.py.jinja``. The checks and
+decorators that read it (``guards.py``, ``guard_rules.py``) are fixed code, shipped from
+``acpgen/shipped/runtime/``.
 """
 
 from __future__ import annotations
@@ -10,13 +12,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from acpgen.emit.render import render
-from acpgen.model.capabilities import Gate, Manifest, PathRule
+from acpgen.load.capabilities import Gate, Manifest, PathRule
 
 if TYPE_CHECKING:
     from acpgen.ir.types import Capability
     from acpgen.model.generation import GenerationModel
 
-TEMPLATE = "guards/guards.py.jinja"
+TEMPLATE = "guards/guard_data.py.jinja"
 
 
 def capability_row(cap: Capability) -> dict[str, Any]:
@@ -76,4 +78,4 @@ def guard_context(model: GenerationModel, manifest: Manifest) -> dict[str, Any]:
 
 def emit(model: GenerationModel) -> dict[str, str]:
     ctx = guard_context(model, model.capabilities)
-    return {f"{model.options.package}/guards.py": render(TEMPLATE, package=model.options.package, **ctx)}
+    return {f"{model.options.package}/guard_data.py": render(TEMPLATE, **ctx)}

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from acpgen.emit.render import render
 from acpgen.errors import AcpgenError
 from acpgen.ir.naming import pascal
-from acpgen.model.capabilities import Manifest
+from acpgen.load.capabilities import Manifest
 
 if TYPE_CHECKING:
     from acpgen.ir.types import Method

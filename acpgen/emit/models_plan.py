@@ -86,7 +86,8 @@ def docstring_text(text: str | None) -> str | None:
 
 
 def type_node(t: TypeExpr) -> dict[str, Any]:
-    """A type as a small tree the ``ty`` macro renders (no source text is built here)."""
+    """A type as a small tree: spelled by :func:`acpgen.emit.type_spelling.spell_type` (the
+    templates' ``ty``), split across lines by ``templates/models/_layout.jinja``."""
     return fold(t, _node)
 
 

@@ -1,19 +1,19 @@
-"""Stage 3: emitters. Each turns the generation model into source text via templates.
+"""Stage 5, emit: the emitters. Each turns the generation model into source text via templates.
 
 An emitter is a function ``(model) -> {relative path: text}``; paths are relative to the
-output directory. Emitters never read files, format or write: that is stages 4 and 5.
+output directory. Emitters never read files, format or write: that is stage 6 (output).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from acpgen.emit import conformance, guards, methods, models, package, runtime, test_stubs
+from acpgen.emit import conformance, guards, methods, models, package, runtime, shipped, test_stubs
 from acpgen.model.generation import GenerationModel
 
 Emitter = Callable[[GenerationModel], dict[str, str]]
 
 EMITTERS: tuple[Emitter, ...] = (
     package.emit, models.emit, methods.emit, guards.emit, test_stubs.emit, runtime.emit,
-    conformance.emit,
+    conformance.emit, shipped.emit,
 )

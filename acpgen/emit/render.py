@@ -6,11 +6,9 @@ formatting stage may skip black for it after a cheap check of what the inputs pu
 (:mod:`acpgen.output.layout`). ``tests/test_fast_format.py`` holds every such template to
 its promise.
 
-Templates come precompiled with the package when their source is exactly what was
-precompiled (:mod:`acpgen.emit.precompiled`); otherwise compiled templates are memoised in a
-jinja2 bytecode cache beside the black cache (``<cache>/jinja-<jinja2 version>``): an entry
-is used only for the same template name and the same SHA-1 of its source, by the same
-jinja2 and Python versions. jinja2 is imported on first use, so a command answered from the
+Compiled templates are memoised in a jinja2 bytecode cache beside the black cache
+(``<cache>/jinja-<jinja2 version>``): an entry is used only for the same template name and
+the same SHA-1 of its source, by the same jinja2 and Python versions. jinja2 is imported on first use, so a command answered from the
 generation memo never pays for it.
 """
 
@@ -22,9 +20,10 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from acpgen import cache as acpgen_cache
-from acpgen.emit import escape, precompiled
+from acpgen import disk_cache
+from acpgen.emit import escape
 from acpgen.emit.escape import py_literal
+from acpgen.emit.type_spelling import spell_type
 from acpgen.errors import AcpgenError
 
 if TYPE_CHECKING:
@@ -149,9 +148,9 @@ def _declares_black_layout(directory: str, template: str) -> bool:
 def environment(directory: str | None = None) -> jinja2.Environment:
     import jinja2
 
-    cache_dir = acpgen_cache.cache_dir(f"jinja-{acpgen_cache.installed_version('jinja2')}")
+    cache_dir = disk_cache.cache_dir(f"jinja-{disk_cache.installed_version('jinja2')}")
     env = jinja2.Environment(
-        loader=_Loader(directory or str(templates_dir())),
+        loader=jinja2.FileSystemLoader(directory or str(templates_dir())),
         undefined=jinja2.StrictUndefined,  # a typo in a template is an error, not empty output
         keep_trailing_newline=True,
         trim_blocks=True,
@@ -168,29 +167,10 @@ def environment(directory: str | None = None) -> jinja2.Environment:
     env.filters["doc"] = escape.doc
     env.filters["comment"] = escape.comment
     env.globals["lit"] = escape.py_literal
+    env.globals["ty"] = spell_type  # a type tree, spelled and escaped (acpgen.emit.type_spelling)
     env.globals.update(black_value=black_value, black_union=black_union, black_def=black_def)
     env.filters["tojson_sorted"] = lambda v: json.dumps(v, sort_keys=True)
     return env
-
-
-def _Loader(directory: str) -> jinja2.BaseLoader:
-    """A file system loader that takes a template's code from the package's precompiled
-    templates when they were compiled from exactly its current source."""
-    import jinja2
-
-    class Loader(jinja2.FileSystemLoader):
-        def load(self, environment: jinja2.Environment, name: str,
-                 globals: Any = None) -> jinja2.Template:
-            source, filename, uptodate = self.get_source(environment, name)
-            code = precompiled.code_for(environment, name, source)
-            if code is None:
-                return super().load(environment, name, globals)
-            template = environment.template_class.from_code(
-                environment, code, environment.make_globals(globals), uptodate)
-            template.filename = filename  # tracebacks name the template, not the module
-            return template
-
-    return Loader(directory)
 
 
 def _BytecodeCache(directory: Path) -> jinja2.BytecodeCache:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from acpgen.errors import AcpgenError
-from acpgen.model.capabilities import Manifest
+from acpgen.load.capabilities import Manifest
 from acpgen.model.derived_claims import DerivedClaims, derived_claims
 
 if TYPE_CHECKING:

@@ -2,14 +2,14 @@
 
 ``errors.py``, ``framing.py``, ``rpc.py``, ``stdio.py`` (the fixed runtime) and ``examples/``
 (written against the package face, importing it relatively) are copied verbatim from
-``acpgen/runtime/`` (:mod:`acpgen.emit.verbatim`); this emitter checks that what they
+``acpgen/shipped/runtime/`` (:mod:`acpgen.emit.shipped`); this emitter checks that what they
 hard-code is the schema's (the ``ErrorCode`` codes, the cancel-request method) and refuses a
 schema that disagrees. ``handshake.py`` (the protocol version), ``interfaces.py`` and
 ``connection.py`` (the method table) are rendered from templates.
 
 The runtime's own tests go to ``runtime_tests/`` beside the requirement tests (not inside them:
-``pytest {tests_dir}`` collects exactly one test per roster requirement): copied verbatim, with a
-rendered ``_package.py`` naming the package. It is a package, so pytest puts the output directory
+``pytest {tests_dir}`` collects exactly one test per roster requirement): shipped verbatim, with
+the ``_package.py`` rendered here naming the package. It is a package, so pytest puts the output directory
 (and with it the generated package) on ``sys.path``.
 """
 
@@ -18,12 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from acpgen.emit import verbatim
 from acpgen.emit.models_plan import type_node
 from acpgen.emit.render import render
+from acpgen.emit.shipped import RUNTIME_TESTS_DIR
 from acpgen.errors import AcpgenError
 from acpgen.ir.types import Method, SchemaIR
-from acpgen.runtime import errors as runtime_errors
+from acpgen.shipped.runtime import errors as runtime_errors
 
 if TYPE_CHECKING:
     from acpgen.model.generation import GenerationModel
@@ -41,7 +41,6 @@ _PACKAGE_TEMPLATES = {
     "interfaces.py": "runtime/interfaces.py.jinja",
     "connection.py": "runtime/connection.py.jinja",
 }
-RUNTIME_TESTS_DIR = "runtime_tests"  # relative to the output directory
 _TEST_TEMPLATES = {"_package.py": "runtime/tests/_package.py.jinja"}
 
 
@@ -67,7 +66,7 @@ def check_error_codes(ir: SchemaIR) -> None:
             raise AcpgenError(
                 ir.schema_where,
                 f"$defs/ErrorCode lacks {code} {title!r} (by value and title), which the runtime"
-                " (acpgen/runtime/errors.py) answers with",
+                " (acpgen/shipped/runtime/errors.py) answers with",
             )
 
 
@@ -144,7 +143,7 @@ def _qualified(tree: dict[str, Any]) -> dict[str, Any]:
     """A type tree whose names resolve from another module of the package (``models.X``)."""
     out = dict(tree)
     if tree.get("k") in ("name", "prim"):
-        out["qual"] = True  # the ty macro writes ``models.`` before the (escaped) name
+        out["qual"] = True  # spell_type writes ``models.`` before the (escaped) name
     if isinstance(tree.get("items"), dict):
         out["items"] = _qualified(tree["items"])
     if "members" in tree:
@@ -215,7 +214,7 @@ def context(model: GenerationModel) -> dict[str, Any]:
         raise AcpgenError(
             ir.schema_where,
             "expected exactly one protocol-level (cancel request) notification, "
-            f"{cancel_request!r} (acpgen/runtime/rpc.py)",
+            f"{cancel_request!r} (acpgen/shipped/runtime/rpc.py)",
         )
     check_error_codes(ir)
     initialize = _method(ir, INITIALIZE)
@@ -233,8 +232,6 @@ def context(model: GenerationModel) -> dict[str, Any]:
     return {
         # Whether a keyword's type is ``Annotated[..., Field(...)]`` (connection.py imports them).
         "keyword_fields": any("field" in _annotations(a.type) for args in keywords.values() for a in args or ()),
-        # A method either side handles (mcp/message) is routed on both sides.
-        "both_sided": any(m.side == "both" for m in ir.methods),
         # Results that are any JSON value (mcp/message): returned as they are, no cast.
         "any_results": sorted(name for name, d in ir.defs.items() if d.shape == "any"),
 
@@ -276,13 +273,7 @@ def emit(model: GenerationModel) -> dict[str, str]:
         f"{model.options.package}/{rel}": render(template, **ctx)
         for rel, template in _PACKAGE_TEMPLATES.items()
     }
-    files.update({f"{model.options.package}/{rel}": verbatim.read(rel) for rel in verbatim.PACKAGE_FILES})
-    files.update({f"{model.options.package}/{rel}": verbatim.read(src)
-                  for rel, src in verbatim.example_files(model.ir.protocol_version).items()})
     files.update(
         {f"{RUNTIME_TESTS_DIR}/{rel}": render(template, **ctx) for rel, template in _TEST_TEMPLATES.items()}
-    )
-    files.update(
-        {f"{RUNTIME_TESTS_DIR}/{rel}": verbatim.read(f"{verbatim.TESTS_DIR}/{rel}") for rel in verbatim.test_files()}
     )
     return files

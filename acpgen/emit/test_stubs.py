@@ -14,16 +14,13 @@ from __future__ import annotations
 
 import textwrap
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from acpgen.emit.render import Verbatim, render
+from acpgen.emit.render import render
 from acpgen.emit.requirement_checks import Call, planned_calls
 from acpgen.ir.naming import requirement_test_name, section_module_name
 from acpgen.model.claim_verdicts import broken_requirements
-
-# The requirement tests' fixed check helpers (real Python, linted and type-checked in place).
-CHECKS_MODULE = Path(__file__).resolve().parents[1] / "reqchecks" / "_acp_checks.py"
 
 if TYPE_CHECKING:
     from acpgen.inputs.roster import Requirement
@@ -116,8 +113,6 @@ def emit(model: GenerationModel) -> dict[str, str]:
     files = {
         f"{tests_dir}/conftest.py": render("tests/conftest.py.jinja", **ctx),
         f"{tests_dir}/_acp_target.py": render("tests/_acp_target.py.jinja", **ctx),
-        # Fixed Python, black-formatted where it is written: copied byte for byte.
-        f"{tests_dir}/_acp_checks.py": Verbatim(CHECKS_MODULE.read_text(encoding="utf-8")),
     }
     for section, tests in plan_tests(model).items():
         files[f"{tests_dir}/{module_name(section)}.py"] = render(

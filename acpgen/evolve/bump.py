@@ -46,11 +46,11 @@ from acpgen.evolve.diff import SchemaDiff, SchemaSide, build_side, diff_sides
 from acpgen.evolve.impact import Impact, compute_impact, load_gate_entries, tagged_gates
 from acpgen.inputs.lock import Lock, PinnedFile, dump_lock
 from acpgen.inputs.pinned import RawInputs, sha256_hex
-from acpgen.inputs.roster import Roster, RosterError, parse_roster
+from acpgen.inputs.roster import Roster
 from acpgen.ir.types import SchemaIR
-from acpgen.model import conformance
-from acpgen.model.capabilities import MANIFEST_RELPATH, Manifest, parse_manifest, read_manifest
-from acpgen.model.project import Project, load_inputs
+from acpgen.load import conformance
+from acpgen.load.capabilities import MANIFEST_RELPATH, Manifest, parse_manifest, read_manifest
+from acpgen.load.project import Project, load_inputs, read_roster
 from acpgen.output.generate import build_tree, options_for, output_dir
 from acpgen.output.writer import read_tree, write_tree
 
@@ -146,14 +146,7 @@ def plan_bump(
         roster_blob = _read(roster_path, roster_arg)
     else:
         roster_rel, roster_blob = lock.files["roster"].path, project.inputs.data["roster"]
-    try:
-        roster_text = roster_blob.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise AcpgenError(roster_rel, f"not UTF-8 at byte {exc.start}") from None
-    try:
-        roster = parse_roster(roster_text, roster_rel)
-    except RosterError as exc:
-        raise AcpgenError(exc.where, exc.message) from None
+    roster = read_roster(roster_blob, roster_rel)
     new_sha = sha256_hex(schema_blob)
     roster_upstream = dict(lock.files["roster"].upstream) if roster_arg is None else {}
     roster_upstream.pop(ROSTER_PIN_KEY, None)

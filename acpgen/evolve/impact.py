@@ -33,10 +33,10 @@ from acpgen.evolve.methods import Flows, refs_in
 from acpgen.evolve.normal import normalise, ref_name
 from acpgen.inputs.roster import Requirement, Roster
 from acpgen.ir.build import build_ir
-from acpgen.model.capabilities import MANIFEST_RELPATH
+from acpgen.load.capabilities import MANIFEST_RELPATH
+from acpgen.load.project import Project
 from acpgen.model.claim_verdicts import claim_verdicts
 from acpgen.model.derived_claims import DerivedClaims, derived_claims
-from acpgen.model.project import Project
 
 _MULTI_HUMP = re.compile(r"^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+$")
 _REQ_ID = re.compile(r"ACP-V1-[A-Z0-9]+(?:-[A-Z0-9]+)+")
@@ -107,25 +107,6 @@ def tagged_gates(project: Project) -> tuple[tuple[str, str, str], ...]:
 
 def _qualified(cap: Any) -> str:
     return f"{cap.root}Capabilities.{cap.path}"
-
-
-def _toml_entries(data: Any) -> list[Any]:
-    """Each table (or array-of-tables item) that mentions a requirement ID is one entry."""
-    out: list[Any] = []
-
-    def visit(node: Any) -> None:
-        if isinstance(node, dict):
-            if any(_REQ_ID.search(s) for s in _strings(node)):
-                out.append(node)
-            for v in node.values():
-                if isinstance(v, (dict, list)):
-                    visit(v)
-        elif isinstance(node, list):
-            for v in node:
-                visit(v)
-
-    visit(data)
-    return out
 
 
 def _strings(node: Any) -> Iterable[str]:

@@ -6,7 +6,7 @@ import functools
 import hashlib
 from typing import TYPE_CHECKING, Any
 
-from acpgen import cache as format_cache
+from acpgen import disk_cache
 from acpgen.errors import AcpgenError
 
 if TYPE_CHECKING:
@@ -22,18 +22,18 @@ def check_metaschema(schema: Any, where: str, blob: bytes | None = None) -> None
     Only passes are recorded: a failure is recomputed and reported every time.
     """
     memo = _metaschema_memo(blob)
-    if memo is not None and format_cache.load(format_cache.cache_dir("metaschema"), memo) == "ok":
+    if memo is not None and disk_cache.load(disk_cache.cache_dir("metaschema"), memo) == "ok":
         return
     _validate_metaschema(schema, where)
     if memo is not None:
-        format_cache.store(format_cache.cache_dir("metaschema"), memo, "ok")
+        disk_cache.store(disk_cache.cache_dir("metaschema"), memo, "ok")
 
 
 def _metaschema_memo(blob: bytes | None) -> str | None:
     if blob is None:
         return None
-    tool = f"jsonschema {format_cache.installed_version('jsonschema')}"
-    return format_cache.key(hashlib.sha256(blob).hexdigest(), tool)
+    tool = f"jsonschema {disk_cache.installed_version('jsonschema')}"
+    return disk_cache.key(hashlib.sha256(blob).hexdigest(), tool)
 
 
 @functools.cache

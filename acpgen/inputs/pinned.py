@@ -1,4 +1,4 @@
-"""Stage 1: read the pinned inputs and prove they are the bytes the lock names."""
+"""Stage 1, inputs: read the pinned inputs and prove they are the bytes the lock names."""
 
 from __future__ import annotations
 
@@ -19,9 +19,6 @@ class RawInputs:
 
     directory: Path
     data: dict[str, bytes]
-
-    def text(self, name: str) -> str:
-        return self.data[name].decode("utf-8")
 
 
 def sha256_hex(data: bytes) -> str:

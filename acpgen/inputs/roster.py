@@ -114,7 +114,7 @@ def parse_roster(text: str, where: str = "roster/requirements.md") -> Roster:
             rows[-1][1].append(line)
 
     reqs = [_parse_row(where, lineno, chunk) for lineno, chunk in rows]
-    _cross_check(where, reqs, counts, len(lines))
+    _cross_check(where, reqs, counts)
     return Roster(
         revision=header["revision"],
         repository=header["repository"],
@@ -199,7 +199,7 @@ def _parse_source(loc: str, req_id: str, text: str) -> Source:
     raise RosterError(loc, f"{req_id}: unrecognised source {text!r}")
 
 
-def _cross_check(where: str, reqs: list[Requirement], counts: dict[str, int], nlines: int) -> None:
+def _cross_check(where: str, reqs: list[Requirement], counts: dict[str, int]) -> None:
     seen: dict[str, Requirement] = {}
     for expected, req in enumerate(reqs, start=1):
         if req.number != expected:

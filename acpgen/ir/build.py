@@ -1,4 +1,4 @@
-"""Stage 2: build the IR (``acpgen.ir.types``) from the verified schema and meta.json.
+"""Stage 2, ir: build the IR (``acpgen.ir.types``) from the verified schema and meta.json.
 
 Everything the schema leaves implicit is decided here, once: the shape of each def, which
 union is tagged by what, which def is a method's params or result, and the capability tree.

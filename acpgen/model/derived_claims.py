@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from acpgen.errors import AcpgenError
 from acpgen.inputs.roster import Requirement, Roster
@@ -119,7 +119,6 @@ class DerivedClaims:
     enums: tuple[EnumClaim, ...] = ()
     codes: tuple[CodesClaim, ...] = ()
     extension_names: ExtensionNamesClaim | None = None
-    type_names: tuple[str, ...] = field(default=())  # every type the claims mention, in order
 
 
 def derived_claims(roster: Roster, where: str = "roster/requirements.md") -> list[DerivedClaims]:
@@ -158,8 +157,6 @@ def parse_claims(req: Requirement, where: str = "roster/requirements.md") -> Der
         error_code = next((s.type_name for s in shapes if s.type_name.endswith("Code")), "ErrorCode")
         codes.append(CodesClaim(error_code, items))
     ext = _EXTENSION_RE.search(prose)
-    claimed = [c.type_name for group in (members, shapes, variants, enums, codes) for c in group]
-    names = list(dict.fromkeys(claimed))
     return DerivedClaims(
         requirement=req,
         members=tuple(members),
@@ -168,7 +165,6 @@ def parse_claims(req: Requirement, where: str = "roster/requirements.md") -> Der
         enums=tuple(enums),
         codes=tuple(codes),
         extension_names=ExtensionNamesClaim(ext["prefix"]) if ext else None,
-        type_names=tuple(names),
     )
 
 

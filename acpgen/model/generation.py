@@ -13,9 +13,9 @@ from dataclasses import dataclass, replace
 from acpgen.inputs.lock import INPUT_NAMES
 from acpgen.inputs.roster import Roster
 from acpgen.ir.types import SchemaIR
-from acpgen.model import conformance
-from acpgen.model.capabilities import EMPTY, MANIFEST_RELPATH, Manifest
-from acpgen.model.project import Project, Surface
+from acpgen.load import conformance
+from acpgen.load.capabilities import EMPTY, MANIFEST_RELPATH, Manifest
+from acpgen.load.project import Project, Surface
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,6 @@ class GenerationModel:
     roster: Roster
     roster_where: str  # the roster's path as the lock names it, for error and test messages
     capabilities: Manifest  # EMPTY when the project has no schema/capabilities.toml
-    has_capabilities: bool
     # schema/conformance.toml; None when the project has none (no black-box tests then)
     conformance: conformance.ConformanceManifest | None
     options: GenOptions
@@ -77,7 +76,6 @@ def generation_model(project: Project, options: GenOptions) -> GenerationModel:
         roster=project.roster,
         roster_where=project.lock.files["roster"].path,
         capabilities=project.capabilities or EMPTY,
-        has_capabilities=project.capabilities is not None,
         conformance=project.conformance,
         options=options,
         pinned_inputs=pinned,
@@ -103,7 +101,6 @@ def surface_model(project: Project, surface: Surface, options: GenOptions) -> Ge
         roster=replace(project.roster, requirements=(), counts={}),
         roster_where=project.lock.files["roster"].path,
         capabilities=surface.capabilities or EMPTY,
-        has_capabilities=surface.capabilities is not None,
         conformance=None,
         options=replace(options, package=surface.package, surfaces=()),
         pinned_inputs=pinned,

@@ -40,8 +40,8 @@ from typing import Any
 import acpgen
 from acpgen.errors import AcpgenError, InputDriftError
 from acpgen.inputs.lock import STABLE_SURFACE
-from acpgen.model.generation import GenOptions
-from acpgen.model.project import Project
+from acpgen.load.project import Project
+from acpgen.model.generation import GenOptions, generation_model
 from acpgen.output.generate import (
     MANIFEST_NAME,
     build_tree,
@@ -49,6 +49,7 @@ from acpgen.output.generate import (
     options_record,
     output_dir,
     recorded_inputs,
+    surface_models,
     tool_versions,
 )
 from acpgen.output.writer import read_tree
@@ -215,7 +216,8 @@ def _diagnose(report: CheckReport, project: Project, options: GenOptions, actual
             report.options_changed[name] = {"recorded": recorded_options.get(name), "current": now}
 
     inputs = _section(recorded, "inputs")
-    current = {i.name: i for i in recorded_inputs(project, options)}
+    model = generation_model(project, options)
+    current = {i.name: i for i in recorded_inputs(model, surface_models(project, options))}
     for name in sorted(set(current) | set(inputs)):
         entry = inputs.get(name)
         was = entry.get("sha256") if isinstance(entry, dict) else None

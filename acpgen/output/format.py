@@ -1,4 +1,4 @@
-"""Stage 4: format emitted Python with black (pinned; its version is in MANIFEST.json).
+"""Stage 6, output: format emitted Python with black (pinned; its version is in MANIFEST.json).
 
 black is imported on first use (a third of a second): a run whose files are all in black's
 layout already, or answered from a cache, never imports it.
@@ -11,15 +11,15 @@ import hashlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from acpgen import cache
+from acpgen import disk_cache
 from acpgen.errors import AcpgenError
+from acpgen.output.work_stats import STATS
 
 if TYPE_CHECKING:
     import black
 
 LINE_LENGTH = 100
 TARGET_VERSION = "PY311"
-BLACK_RUNS: list[str] = []  # every text black formatted in this process (tests/test_warm_run.py)
 
 
 @functools.lru_cache(maxsize=1)
@@ -34,27 +34,27 @@ def formatter_id() -> str:
     holds the mode (so an edit here can never be answered from a stale cache). Computed
     without importing black."""
     wrapper = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
-    return f"black {cache.installed_version('black')} format.py {wrapper}"
+    return f"black {disk_cache.installed_version('black')} format.py {wrapper}"
 
 
 def format_memoised(relpath: str, source: str) -> str:
-    """:func:`format_python` through the black cache (:mod:`acpgen.cache`)."""
-    directory = cache.cache_dir()
+    """:func:`format_python` through the black cache (:mod:`acpgen.disk_cache`)."""
+    directory = disk_cache.cache_dir()
     if directory is None:
         return format_python(relpath, source)
-    entry = cache.key(source, formatter_id())
-    hit = cache.load(directory, entry)
+    entry = disk_cache.key(source, formatter_id())
+    hit = disk_cache.load(directory, entry)
     if hit is not None:
         return hit
     text = format_python(relpath, source)
-    cache.store(directory, entry, text)
+    disk_cache.store(directory, entry, text)
     return text
 
 
 def format_python(relpath: str, source: str) -> str:
     import black
 
-    BLACK_RUNS.append(relpath)
+    STATS.black_runs.append(relpath)
     try:
         # fast=True skips black's AST-equivalence re-parse: we own the input, and
         # `acpgen check` plus the test suite import every generated module anyway.

@@ -3,8 +3,8 @@ with black, big files in parallel.
 
 black dominates generation time (seconds for the models module, milliseconds for the rest).
 A file rendered by a template that declares black's layout (:class:`BlackLayout`) is taken
-as it is, but for the few statements whose line breaks black chooses by length, which black
-lays out on their own, whenever :func:`acpgen.output.layout.black_layout` can vouch for it;
+as it is whenever :func:`acpgen.output.layout.black_layout` vouches that black would leave
+it unchanged, else black formats the whole file (one authority per file);
 fixed code copied as it is (:class:`Verbatim`) is taken as it is; everything else goes
 through black. Each file is formatted independently and results are collected by path, so
 running the big ones in forked worker processes cannot change a byte; it only overlaps
@@ -17,14 +17,14 @@ import os
 import sys
 from pathlib import Path
 
-from acpgen import cache as format_cache
+from acpgen import disk_cache
 from acpgen.emit.render import BlackLayout, Verbatim
 from acpgen.errors import AcpgenError
 from acpgen.output.format import format_python, formatter_id
 from acpgen.output.layout import black_layout
+from acpgen.output.work_stats import STATS
 
 PARALLEL_MIN_CHARS = 20_000  # below this, a worker process costs more than it saves
-SENT_TO_BLACK: list[str] = []  # every file handed to black by this process (tests/test_warm_run.py)
 
 
 def format_tree(sources: dict[str, str]) -> dict[str, str]:
@@ -42,18 +42,18 @@ def format_tree(sources: dict[str, str]) -> dict[str, str]:
             out[rel] = laid_out
             continue
         if not ident:
-            directory = format_cache.cache_dir()
+            directory = disk_cache.cache_dir()
             ident = formatter_id()
-        hit = format_cache.load(directory, format_cache.key(source, ident)) if directory else None
+        hit = disk_cache.load(directory, disk_cache.key(source, ident)) if directory else None
         if hit is None:
             todo[rel] = source
         else:
             out[rel] = hit
-    SENT_TO_BLACK.extend(todo)
+    STATS.sent_to_black.extend(todo)
     for rel, text in _format_uncached(todo).items():
         out[rel] = text
         if directory:
-            format_cache.store(directory, format_cache.key(todo[rel], ident), text)
+            disk_cache.store(directory, disk_cache.key(todo[rel], ident), text)
     return {rel: out[rel] for rel in sources}  # the emitters' order, whatever finished first
 
 

@@ -20,9 +20,10 @@ from pathlib import Path
 from typing import Any
 
 import acpgen
-from acpgen import cache
+from acpgen import disk_cache
 from acpgen.emit.registry import EMITTERS
 from acpgen.errors import AcpgenError
+from acpgen.load.project import Project
 from acpgen.model.generation import (
     GenerationModel,
     GenOptions,
@@ -32,7 +33,6 @@ from acpgen.model.generation import (
     surface_model,
 )
 from acpgen.model.package_name import check_package_name
-from acpgen.model.project import Project
 from acpgen.output import memo
 from acpgen.output.format_parallel import format_tree
 from acpgen.output.proof import prove
@@ -49,7 +49,7 @@ OUTPUT_TOOLS = ("black", "jinja2")
 def tool_versions() -> dict[str, str]:
     """The installed versions (from the ``*.dist-info`` folder names, as the caches read them:
     importing ``importlib.metadata`` costs a tenth of a second; it is the fallback)."""
-    return {name: cache.installed_version(name) for name in OUTPUT_TOOLS}
+    return {name: disk_cache.installed_version(name) for name in OUTPUT_TOOLS}
 
 
 def options_for(project: Project, package: str | None = None) -> GenOptions:
@@ -75,18 +75,28 @@ def options_record(options: GenOptions) -> dict[str, Any]:
     return record
 
 
+def surface_models(project: Project, options: GenOptions) -> tuple[GenerationModel, ...]:
+    """The model of each surface the lock lists beside v1 stable (docs/surfaces.md)."""
+    return tuple(surface_model(project, surface, options) for surface in project.surfaces)
+
+
 def emit_sources(project: Project, options: GenOptions) -> dict[str, str]:
-    sources = _emit(generation_model(project, options))
-    for surface in project.surfaces:
-        model = surface_model(project, surface, options)
-        for rel, text in package_files(_emit(model), surface.package).items():
+    return emit_surfaces(generation_model(project, options), surface_models(project, options))
+
+
+def emit_surfaces(model: GenerationModel, surfaces: tuple[GenerationModel, ...]) -> dict[str, str]:
+    """v1 stable's files, then each other surface's package (the same emitters, its model)."""
+    sources = emit_model(model)
+    for other in surfaces:
+        for rel, text in package_files(emit_model(other), other.options.package).items():
             if rel in sources:
-                raise AcpgenError(rel, f"surface {surface.name} writes a file another surface writes")
+                raise AcpgenError(rel, f"package {other.options.package} writes a file another surface writes")
             sources[rel] = text
     return sources
 
 
-def _emit(model: GenerationModel) -> dict[str, str]:
+def emit_model(model: GenerationModel) -> dict[str, str]:
+    """Every emitter's files (:data:`acpgen.emit.registry.EMITTERS`), each path once."""
     sources: dict[str, str] = {}
     for emitter in EMITTERS:
         for rel, text in emitter(model).items():
@@ -96,21 +106,20 @@ def _emit(model: GenerationModel) -> dict[str, str]:
     return sources
 
 
-def recorded_inputs(project: Project, options: GenOptions) -> list[RecordedInput]:
+def recorded_inputs(model: GenerationModel, surfaces: tuple[GenerationModel, ...] = ()) -> list[RecordedInput]:
     """Every input of every surface whose bytes can change the tree, by name."""
-    seen = {i.name: i for i in generation_model(project, options).recorded_inputs}
-    for surface in project.surfaces:
-        seen.update((i.name, i) for i in surface_model(project, surface, options).recorded_inputs)
-    return sorted(seen.values(), key=lambda i: i.name)
+    found = {i.name: i for m in (model, *surfaces) for i in m.recorded_inputs}
+    return sorted(found.values(), key=lambda i: i.name)
 
 
-def manifest(project: Project, options: GenOptions, files: dict[str, bytes]) -> dict[str, Any]:
+def manifest(model: GenerationModel, files: dict[str, bytes],
+             surfaces: tuple[GenerationModel, ...] = ()) -> dict[str, Any]:
     return {
         "generator": {"name": "acpgen", "version": acpgen.__version__},
         "tools": tool_versions(),
-        "options": options_record(options),
-        "inputs": {i.name: {"path": i.path, "sha256": i.sha256} for i in recorded_inputs(project, options)},
-        "roster_revision": project.roster.revision,
+        "options": options_record(model.options),
+        "inputs": {i.name: {"path": i.path, "sha256": i.sha256} for i in recorded_inputs(model, surfaces)},
+        "roster_revision": model.roster.revision,
         "files": {rel: hashlib.sha256(data).hexdigest() for rel, data in sorted(files.items())},
     }
 
@@ -123,7 +132,7 @@ def build_tree(project: Project, options: GenOptions, *, proven: bool = True) ->
     import (:func:`acpgen.output.proof.prove`, memoised by the bytes themselves) before they
     are returned, memo hit or not: a memoised tree may come from a ``check``, which does not
     prove."""
-    key = memo.tree_key(project, options) if cache.cache_dir(memo.KIND) else None
+    key = memo.tree_key(project, options) if disk_cache.cache_dir(memo.KIND) else None
     files = memo.load(key) if key is not None else None
     if files is None:
         files = _build_tree(project, options)
@@ -141,9 +150,11 @@ def prove_packages(files: dict[str, bytes], options: GenOptions) -> None:
 
 def _build_tree(project: Project, options: GenOptions) -> dict[str, bytes]:
     """The whole output in memory: emitted, formatted, with its manifest."""
-    formatted = format_tree(emit_sources(project, options))
+    model = generation_model(project, options)  # built once: the emitters and the manifest read it
+    surfaces = surface_models(project, options)
+    formatted = format_tree(emit_surfaces(model, surfaces))
     files = {rel: text.encode("utf-8") for rel, text in sorted(formatted.items())}
-    doc = manifest(project, options, files)
+    doc = manifest(model, files, surfaces)
     files[MANIFEST_NAME] = (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode("utf-8")
     return files
 
@@ -151,10 +162,6 @@ def _build_tree(project: Project, options: GenOptions) -> dict[str, bytes]:
 def output_dir(project: Project, out: str | None = None) -> Path:
     path = Path(out or project.lock.out)
     return path if path.is_absolute() else project.root / path
-
-
-def generate(project: Project, out: str | None = None, package: str | None = None) -> dict[str, bytes]:
-    return generate_report(project, out, package)[0]
 
 
 def generate_report(

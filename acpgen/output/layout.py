@@ -48,12 +48,15 @@ def is_black_layout(text: str) -> bool:
 
 
 def black_layout(text: str) -> str | None:
-    """What black makes of ``text`` from a black-layout template, or None when this cheap
-    check cannot tell (the file then goes through black).
+    """``text`` itself when this check proves black would leave it unchanged, else None: the
+    file then goes through black, whole. One authority decides a file's bytes: the template
+    when this says yes, black otherwise.
 
     Everything the inputs can change is checked here; the few statements whose line breaks
-    black chooses by length are formatted by black on their own and put back as black lays
-    them out (:func:`_black_statements`)."""
+    black chooses by length are handed to black on their own (:func:`_black_statements`),
+    and must come back unchanged. The check never writes a byte: a statement black lays
+    out otherwise makes the answer no (``tests/test_fast_format.py`` holds the templates to
+    a yes on the pinned schema and on one twice its size)."""
     if not text.endswith("\n") or text.startswith("\n") or text.endswith("\n\n"):
         return None
     if _AWKWARD.search(text) or _ESCAPES.search(text):
@@ -86,19 +89,15 @@ def black_layout(text: str) -> str | None:
             checked.update(range(span[0], span[1] + 1))
     if not uncertain:
         return text
+    # black checks those statements, it does not write them: the template's bytes stand only
+    # if black lays every one of them out exactly so, else black formats the whole file.
     formatted = _black_statements(uncertain, lines)
     if formatted is None:
         return None
-    out: list[str] = []
-    previous = 0
-    for (first, last, _), statement in sorted(zip(uncertain, formatted)):
-        if first <= previous:
-            return None  # overlapping spans: not a layout this check knows
-        out += lines[previous: first - 1]
-        out += statement
-        previous = last
-    out += lines[previous:]
-    return "\n".join(out)
+    for (first, last, _), statement in zip(uncertain, formatted):
+        if statement != lines[first - 1: last]:
+            return None
+    return text
 
 
 _CUT = "_acpgen_layout_cut = 0"
@@ -277,7 +276,7 @@ def _uncertain_splits(
       (black's optional parentheses make those a choice).
 
     Any other split (at an operator, around an annotation) is black's choice by length: those
-    statements are checked by black itself (:func:`_black_agrees`)."""
+    statements are checked by black itself (:func:`_black_statements`)."""
     in_string: set[int] = set()  # line k: the break after line k is inside a multi-line string
     for node in strings:
         end = node.end_lineno or node.lineno

@@ -5,7 +5,7 @@ folder (the lock and the hand-reviewed manifests), the options, the generator's 
 templates, the versions of the tools that shape the bytes (black, jinja2) and Python. The
 memo is keyed by the SHA-256 of all of them, computed on every run from the bytes
 themselves (never from timestamps), and lives in the user's cache folder beside black's
-(:mod:`acpgen.cache`): an entry exists only if this machine built it, carries the SHA-256
+(:mod:`acpgen.disk_cache`): an entry exists only if this machine built it, carries the SHA-256
 of its content, and a damaged entry is ignored. An entry is not a proof that the tree
 imports (``check`` memoises what it builds without proving it): every caller that writes
 a tree proves it, memo hit or not (:mod:`acpgen.output.proof`, memoised by the bytes). A fresh CI runner starts without one, so
@@ -21,17 +21,17 @@ import sys
 from pathlib import Path
 
 import acpgen
-from acpgen import cache
+from acpgen import disk_cache
 from acpgen.emit.render import templates_dir
+from acpgen.load.project import Project
 from acpgen.model.generation import GenOptions
-from acpgen.model.project import Project
+from acpgen.output.work_stats import STATS
 
 KIND = "tree"
 MAX_TREES = 8  # a whole tree is ~1 MB; a few recent generations are what a workflow revisits
 # black and jinja2 shape the bytes; pydantic is kept in the key so that a new pydantic
 # rebuilds (the generation proves patterns with pydantic-core's engine: acpgen.ir.patterns).
 TOOLS = ("black", "jinja2", "pydantic")
-HITS: list[str] = []  # keys answered from the memo in this process (the warm-run guard reads it)
 
 
 def _folder_files(root: Path) -> list[Path]:
@@ -57,7 +57,7 @@ def tree_key(project: Project, options: GenOptions) -> str:
     parts = [
         f"acpgen {acpgen.__version__}",
         f"python {sys.executable} {sys.version}",
-        *(f"{tool} {cache.installed_version(tool)}" for tool in TOOLS),
+        *(f"{tool} {disk_cache.installed_version(tool)}" for tool in TOOLS),
         f"generator {generator_digest()}",
         f"options {options.package} {options.tests_dir} {options.surfaces}",
     ]
@@ -73,7 +73,7 @@ def tree_key(project: Project, options: GenOptions) -> str:
 
 
 def load(key: str) -> dict[str, bytes] | None:
-    text = cache.load(cache.cache_dir(KIND), key)
+    text = disk_cache.load(disk_cache.cache_dir(KIND), key)
     if text is None:
         return None
     try:
@@ -82,16 +82,16 @@ def load(key: str) -> dict[str, bytes] | None:
         return None
     if not isinstance(doc, dict) or not all(isinstance(v, str) for v in doc.values()):
         return None
-    HITS.append(key)
+    STATS.memo_hits.append(key)
     return {rel: data.encode("utf-8") for rel, data in doc.items()}
 
 
 def store(key: str, files: dict[str, bytes]) -> None:
-    directory = cache.cache_dir(KIND)
+    directory = disk_cache.cache_dir(KIND)
     if directory is None:
         return
     try:
         doc = {rel: data.decode("utf-8") for rel, data in files.items()}
     except UnicodeDecodeError:
         return  # not text: not memoised
-    cache.store(directory, key, json.dumps(doc, sort_keys=True), limit=MAX_TREES)
+    disk_cache.store(directory, key, json.dumps(doc, sort_keys=True), limit=MAX_TREES)

@@ -42,7 +42,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from acpgen import cache
+from acpgen import disk_cache
 from acpgen.errors import AcpgenError
 
 IMPORT_TIMEOUT = 120  # seconds; the real package imports in about one
@@ -85,8 +85,8 @@ def prove(files: dict[str, bytes], package: str | tuple[str, ...]) -> None:
     packages = (package,) if isinstance(package, str) else package
     py = {rel: data for rel, data in sorted(files.items()) if rel.endswith(".py")}
     memo = _memo_key(py, ",".join(packages))
-    directory = cache.cache_dir("proof")
-    if cache.load(directory, memo) == "ok":
+    directory = disk_cache.cache_dir("proof")
+    if disk_cache.load(directory, memo) == "ok":
         return
     RUNS.append(",".join(packages))
     package_files = {rel: data for rel, data in py.items() if rel.split("/", 1)[0] in packages}
@@ -119,7 +119,7 @@ def prove(files: dict[str, bytes], package: str | tuple[str, ...]) -> None:
         problems = [ln for ln in lines if not ln.startswith("package ")]
         raise AcpgenError(f"{failed}/", "the generated package does not import: "
                           + (problems[-1] if problems else f"exit {importer.returncode}"))
-    cache.store(directory, memo, "ok")
+    disk_cache.store(directory, memo, "ok")
 
 
 def _module(rel: str) -> str:
@@ -134,5 +134,5 @@ def _memo_key(py: dict[str, bytes], package: str) -> str:
     for rel, data in py.items():
         digest.update(f"{rel}\n{len(data)}\n".encode())
         digest.update(data)
-    environment = f"import-proof 1; python {sys.version}; pydantic {cache.installed_version('pydantic')}"
-    return cache.key(digest.hexdigest(), environment)
+    environment = f"import-proof 1; python {sys.version}; pydantic {disk_cache.installed_version('pydantic')}"
+    return disk_cache.key(digest.hexdigest(), environment)

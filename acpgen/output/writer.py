@@ -1,4 +1,4 @@
-"""Stage 5: write the generated tree atomically.
+"""Stage 6, output: write the generated tree atomically.
 
 The complete tree is written to a staging directory *beside* the target (same filesystem,
 so renames are atomic), then swapped in:

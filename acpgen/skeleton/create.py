@@ -38,7 +38,7 @@ from packaging.utils import canonicalize_name
 
 import acpgen
 from acpgen.emit.render import render
-from acpgen.emit.runtime import RUNTIME_TESTS_DIR
+from acpgen.emit.shipped import RUNTIME_TESTS_DIR
 from acpgen.errors import AcpgenError
 from acpgen.inputs.lock import (
     INPUT_NAMES,
@@ -49,10 +49,10 @@ from acpgen.inputs.lock import (
     dump_lock,
     surface_file,
 )
-from acpgen.model import conformance
-from acpgen.model.capabilities import MANIFEST_RELPATH
+from acpgen.load import conformance
+from acpgen.load.capabilities import MANIFEST_RELPATH
+from acpgen.load.project import Project, load_project
 from acpgen.model.package_name import check_package_name
-from acpgen.model.project import Project, load_project
 from acpgen.output.generate import build_tree, options_for
 from acpgen.output.writer import discarded_on_error, stage
 from acpgen.skeleton.wheel import build_wheel, wheel_name

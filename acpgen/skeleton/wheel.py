@@ -26,7 +26,7 @@ from acpgen.inputs.lock import builtin_project_root
 
 DIST = "acpgen"
 # Not part of an installed acpgen: byte caches, and what a package build adds on its own.
-SKIPPED_PARTS = frozenset({"__pycache__", "_templates", "_project", "_precompiled"})
+SKIPPED_PARTS = frozenset({"__pycache__", "_templates", "_project"})
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # the earliest a zip entry can say: no clock in the bytes
 
 

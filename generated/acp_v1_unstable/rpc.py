@@ -1,6 +1,6 @@
 """JSON-RPC 2.0 over newline-delimited JSON: the engine every ACP connection runs on.
 
-Copied verbatim into every generated package by acpgen (``acpgen/runtime/rpc.py``).
+Copied verbatim into every generated package by acpgen (``acpgen/shipped/runtime/rpc.py``).
 
 One :class:`Connection` per peer, over any asyncio ``StreamReader``/``StreamWriter`` pair
 (stdio, a subprocess' pipes, a socket). It correlates responses with requests by id, runs
@@ -119,15 +119,14 @@ def _valid_id(request_id: Any) -> bool:
 
 
 class _Inbound:
-    """One request of the peer's: its handler task and whether the peer cancelled it."""
+    """One request of the peer's: its handler task."""
 
-    __slots__ = ("cancelled_by_peer", "key", "request_id", "task")
+    __slots__ = ("key", "request_id", "task")
 
     def __init__(self, request_id: Any, task: asyncio.Task[Any]) -> None:
         self.key = _id_key(request_id)
         self.request_id = request_id
         self.task = task
-        self.cancelled_by_peer = False
 
 
 class Connection:
@@ -462,7 +461,6 @@ class Connection:
             if _valid_id(request_id):
                 for record in self._inbound.get(_id_key(request_id), []):
                     if not record.task.done():
-                        record.cancelled_by_peer = True
                         record.task.cancel()
             return
         self._notifications_received += 1

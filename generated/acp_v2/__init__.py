@@ -18,13 +18,7 @@ Everything an agent or client author needs, in one import:
 
 from acp_v2 import models
 from acp_v2._pins import PROTOCOL_VERSION, ROSTER_REVISION
-from acp_v2.connection import (
-    AgentSideConnection,
-    ClientSideConnection,
-    connect_in_memory,
-    connect_to_agent,
-    run_agent,
-)
+from acp_v2.connection import AgentSideConnection, ClientSideConnection
 from acp_v2.errors import (
     AuthenticationRequiredError,
     ConnectionClosed,
@@ -42,6 +36,7 @@ from acp_v2.errors import (
 from acp_v2.guards import AcpGuardError
 from acp_v2.handshake import ProtocolVersionError
 from acp_v2.interfaces import Agent, Client
+from acp_v2.launch import connect_in_memory, connect_to_agent, run_agent
 
 # The models are part of the face: every name of models.__all__ (added to __all__ below).
 from acp_v2.models import *

@@ -1,6 +1,6 @@
 """Lenient inbound decoding, exactly where the schema allows it.
 
-Copied verbatim into every generated package by acpgen (``acpgen/runtime/lenient.py``).
+Copied verbatim into every generated package by acpgen (``acpgen/shipped/runtime/lenient.py``).
 
 The schema marks properties ``x-deserialize-default-on-error`` (an invalid value is read as
 the property's default) and ``x-deserialize-skip-invalid-items`` (an invalid array item is

@@ -15,16 +15,9 @@ Method table
     (extension params and results are returned as the plain JSON they are); bad data raises
     :class:`InvalidParamsError` (``.code == -32602``, the pydantic error chained).
 
-Envelope types (JSON-RPC 2.0 message shape), all with ``extra="forbid"``:
-    ``JsonRpcRequest``          ``jsonrpc: Literal["2.0"]``, ``id: RequestId``, ``method: str``,
-                                ``params`` (an object or array, or omitted; untyped shape check)
-    ``JsonRpcNotification``     the same without ``id`` (a message with ``id`` is not one)
-    ``JsonRpcSuccessResponse``  ``jsonrpc``, ``id``, ``result`` (required)
-    ``JsonRpcErrorResponse``    ``jsonrpc``, ``id``, ``error: JsonRpcErrorObject``
-    ``JsonRpcResponse``         either of the two: ``result`` XOR ``error``; a message with
-                                both, or neither, validates as neither
-    ``JsonRpcErrorObject``      ``code: StrictInt`` (an integer, never 1.0, "1" or true),
-                                ``message: StrictStr``, optional ``data``
+Envelope types (JSON-RPC 2.0 message shape), all with ``extra="forbid"``, from
+``envelopes.py``: ``JsonRpcRequest``, ``JsonRpcNotification``, ``JsonRpcSuccessResponse``,
+``JsonRpcErrorResponse``, ``JsonRpcResponse`` (``result`` XOR ``error``), ``JsonRpcErrorObject``.
 
     Typed, per method: ``<Stem>RequestMessage`` / ``<Stem>NotificationMessage`` have
     ``method: Literal["<wire>"]`` and ``params: <its params model>``, and
@@ -45,10 +38,23 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    StrictInt,
-    StrictStr,
     TypeAdapter,
     ValidationError,
+)
+
+# The JSON-RPC 2.0 envelopes every method shares are fixed code: envelopes.py.
+from acp_v2.envelopes import (
+    JSONRPC_VERSION,
+    ExtensionNotificationMessage,
+    ExtensionRequestMessage,
+    JsonRpcErrorObject,
+    JsonRpcErrorResponse,
+    JsonRpcNotification,
+    JsonRpcRequest,
+    JsonRpcResponse,
+    JsonRpcSuccessResponse,
+    is_extension_method,
+    parse_envelope,
 )
 
 # The one error hierarchy of the package (errors.py): what parse_* raise is what the runtime
@@ -95,9 +101,6 @@ from acp_v2.models import (
     UpdateSessionNotification,
 )
 
-JSONRPC_VERSION: Final = "2.0"
-EXTENSION_PREFIX: Final = "_"
-
 MethodName: TypeAlias = Literal[
     "$/cancel_request",
     "auth/login",
@@ -142,76 +145,6 @@ MethodToClient: TypeAlias = Literal[
     "session/update",
 ]
 """Methods the agent sends (and the client handles)."""
-
-
-# ---- JSON-RPC 2.0 envelopes ----------------------------------------------------------------
-
-
-class JsonRpcErrorObject(BaseModel):
-    """The ``error`` member of an error response: integer ``code``, string ``message``."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    code: StrictInt
-    message: StrictStr
-    data: Any = None
-
-
-class JsonRpcRequest(BaseModel):
-    """Any request: has an ``id``; ``params`` not yet typed (see the per-method envelopes)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    jsonrpc: Literal["2.0"]
-    id: RequestId
-    method: StrictStr
-    params: dict[str, Any] | list[Any] | None = None
-
-
-class JsonRpcNotification(BaseModel):
-    """Any notification: no ``id`` member at all."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    jsonrpc: Literal["2.0"]
-    method: StrictStr
-    params: dict[str, Any] | list[Any] | None = None
-
-
-class JsonRpcSuccessResponse(BaseModel):
-    """A successful response: ``result`` and no ``error``."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    jsonrpc: Literal["2.0"]
-    id: RequestId
-    result: Any
-
-
-class JsonRpcErrorResponse(BaseModel):
-    """An error response: ``error`` and no ``result``."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    jsonrpc: Literal["2.0"]
-    id: RequestId
-    error: JsonRpcErrorObject
-
-
-JsonRpcResponse: TypeAlias = JsonRpcSuccessResponse | JsonRpcErrorResponse
-"""A response: exactly one of ``result`` and ``error`` (``extra="forbid"`` on both)."""
-
-
-class ExtensionRequestMessage(JsonRpcRequest):
-    """A request for an extension method (name starts with ``_``; params are arbitrary JSON)."""
-
-    method: Annotated[StrictStr, Field(pattern=r"^_")]
-
-
-class ExtensionNotificationMessage(JsonRpcNotification):
-    """A notification for an extension method (name starts with ``_``)."""
-
-    method: Annotated[StrictStr, Field(pattern=r"^_")]
 
 
 # ---- Typed envelopes, one per method ------------------------------------------------------
@@ -812,11 +745,6 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
 """Every stable method by wire name (sorted)."""
 
 
-def is_extension_method(wire: str) -> bool:
-    """Extension methods start with ``_`` (ACP-V1-SCHEMA-EXTENSION-METHOD-NAMES)."""
-    return wire.startswith(EXTENSION_PREFIX)
-
-
 def lookup(wire: str) -> MethodSpec | ExtensionMethod:
     """The spec of ``wire``; raises :class:`MethodNotFoundError` (-32601) for unknown names."""
     spec = METHODS.get(wire)
@@ -1006,8 +934,6 @@ def parse_result(wire: str, data: Any) -> Any:
     return _validate(wire, "result", data)
 
 
-_RESPONSE: Final[TypeAdapter[JsonRpcResponse]] = TypeAdapter(JsonRpcResponse)
-
 AnyMessage: TypeAlias = BaseModel
 """What :func:`parse_message` returns: a typed envelope (per method, extension, or response)."""
 
@@ -1022,31 +948,7 @@ def parse_message(data: Any) -> AnyMessage:
     Raises :class:`MethodNotFoundError`, :class:`InvalidRequestError` or
     :class:`InvalidParamsError`.
     """
-    if not isinstance(data, Mapping):
-        raise InvalidRequestError("A JSON-RPC message must be an object")
-    try:
-        if "method" not in data:
-            return _RESPONSE.validate_python(data)
-        wire = data["method"]
-        if not isinstance(wire, str):
-            raise InvalidRequestError("method must be a string")
-        spec = lookup(wire)
-        if isinstance(spec, ExtensionMethod):
-            envelope: type[BaseModel] = ExtensionNotificationMessage
-            if "id" in data:
-                envelope = ExtensionRequestMessage
-            return envelope.model_validate(data)
-        if ("id" in data) != spec.is_request:
-            raise InvalidRequestError(
-                f"{wire} is a {spec.kind}: it {'needs' if spec.is_request else 'takes no'} id",
-                data={"method": wire},
-            )
-        return spec.message.model_validate(data)
-    except ValidationError as exc:
-        errors = exc.errors()
-        in_params = bool(errors) and all(e["loc"][:1] == ("params",) for e in errors)
-        cls = InvalidParamsError if in_params else InvalidRequestError
-        raise cls(f"Invalid message: {exc.error_count()} error(s)") from exc
+    return parse_envelope(data, lookup)
 
 
 __all__ = [

@@ -520,13 +520,6 @@ def drop_unevaluated(schema: Json, meta: Json) -> None:
     del d(schema, "CreateElicitationRequest")["anyOf"][2]["unevaluatedProperties"]
 
 
-def strip_x_method(name: str) -> Edit:
-    def edit(schema: Json, meta: Json) -> None:
-        del d(schema, name)["x-method"], d(schema, name)["x-side"]
-
-    return edit
-
-
 def rename_prop(name: str, member: str, new_member: str) -> Edit:
     def edit(schema: Json, meta: Json) -> None:
         node = d(schema, name)

@@ -22,7 +22,7 @@ def _pinned_meta() -> bytes:
 @cache
 def _gates() -> tuple[tuple[str, str, str], ...]:
     from acpgen.evolve.impact import tagged_gates
-    from acpgen.model.project import load_project
+    from acpgen.load.project import load_project
     from tests.conftest import INPUTS, PROJECT_ROOT
 
     return tagged_gates(load_project(PROJECT_ROOT, str(INPUTS)))

@@ -16,7 +16,7 @@ from acpgen.model.generation import GenerationModel
 EMIT = Path(__file__).resolve().parents[2] / "acpgen" / "emit"
 # What an emitter may not reach: files and the raw schema (project, input readers), or the
 # stages after it (format, write, check) and the command line.
-FORBIDDEN = ("acpgen.model.project", "acpgen.inputs.pinned", "acpgen.inputs.lock", "acpgen.inputs.metaschema",
+FORBIDDEN = ("acpgen.load.project", "acpgen.inputs.pinned", "acpgen.inputs.lock", "acpgen.inputs.metaschema",
              "acpgen.output", "acpgen.cli", "acpgen.evolve", "acpgen.skeleton")
 
 

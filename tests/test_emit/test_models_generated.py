@@ -14,6 +14,7 @@ import pytest
 from pydantic import TypeAdapter, ValidationError
 from support.fixture_schemas import SHAPES, fixture_ir
 
+from acpgen.emit import shipped
 from acpgen.emit.models import emit
 from acpgen.model.generation import GenOptions, generation_model
 from acpgen.output.format import format_python
@@ -28,7 +29,9 @@ def fx(tmp_path_factory: pytest.TempPathFactory, project: Any) -> dict[str, Any]
         package = f"fx_{shape}"
         # Only the IR and the options reach the models emitter; the rest is the real project's.
         model = dataclasses.replace(generation_model(project, GenOptions(package=package)), ir=fixture_ir(shape))
-        for rel, text in emit(model).items():
+        # models.py builds on the shipped model_base.py beside it.
+        base = f"{package}/model_base.py"
+        for rel, text in {**emit(model), base: shipped.emit(model)[base]}.items():
             path = root / rel
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(format_python(rel, text), encoding="utf-8")

@@ -8,7 +8,7 @@ import pytest
 
 from acpgen.errors import AcpgenError
 from acpgen.inputs.toml_manifest import load_toml, read_optional
-from acpgen.model import capabilities, conformance
+from acpgen.load import capabilities, conformance
 
 REL = "schema/example.toml"
 

@@ -26,7 +26,6 @@ from .wire import Direction, Transcript, decode_line
 
 AGENT_SCRIPT = Path(__file__).with_name("scripted_agent.py")
 PLACEHOLDER = "{agent}"
-MODES = ("basic", "extras", "garbage", "version", "capable")
 AFTER_TURN = 1.0  # seconds a client gets to finish once its turn ended
 TERM_GRACE = 1.0
 

@@ -1,0 +1,99 @@
+"""The on-disk cache: content-addressed entries in the user's cache folder, one folder a kind.
+
+Every memo of a pure function goes here, keyed by the SHA-256 of everything that decides
+its result, like ccache: black's output (``black``: source, black version, mode), jinja2's
+compiled templates (``jinja-<version>``), the whole generated tree (``tree``,
+:mod:`acpgen.output.memo`), the import proof (``proof``) and the metaschema pass
+(``metaschema``). It lives outside the repository
+(``$ACPGEN_CACHE_DIR``, else ``$XDG_CACHE_HOME/acpgen``, else ``~/.cache/acpgen``), so a
+commit cannot plant entries; each entry carries the SHA-256 of its text and a damaged entry
+is ignored. ``ACPGEN_NO_CACHE=1`` turns it off (a fresh CI runner starts empty anyway).
+Any cache error (read-only home, full disk) silently falls back to computing the result.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib.util
+import os
+import tempfile
+from pathlib import Path
+
+ENV_DIR = "ACPGEN_CACHE_DIR"
+ENV_OFF = "ACPGEN_NO_CACHE"
+MAX_ENTRIES = 512  # ~10 generations of ~50 files; the least recently used are pruned
+
+
+def cache_dir(kind: str = "black") -> Path | None:
+    """The cache folder for one kind of memo (``black``, ``metaschema``), or None when off."""
+    if os.environ.get(ENV_OFF, "") not in ("", "0"):
+        return None
+    explicit = os.environ.get(ENV_DIR)
+    if explicit:
+        return Path(explicit) / kind
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "acpgen" / kind
+
+
+@functools.lru_cache(maxsize=8)
+def installed_version(dist: str) -> str:
+    """The installed version of a distribution, for cache keys.
+
+    Read from the name of its ``<dist>-<version>.dist-info`` folder beside the package, which
+    costs a directory listing; ``importlib.metadata`` (a tenth of a second to import) is the
+    fallback when that is ambiguous."""
+    spec = importlib.util.find_spec(dist)
+    if spec is not None and spec.origin:
+        site = Path(spec.origin).resolve().parent.parent
+        found = [p.name for p in site.glob(f"{dist}-*.dist-info")]
+        if len(found) == 1:
+            return found[0][len(dist) + 1: -len(".dist-info")]
+    from importlib.metadata import version
+
+    return version(dist)
+
+
+def key(source: str, formatter_id: str) -> str:
+    return hashlib.sha256(f"{formatter_id}\n".encode() + source.encode("utf-8")).hexdigest()
+
+
+def load(directory: Path | None, entry: str) -> str | None:
+    if directory is None:
+        return None
+    try:
+        blob = (directory / entry).read_bytes()
+    except OSError:
+        return None
+    digest, _, text = blob.partition(b"\n")
+    if hashlib.sha256(text).hexdigest().encode() != digest:
+        return None  # torn or damaged entry: recompute
+    try:
+        os.utime(directory / entry)  # recently used: pruned last
+    except OSError:
+        pass
+    return text.decode("utf-8")
+
+
+def store(directory: Path | None, entry: str, text: str, limit: int = MAX_ENTRIES) -> None:
+    if directory is None:
+        return
+    data = text.encode("utf-8")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=directory)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(hashlib.sha256(data).hexdigest().encode() + b"\n" + data)
+        os.replace(tmp, directory / entry)  # readers see a whole entry or none
+        _prune(directory, limit)
+    except OSError:
+        return
+
+
+def _prune(directory: Path, limit: int) -> None:
+    entries = [p for p in directory.iterdir() if not p.name.startswith(".")]
+    if len(entries) <= limit:
+        return
+    entries.sort(key=lambda p: (p.stat().st_mtime, p.name))
+    for old in entries[: len(entries) - limit]:
+        old.unlink(missing_ok=True)

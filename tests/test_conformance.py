@@ -87,6 +87,7 @@ def test_bad_toml_and_unknown_keys_are_refused(project) -> None:  # type: ignore
         parse_manifest(project.roster, _toml(_rows()) + 'note = "x"\n')
 
 
+@pytest.mark.slow
 def test_the_cli_refuses_a_broken_manifest_with_exit_2_and_one_line(tmp_path: Path) -> None:
     copy = tmp_path / "proj"
     shutil.copytree(PROJECT_ROOT / "schema", copy / "schema")
@@ -131,6 +132,7 @@ def _kit(args: list[str], tmp_path: Path, timeout: float = 300) -> tuple[subproc
     return done, data
 
 
+@pytest.mark.slow
 def test_the_generated_echo_agent_passes_every_check_that_applies(tmp_path: Path) -> None:
     done, report = _kit([str(TESTS_DIR / "test_conformance_agent.py"),
                          f"--acp-agent={PYTHON} -m acp_v1.examples.echo_agent",
@@ -156,6 +158,7 @@ CLIENT_DEVIATIONS = {
 }
 
 
+@pytest.mark.slow
 def test_the_generated_example_client_against_the_scripted_agent(tmp_path: Path) -> None:
     client = f"{PYTHON} -m acp_v1.examples.client --prompt hello -- {{agent}}"
     _done, report = _kit([str(TESTS_DIR / "test_conformance_client.py"), f"--acp-client={client}",
@@ -172,20 +175,30 @@ def test_the_generated_example_client_against_the_scripted_agent(tmp_path: Path)
     assert "| ACP-V1-INIT-CLIENT-INITIALIZE-FIRST | MUST | pass |" in markdown
 
 
-def test_an_agent_on_the_official_typescript_sdk_passes_every_check_that_applies(tmp_path: Path) -> None:
+# The official TypeScript SDK answers any JSON array with one -32600 and a null id: the
+# requests of a batch get no response of their own, a batch of notifications gets one
+# (true deviations from JSON-RPC 2.0's batches, which ACP incorporates; docs/conformance-matrix.md).
+TS_SDK_DEVIATIONS = {"ACP-V1-JSONRPC-RESPONSE-REQUIRED", "ACP-V1-JSONRPC-NO-REPLY-TO-NOTIFICATION"}
+
+
+@pytest.mark.slow
+def test_an_agent_on_the_official_typescript_sdk_fails_only_its_known_deviations(tmp_path: Path) -> None:
     import ts_sdk  # tests/ts_sdk.py: installs the pinned @agentclientprotocol/sdk (npm ci)
 
     ts_sdk.install()
-    done, report = _kit([str(TESTS_DIR / "test_conformance_agent.py"),
-                         f"--acp-agent={ts_sdk.node()} {ts_sdk.AGENT}", "--acp-slow-prompt=/wait",
-                         "--acp-permission-prompt=/permission", "--acp-fs-prompt=/read {path}"], tmp_path)
-    assert done.returncode == 0, done.stdout[-4000:]
-    assert report["counts"]["fail"] == 0 and report["counts"]["pass"] >= 60, report["counts"]
-    statuses = {e["id"]: e["status"] for e in report["requirements"]}
-    assert statuses["ACP-V1-PROMPT-TOOLS-MAY-USE-CLIENT-CAPABILITIES"] == "pass"  # /read went through fs
-    assert statuses["ACP-V1-SCHEMA-READ-TEXT-FILE-SHAPE"] == "pass"
+    _done, report = _kit([str(TESTS_DIR / "test_conformance_agent.py"),
+                          f"--acp-agent={ts_sdk.node()} {ts_sdk.AGENT}", "--acp-slow-prompt=/wait",
+                          "--acp-permission-prompt=/permission", "--acp-fs-prompt=/read {path}"], tmp_path)
+    statuses = {e["id"]: e for e in report["requirements"]}
+    failing = {i for i, e in statuses.items() if e["status"] == "fail"}
+    assert failing == TS_SDK_DEVIATIONS, {i: statuses[i]["message"] for i in failing ^ TS_SDK_DEVIATIONS}
+    assert "batch" in statuses["ACP-V1-JSONRPC-NO-REPLY-TO-NOTIFICATION"]["message"]
+    assert report["counts"]["pass"] >= 60, report["counts"]
+    assert statuses["ACP-V1-PROMPT-TOOLS-MAY-USE-CLIENT-CAPABILITIES"]["status"] == "pass"  # /read went through fs
+    assert statuses["ACP-V1-SCHEMA-READ-TEXT-FILE-SHAPE"]["status"] == "pass"
 
 
+@pytest.mark.slow
 def test_without_an_implementation_the_black_box_tests_skip_with_the_reason(tmp_path: Path) -> None:
     done, report = _kit([str(TESTS_DIR / "test_conformance_agent.py"), str(TESTS_DIR / "test_conformance_client.py"),
                          "-rs"], tmp_path)
@@ -216,24 +229,65 @@ BROKEN = {
 }
 
 
-def test_broken_agents_fail_every_test_fast_and_leave_no_process(tmp_path: Path) -> None:
+@pytest.mark.slow
+def test_a_command_that_cannot_start_is_one_error_for_the_run_and_leaves_no_process(tmp_path: Path) -> None:
     token = f"acp-kit-broken-{os.getpid()}"
     start = time.monotonic()
     for name, (command, expected) in BROKEN.items():
         done, report = _kit([str(TESTS_DIR / "test_conformance_agent.py"), "--acp-timeout=2",
                              f"--acp-agent={command.format(token=token)}"], tmp_path / name, timeout=60)
-        assert done.returncode == 1, (name, done.stdout[-2000:])
-        checked = [e for e in report["requirements"] if e["status"] != "not observable"]
-        assert {e["status"] for e in checked} == {"fail"}, (name, [e for e in checked if e["status"] != "fail"])
-        assert all(expected in e["message"] for e in checked), (name, checked[0]["message"])
+        assert done.returncode == 4, (name, done.stdout[-2000:])
+        assert expected in report["error"], (name, report)
+        assert done.stdout.count(expected) == 2, done.stdout  # the report's line and pytest's exit line
+        assert "failed" not in done.stdout and "passed" not in done.stdout, done.stdout[-2000:]
+        assert {e["status"] for e in report["requirements"]} == {"not run", "not observable"}
     assert time.monotonic() - start < 30
     assert _leftovers(token) == []
 
 
+@pytest.mark.slow
+def test_a_missing_client_command_is_one_error_for_the_run(tmp_path: Path) -> None:
+    done, report = _kit([str(TESTS_DIR / "test_conformance_client.py"),
+                         "--acp-client=/nonexistent/acp-client {agent}"], tmp_path, timeout=60)
+    assert done.returncode == 4, done.stdout[-2000:]
+    assert report["error"] == "command not found: '/nonexistent/acp-client'"
+    assert "failed" not in done.stdout and "passed" not in done.stdout, done.stdout[-2000:]
+
+
+MY_AGENT = """from acp_v1.examples.echo_agent import main
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+@pytest.mark.slow
+def test_the_command_runs_in_the_callers_directory_with_the_callers_environment(tmp_path: Path) -> None:
+    # `python -m my_agent` and a relative PYTHONPATH mean what they mean in the caller's shell.
+    home = tmp_path / "home"
+    shutil.copytree(GENERATED / "acp_v1", home / "lib" / "acp_v1")
+    (home / "my_agent.py").write_text(MY_AGENT)
+    report = tmp_path / "conformance.json"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+    env["PYTHONPATH"] = "lib"
+    env["PATH"] = f"{Path(PYTHON).parent}{os.pathsep}{env.get('PATH', '')}"
+    done = subprocess.run(
+        [PYTHON, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-q",
+         f"--rootdir={home}", f"--acp-roster={INPUTS / 'roster' / 'requirements.md'}",
+         str(TESTS_DIR / "test_conformance_agent.py"), "-k", "init_agent_same_version or content_text_support",
+         "--acp-agent=python -m my_agent", f"--acp-conformance-json={report}"],
+        cwd=home, env=env, capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    statuses = {e["id"]: e["status"] for e in json.loads(report.read_text())["requirements"]}
+    assert statuses["ACP-V1-INIT-AGENT-SAME-VERSION"] == statuses["ACP-V1-CONTENT-TEXT-SUPPORT"] == "pass"
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("script", "expected"),
     [
-        ("print('hello, not JSON', flush=True); import time; time.sleep(600)", ("not JSON",)),
+        ("print('hello, not JSON', flush=True); import time; time.sleep(600)", ("it wrote: hello, not JSON",)),
         ("import sys\nwhile True: sys.stdout.write('x' * 65536)", ("flooded",)),
         # Endless short lines: flooded after 20 000 lines, or (on a loaded machine) the
         # deadline for the initialize answer comes first; either way a clear failure.
@@ -241,14 +295,14 @@ def test_broken_agents_fail_every_test_fast_and_leave_no_process(tmp_path: Path)
     ],
 )
 def test_garbage_and_floods_give_a_clear_failure(tmp_path: Path, script: str, expected: tuple[str, ...]) -> None:
+    # None of them gets through initialize: one error for the run, saying what was seen.
     token = f"acp-kit-flood-{os.getpid()}"
     (tmp_path / "agent.py").write_text(script)
     done, report = _kit([str(TESTS_DIR / "test_conformance_agent.py"), "--acp-timeout=3", "-k",
                          "transport_agent_stdout_only_acp or init_agent_response",
                          f"--acp-agent={PYTHON} {tmp_path / 'agent.py'} {token}"], tmp_path, timeout=60)
-    assert done.returncode == 1, done.stdout[-2000:]
-    messages = [e["message"] for e in report["requirements"] if e["status"] == "fail"]
-    assert messages and any(e in m for m in messages for e in expected), messages
+    assert done.returncode == 4, done.stdout[-2000:]
+    assert any(e in report["error"] for e in expected), report["error"]
     assert _leftovers(token) == []
 
 
@@ -258,7 +312,7 @@ for line in sys.stdin:
     try:
         msg = json.loads(line)
     except ValueError:
-        continue  # no parse-error answer: ACP-V1-JSONRPC-RESPONSE-ID-ECHO must fail
+        continue  # no parse-error answer: ACP-V1-JSONRPC-RESPONSE-REQUIRED must fail
     if "id" not in msg or "method" not in msg:
         continue
     if msg["method"] == "initialize":
@@ -273,6 +327,7 @@ for line in sys.stdin:
 '''
 
 
+@pytest.mark.slow
 def test_an_agent_that_needs_authentication_skips_with_its_reason(tmp_path: Path) -> None:
     (tmp_path / "agent.py").write_text(AUTH_AGENT)
     done, report = _kit([str(TESTS_DIR / "test_conformance_agent.py"), "--acp-timeout=5",
@@ -283,8 +338,12 @@ def test_an_agent_that_needs_authentication_skips_with_its_reason(tmp_path: Path
         assert "requires authentication ('Authentication required: run auth-agent login')" in statuses[req_id]["message"]
     for req_id in ("ACP-V1-INIT-AGENT-SAME-VERSION", "ACP-V1-SCHEMA-AUTH-METHOD-VARIANTS", "ACP-V1-EXT-UNKNOWN-METHOD-NOT-FOUND"):
         assert statuses[req_id]["status"] == "pass", statuses[req_id]
-    # It does not answer a line that is not JSON: a real failure, not hidden by the skips.
-    assert statuses["ACP-V1-JSONRPC-RESPONSE-ID-ECHO"]["status"] == "fail"
+    # It does not answer a line that is not JSON: a real failure, not hidden by the skips,
+    # charged once (to RESPONSE-REQUIRED, as its silence to a batch; no reply has a wrong id).
+    assert statuses["ACP-V1-JSONRPC-RESPONSE-REQUIRED"]["status"] == "fail"
+    assert "no response" in statuses["ACP-V1-JSONRPC-RESPONSE-REQUIRED"]["message"]
+    assert statuses["ACP-V1-JSONRPC-RESPONSE-ID-ECHO"]["status"] == "pass"
+    assert statuses["ACP-V1-SCHEMA-ERROR-OBJECT"]["status"] != "fail"
     assert done.returncode == 1
 
 
@@ -325,6 +384,7 @@ PAGING_IDS = ("ACP-V1-SETUP-LOAD-REQUEST-CONTENTS", "ACP-V1-SETUP-RESUME-REQUEST
               "ACP-V1-LIST-CLIENT-MISSING-CURSOR-IS-END")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["good", "bad"])
 def test_a_client_that_pages_loads_resumes_and_closes_is_checked(tmp_path: Path, variant: str) -> None:
     (tmp_path / "client.py").write_text(PAGING_CLIENT)
@@ -343,6 +403,7 @@ def test_a_client_that_pages_loads_resumes_and_closes_is_checked(tmp_path: Path,
         assert "cwd 'relative' is not an absolute path" in statuses["ACP-V1-SETUP-LOAD-REQUEST-CONTENTS"]["message"]
 
 
+@pytest.mark.slow
 def test_an_sdk_author_runs_the_kit_from_a_skeleton(tmp_path_factory: pytest.TempPathFactory,
                                                     inputs_dir: Path, tmp_path: Path) -> None:
     from test_skeleton_support import echo_agent_command, shared_skeleton, skeleton_env

@@ -64,7 +64,7 @@ def test_wire_checks_name_the_offending_frame() -> None:
     with pytest.raises(CheckFailed, match="fractional"):
         w.ids_no_fraction([_transcript(_frame("in", {"jsonrpc": "2.0", "id": 1.5, "method": "x"}))])
     both = _frame("in", {"jsonrpc": "2.0", "id": 1, "result": {}, "error": {"code": 1, "message": "m"}})
-    with pytest.raises(CheckFailed, match="exactly one of result and error"):
+    with pytest.raises(CheckFailed, match="both result and error"):
         w.result_xor_error([_transcript(both)])
     long_error = {"jsonrpc": "2.0", "id": 1, "error": {"code": -32603, "message": "x" * 300}}
     with pytest.raises(CheckFailed, match="not one short sentence"):
@@ -78,8 +78,15 @@ def test_wire_checks_name_the_offending_frame() -> None:
     orphan = _frame("in", {"jsonrpc": "2.0", "id": 9, "result": {}})
     with pytest.raises(CheckFailed, match="matches no request"):
         w.response_ids_known([_transcript(orphan)])
-    with pytest.raises(CheckFailed, match="not JSON"):
-        w.newline_delimited([_transcript(decode_line("in", b'{"jsonrpc":\n', 0))])
+    # A message split by a raw newline is NEWLINE-DELIMITED's; a log line is STDOUT-ONLY-ACP's.
+    split = _transcript(decode_line("in", b'{"jsonrpc":"2.0",\n', 0), decode_line("in", b'"method":"x"}\n', 1))
+    with pytest.raises(CheckFailed, match="one message over several lines"):
+        w.newline_delimited([split])
+    w.only_messages([split])
+    log = _transcript(decode_line("in", b"starting up...\n", 0))
+    w.newline_delimited([log])
+    with pytest.raises(CheckFailed, match="not a valid ACP message"):
+        w.only_messages([log])
 
 
 def test_wire_checks_skip_when_the_run_showed_nothing_relevant() -> None:

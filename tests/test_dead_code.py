@@ -18,8 +18,8 @@ vulture = pytest.importorskip("vulture")
 SCANNED = ("acpgen", "tests", "bench")
 # Decorators that register what they decorate (so it is used without a call site).
 REGISTERING = ["@check", "@pytest.fixture", "@*.command", "@click.*", "@cli.*", "@*.hookimpl"]
-# pytest finds these by name.
-BY_NAME = ["pytest_*", "test_*"]
+# pytest finds these by name; scripted peers dispatch a method to its `on_<method>` handler.
+BY_NAME = ["pytest_*", "test_*", "pytestmark", "on_*"]
 
 # (path, name) -> why it stays. Each entry was reviewed: used where vulture cannot see it.
 ALLOWED = {

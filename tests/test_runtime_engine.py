@@ -375,14 +375,57 @@ def test_a_response_over_the_limit_fails_its_call() -> None:
 # ---- batches ------------------------------------------------------------------------------
 
 
-def test_a_batch_is_refused_whole_with_one_invalid_request() -> None:
+def test_a_batch_is_answered_as_one_array_with_each_requests_own_id() -> None:
     async def body() -> None:
         connection, peer, handlers = await connected()
-        await peer.write([request(1, "echo", {}), {"jsonrpc": "2.0", "method": "x/n"}])
+        await peer.write([request(1, "echo", {"a": 1}), {"jsonrpc": "2.0", "method": "x/n"},
+                          request("two", "fail", {"kind": "invalid_params"}), 7])
+        reply = await peer.recv()
+        assert isinstance(reply, list) and len(reply) == 3, reply  # nothing for the notification
+        by_id = {json.dumps(r["id"]): r for r in reply}
+        assert by_id["1"]["result"] == {"a": 1}
+        assert by_id['"two"']["error"]["code"] == -32602
+        assert by_id["null"]["error"]["code"] == -32600  # 7 is no message
+        assert handlers.notifications == [("x/n", None)]
+        assert await peer.silent()
+        await connection.close()
+
+    run(body())
+
+
+def test_a_batch_waits_for_its_slowest_request_while_other_traffic_flows() -> None:
+    async def body() -> None:
+        connection, peer, handlers = await connected()
+        await peer.write([request("slow", "block"), request("quick", "echo", {})])
+        await peer.write(request("alone", "echo", {"b": 2}))
+        assert (await peer.recv())["id"] == "alone"  # the batch does not hold up the line
+        handlers.release.set()
+        reply = await peer.recv()
+        assert sorted(r["id"] for r in reply) == ["quick", "slow"]
+        await connection.close()
+
+    run(body())
+
+
+@pytest.mark.parametrize("batch", [[{"jsonrpc": "2.0", "method": "x/n"}, {"jsonrpc": "2.0", "method": "x/m"}],
+                                   [{"jsonrpc": "2.0", "id": 99, "result": {}}]])
+def test_a_batch_of_notifications_or_responses_gets_no_reply(batch: list[Any]) -> None:
+    async def body() -> None:
+        connection, peer, _handlers = await connected()
+        await peer.write(batch)
+        assert await peer.silent()
+        await connection.close()
+
+    run(body())
+
+
+def test_an_empty_batch_gets_one_invalid_request_with_a_null_id() -> None:
+    async def body() -> None:
+        connection, peer, _handlers = await connected()
+        await peer.write([])
         reply = await peer.recv()
         assert reply["id"] is None and reply["error"]["code"] == -32600
         assert await peer.silent()
-        assert handlers.started == [] and handlers.notifications == []
         await connection.close()
 
     run(body())

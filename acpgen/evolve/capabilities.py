@@ -1,4 +1,6 @@
-"""The capability tree of one schema, read from the raw document (as the IR builder reads it).
+"""The capability tree of one schema, read from the raw document (as the IR builder reads it),
+as the IR's :class:`~acpgen.ir.types.Capability` (one type for the concept; the diff walks raw
+schemas of any release, which need not build an IR).
 
 A capability is a member of ``AgentCapabilities`` / ``ClientCapabilities`` (recursively,
 through members whose type is an object def): a boolean, or an object present and non-null.
@@ -8,32 +10,21 @@ through members whose type is an object def): a boolean, or an object present an
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from acpgen.evolve.normal import normalise
+from acpgen.ir.types import Capability
 
-_ROOTS = (("agent", "AgentCapabilities"), ("client", "ClientCapabilities"))
-
-
-@dataclass(frozen=True)
-class Capability:
-    root: str  # agent | client
-    path: str  # sessionCapabilities.resume
-    kind: str  # boolean | object
-    type: str | None  # the def of an object capability
-    owner: str  # the def that declares the member
-
-    @property
-    def qualified(self) -> str:
-        return f"{self.root}Capabilities.{self.path}"
+_ROOTS: tuple[tuple[Literal["agent", "client"], str], ...] = (
+    ("agent", "AgentCapabilities"), ("client", "ClientCapabilities"),
+)
 
 
 def capabilities(schema: dict[str, Any]) -> tuple[Capability, ...]:
     defs = schema.get("$defs", {})
     out: list[Capability] = []
 
-    def walk(root: str, owner: str, prefix: str, depth: int) -> None:
+    def walk(root: Literal["agent", "client"], owner: str, prefix: str, depth: int) -> None:
         node = defs.get(owner)
         if depth > 8 or not isinstance(node, dict):
             return
@@ -44,10 +35,10 @@ def capabilities(schema: dict[str, Any]) -> tuple[Capability, ...]:
             member = normalise(schema_).a
             path = f"{prefix}{name}"
             if member.get("type") == ("boolean",):
-                out.append(Capability(root, path, "boolean", None, owner))
+                out.append(Capability(root, path, "boolean", None, owner=owner))
             elif isinstance(member.get("$ref"), str) and normalise(
                     defs.get(member["$ref"], {})).a.get("type") == ("object",):
-                out.append(Capability(root, path, "object", member["$ref"], owner))
+                out.append(Capability(root, path, "object", member["$ref"], owner=owner))
                 walk(root, member["$ref"], f"{path}.", depth + 1)
 
     for root, name in _ROOTS:

@@ -20,10 +20,10 @@ from typing import Any, Literal
 
 from acpgen.errors import AcpgenError
 from acpgen.evolve.normal import ref_name
+from acpgen.ir.build import METHOD_GROUPS, meta_methods
 
 ROLES = ("client", "agent")
 ENVELOPE = "(envelope)"  # the subject of changes at the document root
-METHOD_GROUPS = {"agentMethods": "agent", "clientMethods": "client", "protocolMethods": "protocol"}
 
 
 @dataclass(frozen=True)
@@ -72,39 +72,33 @@ def method_table(schema: dict[str, Any], meta: dict[str, Any], schema_where: str
             annotated.setdefault(node["x-method"], []).append(name)
     out: list[WireMethod] = []
     listed: set[str] = set()
-    for group, side in METHOD_GROUPS.items():
-        table = meta.get(group)
-        if table is None and (group == "protocolMethods" or not meta_is_own):
-            continue  # protocol methods came later; a stand-in meta binds what it can
-        if not isinstance(table, dict):
-            raise AcpgenError(meta_where, f"missing object {group!r}")
-        for key, wire in table.items():
-            if not isinstance(wire, str):
-                raise AcpgenError(meta_where, f"{group}.{key} is not a string")
-            names = annotated.get(wire, [])
-            if not meta_is_own and not names:
-                continue
-            if names and group != "protocolMethods" and all(defs[n].get("x-side") == "both" for n in names):
-                # Either side handles it (v1 unstable's mcp/message): listed under both groups,
-                # one method, its request form (as acpgen.ir.build reads it).
-                if wire not in listed:
-                    params = [n for n in names if n in params_refs]
-                    requests = [n for n in params if n in request_refs]
-                    results = [n for n in names if n in result_refs]
-                    out.append(WireMethod(wire, "both", "request" if requests else "notification",
-                                          (requests or params or names)[0], results[0] if results else None))
-                listed.add(wire)
-                continue
+    # Protocol methods came later; a stand-in meta binds what it can.
+    may_lack = frozenset({"protocolMethods"} if meta_is_own else METHOD_GROUPS)
+    for group, key, wire, side in meta_methods(meta, meta_where, may_lack=may_lack):
+        names = annotated.get(wire, [])
+        if not meta_is_own and not names:
+            continue
+        if names and group != "protocolMethods" and all(defs[n].get("x-side") == "both" for n in names):
+            # Either side handles it (v1 unstable's mcp/message): listed under both groups,
+            # one method, its request form (as acpgen.ir.build reads it).
+            if wire not in listed:
+                params = [n for n in names if n in params_refs]
+                requests = [n for n in params if n in request_refs]
+                results = [n for n in names if n in result_refs]
+                out.append(WireMethod(wire, "both", "request" if requests else "notification",
+                                      (requests or params or names)[0], results[0] if results else None))
             listed.add(wire)
-            if not names:
-                # Unbound: no def carries its types here (the oldest schemas annotate nothing;
-                # meta.json also lists methods whose defs are only in the unstable schema).
-                out.append(WireMethod(wire, side, "request", None, None))
-                continue
-            enveloped = bool(set(names) & (params_refs | result_refs))
-            out.append(_bind(wire, side, f"{group}.{key}", names, defs, enveloped, params_refs,
-                             result_refs, request_refs | request_members, response_members, schema_where,
-                             meta_where))
+            continue
+        listed.add(wire)
+        if not names:
+            # Unbound: no def carries its types here (the oldest schemas annotate nothing;
+            # meta.json also lists methods whose defs are only in the unstable schema).
+            out.append(WireMethod(wire, side, "request", None, None))
+            continue
+        enveloped = bool(set(names) & (params_refs | result_refs))
+        out.append(_bind(wire, side, f"{group}.{key}", names, defs, enveloped, params_refs,
+                         result_refs, request_refs | request_members, response_members, schema_where,
+                         meta_where))
     for wire, names in sorted(annotated.items()):
         if wire in listed:
             continue

@@ -8,6 +8,7 @@ Anything that cannot be classified is an error naming the def, never a silent fa
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any, Literal
 
 from acpgen.errors import AcpgenError, json_pointer
@@ -41,7 +42,8 @@ _ANNOTATION_KEYS = frozenset({
     "description", "title", "default", "examples", "$comment", "deprecated", "readOnly",
     "writeOnly", "format",
 })
-_META_GROUPS = {"agentMethods": "agent", "clientMethods": "client", "protocolMethods": "protocol"}
+# meta.json's method groups and the side that handles each.
+METHOD_GROUPS = {"agentMethods": "agent", "clientMethods": "client", "protocolMethods": "protocol"}
 # The envelope defs whose ``params`` / ``result`` unions tie annotated types to methods.
 _CAPABILITY_ROOTS = (("agent", "AgentCapabilities"), ("client", "ClientCapabilities"))
 
@@ -447,6 +449,25 @@ def _nested_branch(node: dict[str, Any]) -> NestedBranch:
     return NestedBranch(ref=ref, title=title if isinstance(title, str) else None)
 
 
+def meta_methods(
+    meta: dict[str, Any], meta_where: str, *, may_lack: frozenset[str] = frozenset()
+) -> Iterator[tuple[str, str, str, str]]:
+    """(group, key, wire name, handling side) of every method meta.json lists, in its order:
+    the one reader of meta.json's method table (the IR's and the schema diff's). A group in
+    ``may_lack`` may be missing (the diff reads older releases)."""
+    for group, side in METHOD_GROUPS.items():
+        table = meta.get(group)
+        if table is None and group in may_lack:
+            continue
+        if not isinstance(table, dict):
+            raise AcpgenError(meta_where, f"missing object {group!r}")
+        for key, wire in table.items():
+            if not isinstance(wire, str):
+                raise AcpgenError(meta_where, f"{json_pointer(group, key)}: a method's wire name "
+                                  f"must be a string, not {type(wire).__name__}")
+            yield group, key, wire, side
+
+
 def _methods(
     schema: dict[str, Any],
     defs: dict[str, Definition],
@@ -466,75 +487,64 @@ def _methods(
     # A wire name whose types say x-side "both" (v1 unstable's ``mcp/message``) is listed
     # under agentMethods and clientMethods alike: it is one method either side handles.
     both_sided: dict[str, str] = {}
-    for group, group_side in _META_GROUPS.items():
-        table = meta.get(group)
-        if not isinstance(table, dict):
-            raise AcpgenError(meta_where, f"missing object {group!r}")
-        for key, wire in table.items():
-            if not isinstance(wire, str):
-                raise AcpgenError(meta_where, f"{json_pointer(group, key)}: a method's wire name "
-                                  f"must be a string, not {type(wire).__name__}")
-            side = group_side
-            types = annotated.get(wire, [])
-            if types and side != "protocol" and all(d.x_side == "both" for d in types):
-                if wire in both_sided:
-                    if both_sided[wire] != key:
-                        raise AcpgenError(meta_where, f"{json_pointer(group, key)}: method {wire!r} is "
-                                          f"listed as {both_sided[wire]!r} under the other side")
-                    continue
-                both_sided[wire] = key
-                side = "both"
-            elif wire in listed:
-                raise AcpgenError(meta_where, f"{json_pointer(group, key)}: method {wire!r} is listed twice")
-            listed.add(wire)
-            params = [d.name for d in types if d.name in params_refs]
-            results = [d.name for d in types if d.name in result_refs]
-            if side == "both":
-                # Sent as a request or as a notification: the request form is the method;
-                # the notification's params type stays a model (``Method.notification_params``).
-                requests = [p for p in params if p in request_refs]
-                notes = [p for p in params if p not in request_refs]
-                if len(requests) == 1 and len(notes) <= 1:
-                    methods.append(
-                        Method(wire=str(wire), py_name=method_py_name(str(wire)), side="both",
-                               meta_pointer=json_pointer(group, key),
-                               kind="request", params=requests[0],
-                               result=results[0] if len(results) == 1 else None,
-                               notification_params=notes[0] if notes else None)
-                    )
-                    continue
-            if len(params) != 1:
-                raise AcpgenError(
-                    meta_where,
-                    f"{json_pointer(group, key)}: method {wire!r} has {len(params)} params types "
-                    f"annotated with x-method in {schema_where} (expected exactly 1)",
+    for group, key, wire, side in meta_methods(meta, meta_where):
+        types = annotated.get(wire, [])
+        if types and side != "protocol" and all(d.x_side == "both" for d in types):
+            if wire in both_sided:
+                continue
+            both_sided[wire] = key
+            side = "both"
+        elif wire in listed:
+            raise AcpgenError(meta_where, f"{json_pointer(group, key)}: method {wire!r} is listed twice")
+        listed.add(wire)
+        params = [d.name for d in types if d.name in params_refs]
+        results = [d.name for d in types if d.name in result_refs]
+        if side == "both":
+            # Sent as a request or as a notification: the request form is the method;
+            # the notification's params type stays a model (``Method.notification_params``).
+            requests = [p for p in params if p in request_refs]
+            notes = [p for p in params if p not in request_refs]
+            if len(requests) == 1 and len(notes) <= 1:
+                methods.append(
+                    Method(wire=str(wire), py_name=method_py_name(str(wire)), side="both",
+                           meta_pointer=json_pointer(group, key),
+                           kind="request", params=requests[0],
+                           result=results[0] if len(results) == 1 else None,
+                           notification_params=notes[0] if notes else None)
                 )
-            for d in types:
-                if d.x_side != side:
-                    raise AcpgenError(
-                        schema_where,
-                        f"{d.pointer}/x-side: def {d.name} has x-side {d.x_side!r} but meta.json lists "
-                        f"{wire!r} under {group}",
-                    )
-            kind: Literal["request", "notification"] = (
-                "request" if params[0] in request_refs else "notification"
+                continue
+        if len(params) != 1:
+            raise AcpgenError(
+                meta_where,
+                f"{json_pointer(group, key)}: method {wire!r} has {len(params)} params types "
+                f"annotated with x-method in {schema_where} (expected exactly 1)",
             )
-            if (kind == "request") != (len(results) == 1):
+        for d in types:
+            if d.x_side != side:
                 raise AcpgenError(
                     schema_where,
-                    f"method {wire!r} is a {kind} but has {len(results)} result types annotated",
+                    f"{d.pointer}/x-side: def {d.name} has x-side {d.x_side!r} but meta.json lists "
+                    f"{wire!r} under {group}",
                 )
-            methods.append(
-                Method(
-                    wire=str(wire),
-                    py_name=method_py_name(str(wire)),
-                    side=side,
-                    kind=kind,
-                    params=params[0],
-                    result=results[0] if results else None,
-                    meta_pointer=json_pointer(group, key),
-                )
+        kind: Literal["request", "notification"] = (
+            "request" if params[0] in request_refs else "notification"
+        )
+        if (kind == "request") != (len(results) == 1):
+            raise AcpgenError(
+                schema_where,
+                f"method {wire!r} is a {kind} but has {len(results)} result types annotated",
             )
+        methods.append(
+            Method(
+                wire=str(wire),
+                py_name=method_py_name(str(wire)),
+                side=side,
+                kind=kind,
+                params=params[0],
+                result=results[0] if results else None,
+                meta_pointer=json_pointer(group, key),
+            )
+        )
     seen: dict[str, Method] = {}
     for m in methods:
         other = seen.setdefault(m.py_name, m)
@@ -605,9 +615,9 @@ def _capabilities(defs: dict[str, Definition], where: str) -> tuple[Capability, 
             path = f"{prefix}{p.wire_name}"
             py_path = (*py_prefix, p.py_name)
             if p.type.kind == "primitive" and p.type.name == "boolean":
-                caps.append(Capability(root, path, "boolean", None, py_path))  # type: ignore[arg-type]
+                caps.append(Capability(root, path, "boolean", None, py_path, def_name))  # type: ignore[arg-type]
             elif p.type.kind == "ref" and defs[p.type.name or ""].shape == "object":
-                caps.append(Capability(root, path, "object", p.type.name, py_path))  # type: ignore[arg-type]
+                caps.append(Capability(root, path, "object", p.type.name, py_path, def_name))  # type: ignore[arg-type]
                 walk(root, p.type.name or "", f"{path}.", py_path, depth + 1)
 
     for root, def_name in _CAPABILITY_ROOTS:

@@ -145,6 +145,7 @@ class Capability:
     kind: Literal["boolean", "object"]  # boolean true, or object present and non-null
     type: str | None  # the def of an object capability
     py_path: tuple[str, ...] = field(default=())  # attribute names on the generated models
+    owner: str = ""  # the def that declares the member
 
     @property
     def qualified(self) -> str:

@@ -271,23 +271,52 @@ def test_notifications_never_get_a_reply() -> None:
     run(body())
 
 
-def test_a_batch_is_refused_whole_with_one_invalid_request() -> None:
-    # ACP messages are single objects; like the official TypeScript SDK, a JSON array gets one
-    # -32600 with a null id and nothing in it is processed (not even its notifications).
+@req("ACP-V1-JSONRPC-RESPONSE-REQUIRED", "ACP-V1-JSONRPC-RESPONSE-SAME-ID")
+def test_a_batch_of_requests_gets_one_array_with_each_requests_own_id() -> None:
+    # JSON-RPC 2.0 batches: each element handled as if alone, the responses sent together.
+    async def body() -> None:
+        _, peer, agent = await agent_and_raw_client()
+        notification = {"jsonrpc": "2.0", "method": "session/cancel", "params": {"sessionId": "s"}}
+        await peer.send([_new(1), notification, {"jsonrpc": "2.0", "id": "x", "method": "nope"}, 5])
+        reply = await peer.recv()
+        assert isinstance(reply, list) and len(reply) == 3, reply
+        by_id = {json.dumps(r["id"]): r for r in reply}
+        assert by_id["1"]["result"]["sessionId"] == "session/tmp"
+        assert by_id['"x"']["error"]["code"] == rpc.METHOD_NOT_FOUND
+        assert by_id["null"]["error"]["code"] == rpc.INVALID_REQUEST  # 5 is no message
+        await peer.nothing_within(0.3)
+        assert agent.cancelled_sessions == ["s"]
+        await _still_works(peer)
+
+    run(body())
+
+
+@req("ACP-V1-JSONRPC-NO-REPLY-TO-NOTIFICATION")
+def test_a_batch_of_notifications_gets_no_reply() -> None:
     async def body() -> None:
         _, peer, agent = await agent_and_raw_client()
         await peer.send(
             [
-                _new(1),
-                {"jsonrpc": "2.0", "method": "session/cancel", "params": {"sessionId": "s"}},
-                {"jsonrpc": "2.0", "id": 2, "method": "nope"},
+                {"jsonrpc": "2.0", "method": "session/cancel", "params": {"sessionId": "s1"}},
+                {"jsonrpc": "2.0", "method": "_vendor/notice", "params": {}},
             ]
         )
+        await peer.nothing_within(0.3)
+        assert agent.cancelled_sessions == ["s1"]
+        await _still_works(peer)
+
+    run(body())
+
+
+@req("ACP-V1-JSONRPC-RESPONSE-ID-ECHO")
+def test_an_empty_batch_gets_one_invalid_request_with_a_null_id() -> None:
+    async def body() -> None:
+        _, peer, _ = await agent_and_raw_client()
+        await peer.send([])
         reply = await peer.recv()
         _assert_response(reply, None)
         assert reply["error"]["code"] == rpc.INVALID_REQUEST
         await peer.nothing_within(0.3)
-        assert agent.cancelled_sessions == []
         await _still_works(peer)
 
     run(body())

@@ -78,8 +78,10 @@ def to_json(report: Mapping[str, Any]) -> str:
 
 def text_lines(report: Mapping[str, Any], verbose: bool = False) -> list[str]:
     c = report["counts"]
-    lines = [
-        f"ACP conformance of the {report['side']} {report['command']}",
+    lines = [f"ACP conformance of the {report['side']} {report['command']}"]
+    if report.get("error"):
+        return [*lines, f"  cannot be run: {report['error']}"]
+    lines += [
         (
             f"  pass {c['pass']}, fail {c['fail']}, skipped {c['skipped']}, not observable "
             f"{c['not observable']}, not run {c['not run']} (of {c['total']})"
@@ -103,6 +105,7 @@ def to_markdown(report: Mapping[str, Any]) -> str:
     out = [
         f"**ACP v1 conformance ({report['side']})**: `{_cell(report['command'])}`",
         "",
+        *([f"Cannot be run: {_cell(report['error'])}", ""] if report.get("error") else []),
         (
             f"pass {c['pass']} · fail {c['fail']} · skipped {c['skipped']} · not observable "
             f"{c['not observable']} · not run {c['not run']} · total {c['total']}"

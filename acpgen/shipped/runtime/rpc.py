@@ -20,9 +20,13 @@ lets one bad frame end the connection. What it guarantees:
   that is not a request, notification or response, and for a line over the limit (with its
   id when the line's first bytes show one); notifications are never answered
   (ACP-V1-JSONRPC-NO-REPLY-TO-NOTIFICATION).
-* **No batches**: ACP messages are single JSON-RPC objects (the schema has no array
-  message, the official SDKs send none), so a JSON array is answered, as the official
-  TypeScript SDK answers it, with one -32600 and a null id, and nothing in it is processed.
+* **Batches as JSON-RPC 2.0 says**: every element of a JSON array is handled as if it had
+  come alone; the responses to its requests (and the -32600 errors for elements that are no
+  message) go back together as one array once all are ready, each with its own id; a batch
+  of notifications only gets no reply at all (ACP-V1-JSONRPC-NO-REPLY-TO-NOTIFICATION,
+  "including those within a batch"); an empty array gets one -32600 with a null id. ACP
+  peers send single messages (the schema has no array message), so this is for peers that
+  use JSON-RPC's batches, not something this engine sends.
 """
 
 from __future__ import annotations
@@ -121,12 +125,33 @@ def _valid_id(request_id: Any) -> bool:
 class _Inbound:
     """One request of the peer's: its handler task."""
 
-    __slots__ = ("key", "request_id", "task")
+    __slots__ = ("batch", "key", "request_id", "task")
 
-    def __init__(self, request_id: Any, task: asyncio.Task[Any]) -> None:
+    def __init__(
+        self, request_id: Any, task: asyncio.Task[Any], batch: _Batch | None = None
+    ) -> None:
         self.key = _id_key(request_id)
         self.request_id = request_id
         self.task = task
+        self.batch = batch
+
+
+class _Batch:
+    """The responses owed for one JSON-RPC batch, sent together once the last is ready."""
+
+    __slots__ = ("complete", "pending", "responses")
+
+    def __init__(self) -> None:
+        self.responses: list[dict[str, Any]] = []
+        self.pending = 0  # requests of the batch still running
+        self.complete = asyncio.Event()
+
+    def add(self, response: dict[str, Any] | None) -> None:
+        if response is not None:
+            self.responses.append(response)
+        self.pending -= 1
+        if self.pending == 0:
+            self.complete.set()
 
 
 class Connection:
@@ -391,14 +416,45 @@ class Connection:
             )
             return
         if isinstance(message, list):
-            reason = {"reason": "JSON-RPC batches are not supported by ACP"}
-            await self._send_response(_error_response(None, InvalidRequestError(data=reason)))
+            await self._accept_batch(message)
             return
         error = self._accept(message)
         if error is not None:
             await self._send_response(error)
 
-    def _accept(self, message: Any) -> dict[str, Any] | None:
+    async def _accept_batch(self, messages: list[Any]) -> None:
+        if not messages:
+            reason = {"reason": "an empty batch"}
+            await self._send_response(_error_response(None, InvalidRequestError(data=reason)))
+            return
+        batch = _Batch()
+        for message in messages:
+            error = self._accept(message, batch)
+            if error is not None:
+                batch.responses.append(error)
+        if not batch.pending:
+            batch.complete.set()
+        # Spawned: the batch's requests may take long, the read loop must go on meanwhile.
+        self._spawn(self._send_batch(batch))
+
+    async def _send_batch(self, batch: _Batch) -> None:
+        """The batch's responses as one array, or none at all when there are none."""
+        await batch.complete.wait()
+        if not batch.responses:
+            return  # notifications (and responses) only: nothing is sent, not even []
+        try:
+            frame = self._encode(batch.responses)
+        except (MessageTooLarge, UnencodableMessage):
+            # Too long (or unencodable) together: each goes alone, with its own fallback.
+            for response in batch.responses:
+                await self._send_response(response)
+            return
+        try:
+            await self._write(frame)
+        except ConnectionClosed:
+            logger.debug("%s: peer gone, batch response dropped", self._name)
+
+    def _accept(self, message: Any, batch: _Batch | None = None) -> dict[str, Any] | None:
         """Route one message; return an error response to send now, or None."""
         if not isinstance(message, dict):
             return _error_response(None, InvalidRequestError(data={"reason": "not an object"}))
@@ -430,7 +486,7 @@ class Connection:
         if request_id is _NO_ID:
             self._accept_notification(method, params)
         else:
-            self._start_request(request_id, method, params)
+            self._start_request(request_id, method, params, batch)
         return None
 
     def _accept_response(self, message: dict[str, Any]) -> bool:
@@ -466,15 +522,27 @@ class Connection:
         self._notifications_received += 1
         self._notifications.put_nowait((method, params))
 
-    def _start_request(self, request_id: Any, method: str, params: Any) -> None:
+    def _start_request(
+        self, request_id: Any, method: str, params: Any, batch: _Batch | None = None
+    ) -> None:
         handler = asyncio.ensure_future(self._dispatcher.handle_request(method, params))
-        record = _Inbound(request_id, handler)
+        record = _Inbound(request_id, handler, batch)
+        if batch is not None:
+            batch.pending += 1
         # Duplicate ids in flight are each tracked (and each cancelled by a cancel for it).
         self._inbound.setdefault(record.key, []).append(record)
         self._spawn(self._answer(record, method))
 
     async def _answer(self, record: _Inbound, method: str) -> None:
-        """Wait for the handler, then send its one response (whatever became of it)."""
+        """Wait for the handler, then send its one response (whatever became of it); a
+        request of a batch hands it to the batch instead."""
+        response = await self._outcome(record, method)
+        if record.batch is not None:
+            record.batch.add(response)
+        elif response is not None:
+            await self._send_response(response)
+
+    async def _outcome(self, record: _Inbound, method: str) -> dict[str, Any] | None:
         try:
             await asyncio.wait({record.task})
         finally:
@@ -494,13 +562,13 @@ class Connection:
             response = _error_response(record.request_id, exc)
         elif isinstance(exc, ConnectionClosed):  # the peer went away mid-request: say why, once
             logger.info("%s: %s ended: %s", self._name, method, exc)
-            return
+            return None
         else:
             logger.error("%s: %s failed", self._name, method, exc_info=exc)
             response = _error_response(
                 record.request_id, InternalError(data={"details": str(exc)[:500]})
             )
-        await self._send_response(response)
+        return response
 
     async def _notification_loop(self) -> None:
         while True:

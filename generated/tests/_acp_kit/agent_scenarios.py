@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .process import Peer, PeerError, PeerTimeout
+from .process import Peer, PeerClosed, PeerError, PeerTimeout
 from .scripted_client import AgentDriver, ClientBehaviour
 from .wire import Frame, Transcript
 
@@ -45,7 +45,8 @@ class AgentTarget:
     slow_prompt: str | None = None  # a prompt the agent works on until cancelled
     permission_prompt: str | None = None  # a prompt that makes the agent ask for permission
     fs_prompt: str | None = None  # a prompt that makes the agent read {path} through the client
-    env: tuple[tuple[str, str], ...] | None = None
+    env: tuple[tuple[str, str], ...] | None = None  # None: the caller's environment
+    cwd: str | None = None  # where the command runs; None: the caller's working directory
 
 
 class Stop(Exception):
@@ -62,7 +63,7 @@ class Run:
     transcript: Transcript
     notes: dict[str, Any] = field(default_factory=dict)
     stopped: str | None = None  # why the scenario ended early
-    stop_is_skip: bool = False  # the agent needs something the kit cannot give
+    closed: bool = False  # the agent closed its output while the kit still talked to it
     pgid: int | None = None
     workdir: str = ""
 
@@ -191,7 +192,7 @@ async def basic(ctx: Context) -> None:
     """Initialize with fs/terminal false, two sessions, prompt turns, the advertised extras."""
     init = await ctx.initialize(init_params())
     first = await ctx.new_session()
-    await ctx.new_session()
+    ctx.notes["idle_session"] = await ctx.new_session()
     await ctx.prompt(first, [text(ctx.target.prompt)], "prompt_text")
     ctx.notes["late_after_prompt"] = await ctx.driver.quiet(LATE_WINDOW)
     link = {
@@ -236,8 +237,12 @@ async def _optional_methods(ctx: Context, caps: dict[str, Any], prompted: str) -
         ctx.notes["set_config"] = await d.request("session/set_config_option", params)
     modes = first_result.get("modes")
     if isinstance(modes, dict) and isinstance(modes.get("currentModeId"), str):
+        # Another listed mode when there is one: a real switch, its result and updates seen.
+        listed = [m.get("id") for m in modes.get("availableModes") or [] if isinstance(m, dict)]
+        other = [m for m in listed if isinstance(m, str) and m != modes["currentModeId"]]
         ctx.notes["set_mode"] = await d.request(
-            "session/set_mode", {"sessionId": prompted, "modeId": modes["currentModeId"]}
+            "session/set_mode",
+            {"sessionId": prompted, "modeId": (other or [modes["currentModeId"]])[0]},
         )
     if caps.get("loadSession") is True:
         sent = await d.send_request(
@@ -270,11 +275,17 @@ async def _optional_methods(ctx: Context, caps: dict[str, Any], prompted: str) -
         ctx.notes["close_unknown"] = await d.request(
             "session/close", {"sessionId": UNKNOWN_SESSION}
         )
+    # An existing idle session (never prompted) closed and deleted: results to validate.
+    idle = ctx.notes.get("idle_session")
+    if isinstance(session_caps.get("close"), dict) and idle:
+        ctx.notes["close_idle"] = await d.request("session/close", {"sessionId": idle})
+    if isinstance(session_caps.get("delete"), dict) and idle:
+        ctx.notes["delete_idle"] = await d.request("session/delete", {"sessionId": idle})
 
 
 async def no_capabilities(ctx: Context) -> None:
-    """Initialize with nothing but the version (and odd _meta everywhere), then one turn."""
-    await ctx.initialize({"protocolVersion": PROTOCOL_VERSION, "_meta": ODD_META})
+    """Initialize with nothing but the version, then a session and a turn with odd _meta."""
+    await ctx.initialize({"protocolVersion": PROTOCOL_VERSION})
     session = await ctx.new_session({"_meta": ODD_META})
     await ctx.prompt(session, [text(ctx.target.prompt)], "prompt_text", meta=ODD_META)
 
@@ -299,30 +310,92 @@ async def version(ctx: Context) -> None:
     ctx.notes["initialize"] = [frame]
 
 
+async def probe(ctx: Context, method: str, params: Any, req_id: Any) -> Frame | None:
+    """A request whose answer the kit checks; None when none came in time (the scenario goes
+    on: a request answered later proves the agent skipped this one)."""
+    try:
+        return await ctx.driver.request(method, params, req_id=req_id)
+    except PeerTimeout:
+        return None
+
+
 async def wire(ctx: Context) -> None:
     """Malformed and unknown messages, exact error codes, then a request that must still work."""
     await ctx.initialize(init_params())
     d = ctx.driver
     notes = ctx.notes
-    await ctx.driver.peer.send_raw(b'{"jsonrpc": "2.0", "id": 41, "method": \n')
+    notes["parse_error_line"] = await ctx.driver.peer.send_raw(PARSE_ERROR_LINE)
     notes["parse_error"] = await d.quiet(LATE_WINDOW * 2)
-    notes["unknown_method"] = await d.request("acpgen-kit/unknown", {}, req_id="kit-unknown-1")
-    notes["unknown_ext"] = await d.request(
-        "_acpgen_kit/unknown", {"probe": True}, req_id="kit-ext-1"
-    )
+    notes["invalid_request_line"] = await ctx.driver.peer.send_raw(INVALID_REQUEST_LINE)
+    notes["invalid_request"] = await d.quiet(LATE_WINDOW * 2)
+    notes["unknown_method"] = await probe(ctx, "acpgen-kit/unknown", {}, "kit-unknown-1")
+    notes["unknown_ext"] = await probe(ctx, "_acpgen_kit/unknown", {"probe": True}, "kit-ext-1")
     await d.notify("_acpgen_kit/notice", {"probe": True})
     await d.notify("acpgen-kit/unknown-notice", {"probe": True})
     await d.notify("$/cancel_request", {"requestId": "kit-never-sent"})
     notes["after_notifications"] = await d.quiet(LATE_WINDOW)
-    notes["bad_params"] = await d.request(
-        "session/new", {"cwd": 42, "mcpServers": "none"}, req_id=77
-    )
-    notes["miscased_params"] = await d.request(
-        "session/new", {"CWD": ctx.run.workdir, "MCPServers": []}, req_id="kit-case-1"
+    notes["bad_params"] = await probe(ctx, "session/new", {"cwd": 42, "mcpServers": "none"}, 77)
+    notes["miscased_params"] = await probe(
+        ctx, "session/new", {"CWD": ctx.run.workdir, "MCPServers": []}, "kit-case-1"
     )
     notes["still_alive"] = await d.request(
         "session/new", {"cwd": ctx.run.workdir, "mcpServers": []}
     )
+
+
+PARSE_ERROR_LINE = b'{"jsonrpc": "2.0", "id": 41, "method": \n'
+INVALID_REQUEST_LINE = b'{"foo": "bar"}\n'  # JSON, but no request: -32600 with id null
+
+
+def _request(method: str, params: Any, req_id: Any) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": req_id, "method": method, "params": params}
+
+
+def _notification(method: str) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "method": method, "params": {"probe": True}}
+
+
+BATCH_WAIT = 3.0  # seconds the kit waits for the answers to one batch
+
+
+async def send_batch(ctx: Context, messages: list[dict[str, Any]]) -> tuple[Frame, list[Frame]]:
+    """Send a JSON-RPC batch; wait until each request in it is answered (alone or in an
+    array), for an empty batch until any answer, for notifications only a quiet window."""
+    d = ctx.driver
+    transcript = d.peer.transcript
+    start = len(transcript.frames)
+    sent = await d.peer.send(messages)
+    asked = [p for p in sent.parts() if p.is_request]
+    wait = min(ctx.target.timeout, BATCH_WAIT)
+    try:
+        if asked:
+            await d.pump(lambda f: all(transcript.response_to(p) for p in asked), wait)
+        elif messages:
+            await d.quiet(LATE_WINDOW)
+        else:
+            await d.pump(lambda f: bool(f.responses() or f.problem), wait)
+    except PeerTimeout:
+        pass
+    return sent, [f for f in transcript.frames[start:] if f.direction == "in"]
+
+
+async def batch(ctx: Context) -> None:
+    """JSON-RPC batches: of requests, of notifications, of both, and an empty one."""
+    await ctx.initialize(init_params())
+    new = {"cwd": ctx.run.workdir, "mcpServers": []}
+    notes = ctx.notes
+    notes["batch_requests"] = await send_batch(
+        ctx,
+        [_request("session/new", new, "kit-batch-1"), _request("acpgen-kit/unknown", {}, 901)],
+    )
+    notes["batch_notifications"] = await send_batch(
+        ctx, [_notification("_acpgen_kit/notice"), _notification("acpgen-kit/unknown-notice")]
+    )
+    notes["batch_mixed"] = await send_batch(
+        ctx, [_request("session/new", new, "kit-batch-2"), _notification("_acpgen_kit/notice")]
+    )
+    notes["batch_empty"] = await send_batch(ctx, [])
+    notes["after_batches"] = await ctx.driver.request("session/new", new)
 
 
 async def cancel(ctx: Context) -> None:
@@ -354,9 +427,11 @@ async def permission(ctx: Context) -> None:
         "session/prompt", {"sessionId": session, "prompt": [text(ctx.target.permission_prompt)]}
     )
     asked = await d.pump(
-        lambda f: f.is_request
-        and f.method == "session/request_permission"
-        or (f.is_response and f.get("id") == sent.get("id")),
+        lambda f: (
+            f.is_request
+            and f.method == "session/request_permission"
+            or (f.is_response and f.get("id") == sent.get("id"))
+        ),
         ctx.target.turn_timeout,
     )
     if not asked.is_request:
@@ -431,6 +506,7 @@ SCENARIOS: dict[str, Scenario] = {
     "all_capabilities": all_capabilities,
     "version": version,
     "wire": wire,
+    "batch": batch,
     "cancel": cancel,
     "permission": permission,
     "cancel_request": cancel_request,
@@ -449,6 +525,11 @@ class AgentRunner:
         self.runs: dict[str, Run] = {}
         self.broken: str | None = None  # the agent could not be initialized at all
 
+    def start(self) -> str | None:
+        """Run the first scenario; why the command cannot even be initialized, or None."""
+        self.run("basic")
+        return self.broken
+
     def run(self, name: str) -> Run:
         if name not in self.runs:
             self.runs[name] = asyncio.run(self._run(name))
@@ -466,16 +547,21 @@ class AgentRunner:
         ctx = Context(self.target, run, AgentDriver(peer, behaviour, self.target.timeout))
         env = dict(os.environ) if self.target.env is None else dict(self.target.env)
         try:
-            await peer.start(self.target.argv, cwd=workdir, env=env)
+            # The caller's directory and environment: `python -m my_agent` and a relative
+            # PYTHONPATH work as they do in the caller's shell.
+            await peer.start(self.target.argv, cwd=self.target.cwd, env=env)
             run.pgid = peer.pid
             await SCENARIOS[name](ctx)
             await ctx.driver.quiet(0.05)
         except Stop as exc:
-            run.stopped, run.stop_is_skip = str(exc), exc.skipped
+            run.stopped = str(exc)
         except PeerError as exc:
             run.stopped = f"the agent {exc}" if not str(exc).startswith("command") else str(exc)
+            run.closed = isinstance(exc, PeerClosed)
             if not run.notes.get("initialize"):
-                self.broken = run.stopped
+                garbage = [f for f in run.transcript.received() if f.problem]
+                seen = f"; it wrote: {garbage[0].shown()}" if garbage else ""
+                self.broken = run.stopped + seen
         finally:
             await peer.close()
         return run

@@ -19,7 +19,7 @@ from .agent_scenarios import (
     Run,
 )
 from .outcome import fail, skip
-from .validate import Validator
+from .validate import STABLE_ERROR_CODES, Validator
 from .wire import Frame, Transcript
 
 ALL_SCENARIOS = (
@@ -28,12 +28,58 @@ ALL_SCENARIOS = (
     "all_capabilities",
     "version",
     "wire",
+    "batch",
+    "close_running",
     "cancel",
     "permission",
     "cancel_request",
     "mcp_stdio",
 )
-WITHOUT_FS_TERMINAL = ("basic", "no_capabilities", "wire", "cancel", "permission", "cancel_request")
+# Runs where the kit advertised fs and terminal false (without clientCapabilities at all
+# is INIT-OMITTED-UNSUPPORTED's).
+WITHOUT_FS_TERMINAL = (
+    "basic",
+    "wire",
+    "batch",
+    "cancel",
+    "permission",
+    "cancel_request",
+)
+# Session updates that carry the conversation (what session/load replays, what may follow a
+# cancel only before the turn's response); the others describe the session's state.
+HISTORY_UPDATES = (
+    "user_message_chunk",
+    "agent_message_chunk",
+    "agent_thought_chunk",
+    "tool_call",
+    "tool_call_update",
+    "plan",
+)
+INVALID = (-32602, -32600)  # what refusing a message as malformed looks like
+
+
+class _AnyCode(tuple[int, ...]):
+    """Every error code: the step is the requirement's own, any error fails it."""
+
+    def __contains__(self, code: object) -> bool:
+        return True
+
+
+class _AllCodesBut(tuple[int, ...]):
+    """Every error code but these (which are another requirement's)."""
+
+    def __contains__(self, code: object) -> bool:
+        return not super().__contains__(code)
+
+
+ANY_ERROR = _AnyCode()
+CONTENT_UPDATES = (
+    "user_message_chunk",
+    "agent_message_chunk",
+    "agent_thought_chunk",
+    "tool_call",
+    "tool_call_update",
+)
 
 
 @dataclass
@@ -52,15 +98,32 @@ class AgentKit:
         return [r.transcript for r in runs]
 
     def note(self, scenario: str, key: str, missing: str | None = None) -> Any:
-        """A fact the scenario established; otherwise fail or skip with the reason it is missing."""
+        """A fact the scenario established; otherwise skip with the reason it is missing.
+
+        A step that did not happen (the agent refused a prerequisite, a turn outlived its
+        timeout, the agent went away) gates the checks that needed it: they skip with that
+        reason. What the step itself broke is charged by the check of its own requirement,
+        from the bytes (RESPONSE-REQUIRED for a request provably never answered)."""
         run = self.run(scenario)
         if key in run.notes:
             return run.notes[key]
         if run.stopped is not None:
-            if run.stop_is_skip:
-                raise skip(run.stopped)
-            raise fail(f"[{scenario}] {run.stopped}")
+            raise skip(f"[{scenario}] {run.stopped}")
         raise skip(missing or f"[{scenario}] not exercised: {key}")
+
+    def closed(self, names: Sequence[str] = ALL_SCENARIOS) -> list[bool]:
+        return [self.run(n).closed for n in names]
+
+    def prompts_fail(self) -> str | None:
+        """Why ordinary prompt turns fail in this environment (no model, no login), or None."""
+        run = self.run("basic")
+        note = run.notes.get("prompt_text")
+        if note is None:
+            return f"[basic] {run.stopped}" if run.stopped else None
+        error = note[1].get("error")
+        if isinstance(error, dict):
+            return f"an ordinary prompt turn fails here too: {note[1].shown()}"
+        return None
 
     def init_result(self) -> dict[str, Any]:
         frames = self.note("basic", "initialize")
@@ -96,15 +159,22 @@ def wire_check(req_id: str, func: Callable[[Sequence[Transcript]], None]) -> Non
     AGENT_CHECKS[req_id] = lambda kit: func(kit.transcripts())
 
 
-def _result(frame: Frame, what: str) -> dict[str, Any]:
+def _result(frame: Frame | None, what: str, own: tuple[int, ...] = ()) -> dict[str, Any]:
+    """The result of a step. An error fails the check only when its code is one of ``own``
+    (the codes that mean the check's own requirement is broken); any other error is a
+    prerequisite that failed here (no login, no model, ...): the check skips with it."""
+    if frame is None:
+        raise skip(f"{what}: no answer in time (charged to ACP-V1-JSONRPC-RESPONSE-REQUIRED)")
     error = frame.get("error")
+    if isinstance(error, dict) and error.get("code") in own:
+        raise fail(f"{what} failed with error {error.get('code')}: {frame.shown()}")
     if isinstance(error, dict) and error.get("code") == AUTH_REQUIRED:
         raise skip(f"{what}: the agent requires authentication ({error.get('message')!r})")
     if isinstance(error, dict):
-        raise fail(f"{what} failed with error {error.get('code')} {error.get('message')!r}")
+        raise skip(f"{what} failed, so this cannot be judged: {frame.shown()}")
     result = frame.get("result")
     if not isinstance(result, dict):
-        raise fail(f"{what}: no result object: {frame.shown()}")
+        raise skip(f"{what}: no result object, so this cannot be judged: {frame.shown()}")
     return result
 
 
@@ -126,11 +196,20 @@ def _update_kinds(kit: AgentKit, kind: str) -> list[tuple[Transcript, Frame, dic
     return found
 
 
-def _stop_reason(frame: Frame, what: str) -> str:
-    reason = _result(frame, what).get("stopReason")
+def _stop_reason(frame: Frame, what: str, own: tuple[int, ...] = ()) -> str:
+    reason = _result(frame, what, own).get("stopReason")
     if not isinstance(reason, str):
-        raise fail(f"{what}: result without a stopReason: {frame.shown()}")
+        raise skip(
+            f"{what}: result without a stopReason (charged to its schema check): {frame.shown()}"
+        )
     return reason
+
+
+def _update_kind(frame: Frame) -> str | None:
+    params = frame.get("params")
+    update = params.get("update") if isinstance(params, dict) else None
+    kind = update.get("sessionUpdate") if isinstance(update, dict) else None
+    return kind if isinstance(kind, str) else None
 
 
 # ---- transport and JSON-RPC (any run) -----------------------------------------------------------
@@ -150,7 +229,6 @@ wire_check("ACP-V1-JSONRPC-RESULT-XOR-ERROR", w.result_xor_error)
 wire_check("ACP-V1-JSONRPC-ERROR-CODE-INTEGER", w.error_code_integer)
 wire_check("ACP-V1-JSONRPC-ERROR-RESPONSE-CONTAINS-ERROR", w.error_contains)
 wire_check("ACP-V1-JSONRPC-ERROR-MESSAGE-CONCISE", w.error_message_concise)
-wire_check("ACP-V1-JSONRPC-RESPONSE-REQUIRED", w.every_request_answered)
 wire_check("ACP-V1-OVERVIEW-ABSOLUTE-PATHS", w.absolute_paths)
 wire_check("ACP-V1-EXT-META-TRACE-KEYS-RESERVED", w.trace_keys)
 
@@ -169,49 +247,93 @@ def _stderr(kit: AgentKit) -> None:
             raise fail(f"[{t.name}] stderr is not UTF-8 at byte {exc.start}") from None
 
 
+def _answers(frames: list[Frame]) -> list[Frame]:
+    return [r for f in frames for r in f.responses()]
+
+
+def _later_answered(kit: AgentKit, scenario: str, key: str) -> bool:
+    """Whether the agent answered the kit's next request (so a missing answer is no delay)."""
+    frame = kit.run(scenario).notes.get(key)
+    return isinstance(frame, Frame)
+
+
+@check("ACP-V1-JSONRPC-RESPONSE-REQUIRED")
+def _response_required(kit: AgentKit) -> None:
+    names = ALL_SCENARIOS
+    ts = kit.transcripts(names)
+    # A custom (_) request never answered is EXT-RESPOND-TO-CUSTOM-REQUEST's.
+    w.every_request_answered(ts, kit.closed(names), skip_methods=("_",))
+    if not _answers(kit.note("wire", "parse_error")) and _later_answered(
+        kit, "wire", "unknown_method"
+    ):
+        line = kit.note("wire", "parse_error_line")
+        raise fail(
+            f"no response (expected error -32700) to a line that is not JSON: {line.shown()}"
+        )
+    if not _answers(kit.note("wire", "invalid_request")) and _later_answered(
+        kit, "wire", "unknown_method"
+    ):
+        line = kit.note("wire", "invalid_request_line")
+        raise fail(
+            f"no response (expected error -32600) to JSON that is no request: {line.shown()}"
+        )
+    sent, frames = kit.note("batch", "batch_empty")
+    if not _answers(frames) and _later_answered(kit, "batch", "after_batches"):
+        raise fail(f"no response (expected error -32600) to an empty batch: {sent.shown()}")
+
+
 @check("ACP-V1-JSONRPC-RESPONSE-SAME-ID")
 def _same_id(kit: AgentKit) -> None:
-    for key, req_id in (
-        ("unknown_method", "kit-unknown-1"),
-        ("bad_params", 77),
-        ("miscased_params", "kit-case-1"),
-    ):
-        frame = kit.note("wire", key)
-        if frame.get("id") != req_id or type(frame.get("id")) is not type(req_id):
-            raise fail(
-                f"response to request id {req_id!r} carries id {frame.get('id')!r}: {frame.shown()}"
-            )
     w.response_ids_known(kit.transcripts())
 
 
 @check("ACP-V1-JSONRPC-NO-REPLY-TO-NOTIFICATION")
 def _no_reply(kit: AgentKit) -> None:
-    late = kit.note("wire", "after_notifications")
-    replies = [f for f in late if f.is_response]
-    if replies:
-        raise fail(f"a response after notifications only: {replies[0].shown()}")
-    w.response_ids_known(kit.transcripts())
+    late = _answers(kit.note("wire", "after_notifications"))
+    if late:
+        raise fail(f"a response after notifications only: {late[0].shown()}")
+    sent, frames = kit.note("batch", "batch_notifications")
+    if _answers(frames):
+        raise fail(
+            f"a response to a batch of notifications only: {_answers(frames)[0].shown()} "
+            f"(sent {sent.shown()})"
+        )
+    sent, frames = kit.note("batch", "batch_mixed")
+    answers = _answers(frames)
+    request = next(p for p in sent.parts() if p.is_request)
+    answered = [a for a in answers if a.get("id") == request.get("id")]
+    if answered and len(answers) > 1:
+        extra = next(a for a in answers if a not in answered)
+        raise fail(
+            f"a response for the notification of a batch: {extra.shown()} (sent {sent.shown()})"
+        )
 
 
 @check("ACP-V1-JSONRPC-RESPONSE-ID-ECHO")
-def _parse_error(kit: AgentKit) -> None:
-    frames = kit.note("wire", "parse_error")
-    answers = [f for f in frames if f.is_response]
-    if not answers:
-        raise fail("no response to a line that is not JSON (expected error -32700 with id null)")
-    if answers[0].get("id") is not None:
-        raise fail(f"the parse-error response must have id null: {answers[0].shown()}")
+def _id_echo(kit: AgentKit) -> None:
+    w.ids_echoed(kit.transcripts())
+    for scenario, key, what in (
+        ("wire", "parse_error", "a line that is not JSON"),
+        ("wire", "invalid_request", "JSON that is no request"),
+        ("batch", "batch_empty", "an empty batch"),
+    ):
+        note = kit.note(scenario, key)
+        frames = note[1] if isinstance(note, tuple) else note
+        for answer in _answers(frames):
+            if answer.get("id") is not None and "id" in answer.message:
+                raise fail(f"the error response to {what} must have id null: {answer.shown()}")
 
 
 @check("ACP-V1-JSONRPC-PARAM-NAMES-EXACT")
 def _param_names(kit: AgentKit) -> None:
-    t = kit.run("wire").transcript
-    w.expect_error_code(
-        t,
-        kit.note("wire", "miscased_params"),
-        -32602,
-        "session/new with CWD / MCPServers instead of cwd / mcpServers",
-    )
+    frame = kit.note("wire", "miscased_params")
+    if frame is None:
+        raise skip("no answer to session/new with miscased names (charged to RESPONSE-REQUIRED)")
+    if "result" in frame.message and "error" not in frame.message:
+        raise fail(
+            "session/new with CWD / MCPServers instead of cwd / mcpServers succeeded: "
+            f"{frame.shown()}"
+        )
 
 
 @check("ACP-V1-JSONRPC-PARAMS-MAY-BE-OMITTED")
@@ -221,17 +343,51 @@ def _params_omitted(kit: AgentKit) -> None:
         "list_no_params",
         "the agent advertises no method whose params are all optional (session/list)",
     )
-    _result(frame, "session/list without params")
+    _result(frame, "session/list without params", own=(-32602, -32600))
+
+
+# What each probe's error code must be when the answer is an error (SCHEMA-ERROR-OBJECT: the
+# predefined codes keep their meanings). No answer is RESPONSE-REQUIRED's; a success is not
+# an error object.
+_PROBE_CODES = (
+    ("wire", "parse_error", -32700, "a line that is not JSON"),
+    ("wire", "invalid_request", -32600, "JSON that is no request"),
+    ("wire", "unknown_method", -32601, "an unknown method"),
+    ("wire", "bad_params", -32602, "session/new with cwd 42"),
+    ("batch", "batch_empty", -32600, "an empty batch"),
+)
 
 
 @check("ACP-V1-SCHEMA-ERROR-OBJECT")
 def _error_object(kit: AgentKit) -> None:
-    w.error_codes_meaning(kit.transcripts())
-    t = kit.run("wire").transcript
-    parse = [f for f in kit.note("wire", "parse_error") if f.is_response]
-    w.expect_error_code(t, parse[0] if parse else None, -32700, "a line that is not JSON")
-    w.expect_error_code(t, kit.note("wire", "unknown_method"), -32601, "an unknown method")
-    w.expect_error_code(t, kit.note("wire", "bad_params"), -32602, "session/new with cwd 42")
+    judged = 0
+    for scenario, key, code, what in _PROBE_CODES:
+        note = kit.note(scenario, key)
+        if isinstance(note, tuple):
+            note = note[1]
+        answers = _answers(note) if isinstance(note, list) else [note] if note else []
+        errors = [a for a in answers if isinstance(a.get("error"), dict)]
+        if not errors or (key == "bad_params" and _refuses_every_session(kit, errors[0])):
+            continue
+        judged += 1
+        actual = errors[0].message["error"].get("code")
+        if not isinstance(actual, int) or isinstance(actual, bool):
+            continue  # JSONRPC-ERROR-CODE-INTEGER's
+        if actual != code:
+            raise fail(
+                f"{what}: expected error {code} ({STABLE_ERROR_CODES[code]}), got {actual!r}: "
+                f"{errors[0].shown()}"
+            )
+    if not judged:
+        raise skip("the agent answered none of the kit's malformed messages with an error")
+
+
+def _refuses_every_session(kit: AgentKit, error: Frame) -> bool:
+    """Whether session/new with good params got the same error as the malformed one (then
+    that error is about something else than the params: INIT-SESSION-BASELINE, ...)."""
+    good = kit.run("wire").notes.get("still_alive")
+    code = error.message["error"].get("code")
+    return isinstance(good, Frame) and (good.get("error") or {}).get("code") == code
 
 
 @check("ACP-V1-EXT-NO-ROOT-CUSTOM-FIELDS")
@@ -241,48 +397,59 @@ def _extra(kit: AgentKit) -> None:
 
 @check("ACP-V1-SCHEMA-EXTENSION-METHOD-NAMES")
 def _ext_names(kit: AgentKit) -> None:
-    try:
-        w.extension_names(kit.transcripts(), kit.validator)
-    except Exception as exc:
-        if "sent no request" not in str(exc):
-            raise
-    _ext_answered(kit)
+    w.extension_names(kit.transcripts(), kit.validator, notifications=True)
 
 
-@check("ACP-V1-EXT-CUSTOM-REQUESTS-MAY", "ACP-V1-EXT-RESPOND-TO-CUSTOM-REQUEST")
+@check("ACP-V1-EXT-CUSTOM-REQUESTS-MAY")
+def _ext_requests(kit: AgentKit) -> None:
+    w.extension_names(kit.transcripts(), kit.validator, notifications=False)
+
+
+@check("ACP-V1-EXT-RESPOND-TO-CUSTOM-REQUEST")
 def _ext_answered(kit: AgentKit) -> None:
     frame = kit.note("wire", "unknown_ext")
-    if frame.get("id") != "kit-ext-1":
-        raise fail(
-            f"the response to _acpgen_kit/unknown (id 'kit-ext-1') carries id {frame.get('id')!r}"
-        )
+    if frame is None:
+        if _later_answered(kit, "wire", "bad_params") or _later_answered(
+            kit, "wire", "still_alive"
+        ):
+            raise fail("no response to the custom request _acpgen_kit/unknown (id 'kit-ext-1')")
+        raise skip("no answer to the custom request in time, and none to the next request")
 
 
 @check("ACP-V1-EXT-UNKNOWN-METHOD-NOT-FOUND")
 def _ext_not_found(kit: AgentKit) -> None:
-    w.expect_error_code(
-        kit.run("wire").transcript,
-        kit.note("wire", "unknown_ext"),
-        -32601,
-        "an unknown _ extension request",
-    )
+    frame = kit.note("wire", "unknown_ext")
+    if frame is None:
+        raise skip("no answer to the custom request (charged to EXT-RESPOND-TO-CUSTOM-REQUEST)")
+    w.expect_error_code(kit.run("wire").transcript, frame, -32601, "an unknown _ extension request")
 
 
 @check("ACP-V1-EXT-IGNORE-UNKNOWN-NOTIFICATIONS")
 def _ext_notifications(kit: AgentKit) -> None:
-    late = kit.note("wire", "after_notifications")
-    if any(f.is_response for f in late):
-        raise fail(
-            f"a reply to an unknown notification: {next(f for f in late if f.is_response).shown()}"
-        )
-    _result(kit.note("wire", "still_alive"), "session/new after unknown notifications")
+    run = kit.run("wire")
+    notices = [f for f in run.transcript.sent() if f.method == "acpgen-kit/unknown-notice"]
+    if notices and run.closed and "still_alive" not in run.notes:
+        raise fail(f"the agent went away after unknown notifications: {run.stopped}")
+    frame = kit.note("wire", "still_alive")
+    if not frame.responses():
+        raise fail(f"no answer to session/new after unknown notifications: {frame.shown()}")
 
 
 @check("ACP-V1-EXT-META-NO-ASSUMPTIONS")
 def _meta(kit: AgentKit) -> None:
-    _result(kit.note("no_capabilities", "initialize")[0], "initialize with unusual _meta")
-    _result(kit.note("no_capabilities", "session/new")[0], "session/new with unusual _meta")
-    _stop_reason(kit.note("no_capabilities", "prompt_text")[1], "session/prompt with unusual _meta")
+    # Compared with the same steps without _meta (basic): only a difference is the agent's.
+    _result(kit.note("basic", "session/new")[0], "session/new")
+    _result(
+        kit.note("no_capabilities", "session/new")[0],
+        "session/new with unusual _meta",
+        own=(-32602, -32600),
+    )
+    if kit.prompts_fail() is None:
+        _stop_reason(
+            kit.note("no_capabilities", "prompt_text")[1],
+            "session/prompt with unusual _meta",
+            own=(-32602, -32600, -32603),
+        )
 
 
 # ---- schema shapes ---------------------------------------------------------------------------
@@ -310,8 +477,10 @@ _SHAPES = {
     "ACP-V1-SCHEMA-TERMINAL-KILL-SHAPE": ("terminal/kill",),
     "ACP-V1-SCHEMA-ELICITATION-CREATE-SHAPE": ("elicitation/create",),
     "ACP-V1-SCHEMA-ELICITATION-COMPLETE-SHAPE": ("elicitation/complete",),
-    "ACP-V1-SCHEMA-CONTENT-BLOCK-VARIANTS": ("session/update",),
 }
+AGENT_CHECKS["ACP-V1-SCHEMA-CONTENT-BLOCK-VARIANTS"] = lambda kit: w.content_blocks(
+    kit.transcripts(), kit.validator, "session/update"
+)
 
 
 def _shape_check(methods: tuple[str, ...]) -> Check:
@@ -330,19 +499,29 @@ def _no_login(kit: AgentKit) -> None:
     )
 
 
+AUTH_TYPES = ("agent", "terminal")  # the stable AuthMethod variants' "type" (none: agent)
+
+
 @check("ACP-V1-SCHEMA-AUTH-METHOD-VARIANTS")
 def _auth_methods(kit: AgentKit) -> None:
+    frame = kit.note("basic", "initialize")[0]
     methods = kit.init_result().get("authMethods")
     if not methods:
         raise skip("the agent advertises no authMethods")
-    verdict = kit.validator.result("initialize", kit.init_result())
-    if not verdict.ok:
-        raise fail(str(verdict.problem))
+    for method in methods if isinstance(methods, list) else [methods]:
+        kind = method.get("type") if isinstance(method, dict) else None
+        if isinstance(method, dict) and "type" in method and kind not in AUTH_TYPES:
+            raise fail(
+                f"auth method of type {kind!r}, which no stable variant has: {frame.shown()}"
+            )
+        verdict = kit.validator.definition("AuthMethod", method)
+        if not verdict.ok:
+            raise fail(f"{verdict.problem}: {frame.shown()}")
 
 
 @check("ACP-V1-SCHEMA-STOP-REASON-VALUES", "ACP-V1-PROMPT-AGENT-MAY-STOP")
 def _stop_values(kit: AgentKit) -> None:
-    allowed = {"end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"}
+    allowed = set(STOP_REASONS)
     seen = 0
     for t in kit.transcripts():
         for f in t.received():
@@ -355,7 +534,7 @@ def _stop_values(kit: AgentKit) -> None:
                 if isinstance(f.message["result"], dict)
                 else None
             )
-            if reason not in allowed:
+            if "stopReason" in (f.message["result"] or {}) and reason not in allowed:
                 raise fail(f"stopReason {reason!r} is not a StopReason: [{t.name}] {f.shown()}")
     if not seen:
         kit.note("basic", "prompt_text")
@@ -375,17 +554,29 @@ def _info(kit: AgentKit) -> None:
 @check("ACP-V1-INIT-AGENT-RESPONSE")
 def _init_response(kit: AgentKit) -> None:
     result = kit.init_result()
-    if not isinstance(result.get("protocolVersion"), int):
-        raise fail(f"initialize result without an integer protocolVersion: {result!r}")
+    version = result.get("protocolVersion")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise fail(
+            f"initialize result without an integer protocolVersion: "
+            f"{kit.note('basic', 'initialize')[0].shown()}"
+        )
     # agentCapabilities may be omitted: the schema's default then states them (none optional).
     caps = result.get("agentCapabilities", {})
     if not isinstance(caps, dict):
         raise fail(f"agentCapabilities is not an object: {caps!r}")
 
 
+def _answered_version(frame: Frame, result: dict[str, Any]) -> int:
+    """The protocolVersion answered; one that is no integer is INIT-AGENT-RESPONSE's."""
+    answered = result.get("protocolVersion")
+    if not isinstance(answered, int) or isinstance(answered, bool):
+        raise skip(f"initialize answered no integer protocolVersion: {frame.shown()}")
+    return answered
+
+
 @check("ACP-V1-INIT-AGENT-SAME-VERSION")
 def _same_version(kit: AgentKit) -> None:
-    answered = kit.init_result().get("protocolVersion")
+    answered = _answered_version(kit.note("basic", "initialize")[0], kit.init_result())
     if answered != PROTOCOL_VERSION:
         raise fail(
             f"asked for protocol version {PROTOCOL_VERSION}, the agent answered {answered!r}"
@@ -394,39 +585,56 @@ def _same_version(kit: AgentKit) -> None:
 
 @check("ACP-V1-INIT-VERSION-AGREEMENT")
 def _agreement(kit: AgentKit) -> None:
-    _same_version(kit)
-    _result(kit.note("basic", "session/new")[0], "session/new after agreeing on version 1")
+    # Having agreed on version 1, the agent acts on it: its baseline session/new is served
+    # (not refused as an unknown method or an invalid request).
+    if _answered_version(kit.note("basic", "initialize")[0], kit.init_result()) != PROTOCOL_VERSION:
+        raise skip("the agent did not agree on version 1 (INIT-AGENT-SAME-VERSION's)")
+    _result(
+        kit.note("basic", "session/new")[0],
+        "session/new after agreeing on version 1",
+        own=(-32600,),  # -32601 for session/new is INIT-SESSION-BASELINE's
+    )
 
 
 @check("ACP-V1-INIT-AGENT-LATEST-VERSION")
 def _latest(kit: AgentKit) -> None:
+    # Asked for a version no ACP release defines, the agent answers the latest it supports:
+    # not the one asked for, and not below one it accepted when asked (an agent that speaks
+    # versions 1 and 2 rightly answers 1 to 1 and 2 to 9999).
     frame = kit.note("version", "initialize")[0]
-    result = _result(frame, f"initialize with protocolVersion {UNSUPPORTED_VERSION}")
-    answered = result.get("protocolVersion")
-    if not isinstance(answered, int) or isinstance(answered, bool):
-        raise fail(f"answered protocolVersion {answered!r}, not an integer")
+    what = f"initialize with protocolVersion {UNSUPPORTED_VERSION}"
+    answered = _answered_version(frame, _result(frame, what, own=ANY_ERROR))
     if answered == UNSUPPORTED_VERSION:
         raise fail(
             f"echoed protocol version {UNSUPPORTED_VERSION}, which no ACP release defines, "
-            "instead of its own latest"
+            f"instead of its own latest: {frame.shown()}"
         )
-    if answered != kit.init_result().get("protocolVersion"):
+    accepted = kit.init_result().get("protocolVersion")
+    if isinstance(accepted, int) and answered < accepted:
         raise fail(
-            f"answered {answered} to version {UNSUPPORTED_VERSION} but accepts "
-            f"{kit.init_result().get('protocolVersion')}: not its latest"
+            f"answered {answered} to version {UNSUPPORTED_VERSION} but accepts {accepted}: "
+            f"not its latest: {frame.shown()}"
         )
 
 
 @check("ACP-V1-INIT-CAPABILITIES-OPTIONAL")
 def _caps_optional(kit: AgentKit) -> None:
-    _result(kit.note("no_capabilities", "initialize")[0], "initialize without clientCapabilities")
-    _result(kit.note("no_capabilities", "session/new")[0], "session/new after it")
+    _result(
+        kit.note("no_capabilities", "initialize")[0],
+        "initialize without clientCapabilities",
+        own=INVALID,
+    )
 
 
 @check("ACP-V1-INIT-SUPPORT-ALL-COMBINATIONS")
 def _combinations(kit: AgentKit) -> None:
-    for scenario in ("basic", "no_capabilities", "all_capabilities"):
-        _stop_reason(kit.note(scenario, "prompt_text")[1], f"[{scenario}] session/prompt")
+    # The same prompt turn must work whatever the kit advertised, once it works at all.
+    if kit.prompts_fail():
+        raise skip(str(kit.prompts_fail()))
+    for scenario in ("no_capabilities", "all_capabilities"):
+        _stop_reason(
+            kit.note(scenario, "prompt_text")[1], f"[{scenario}] session/prompt", own=ANY_ERROR
+        )
 
 
 def _no_requests(
@@ -443,7 +651,7 @@ def _omitted(kit: AgentKit) -> None:
     kit.note("no_capabilities", "prompt_text")
     _no_requests(
         kit,
-        ("fs/", "terminal/", "elicitation/"),
+        ("fs/", "terminal/"),  # elicitation/create is ELIC-AGENT-NO-UNADVERTISED-MODE's
         ("no_capabilities",),
         "the kit's initialize omitted clientCapabilities",
     )
@@ -479,13 +687,20 @@ def _specify(kit: AgentKit) -> None:
 
 @check("ACP-V1-INIT-PROMPT-BASELINE")
 def _baseline(kit: AgentKit) -> None:
-    _stop_reason(kit.note("basic", "prompt_text")[1], "a text prompt")
-    _stop_reason(kit.note("basic", "prompt_link")[1], "a prompt with text and a resource_link")
+    # The text block alone is CONTENT-TEXT-SUPPORT's; here: a resource_link refused where
+    # the same turn with text alone works.
+    if kit.prompts_fail():
+        raise skip(str(kit.prompts_fail()))
+    _stop_reason(
+        kit.note("basic", "prompt_link")[1],
+        "a prompt with text and a resource_link",
+        own=ANY_ERROR,
+    )
 
 
 @check("ACP-V1-CONTENT-TEXT-SUPPORT")
 def _text(kit: AgentKit) -> None:
-    _stop_reason(kit.note("basic", "prompt_text")[1], "a text prompt")
+    _stop_reason(kit.note("basic", "prompt_text")[1], "a text prompt", own=INVALID)
 
 
 @check("ACP-V1-INIT-PROMPT-RICHER-MAY")
@@ -498,20 +713,22 @@ def _richer(kit: AgentKit) -> None:
     ]
     if not advertised:
         raise skip("the agent advertises no richer prompt content")
+    if kit.prompts_fail():
+        raise skip(str(kit.prompts_fail()))
     for name in advertised:
         _stop_reason(
-            kit.note("basic", f"prompt_{name}")[1], f"a prompt with {name} content (advertised)"
+            kit.note("basic", f"prompt_{name}")[1],
+            f"a prompt with {name} content (advertised)",
+            own=ANY_ERROR,
         )
 
 
 @check("ACP-V1-INIT-SESSION-BASELINE")
 def _session_baseline(kit: AgentKit) -> None:
-    _result(kit.note("basic", "session/new")[0], "session/new")
-    _stop_reason(kit.note("basic", "prompt_text")[1], "session/prompt")
-    if not _updates(kit.run("basic")):
-        raise fail("no session/update during a prompt turn")
-    _sent, _cancel, response = kit.note("cancel", "cancelled_turn")
-    _stop_reason(response, "session/prompt after session/cancel")
+    # Not supported: the baseline methods answered "method not found".
+    not_found = (-32601,)
+    _result(kit.note("basic", "session/new")[0], "session/new", own=not_found)
+    _stop_reason(kit.note("basic", "prompt_text")[1], "session/prompt", own=not_found)
 
 
 @check("ACP-V1-INIT-SESSION-OPTIONAL-MAY")
@@ -545,7 +762,7 @@ def _terminal_auth(kit: AgentKit) -> None:
         if isinstance(method, dict) and method.get("type") == "terminal":
             raise fail(
                 f"advertises terminal auth method {method.get('id')!r} although the kit did not "
-                "enable clientCapabilities.auth.terminal"
+                f"enable clientCapabilities.auth.terminal: {kit.note('basic', 'initialize')[0].shown()}"
             )
 
 
@@ -568,48 +785,68 @@ def _exchange(kit: AgentKit, key: str, capability: str) -> tuple[Run, Frame, Fra
     return kit.run("basic"), sent, response
 
 
-def _between(run: Run, start: Frame, end: Frame, session: str) -> list[Frame]:
-    return [f for f in _updates(run, session) if start.time <= f.time <= end.time]
+def _history(run: Run, session: str, start: float, end: float) -> list[Frame]:
+    """The conversation updates (not commands, modes, usage, ...) for ``session`` in a window."""
+    return [
+        f
+        for f in _updates(run, session)
+        if start <= f.time <= end and _update_kind(f) in HISTORY_UPDATES
+    ]
+
+
+def _prompted_turns(kit: AgentKit) -> None:
+    """session/load replay is judged only for a session whose turns went through."""
+    if kit.prompts_fail():
+        raise skip(f"the loaded session has no conversation: {kit.prompts_fail()}")
 
 
 @check("ACP-V1-SETUP-LOAD-REPLAY")
 def _load_replay(kit: AgentKit) -> None:
+    # Replayed at all (coming after the response is LOAD-RESPOND-AFTER-REPLAY's).
     run, sent, response = _exchange(kit, "load", "loadSession")
     _result(response, "session/load")
+    _prompted_turns(kit)
     session = sent.message["params"]["sessionId"]
-    if not _between(run, sent, response, session):
+    if not _history(run, session, sent.time, float("inf")):
         raise fail(
-            "session/load of a session with two finished turns answered without replaying "
-            "any session/update"
+            "session/load of a session with two finished turns answered without replaying any "
+            f"message or tool call as session/update: {response.shown()}"
         )
 
 
 @check("ACP-V1-SETUP-LOAD-RESPOND-AFTER-REPLAY")
 def _load_after(kit: AgentKit) -> None:
     run, sent, response = _exchange(kit, "load", "loadSession")
+    _result(response, "session/load")
     session = sent.message["params"]["sessionId"]
-    late = [f for f in _updates(run, session) if f.time > response.time]
+    late = _history(run, session, response.time + 1e-9, float("inf"))
+    if late and _history(run, session, sent.time, response.time):
+        raise fail(f"history replayed partly after the session/load response: {late[0].shown()}")
     if late:
-        raise fail(
-            f"replayed session/update arrived after the session/load response: {late[0].shown()}"
-        )
+        raise fail(f"replayed history arrived after the session/load response: {late[0].shown()}")
 
 
 @check("ACP-V1-SETUP-RESUME-NO-REPLAY")
 def _resume(kit: AgentKit) -> None:
     run, sent, response = _exchange(kit, "resume", "sessionCapabilities.resume")
     _result(response, "session/resume")
-    replayed = _between(run, sent, response, sent.message["params"]["sessionId"])
+    replayed = _history(run, sent.message["params"]["sessionId"], sent.time, response.time)
     if replayed:
-        raise fail(f"session/update before the session/resume response: {replayed[0].shown()}")
+        raise fail(
+            f"conversation replayed before the session/resume response: {replayed[0].shown()}"
+        )
 
 
 @check("ACP-V1-SETUP-RESUME-RESPONSE-STATE-MAY")
 def _resume_state(kit: AgentKit) -> None:
+    # Its shape is SCHEMA-RESUME-SESSION-SHAPE's; here: the state it may return is the
+    # resumed session's (modes' current id among the available ones).
     _run, _sent, response = _exchange(kit, "resume", "sessionCapabilities.resume")
-    verdict = kit.validator.result("session/resume", _result(response, "session/resume"))
-    if not verdict.ok:
-        raise fail(str(verdict.problem))
+    modes = _result(response, "session/resume").get("modes")
+    if isinstance(modes, dict):
+        ids = [m.get("id") for m in modes.get("availableModes") or [] if isinstance(m, dict)]
+        if modes.get("currentModeId") not in ids:
+            raise fail(f"resumed currentModeId is not among availableModes: {response.shown()}")
 
 
 @check("ACP-V1-SETUP-CLOSE-MAY-ERROR")
@@ -628,6 +865,8 @@ def _close_cancels(kit: AgentKit) -> None:
     if not isinstance(kit.session_caps().get("close"), dict):
         raise skip("the agent does not advertise sessionCapabilities.close")
     _sent, response = kit.note("close_running", "closed_turn")
+    if "result" in response.message:
+        _known_stop_reason(_stop_reason(response, "the closed turn"), response)
     if "result" in response.message and _stop_reason(response, "the closed turn") != "cancelled":
         raise fail(f"a turn running when its session was closed ended with {response.shown()}")
 
@@ -649,10 +888,10 @@ def _mcp_stdio(kit: AgentKit) -> None:
 
 @check("ACP-V1-LIST-AGENT-RESPONSE")
 def _list(kit: AgentKit) -> None:
+    # Advertised, so answered with a result (its shape is SCHEMA-LIST-SESSIONS-SHAPE's).
     frame = kit.note("basic", "list_all", "the agent does not advertise sessionCapabilities.list")
-    verdict = kit.validator.result("session/list", _result(frame, "session/list"))
-    if not verdict.ok:
-        raise fail(str(verdict.problem))
+    # -32601 for an advertised method is INIT-SESSION-OPTIONAL-MAY's.
+    _result(frame, "session/list", own=_AllCodesBut((-32601,)))
 
 
 @check("ACP-V1-LIST-ADDITIONAL-DIRS-MAY")
@@ -693,7 +932,7 @@ def _delete(kit: AgentKit) -> None:
     frame = kit.note(
         "basic", "delete_unknown", "the agent does not advertise sessionCapabilities.delete"
     )
-    _result(frame, "session/delete of a session that never existed")
+    _result(frame, "session/delete of a session that never existed", own=_AllCodesBut((-32601,)))
 
 
 # ---- prompt turns -----------------------------------------------------------------------------
@@ -702,7 +941,9 @@ def _delete(kit: AgentKit) -> None:
 @check("ACP-V1-PROMPT-RESPOND-WITH-STOP-REASON")
 def _respond(kit: AgentKit) -> None:
     for key in ("prompt_text", "prompt_link"):
-        _stop_reason(kit.note("basic", key)[1], f"session/prompt ({key})")
+        frame = kit.note("basic", key)[1]
+        if "stopReason" not in _result(frame, f"session/prompt ({key})"):
+            raise fail(f"session/prompt result without a stopReason: {frame.shown()}")
 
 
 @check("ACP-V1-PROMPT-MESSAGE-ID-MAY")
@@ -719,6 +960,7 @@ def _message_id(kit: AgentKit) -> None:
 
 
 def _variant_check(kind: str) -> Check:
+    # These updates are validated here, not by SCHEMA-SESSION-UPDATE-VARIANTS (w.carve).
     def run(kit: AgentKit) -> None:
         found = _update_kinds(kit, kind)
         if not found:
@@ -752,15 +994,14 @@ def _session_ids_of(t: Transcript) -> set[str]:
 
 @check("ACP-V1-PROMPT-PERMISSION-MAY", "ACP-V1-TOOLS-PERMISSION-MAY")
 def _permission(kit: AgentKit) -> None:
+    # The request's shape is SCHEMA-REQUEST-PERMISSION-SHAPE's; here: it is about a session
+    # of this connection and offers options.
     seen = 0
     for t in kit.transcripts():
         known = _session_ids_of(t)
         for f in t.requests("session/request_permission"):
             seen += 1
             params = f.get("params") or {}
-            verdict = kit.validator.params("session/request_permission", params)
-            if not verdict.ok:
-                raise fail(f"{verdict.problem}: [{t.name}] {f.shown()}")
             if params.get("sessionId") not in known:
                 raise fail(
                     f"permission request for a session the agent never created: [{t.name}] {f.shown()}"
@@ -785,9 +1026,6 @@ def _client_caps_use(kit: AgentKit) -> None:
     known = _session_ids_of(t)
     for f in used:
         method = f.method or ""
-        verdict = kit.validator.params(method, f.get("params"))
-        if not verdict.ok:
-            raise fail(f"{verdict.problem}: {f.shown()}")
         if (f.get("params") or {}).get("sessionId") not in known:
             raise fail(f"{method} for a session the agent never created: {f.shown()}")
 
@@ -797,36 +1035,62 @@ def _cancelled_turn(kit: AgentKit) -> tuple[Frame, Frame, Frame]:
     return sent, cancel_frame, response
 
 
+STOP_REASONS = ("end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled")
+
+
+def _known_stop_reason(reason: str, response: Frame) -> None:
+    if reason not in STOP_REASONS:
+        raise skip(
+            f"stopReason {reason!r} is no StopReason (SCHEMA-STOP-REASON-VALUES'): {response.shown()}"
+        )
+
+
+def _cancel_took_effect(kit: AgentKit) -> tuple[Frame, Frame, Frame]:
+    """The cancelled turn, once the kit knows the cancel reached a turn that was running."""
+    sent, cancel_frame, response = _cancelled_turn(kit)
+    if response.time < cancel_frame.time:
+        raise skip(f"the turn ended before session/cancel was sent: {response.shown()}")
+    if kit.prompts_fail():
+        raise skip(str(kit.prompts_fail()))
+    return sent, cancel_frame, response
+
+
 @check("ACP-V1-PROMPT-AGENT-STOP-ON-CANCEL")
 def _stop_on_cancel(kit: AgentKit) -> None:
     _sent, cancel_frame, response = _cancelled_turn(kit)
     delay = response.time - cancel_frame.time
     if delay > kit.runner.target.timeout:
-        raise fail(f"the turn ended {delay:.1f} s after session/cancel")
+        raise fail(f"the turn ended {delay:.1f} s after session/cancel: {response.shown()}")
 
 
 @check("ACP-V1-PROMPT-AGENT-CANCELLED-STOP-REASON")
 def _cancelled(kit: AgentKit) -> None:
-    _sent, _cancel, response = _cancelled_turn(kit)
+    # An error instead of a result is CATCH-ABORT-ERRORS'; here: the result's stopReason.
+    _sent, _cancel, response = _cancel_took_effect(kit)
     reason = _stop_reason(response, "session/prompt after session/cancel")
+    _known_stop_reason(reason, response)
     if reason != "cancelled":
         if not kit.runner.target.slow_prompt:
             raise skip(
                 f"the turn ended ({reason}) before session/cancel took effect; give "
                 "--acp-slow-prompt to keep the agent busy"
             )
-        raise fail(f"a turn cancelled while running ended with stopReason {reason!r}")
+        raise fail(
+            f"a turn cancelled while running ended with stopReason {reason!r}: {response.shown()}"
+        )
     run = kit.run("permission")
     if "permission_turn" in run.notes:
         response = run.notes["permission_turn"][3]
         reason = _stop_reason(response, "session/prompt cancelled during a permission request")
         if reason != "cancelled":
-            raise fail(f"a turn cancelled during a permission request ended with {reason!r}")
+            raise fail(
+                f"a turn cancelled during a permission request ended with {reason!r}: {response.shown()}"
+            )
 
 
 @check("ACP-V1-PROMPT-AGENT-CATCH-ABORT-ERRORS")
 def _catch_abort(kit: AgentKit) -> None:
-    _sent, _cancel, response = _cancelled_turn(kit)
+    _sent, _cancel, response = _cancel_took_effect(kit)
     if isinstance(response.get("error"), dict):
         raise fail(
             f"a cancelled turn answered with a JSON-RPC error instead of stopReason cancelled: "
@@ -836,15 +1100,28 @@ def _catch_abort(kit: AgentKit) -> None:
 
 @check("ACP-V1-PROMPT-UPDATES-BEFORE-RESPONSE")
 def _before_response(kit: AgentKit) -> None:
-    # The kit listens LATE_WINDOW seconds after each turn's response, before sending anything.
-    for scenario, key in (("basic", "late_after_prompt"), ("cancel", "late_after_cancel")):
-        late = kit.note(scenario, key)
-        updates = [f for f in late if f.method == "session/update"]
-        if updates:
-            raise fail(
-                f"[{scenario}] session/update after the turn's session/prompt response: "
-                f"{updates[0].shown()}"
-            )
+    # The rule is about cancellation: content or tool call updates sent after session/cancel
+    # must come before the turn's response. The kit listens LATE_WINDOW seconds afterwards.
+    sent, cancel_frame, response = _cancelled_turn(kit)
+    if response.time < cancel_frame.time:
+        raise skip(f"the turn ended before session/cancel was sent: {response.shown()}")
+    session = (sent.get("params") or {}).get("sessionId")
+    kit.note("cancel", "late_after_cancel")  # the kit listened after the response
+    frames = kit.run("cancel").transcript.frames
+    after = frames[next(i for i, f in enumerate(frames) if f is response) + 1 :]
+    late = [
+        f
+        for f in after
+        if f.direction == "in"
+        and f.method == "session/update"
+        and (f.get("params") or {}).get("sessionId") == session
+        and _update_kind(f) in CONTENT_UPDATES
+    ]
+    if late:
+        raise fail(
+            f"[cancel] session/update after the cancelled turn's session/prompt response: "
+            f"{late[0].shown()}"
+        )
 
 
 @check("ACP-V1-CANCEL-REQUEST-MUST-RESPOND")
@@ -856,6 +1133,8 @@ def _cancel_request(kit: AgentKit) -> None:
         )
     error = response.get("error")
     if isinstance(error, dict) and error.get("code") != -32800:
+        if kit.prompts_fail():
+            raise skip(f"the error need not come from $/cancel_request: {kit.prompts_fail()}")
         raise fail(
             f"after $/cancel_request the request was answered with error {error.get('code')}, "
             f"not a result or -32800: {response.shown()}"
@@ -958,15 +1237,45 @@ def _modes(kit: AgentKit) -> None:
         raise skip("session/new returns no modes")
 
 
-@check("ACP-V1-CONFIG-INITIAL-STATE-MAY", "ACP-V1-CONFIG-CATEGORY-MAY")
+@check("ACP-V1-CONFIG-INITIAL-STATE-MAY")
 def _config_initial(kit: AgentKit) -> None:
+    # Their shape is the schema checks'; here: a select option's current value is one it offers.
     payloads = _config_payloads(kit)
     if not payloads:
         raise skip("the agent sends no configOptions")
-    for f in kit.note("basic", "session/new"):
-        verdict = kit.validator.result("session/new", f.get("result"))
-        if not verdict.ok:
-            raise fail(str(verdict.problem))
+    for where, options in payloads:
+        for option in options:
+            if not isinstance(option, dict) or option.get("type") != "select":
+                continue
+            values = [o.get("value") for o in option.get("options") or [] if isinstance(o, dict)]
+            values += [
+                o.get("value")
+                for g in option.get("options") or []
+                if isinstance(g, dict)
+                for o in g.get("options") or []
+                if isinstance(o, dict)
+            ]
+            if "currentValue" in option and option["currentValue"] not in values:
+                raise fail(
+                    f"{where}: option {option.get('id')!r} has currentValue "
+                    f"{option['currentValue']!r}, not one of its values {values!r}"
+                )
+
+
+@check("ACP-V1-CONFIG-CATEGORY-MAY")
+def _config_category(kit: AgentKit) -> None:
+    payloads = _config_payloads(kit)
+    categories = [
+        (where, o)
+        for where, options in payloads
+        for o in options
+        if isinstance(o, dict) and "category" in o
+    ]
+    if not categories:
+        raise skip("the agent sends no config option with a category")
+    for where, option in categories:
+        if option["category"] is not None and not isinstance(option["category"], str):
+            raise fail(f"{where}: option {option.get('id')!r} has category {option['category']!r}")
 
 
 @check(

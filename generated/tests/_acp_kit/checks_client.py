@@ -14,13 +14,13 @@ from typing import Any
 
 from . import checks_wire as w
 from .client_scenarios import ClientRun, ClientRunner
-from .outcome import fail, skip
+from .outcome import CheckFailed, fail, skip
 from .scripted_agent import KIT_CURSOR, TERMINAL_LIMIT, TERMINAL_TEXT
 from .validate import Validator
 from .wire import Frame, Transcript
 
 TURN_MODES = ("basic", "extras", "garbage")
-ALL_MODES = ("basic", "extras", "garbage", "version", "capable")
+ALL_MODES = ("basic", "extras", "garbage", "version", "capable", "batch")
 GATED = (
     "session/load",
     "session/resume",
@@ -115,46 +115,121 @@ _wire("ACP-V1-OVERVIEW-ABSOLUTE-PATHS", w.absolute_paths)
 _wire("ACP-V1-EXT-META-TRACE-KEYS-RESERVED", w.trace_keys)
 
 
+def _after(run: ClientRun, sent: Frame) -> list[Frame]:
+    """What the client wrote after the kit's agent sent ``sent``, until the agent's next line."""
+    frames = run.transcript.frames
+    index = next(i for i, f in enumerate(frames) if f is sent)
+    window = []
+    for f in frames[index + 1 :]:
+        if f.direction == "out":
+            break
+        window.append(f)
+    return window
+
+
+def _answers(frames: list[Frame]) -> list[Frame]:
+    return [r for f in frames for r in f.responses()]
+
+
+def _finished(run: ClientRun) -> bool:
+    """Whether the client ended the run itself (its turn ended, or it exited): what it left
+    unanswered then stays unanswered. A client stopped at the deadline is not judged."""
+    return run.event("turn-ended") is not None or (run.exit_code is not None and not run.timed_out)
+
+
+def _batches(kit: ClientKit) -> tuple[ClientRun, list[Frame]]:
+    """The batch run's four batches; a client that stopped before them all gates the checks
+    that need them (what stopped it is RESPONSE-REQUIRED's: a batch left unanswered)."""
+    run = kit.run("batch")
+    sent = [f for f in run.transcript.sent() if f.is_batch]
+    if len(sent) < 4:
+        raise skip(
+            f"[batch] the client stopped before the kit's agent sent all its batches "
+            f"({len(sent)} of 4 sent; {_ending(run)})"
+        )
+    return run, sent  # requests, notifications, empty, both
+
+
+def _garbage(kit: ClientKit) -> tuple[ClientRun, Frame]:
+    run = kit.run("garbage")
+    sent = next((f for f in run.transcript.sent() if f.problem), None)
+    if sent is None:
+        raise skip(f"[garbage] the client never reached the prompt turn ({_ending(run)})")
+    return run, sent
+
+
 @check("ACP-V1-JSONRPC-RESPONSE-REQUIRED")
 def _answered(kit: ClientKit) -> None:
-    kit.completed("basic")
-    kit.completed("extras")
-    w.every_request_answered(kit.transcripts(("basic", "extras")))
+    modes = ("basic", "extras", "batch")
+    runs = [kit.run(m) for m in modes]
+    # A custom (_) request never answered is EXT-RESPOND-TO-CUSTOM-REQUEST's; a request is
+    # judged unanswered once a later one was answered, or the run ended with it outstanding.
+    w.every_request_answered(
+        [r.transcript for r in runs],
+        [_finished(r) for r in runs],
+        skip_methods=("_",),
+    )
+    run, sent = _garbage(kit)
+    if not _answers(_after(run, sent)) and run.event("turn-ended") is not None:
+        raise fail(
+            f"no response (expected error -32700) to a line that is not JSON: {sent.shown()}"
+        )
+    run, batches = _batches(kit)
+    if not _answers(_after(run, batches[2])) and _finished(run):
+        raise fail(f"no response (expected error -32600) to an empty batch: {batches[2].shown()}")
 
 
-@check("ACP-V1-JSONRPC-RESPONSE-SAME-ID", "ACP-V1-JSONRPC-NO-REPLY-TO-NOTIFICATION")
+@check("ACP-V1-JSONRPC-RESPONSE-SAME-ID")
 def _ids_known(kit: ClientKit) -> None:
-    kit.completed("extras")
-    w.response_ids_known(kit.transcripts(("basic", "extras")))
+    w.response_ids_known(kit.transcripts())
+
+
+@check("ACP-V1-JSONRPC-NO-REPLY-TO-NOTIFICATION")
+def _no_reply(kit: ClientKit) -> None:
+    run, batches = _batches(kit)
+    answers = _answers(_after(run, batches[1]))
+    if answers:
+        raise fail(f"a response to a batch of notifications only: {answers[0].shown()}")
+    answers = _answers(_after(run, batches[3]))
+    request = next(p for p in batches[3].parts() if p.is_request)
+    if any(a.get("id") == request.get("id") for a in answers) and len(answers) > 1:
+        extra = next(a for a in answers if a.get("id") != request.get("id"))
+        raise fail(f"a response for the notification of a batch: {extra.shown()}")
 
 
 @check("ACP-V1-JSONRPC-RESPONSE-ID-ECHO")
 def _parse_error(kit: ClientKit) -> None:
-    run = kit.run("garbage")
-    sent = run.event("garbage-sent")
-    if sent is None:
-        raise fail(f"[garbage] the client never reached the prompt turn ({_ending(run)})")
-    answers = [
-        f
-        for f in run.transcript.received()
-        if f.is_response and f.time >= sent and "error" in f.message
-    ]
-    if not answers:
-        raise fail("no response to a line that is not JSON (expected error -32700 with id null)")
-    if answers[0].get("id") is not None or (answers[0].get("error") or {}).get("code") != -32700:
-        raise fail(
-            f"the answer to a line that is not JSON must be error -32700 with id null: {answers[0].shown()}"
-        )
+    w.ids_echoed(kit.transcripts())
+    run, sent = _garbage(kit)
+    _, batches = _batches(kit)
+    for what, answers in (
+        ("a line that is not JSON", _answers(_after(run, sent))),
+        ("an empty batch", _answers(_after(kit.run("batch"), batches[2]))),
+    ):
+        for answer in answers:
+            if "id" in answer.message and answer.get("id") is not None:
+                raise fail(f"the error response to {what} must have id null: {answer.shown()}")
 
 
 @check("ACP-V1-JSONRPC-PARAM-NAMES-EXACT")
 def _names(kit: ClientKit) -> None:
+    # Names only: a member that is a declared name in another case (the shapes are the
+    # schema checks').
+    seen = 0
     for t in kit.transcripts(TURN_MODES):
         for f in t.received():
-            if f.is_request and f.method in kit.validator.stable_methods():
-                verdict = kit.validator.params(f.method or "", f.get("params"))
-                if not verdict.ok:
-                    raise fail(f"{verdict.problem}: [{t.name}] {f.shown()}")
+            params = f.get("params")
+            if f.method not in kit.validator.stable_methods() or not isinstance(params, dict):
+                continue
+            seen += 1
+            declared = kit.validator.declared(f.method or "")
+            for key in params:
+                if key not in declared and key.lower() in {d.lower() for d in declared}:
+                    raise fail(
+                        f"{f.method} param {key!r} is a declared name in another case: [{t.name}] {f.shown()}"
+                    )
+    if not seen:
+        raise skip("the client sent no stable request or notification with params")
 
 
 @check("ACP-V1-TRANSPORT-STDIO-SHOULD")
@@ -177,33 +252,82 @@ def _response_to(run: ClientRun, method: str) -> Frame:
     raise skip(f"[{run.mode}] the kit did not send {method}")
 
 
-@check("ACP-V1-EXT-CUSTOM-REQUESTS-MAY", "ACP-V1-EXT-RESPOND-TO-CUSTOM-REQUEST")
+@check("ACP-V1-EXT-RESPOND-TO-CUSTOM-REQUEST")
 def _ext(kit: ClientKit) -> None:
-    _response_to(kit.run("extras"), "_acpgen_kit/ping")
+    answer = _response_to(kit.run("extras"), "_acpgen_kit/ping")
+    del answer  # answered, with its id (responses are matched by id)
+
+
+@check("ACP-V1-EXT-CUSTOM-REQUESTS-MAY")
+def _ext_requests(kit: ClientKit) -> None:
+    w.extension_names(kit.transcripts(), kit.validator, notifications=False)
 
 
 @check("ACP-V1-EXT-UNKNOWN-METHOD-NOT-FOUND")
 def _ext_not_found(kit: ClientKit) -> None:
     run = kit.run("extras")
-    w.expect_error_code(
-        run.transcript,
-        _response_to(run, "_acpgen_kit/ping"),
-        -32601,
-        "an unknown _ extension request",
-    )
+    try:
+        answer = _response_to(run, "_acpgen_kit/ping")
+    except CheckFailed:
+        raise skip("no answer to the custom request (EXT-RESPOND-TO-CUSTOM-REQUEST's)") from None
+    w.expect_error_code(run.transcript, answer, -32601, "an unknown _ extension request")
 
 
-@check(
-    "ACP-V1-EXT-IGNORE-UNKNOWN-NOTIFICATIONS",
-    "ACP-V1-ELIC-CLIENT-IGNORE-UNKNOWN-COMPLETE",
-    "ACP-V1-CONFIG-CLIENT-UNKNOWN-CATEGORY",
-    "ACP-V1-CONFIG-CLIENT-IGNORE-UNKNOWN-TYPE",
-    "ACP-V1-EXT-META-NO-ASSUMPTIONS",
+def _goes_on_after(mode: str, stimulus: str, next_step: str, what: str) -> Check:
+    """The client keeps working after ``stimulus`` (a method the kit's agent sent, or
+    "initialize" for its result): the step ``next_step`` happens (a request of the client)
+    or any later request of the agent gets its answer."""
+
+    def run_check(kit: ClientKit) -> None:
+        run = kit.run(mode)
+        t = run.transcript
+        if stimulus == "initialize":
+            sent = next((t.response_to(f) for f in t.requests("initialize")), None)
+        else:
+            sent = next((f for f in t.sent() if f.method == stimulus), None)
+        if sent is None:
+            raise skip(f"[{mode}] the run never got to {what} ({_ending(run)})")
+        later = [f for f in t.frames if f.time >= sent.time and f is not sent]
+        if any(f.direction == "in" and f.method == next_step for f in later):
+            return
+        if any(f.direction == "out" and f.is_request and t.response_to(f) for f in later):
+            return
+        raise fail(f"[{mode}] the client stopped after {what}: {sent.shown()} ({_ending(run)})")
+
+    return run_check
+
+
+CLIENT_CHECKS["ACP-V1-EXT-IGNORE-UNKNOWN-NOTIFICATIONS"] = _goes_on_after(
+    "extras", "_acpgen_kit/notice", "_acpgen_kit/ping", "an unknown _ notification"
 )
-def _robust(kit: ClientKit) -> None:
-    run = kit.completed("extras")
-    w.response_ids_known([run.transcript])
-    _response_to(run, "_acpgen_kit/ping")
+CLIENT_CHECKS["ACP-V1-ELIC-CLIENT-IGNORE-UNKNOWN-COMPLETE"] = _goes_on_after(
+    "extras", "elicitation/complete", "elicitation/create", "elicitation/complete for an unknown id"
+)
+CLIENT_CHECKS["ACP-V1-EXT-META-NO-ASSUMPTIONS"] = _goes_on_after(
+    "extras", "initialize", "session/new", "an initialize result with unusual _meta"
+)
+
+
+@check("ACP-V1-CONFIG-CLIENT-UNKNOWN-CATEGORY")
+def _unknown_category(kit: ClientKit) -> None:
+    run = kit.run("extras")
+    t = run.transcript
+    answer = next((t.response_to(f) for f in t.requests("session/new")), None)
+    if answer is None:
+        raise skip(f"[extras] the kit's agent never answered session/new ({_ending(run)})")
+    if not t.requests("session/prompt"):
+        raise fail(
+            "the client stopped after a session/new result with a config option of an unknown "
+            f"category: {answer.shown()} ({_ending(run)})"
+        )
+
+
+CLIENT_CHECKS["ACP-V1-CONFIG-CLIENT-IGNORE-UNKNOWN-TYPE"] = _goes_on_after(
+    "extras",
+    "session/update",
+    "session/request_permission",
+    "session updates ending with a config option of an unknown type",
+)
 
 
 @check("ACP-V1-ELIC-CLIENT-UNADVERTISED-MODE-INVALID-PARAMS")
@@ -247,13 +371,27 @@ def _extra(kit: ClientKit) -> None:
 
 @check("ACP-V1-SCHEMA-EXTENSION-METHOD-NAMES")
 def _ext_names(kit: ClientKit) -> None:
-    w.extension_names(kit.transcripts(), kit.validator)
+    w.extension_names(kit.transcripts(), kit.validator, notifications=True)
 
 
 @check("ACP-V1-SCHEMA-ERROR-OBJECT")
 def _errors(kit: ClientKit) -> None:
-    w.error_codes_meaning(kit.transcripts())
-    _ext_not_found(kit)
+    # The predefined codes keep their meanings: a line that is not JSON is -32700, an empty
+    # batch -32600 (when answered with an error; no answer is RESPONSE-REQUIRED's).
+    run, sent = _garbage(kit)
+    batch_run, batches = _batches(kit)
+    judged = 0
+    for what, code, answers in (
+        ("a line that is not JSON", -32700, _answers(_after(run, sent))),
+        ("an empty batch", -32600, _answers(_after(batch_run, batches[2]))),
+    ):
+        errors = [a for a in answers if isinstance(a.get("error"), dict)]
+        if errors:
+            judged += 1
+            if errors[0].message["error"].get("code") != code:
+                raise fail(f"{what}: expected error {code}, got {errors[0].shown()}")
+    if not judged:
+        raise skip("the client answered none of the kit's malformed messages with an error")
 
 
 _SHAPES = {
@@ -279,9 +417,6 @@ _SHAPES = {
     "ACP-V1-SCHEMA-TERMINAL-RELEASE-SHAPE": ("terminal/release",),
     "ACP-V1-SCHEMA-TERMINAL-WAIT-FOR-EXIT-SHAPE": ("terminal/wait_for_exit",),
     "ACP-V1-SCHEMA-TERMINAL-KILL-SHAPE": ("terminal/kill",),
-    "ACP-V1-SCHEMA-CONTENT-BLOCK-VARIANTS": ("session/prompt",),
-    "ACP-V1-SCHEMA-MCP-SERVER-VARIANTS": ("session/new",),
-    "ACP-V1-SETUP-CLIENT-MCP-SERVERS-MAY": ("session/new",),
 }
 
 
@@ -291,6 +426,39 @@ def _shape(methods: tuple[str, ...]) -> Check:
 
 for _id, _methods in _SHAPES.items():
     CLIENT_CHECKS[_id] = _shape(_methods)
+CLIENT_CHECKS["ACP-V1-SCHEMA-CONTENT-BLOCK-VARIANTS"] = lambda kit: w.content_blocks(
+    kit.transcripts(), kit.validator, "session/prompt"
+)
+
+
+def _mcp_servers(kit: ClientKit) -> list[tuple[Frame, Any]]:
+    return [
+        (f, server)
+        for t in kit.transcripts(TURN_MODES)
+        for f in t.received()
+        if f.method in ("session/new", "session/load", "session/resume")
+        for server in ((f.get("params") or {}).get("mcpServers") or [])
+    ]
+
+
+@check("ACP-V1-SCHEMA-MCP-SERVER-VARIANTS")
+def _mcp_variants(kit: ClientKit) -> None:
+    found = _mcp_servers(kit)
+    if not found:
+        kit.first_request("basic", "session/new")
+        raise skip("the client listed no MCP server")
+    for f, server in found:
+        verdict = kit.validator.definition("McpServer", server)
+        if not verdict.ok:
+            raise fail(f"{verdict.problem}: {f.shown()}")
+
+
+@check("ACP-V1-SETUP-CLIENT-MCP-SERVERS-MAY")
+def _mcp_may(kit: ClientKit) -> None:
+    # Their shape is SCHEMA-MCP-SERVER-VARIANTS'; a MAY with nothing else to observe.
+    if not _mcp_servers(kit):
+        kit.first_request("basic", "session/new")
+        raise skip("the client listed no MCP server")
 
 
 # ---- initialization ---------------------------------------------------------------------------
@@ -317,7 +485,8 @@ def _latest(kit: ClientKit) -> None:
 
 @check("ACP-V1-INIT-VERSION-AGREEMENT")
 def _agreement(kit: ClientKit) -> None:
-    _latest(kit)
+    # The version asked is INIT-REQUEST-LATEST-VERSION's, going on after 9999
+    # INIT-CLIENT-UNSUPPORTED-VERSION's; here: with version 1 agreed, the client proceeds.
     kit.first_request("basic", "session/new")
 
 
@@ -326,7 +495,14 @@ def _unsupported(kit: ClientKit) -> None:
     run = kit.run("version")
     if not run.transcript.requests("initialize"):
         raise fail(f"[version] the client never sent initialize ({_ending(run)})")
-    later = [f for f in run.transcript.received() if f.is_request and f.method != "initialize"]
+    answered = next(
+        (run.transcript.response_to(f) for f in run.transcript.requests("initialize")), None
+    )
+    later = [
+        f
+        for f in run.transcript.received()
+        if f.is_request and answered is not None and f.time > answered.time
+    ]
     if later:
         raise fail(
             f"the agent answered protocol version 9999, yet the client went on with {later[0].method}"
@@ -512,7 +688,8 @@ CLIENT_CHECKS["ACP-V1-SETUP-INIT-BEFORE-SESSION"] = lambda kit: _order(
 
 @check("ACP-V1-PROMPT-INIT-AND-SETUP-FIRST")
 def _prompt_order(kit: ClientKit) -> None:
-    _order(kit, "initialize", "session/new")
+    # session/new before initialize is SETUP-INIT-BEFORE-SESSION's; here: the prompt.
+    _order(kit, "initialize", "session/prompt")
     _order(kit, "session/new", "session/prompt")
 
 
@@ -529,14 +706,19 @@ def _cwd(kit: ClientKit) -> None:
     kit.first_request("basic", "session/new")
     for params in _new_session_params(kit):
         cwd = params.get("cwd")
-        if not isinstance(cwd, str) or not w.is_absolute(cwd):
+        if isinstance(cwd, str) and not w.is_absolute(cwd):  # not a string: the shape's
             raise fail(f"session/new cwd {cwd!r} is not an absolute path")
 
 
-@check(
-    "ACP-V1-SETUP-ADDITIONAL-DIRS-ABSOLUTE",
-    "ACP-V1-SETUP-CLIENT-ADDITIONAL-DIRS-ONLY-WITH-CAPABILITY",
-)
+@check("ACP-V1-SETUP-ADDITIONAL-DIRS-ABSOLUTE")
+def _dirs_absolute(kit: ClientKit) -> None:
+    # The kit's agent never advertises additionalDirectories: any is first
+    # SETUP-CLIENT-ADDITIONAL-DIRS-ONLY-WITH-CAPABILITY's.
+    kit.first_request("basic", "session/new")
+    raise skip("the kit's agent does not advertise sessionCapabilities.additionalDirectories")
+
+
+@check("ACP-V1-SETUP-CLIENT-ADDITIONAL-DIRS-ONLY-WITH-CAPABILITY")
 def _dirs(kit: ClientKit) -> None:
     kit.first_request("basic", "session/new")
     for params in _new_session_params(kit):
@@ -561,12 +743,14 @@ def _mcp(kit: ClientKit) -> None:
 
 @check("ACP-V1-PROMPT-CLIENT-RESTRICT-CONTENT", "ACP-V1-PROMPT-CLIENT-CONTEXT-BLOCKS-MAY")
 def _content(kit: ClientKit) -> None:
+    # An unknown block type is SCHEMA-CONTENT-BLOCK-VARIANTS'; here: a known one the agent
+    # did not advertise.
     kit.first_request("basic", "session/prompt")
     for mode in TURN_MODES:
         for f in kit.run(mode).transcript.requests("session/prompt"):
             for block in (f.get("params") or {}).get("prompt") or []:
                 kind = block.get("type") if isinstance(block, dict) else None
-                if kind not in ("text", "resource_link"):
+                if kind in ("image", "audio", "resource"):
                     raise fail(
                         f"prompt block of type {kind!r} although the kit's agent advertised no "
                         f"image, audio or embeddedContext: {f.shown()}"
@@ -611,8 +795,15 @@ def _create(kit: ClientKit) -> None:
         raise skip("the client does not advertise fs.writeTextFile")
     run = kit.completed("basic")
     path = os.path.join(run.workdir, "kit-created.txt")
+    answer = _response_to(run, "fs/write_text_file")
+    if "result" not in answer.message:
+        # A client may refuse a write (outside its root, by policy): nothing about creating.
+        raise skip(f"the client refused the write, so creating cannot be judged: {answer.shown()}")
     if not os.path.exists(path):
-        raise fail(f"fs/write_text_file to a file that did not exist did not create it ({path})")
+        raise fail(
+            f"fs/write_text_file to a file that did not exist succeeded but did not create it "
+            f"({path}): {answer.shown()}"
+        )
 
 
 @check("ACP-V1-TERM-CLIENT-TRUNCATE-AT-CHARACTER-BOUNDARY")

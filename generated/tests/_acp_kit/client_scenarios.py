@@ -40,6 +40,7 @@ class ClientTarget:
     timeout: float = 10.0  # seconds without progress before a run is given up
     run_timeout: float = 60.0  # seconds for a whole run
     stdin: bytes = b""  # what the client reads on its stdin (an interactive client's prompt)
+    cwd: str | None = None  # where the command runs; None: the caller's working directory
 
 
 @dataclass
@@ -78,6 +79,11 @@ class ClientRunner:
         self.runs: dict[str, ClientRun] = {}
         self.broken: str | None = None
 
+    def start(self) -> str | None:
+        """Run the first mode; why the command cannot even start the kit's agent, or None."""
+        self.run("basic")
+        return self.broken
+
     def run(self, mode: str) -> ClientRun:
         if mode not in self.runs:
             self.runs[mode] = self._run(mode)
@@ -108,7 +114,7 @@ class ClientRunner:
                     stdin=subprocess.PIPE,
                     stdout=out,
                     stderr=subprocess.STDOUT,
-                    cwd=workdir,
+                    cwd=self.target.cwd,
                     start_new_session=True,
                 )
             except OSError as exc:

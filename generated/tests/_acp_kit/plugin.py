@@ -9,7 +9,6 @@ shows the result per requirement, also written as JSON and Markdown on request.
 from __future__ import annotations
 
 import importlib
-import os
 import shlex
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,6 +27,7 @@ from .validate import Validator
 MANIFEST_MODULE = "_acp_conformance"  # generated beside the kit: package name and requirements
 USER_PROPERTY = "acp_conformance"  # "<side> <ID>" on each black-box test's reports
 _RESULTS = pytest.StashKey[dict[str, dict[str, report.Result]]]()
+_BROKEN = pytest.StashKey[dict[str, str]]()  # side -> why its command could not even start
 _CONFIG: list[pytest.Config] = []  # the run's config, for the report hook (which gets none)
 
 
@@ -104,15 +104,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     results: dict[str, dict[str, report.Result]] = {"agent": {}, "client": {}}
     config.stash[_RESULTS] = results
+    config.stash[_BROKEN] = {}
     _CONFIG.append(config)
-
-
-def command_argv(command: str, invocation_dir: Path) -> list[str]:
-    """The command's words; a relative program path is taken from where pytest was started."""
-    argv = shlex.split(command)
-    if argv and os.sep in argv[0] and not os.path.isabs(argv[0]):
-        argv[0] = str(invocation_dir / argv[0])
-    return argv
 
 
 def _manifest() -> Any:
@@ -154,7 +147,8 @@ def _acp_agent_kit(pytestconfig: pytest.Config) -> Iterator[AgentKit | None]:
         return
     o = pytestconfig.getoption
     target = AgentTarget(
-        argv=tuple(command_argv(command, pytestconfig.invocation_params.dir)),
+        argv=tuple(shlex.split(command)),
+        cwd=str(pytestconfig.invocation_params.dir),
         timeout=o("acp_timeout"),
         turn_timeout=o("acp_turn_timeout"),
         prompt=o("acp_prompt") or AgentTarget.prompt,
@@ -162,7 +156,9 @@ def _acp_agent_kit(pytestconfig: pytest.Config) -> Iterator[AgentKit | None]:
         permission_prompt=o("acp_permission_prompt"),
         fs_prompt=o("acp_fs_prompt"),
     )
-    yield AgentKit(AgentRunner(target), Validator(_manifest().PACKAGE))
+    runner = AgentRunner(target)
+    _stop_if_broken(pytestconfig, "agent", runner.start())
+    yield AgentKit(runner, Validator(_manifest().PACKAGE))
 
 
 @pytest.fixture(scope="session")
@@ -172,14 +168,31 @@ def _acp_client_kit(pytestconfig: pytest.Config) -> Iterator[ClientKit | None]:
         yield None
         return
     target = ClientTarget(
-        argv=tuple(command_argv(command, pytestconfig.invocation_params.dir)),
+        argv=tuple(shlex.split(command)),
+        cwd=str(pytestconfig.invocation_params.dir),
         timeout=pytestconfig.getoption("acp_timeout"),
         run_timeout=pytestconfig.getoption("acp_turn_timeout"),
         stdin=(pytestconfig.getoption("acp_client_input") or "")
         .replace("\\n", "\n")
         .encode("utf-8"),
     )
-    yield ClientKit(ClientRunner(target), Validator(_manifest().PACKAGE))
+    runner = ClientRunner(target)
+    _stop_if_broken(pytestconfig, "client", runner.start())
+    yield ClientKit(runner, Validator(_manifest().PACKAGE))
+
+
+EXIT_CANNOT_START = pytest.ExitCode.USAGE_ERROR  # the command given cannot even be started
+
+
+def _stop_if_broken(config: pytest.Config, side: str, broken: str | None) -> None:
+    """A command that cannot start (or never gets through initialize) is one error for the
+    whole run, not the same failure once per requirement."""
+    if broken is None:
+        return
+    config.stash[_BROKEN][side] = broken
+    pytest.exit(
+        f"ACP conformance: the {side} under test cannot be run: {broken}", EXIT_CANNOT_START
+    )
 
 
 @pytest.fixture
@@ -237,6 +250,9 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         if not command:
             continue
         built = report.build(side, command, requirements, config.stash[_RESULTS][side])
+        broken = config.stash[_BROKEN].get(side)
+        if broken is not None:
+            built["error"] = broken
         terminalreporter.section(f"ACP conformance ({side})")
         for line in report.text_lines(built, verbose=config.getoption("verbose") > 0):
             terminalreporter.write_line(line)

@@ -190,6 +190,11 @@ class Peer:
             with contextlib.suppress(TimeoutError, asyncio.CancelledError):
                 await asyncio.wait_for(task, timeout=TERM_GRACE)
             task.cancel()
+        # A pipe left unread (a flood stopped at the line limit) keeps the transport open
+        # past its loop: closed here, or its finalizer complains once the loop is gone.
+        transport = getattr(proc, "_transport", None)
+        if transport is not None:
+            transport.close()
         self.transcript.stderr = bytes(self._stderr)
         self.transcript.exit_code = proc.returncode
 

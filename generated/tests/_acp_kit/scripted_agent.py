@@ -21,6 +21,8 @@ DEADLINE = 120.0  # seconds: the agent never outlives a stuck client run
 REPLY_WAIT = 5.0  # seconds the agent waits for the client's answer to one of its requests
 TERMINAL_TEXT = "é" * 40  # 2 bytes each: truncating at an odd byte limit must not split one
 TERMINAL_LIMIT = 21
+# Unusual but legal _meta (on the initialize result of mode "extras").
+ODD_META = {"acpgen.dev/kit": {"nested": [1, None, {"deep": True}], "": "empty key"}}
 KIT_CURSOR = "kit-opaque/cursor+1=="  # the second page of session/list (mode "capable")
 # A config option of a category this SDK cannot know (offered at session/new, then updated).
 TONE_OPTION: dict[str, Any] = {
@@ -191,6 +193,7 @@ class Agent:
                 },
                 "authMethods": auth_methods,
                 "agentInfo": {"name": "acpgen-conformance-kit-agent", "version": "1.0.0"},
+                **({"_meta": ODD_META} if self.mode == "extras" else {}),
             },
         )
 
@@ -223,9 +226,6 @@ class Agent:
     def new_session(self) -> dict[str, Any]:
         result: dict[str, Any] = {"sessionId": f"kit-session-{self.sessions}"}
         if self.mode == "extras":
-            result["_meta"] = {
-                "acpgen.dev/kit": {"nested": [1, None, {"deep": True}], "": "empty key"}
-            }
             result["modes"] = {
                 "currentModeId": "ask",
                 "availableModes": [{"id": "ask", "name": "Ask"}, {"id": "code", "name": "Code"}],
@@ -269,6 +269,9 @@ class Agent:
         self.say(session, "Hello from the kit.")
         if self.mode == "extras":
             self.extras(session)
+            return
+        if self.mode == "batch":
+            self.batches(session)
             return
         permission = {
             "sessionId": session,
@@ -362,7 +365,6 @@ class Agent:
             {
                 "sessionUpdate": "config_option_update",
                 "configOptions": [
-                    TONE_OPTION,
                     {
                         "id": "future",
                         "name": "Future",
@@ -391,6 +393,64 @@ class Agent:
         self.mark("cancel-request-sent")
         self.await_response(req_id)
         self.say(session, "Done.")
+
+    # ---- JSON-RPC batches (mode "batch") ---------------------------------------------------
+
+    def batches(self, session: str) -> None:
+        """A batch of requests, of notifications, an empty one, then one of both."""
+        chunk = {
+            "sessionId": session,
+            "update": {
+                "sessionUpdate": "agent_message_chunk",
+                "content": {"type": "text", "text": "From a batch."},
+            },
+        }
+        permission = {
+            "sessionId": session,
+            "toolCall": {"toolCallId": "kit-call-4", "title": "Kit tool"},
+            "options": [{"optionId": "allow", "name": "Allow", "kind": "allow_once"}],
+        }
+        update = {"jsonrpc": "2.0", "method": "session/update", "params": chunk}
+        notice = {"jsonrpc": "2.0", "method": "_acpgen_kit/notice", "params": {"probe": True}}
+
+        def call(req_id: str, method: str, params: dict[str, Any]) -> dict[str, Any]:
+            return {"jsonrpc": "2.0", "id": req_id, "method": method, "params": params}
+
+        self.batch(
+            [
+                call("kit-batch-1", "session/request_permission", permission),
+                call("kit-batch-2", "_acpgen_kit/ping", {"probe": True}),
+            ]
+        )
+        self.batch([update, notice])
+        self.batch([])
+        self.batch([call("kit-batch-3", "_acpgen_kit/ping", {"probe": True}), update])
+
+    def batch(self, messages: list[dict[str, Any]]) -> None:
+        """Send one batch; read until each request in it is answered (alone or in an array),
+        an empty batch until any answer, notifications only for a short window."""
+        self.write_raw(json.dumps(messages, separators=(",", ":")).encode("utf-8") + b"\n")
+        waiting = {m["id"] for m in messages if "id" in m}
+        deadline = time.monotonic() + (REPLY_WAIT if waiting or not messages else 0.5)
+        while time.monotonic() < deadline:
+            line = self.read_line(deadline - time.monotonic())
+            if line is None:
+                return
+            self.record("in", line)
+            try:
+                value = json.loads(line)
+            except ValueError:
+                continue
+            parts = value if isinstance(value, list) else [value]
+            for part in (p for p in parts if isinstance(p, dict)):
+                if "method" in part:
+                    self.handle(part)
+                elif not messages:
+                    return  # the answer to the empty batch
+                else:
+                    waiting.discard(part.get("id"))
+            if messages and not waiting and any("id" in m for m in messages):
+                return
 
 
 CAPABLE_METHODS = (

@@ -40,7 +40,8 @@ class Validator:
     def __init__(self, package: str) -> None:
         self.package = package
         self._methods: ModuleType = importlib.import_module(f"{package}.methods")
-        importlib.import_module(f"{package}.models")
+        self._models: ModuleType = importlib.import_module(f"{package}.models")
+        self._adapters: dict[str, Any] = {}
 
     def stable_methods(self) -> frozenset[str]:
         return frozenset(self._methods.METHODS)
@@ -55,6 +56,28 @@ class Validator:
     def result(self, method: str, result: Any) -> Verdict:
         return self._check(method, "result", result)
 
+    def declared(self, method: str) -> frozenset[str]:
+        """The wire names of the members a stable method's params declare at their root."""
+        spec = self._methods.METHODS.get(method)
+        fields = getattr(getattr(spec, "params", None), "model_fields", None) or {}
+        names = set()
+        for name, info in fields.items():
+            alias = info.serialization_alias or info.alias
+            names.add(alias if isinstance(alias, str) else name)
+        return frozenset(names)
+
+    def definition(self, name: str, data: Any) -> Verdict:
+        """Validate ``data`` as the schema definition ``name`` (``ContentBlock``, ...)."""
+        from pydantic import TypeAdapter, ValidationError  # the generated package's own
+
+        if name not in self._adapters:
+            self._adapters[name] = TypeAdapter(getattr(self._models, name))
+        try:
+            value = self._adapters[name].validate_python(data)
+        except ValidationError as exc:
+            return Verdict(f"{name}: {_describe(exc.errors())}")
+        return Verdict(None, tuple(extra_members(value)))
+
     def _check(self, method: str, which: str, data: Any) -> Verdict:
         if method not in self._methods.METHODS:
             return Verdict(None)  # extension methods carry arbitrary JSON
@@ -67,16 +90,16 @@ class Validator:
 
 
 def _first_error(exc: BaseException) -> str:
-    cause = exc.__cause__
-    errors = getattr(cause, "errors", None)
-    if callable(errors):
-        details = errors()
-        if details:
-            first = details[0]
-            loc = ".".join(str(p) for p in first.get("loc", ()))
-            more = f" (and {len(details) - 1} more)" if len(details) > 1 else ""
-            return f"{loc or '<root>'}: {first.get('msg')}{more}"
-    return str(exc)
+    errors = getattr(exc.__cause__, "errors", None)
+    details = errors() if callable(errors) else None
+    return _describe(details) if details else str(exc)
+
+
+def _describe(details: Any) -> str:
+    first = details[0]
+    loc = ".".join(str(p) for p in first.get("loc", ()))
+    more = f" (and {len(details) - 1} more)" if len(details) > 1 else ""
+    return f"{loc or '<root>'}: {first.get('msg')}{more}"
 
 
 def extra_members(value: Any, path: str = "") -> Iterator[str]:

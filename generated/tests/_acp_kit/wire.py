@@ -30,6 +30,25 @@ class Frame:
     def is_object(self) -> bool:
         return self.problem is None and isinstance(self.message, dict)
 
+    @property
+    def is_batch(self) -> bool:
+        """A JSON array: a JSON-RPC batch (of requests and notifications, or of responses)."""
+        return self.problem is None and isinstance(self.message, list)
+
+    def parts(self) -> list[Frame]:
+        """The messages on this line: itself, or one frame per object of a batch (same bytes)."""
+        if self.is_batch:
+            return [
+                Frame(self.direction, self.raw, self.time, message=m)
+                for m in self.message
+                if isinstance(m, dict)
+            ]
+        return [self] if self.is_object else []
+
+    def responses(self) -> list[Frame]:
+        """The responses on this line, whether it holds one or a batch of them."""
+        return [p for p in self.parts() if p.is_response]
+
     def get(self, key: str) -> Any:
         return self.message.get(key) if self.is_object else None
 
@@ -108,29 +127,29 @@ class Transcript:
         ]
 
     def response_to(self, request: Frame) -> Frame | None:
-        """The response (in the other direction) that carries the request's id."""
+        """The response (in the other direction) that carries the request's id, alone or in
+        a batch."""
         other: Direction = "out" if request.direction == "in" else "in"
         req_id = request.get("id")
         for frame in self.frames:
-            if (
-                frame.direction == other
-                and frame.is_response
-                and _same_id(frame.get("id"), req_id)
-                and frame.time >= request.time
-            ):
-                return frame
+            if frame.direction != other or frame.time < request.time:
+                continue
+            for part in frame.parts():
+                if part.is_response and "id" in part.message and _same_id(part.get("id"), req_id):
+                    return part
         return None
 
     def request_for(self, response: Frame) -> Frame | None:
-        """The request (in the other direction) a response answers."""
+        """The request (in the other direction) a response answers, sent alone or in a batch."""
         other: Direction = "out" if response.direction == "in" else "in"
+        if "id" not in (response.message if response.is_object else {}):
+            return None
         for frame in self.frames:
-            if (
-                frame.direction == other
-                and frame.is_request
-                and _same_id(frame.get("id"), response.get("id"))
-            ):
-                return frame
+            if frame.direction != other:
+                continue
+            for part in frame.parts():
+                if part.is_request and _same_id(part.get("id"), response.get("id")):
+                    return part
         return None
 
 

@@ -1,0 +1,207 @@
+"""The conformance kit's violation matrix: every black-box agent check fails on an agent that
+breaks exactly its requirement, and no other check does (issue 27).
+
+tests/support/violating_agent.py keeps every requirement the kit checks unless told to break
+one; the kit runs in process against it once per violation (the checks of acpgen/conformance,
+not a generated copy), and the outcome is compared requirement by requirement.
+"""
+
+from __future__ import annotations
+
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from acpgen.conformance.agent_scenarios import AgentRunner, AgentTarget
+from acpgen.conformance.checks_agent import AGENT_CHECKS, AgentKit
+from acpgen.conformance.outcome import CheckFailed, CheckSkipped
+from acpgen.conformance.validate import Validator
+from conftest import generated_dir
+
+AGENT = Path(__file__).resolve().parent / "support" / "violating_agent.py"
+
+# Requirements the roster states twice over (the same wire fact, one check): one violation
+# (of the first, which the agent implements) fails the group.
+ALIASES = [
+    ("ACP-V1-FS-AGENT-NO-CALL-WITHOUT-CAPABILITY", "ACP-V1-FS-AGENT-CHECK-CAPABILITY"),
+    ("ACP-V1-TERM-AGENT-NO-CALL-WITHOUT-CAPABILITY", "ACP-V1-TERM-AGENT-CHECK-CAPABILITY"),
+    ("ACP-V1-PROMPT-PERMISSION-MAY", "ACP-V1-TOOLS-PERMISSION-MAY"),
+    ("ACP-V1-SCHEMA-STOP-REASON-VALUES", "ACP-V1-PROMPT-AGENT-MAY-STOP"),
+    ("ACP-V1-CONFIG-NO-BOOLEAN-WITHOUT-CAPABILITY", "ACP-V1-CONFIG-BOOLEAN-ONLY-AFTER-CAPABILITY-MAY"),
+]
+# Checks no scripted agent can make fail, with why (each is a known gap, not a pass).
+NOT_IN_MATRIX = {
+    "ACP-V1-TRANSPORT-STDIO-SHOULD": "an agent without stdio cannot be started: one error for the run",
+    "ACP-V1-SCHEMA-AUTHENTICATE-SHAPE": "the kit never calls authenticate (a real login)",
+    "ACP-V1-SCHEMA-LOGOUT-SHAPE": "the kit never calls logout (a real login)",
+    "ACP-V1-SETUP-CLOSE-MAY-ERROR": "a MAY whose only failure (no result, no error) is RESULT-XOR-ERROR's",
+    **dict.fromkeys(
+        (
+            "ACP-V1-ELIC-AGENT-UNIQUE-ELICITATION-ID",
+            "ACP-V1-ELIC-AGENT-COMPLETE-MAY",
+            "ACP-V1-ELIC-AGENT-COMPLETE-SAME-CLIENT",
+            "ACP-V1-SCHEMA-ELICITATION-CREATE-SHAPE",
+            "ACP-V1-SCHEMA-ELICITATION-COMPLETE-SHAPE",
+        ),
+        "the kit advertises no elicitation mode, so any elicitation an agent sends is first "
+        "ELIC-AGENT-NO-UNADVERTISED-MODE's (a scenario that advertises one is missing)",
+    ),
+}
+
+
+def _group(req_id: str) -> set[str]:
+    return next((set(g) for g in ALIASES if req_id in g), {req_id})
+
+
+def _outcomes(violation: str) -> dict[str, tuple[str, str]]:
+    target = AgentTarget(
+        argv=(sys.executable, str(AGENT), violation),
+        timeout=2.0,
+        turn_timeout=10.0,
+        slow_prompt="/wait",
+        permission_prompt="/permission",
+        fs_prompt="/read {path}",
+    )
+    kit = AgentKit(AgentRunner(target), Validator("acp_v1"))
+    found: dict[str, tuple[str, str]] = {}
+    for req_id, check in AGENT_CHECKS.items():
+        try:
+            check(kit)
+            found[req_id] = ("pass", "")
+        except CheckSkipped as exc:
+            found[req_id] = ("skip", str(exc))
+        except CheckFailed as exc:
+            found[req_id] = ("fail", str(exc))
+    return found
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _generated_package() -> None:
+    if str(generated_dir()) not in sys.path:
+        sys.path.insert(0, str(generated_dir()))
+
+
+@pytest.mark.slow
+def test_the_violating_agent_passes_every_check_when_it_breaks_nothing() -> None:
+    outcomes = _outcomes("")
+    failed = {k: v[1] for k, v in outcomes.items() if v[0] == "fail"}
+    assert failed == {}
+    passed = [k for k, v in outcomes.items() if v[0] == "pass"]
+    assert len(passed) >= 90, len(passed)  # advertised, so checked: not skipped
+
+
+# One violation per check (per alias group: the member the agent implements).
+VIOLATIONS = sorted(
+    set(AGENT_CHECKS) - set(NOT_IN_MATRIX) - {req for group in ALIASES for req in group[1:]}
+)
+
+
+@pytest.mark.slow
+def test_every_check_fails_on_its_own_violation_and_no_other() -> None:
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = dict(zip(VIOLATIONS, pool.map(_outcomes, VIOLATIONS), strict=True))
+    wrong = {}
+    for violation, outcomes in results.items():
+        failed = {k for k, v in outcomes.items() if v[0] == "fail"}
+        if failed != _group(violation):
+            wrong[violation] = {k: outcomes[k] for k in failed ^ _group(violation)}
+    assert wrong == {}
+
+
+# ---- the client side ---------------------------------------------------------------------------
+
+CLIENT = Path(__file__).resolve().parent / "support" / "violating_client.py"
+CLIENT_ALIASES = [
+    ("ACP-V1-SETUP-CLIENT-NO-LOAD-WITHOUT-CAPABILITY", "ACP-V1-SETUP-CLIENT-CHECK-LOADSESSION",
+     "ACP-V1-INIT-OMITTED-UNSUPPORTED"),
+    ("ACP-V1-INIT-CLIENT-INITIALIZE-FIRST", "ACP-V1-SETUP-INIT-BEFORE-SESSION"),
+    ("ACP-V1-PROMPT-CLIENT-RESTRICT-CONTENT", "ACP-V1-PROMPT-CLIENT-CONTEXT-BLOCKS-MAY"),
+]
+# The client checks tests/support/violating_client.py can break so far; each must fail alone.
+CLIENT_VIOLATIONS = [
+    "ACP-V1-TRANSPORT-UTF8",
+    "ACP-V1-TRANSPORT-STDIO-NEWLINE-DELIMITED",
+    "ACP-V1-TRANSPORT-CLIENT-STDIN-ONLY-ACP",
+    "ACP-V1-JSONRPC-VERSION-MEMBER",
+    "ACP-V1-JSONRPC-RPC-PREFIX-RESERVED",
+    "ACP-V1-JSONRPC-ID-TYPE",
+    "ACP-V1-JSONRPC-ID-NOT-NULL",
+    "ACP-V1-JSONRPC-ID-NO-FRACTION",
+    "ACP-V1-JSONRPC-PARAMS-STRUCTURED",
+    "ACP-V1-JSONRPC-PARAM-NAMES-EXACT",
+    "ACP-V1-JSONRPC-RESPONSE-REQUIRED",
+    "ACP-V1-JSONRPC-RESPONSE-SAME-ID",
+    "ACP-V1-JSONRPC-NO-REPLY-TO-NOTIFICATION",
+    "ACP-V1-JSONRPC-RESPONSE-ID-ECHO",
+    "ACP-V1-JSONRPC-RESULT-ON-SUCCESS",
+    "ACP-V1-JSONRPC-ERROR-MEMBER-ON-ERROR",
+    "ACP-V1-JSONRPC-RESULT-XOR-ERROR",
+    "ACP-V1-JSONRPC-ERROR-CODE-INTEGER",
+    "ACP-V1-JSONRPC-ERROR-RESPONSE-CONTAINS-ERROR",
+    "ACP-V1-JSONRPC-ERROR-MESSAGE-CONCISE",
+    "ACP-V1-SCHEMA-ERROR-OBJECT",
+    "ACP-V1-EXT-UNKNOWN-METHOD-NOT-FOUND",
+    "ACP-V1-EXT-RESPOND-TO-CUSTOM-REQUEST",
+    "ACP-V1-EXT-CUSTOM-REQUESTS-MAY",
+    "ACP-V1-SCHEMA-EXTENSION-METHOD-NAMES",
+    "ACP-V1-EXT-NO-ROOT-CUSTOM-FIELDS",
+    "ACP-V1-ELIC-CLIENT-UNADVERTISED-MODE-INVALID-PARAMS",
+    "ACP-V1-INIT-CLIENT-INITIALIZE-FIRST",
+    "ACP-V1-INIT-REQUEST-LATEST-VERSION",
+    "ACP-V1-INIT-CLIENT-UNSUPPORTED-VERSION",
+    "ACP-V1-INIT-IMPLEMENTATION-INFO",
+    "ACP-V1-INIT-CLIENT-SPECIFY-CAPABILITIES",
+    "ACP-V1-SETUP-CWD-ABSOLUTE",
+    "ACP-V1-SETUP-CLIENT-ADDITIONAL-DIRS-ONLY-WITH-CAPABILITY",
+    "ACP-V1-SETUP-CLIENT-CHECK-MCP-TRANSPORT",
+    "ACP-V1-SETUP-CLIENT-NO-LOAD-WITHOUT-CAPABILITY",
+    "ACP-V1-SCHEMA-MCP-SERVER-VARIANTS",
+    "ACP-V1-SCHEMA-NEW-SESSION-SHAPE",
+    "ACP-V1-SCHEMA-PROMPT-SHAPE",
+    "ACP-V1-SCHEMA-CONTENT-BLOCK-VARIANTS",
+    "ACP-V1-PROMPT-CLIENT-RESTRICT-CONTENT",
+    "ACP-V1-PROMPT-CLIENT-CANCEL-MAY",
+    "ACP-V1-FS-CLIENT-CREATE-FILE",
+    "ACP-V1-TERM-CLIENT-TRUNCATE-AT-CHARACTER-BOUNDARY",
+]
+
+
+def _client_group(req_id: str) -> set[str]:
+    return next((set(g) for g in CLIENT_ALIASES if req_id in g), {req_id})
+
+
+def _client_outcomes(violation: str) -> dict[str, tuple[str, str]]:
+    from acpgen.conformance.checks_client import CLIENT_CHECKS, ClientKit
+    from acpgen.conformance.client_scenarios import ClientRunner, ClientTarget
+
+    target = ClientTarget(argv=(sys.executable, str(CLIENT), violation, "{agent}"), timeout=5.0, run_timeout=20.0)
+    kit = ClientKit(ClientRunner(target), Validator("acp_v1"))
+    found: dict[str, tuple[str, str]] = {}
+    for req_id, check in CLIENT_CHECKS.items():
+        try:
+            check(kit)
+            found[req_id] = ("pass", "")
+        except CheckSkipped as exc:
+            found[req_id] = ("skip", str(exc))
+        except CheckFailed as exc:
+            found[req_id] = ("fail", str(exc))
+    return found
+
+
+@pytest.mark.slow
+def test_the_violating_client_passes_every_check_when_it_breaks_nothing() -> None:
+    outcomes = _client_outcomes("")
+    assert {k: v[1] for k, v in outcomes.items() if v[0] == "fail"} == {}
+
+
+@pytest.mark.slow
+def test_every_client_check_in_the_matrix_fails_on_its_own_violation_and_no_other() -> None:
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = dict(zip(CLIENT_VIOLATIONS, pool.map(_client_outcomes, CLIENT_VIOLATIONS), strict=True))
+    wrong = {}
+    for violation, outcomes in results.items():
+        failed = {k for k, v in outcomes.items() if v[0] == "fail"}
+        if failed != _client_group(violation):
+            wrong[violation] = {k: outcomes[k] for k in failed ^ _client_group(violation)}
+    assert wrong == {}

@@ -354,3 +354,24 @@ def test_diff_pairs_an_unstable_schema_with_its_own_method_table(tmp_path: Path)
     doc = _diff(str(tmp_path / "schema.json"), str(tmp_path / "schema.unstable.json"))
     assert doc["new"]["meta"].endswith("meta.unstable.json")
     assert "session/fork" in _methods(doc)
+
+
+def test_a_method_either_side_handles_is_one_method_on_both_interfaces() -> None:
+    """v1 unstable's mcp/message: listed under agentMethods and clientMethods, x-side "both",
+    a request form and a notification form. One method, handled on both sides."""
+    from acpgen.ir.build import build_ir
+
+    schema, meta = _json("schema/v1/schema.unstable.json"), _json("schema/v1/meta.unstable.json")
+    assert meta["agentMethods"]["mcp_message"] == meta["clientMethods"]["mcp_message"] == "mcp/message"
+    method = build_ir(schema, meta, "s", "m").method("mcp/message")
+    assert method is not None
+    assert method.to_json() == {"wire": "mcp/message", "side": "both", "kind": "request",
+                                "params": "MessageMcpRequest", "result": "MessageMcpResponse",
+                                "notification_params": "MessageMcpNotification"}
+    interfaces = _package("acp_v1_unstable", "interfaces")
+    connection = _package("acp_v1_unstable", "connection")
+    assert hasattr(interfaces.Agent, "mcp_message") and hasattr(interfaces.Client, "mcp_message")
+    assert hasattr(connection.AgentSideConnection, "mcp_message")
+    assert hasattr(connection.ClientSideConnection, "mcp_message")
+    sides = _package("acp_v1_unstable", "sides")
+    assert "mcp/message" in sides.AGENT_ROUTES and "mcp/message" in sides.CLIENT_ROUTES

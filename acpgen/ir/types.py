@@ -133,6 +133,8 @@ class Method:
             "kind": self.kind,
             "params": self.params,
             "result": self.result,
+            # mcp/message's notification form (acpgen inspect --methods --json shows it).
+            **({"notification_params": self.notification_params} if self.notification_params else {}),
         }
 
 

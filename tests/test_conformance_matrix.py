@@ -2,7 +2,7 @@
 breaks exactly its requirement, and no other check does (issue 27).
 
 tests/support/violating_agent.py keeps every requirement the kit checks unless told to break
-one; the kit runs in process against it once per violation (the checks of acpgen/conformance,
+one; the kit runs in process against it once per violation (the checks of acpgen/shipped/conformance,
 not a generated copy), and the outcome is compared requirement by requirement.
 """
 
@@ -13,11 +13,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from acpgen.conformance.agent_scenarios import AgentRunner, AgentTarget
-from acpgen.conformance.checks_agent import AGENT_CHECKS, AgentKit
-from acpgen.conformance.outcome import CheckFailed, CheckSkipped
-from acpgen.conformance.validate import Validator
 from conftest import generated_dir
+
+from acpgen.shipped.conformance.agent_scenarios import AgentRunner, AgentTarget
+from acpgen.shipped.conformance.checks_agent import AGENT_CHECKS, AgentKit
+from acpgen.shipped.conformance.outcome import CheckFailed, CheckSkipped
+from acpgen.shipped.conformance.validate import Validator
 
 AGENT = Path(__file__).resolve().parent / "support" / "violating_agent.py"
 
@@ -117,6 +118,18 @@ CLIENT_ALIASES = [
      "ACP-V1-INIT-OMITTED-UNSUPPORTED"),
     ("ACP-V1-INIT-CLIENT-INITIALIZE-FIRST", "ACP-V1-SETUP-INIT-BEFORE-SESSION"),
     ("ACP-V1-PROMPT-CLIENT-RESTRICT-CONTENT", "ACP-V1-PROMPT-CLIENT-CONTEXT-BLOCKS-MAY"),
+    # A gated method called without its capability: "do not call it", "check the capability"
+    # (and, for list and delete, "only after initialize", which the kit observes the same way)
+    # and "an omitted capability means unsupported" are one wire fact.
+    ("ACP-V1-AUTH-CLIENT-NO-LOGOUT-WITHOUT-CAPABILITY", "ACP-V1-INIT-OMITTED-UNSUPPORTED"),
+    ("ACP-V1-SETUP-CLIENT-NO-RESUME-WITHOUT-CAPABILITY", "ACP-V1-SETUP-CLIENT-CHECK-RESUME",
+     "ACP-V1-INIT-OMITTED-UNSUPPORTED"),
+    ("ACP-V1-SETUP-CLIENT-NO-CLOSE-WITHOUT-CAPABILITY", "ACP-V1-SETUP-CLIENT-CHECK-CLOSE",
+     "ACP-V1-INIT-OMITTED-UNSUPPORTED"),
+    ("ACP-V1-LIST-CLIENT-NO-LIST-WITHOUT-CAPABILITY", "ACP-V1-LIST-CLIENT-CHECK-CAPABILITY",
+     "ACP-V1-LIST-INIT-FIRST", "ACP-V1-INIT-OMITTED-UNSUPPORTED"),
+    ("ACP-V1-DELETE-CLIENT-NO-DELETE-WITHOUT-CAPABILITY", "ACP-V1-DELETE-CLIENT-CHECK-CAPABILITY",
+     "ACP-V1-DELETE-INIT-FIRST", "ACP-V1-INIT-OMITTED-UNSUPPORTED"),
 ]
 # The client checks tests/support/violating_client.py can break so far; each must fail alone.
 CLIENT_VIOLATIONS = [
@@ -164,7 +177,71 @@ CLIENT_VIOLATIONS = [
     "ACP-V1-PROMPT-CLIENT-CANCEL-MAY",
     "ACP-V1-FS-CLIENT-CREATE-FILE",
     "ACP-V1-TERM-CLIENT-TRUNCATE-AT-CHARACTER-BOUNDARY",
+    "ACP-V1-OVERVIEW-ABSOLUTE-PATHS",
+    "ACP-V1-EXT-META-TRACE-KEYS-RESERVED",
+    "ACP-V1-SCHEMA-INITIALIZE-SHAPE",
+    "ACP-V1-SCHEMA-REQUEST-PERMISSION-SHAPE",
+    "ACP-V1-SCHEMA-READ-TEXT-FILE-SHAPE",
+    "ACP-V1-SCHEMA-WRITE-TEXT-FILE-SHAPE",
+    "ACP-V1-SCHEMA-TERMINAL-CREATE-SHAPE",
+    "ACP-V1-SCHEMA-TERMINAL-OUTPUT-SHAPE",
+    "ACP-V1-SCHEMA-TERMINAL-WAIT-FOR-EXIT-SHAPE",
+    "ACP-V1-SCHEMA-TERMINAL-RELEASE-SHAPE",
+    "ACP-V1-SCHEMA-CANCEL-NOTIFICATION-SHAPE",
+    "ACP-V1-SCHEMA-CANCEL-REQUEST-NOTIFICATION-SHAPE",
+    "ACP-V1-SCHEMA-SET-MODE-SHAPE",
+    "ACP-V1-SCHEMA-SET-CONFIG-OPTION-SHAPE",
+    "ACP-V1-MODES-SET-MODE-ID-LISTED",
+    "ACP-V1-CONFIG-SET-VALUE-VALID",
+    "ACP-V1-CANCEL-REQUEST-MUST-RESPOND",
+    "ACP-V1-PROMPT-INIT-AND-SETUP-FIRST",
+    "ACP-V1-AUTH-CLIENT-NO-TERMINAL-METHOD-ID",
+    "ACP-V1-AUTH-CLIENT-NO-LOGOUT-WITHOUT-CAPABILITY",
+    "ACP-V1-SETUP-CLIENT-NO-RESUME-WITHOUT-CAPABILITY",
+    "ACP-V1-SETUP-CLIENT-NO-CLOSE-WITHOUT-CAPABILITY",
+    "ACP-V1-LIST-CLIENT-NO-LIST-WITHOUT-CAPABILITY",
+    "ACP-V1-DELETE-CLIENT-NO-DELETE-WITHOUT-CAPABILITY",
+    "ACP-V1-SCHEMA-LIST-SESSIONS-SHAPE",
+    "ACP-V1-SCHEMA-LOAD-SESSION-SHAPE",
+    "ACP-V1-SCHEMA-RESUME-SESSION-SHAPE",
+    "ACP-V1-SCHEMA-CLOSE-SESSION-SHAPE",
+    "ACP-V1-SCHEMA-DELETE-SESSION-SHAPE",
+    "ACP-V1-SETUP-LOAD-REQUEST-CONTENTS",
+    "ACP-V1-SETUP-RESUME-REQUEST-CONTENTS",
+    "ACP-V1-SETUP-CLOSE-REQUEST",
+    "ACP-V1-LIST-CLIENT-OPAQUE-CURSOR",
+    "ACP-V1-LIST-CLIENT-MISSING-CURSOR-IS-END",
+    "ACP-V1-SCHEMA-AUTHENTICATE-SHAPE",
+    "ACP-V1-EXT-META-NO-ASSUMPTIONS",
+    "ACP-V1-CONFIG-CLIENT-UNKNOWN-CATEGORY",
+    "ACP-V1-INIT-SUPPORT-ALL-COMBINATIONS",
+    "ACP-V1-EXT-IGNORE-UNKNOWN-NOTIFICATIONS",
+    "ACP-V1-ELIC-CLIENT-IGNORE-UNKNOWN-COMPLETE",
+    "ACP-V1-CONFIG-CLIENT-IGNORE-UNKNOWN-TYPE",
 ]
+# Client checks no scripted client can make fail alone, with why (each is a known gap).
+CLIENT_NOT_IN_MATRIX = {
+    "ACP-V1-TRANSPORT-STDIO-SHOULD": "a client that writes no ACP on stdio fails every check: one error for the run",
+    "ACP-V1-SCHEMA-LOGOUT-SHAPE": "the kit's agent never advertises auth.logout, so any logout is first "
+    "AUTH-CLIENT-NO-LOGOUT-WITHOUT-CAPABILITY's",
+    "ACP-V1-SCHEMA-TERMINAL-KILL-SHAPE": "the kit's agent never calls terminal/kill, so the client never answers it",
+    "ACP-V1-SETUP-ADDITIONAL-DIRS-ABSOLUTE": "the kit's agent never advertises additionalDirectories, so any is first "
+    "SETUP-CLIENT-ADDITIONAL-DIRS-ONLY-WITH-CAPABILITY's",
+    **dict.fromkeys(
+        ("ACP-V1-PROMPT-CLIENT-RESPOND-PENDING-PERMISSIONS", "ACP-V1-PROMPT-CLIENT-ACCEPT-LATE-UPDATES"),
+        "the kit's agent answers a turn at once, so nothing is pending when the client cancels "
+        "(a scenario with a turn that waits for session/cancel is missing)",
+    ),
+    **dict.fromkeys(
+        ("ACP-V1-INIT-VERSION-AGREEMENT", "ACP-V1-INIT-CAPABILITIES-OPTIONAL",
+         "ACP-V1-SETUP-CLIENT-MCP-SERVERS-MAY"),
+        "its only failure is a client that never opens a session after an agreed initialize, "
+        "which every session, prompt and turn check sees too",
+    ),
+    "ACP-V1-TRANSPORT-CLIENT-STDERR-MAY": "the kit's agent writes its stderr line just before the "
+    "unknown _ notification, with nothing for the client to answer in between: a client that "
+    "stops at either looks the same on the wire, and the stop is EXT-IGNORE-UNKNOWN-NOTIFICATIONS'",
+}
 
 
 def _client_group(req_id: str) -> set[str]:
@@ -172,8 +249,8 @@ def _client_group(req_id: str) -> set[str]:
 
 
 def _client_outcomes(violation: str) -> dict[str, tuple[str, str]]:
-    from acpgen.conformance.checks_client import CLIENT_CHECKS, ClientKit
-    from acpgen.conformance.client_scenarios import ClientRunner, ClientTarget
+    from acpgen.shipped.conformance.checks_client import CLIENT_CHECKS, ClientKit
+    from acpgen.shipped.conformance.client_scenarios import ClientRunner, ClientTarget
 
     target = ClientTarget(argv=(sys.executable, str(CLIENT), violation, "{agent}"), timeout=5.0, run_timeout=20.0)
     kit = ClientKit(ClientRunner(target), Validator("acp_v1"))
@@ -187,6 +264,15 @@ def _client_outcomes(violation: str) -> dict[str, tuple[str, str]]:
         except CheckFailed as exc:
             found[req_id] = ("fail", str(exc))
     return found
+
+
+def test_every_client_check_is_in_the_matrix_or_listed_with_why() -> None:
+    from acpgen.shipped.conformance.checks_client import CLIENT_CHECKS
+
+    covered = {req for v in CLIENT_VIOLATIONS for req in _client_group(v)}
+    assert set(CLIENT_CHECKS) - covered - set(CLIENT_NOT_IN_MATRIX) == set()
+    assert covered & set(CLIENT_NOT_IN_MATRIX) == set()
+    assert set(CLIENT_NOT_IN_MATRIX) <= set(CLIENT_CHECKS)
 
 
 @pytest.mark.slow

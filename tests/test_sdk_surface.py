@@ -21,32 +21,18 @@ from typing import Any
 
 import pydantic
 import pytest
+from support.generated_sdk import importable_sdk
 
 from acpgen.emit.models_plan import plan_models
 from acpgen.errors import AcpgenError
-from acpgen.output.generate import emit_sources, options_for
 
 PACKAGE = "acp_v1"
 
 
 @pytest.fixture(scope="module")
 def out(project: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    root = tmp_path_factory.mktemp("sdk")
-    for rel, text in emit_sources(project, options_for(project)).items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    saved = {k: v for k, v in sys.modules.items() if k == PACKAGE or k.startswith(PACKAGE + ".")}
-    for name in saved:
-        del sys.modules[name]
-    sys.path.insert(0, str(root))
-    try:
+    with importable_sdk(project, tmp_path_factory.mktemp("sdk")) as root:
         yield root
-    finally:
-        sys.path.remove(str(root))
-        for name in [k for k in sys.modules if k == PACKAGE or k.startswith(PACKAGE + ".")]:
-            del sys.modules[name]
-        sys.modules.update(saved)
 
 
 @pytest.fixture(scope="module")

@@ -8,12 +8,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from acpgen.emit import conformance, guards, methods, models, package, runtime, shipped, test_stubs
+from acpgen.emit import (
+    builders,
+    conformance,
+    guards,
+    methods,
+    models,
+    package,
+    runtime,
+    shipped,
+    test_stubs,
+)
 from acpgen.model.generation import GenerationModel
 
 Emitter = Callable[[GenerationModel], dict[str, str]]
 
 EMITTERS: tuple[Emitter, ...] = (
-    package.emit, models.emit, methods.emit, guards.emit, test_stubs.emit, runtime.emit,
+    package.emit, models.emit, builders.emit, methods.emit, guards.emit, test_stubs.emit, runtime.emit,
     conformance.emit, shipped.emit,
 )

@@ -47,6 +47,9 @@ SHIPMENTS: tuple[Shipment, ...] = (
     # The examples use only the package face (``from .. import Agent, models, ...``).
     Shipment("runtime/examples", "{package}/examples", with_init=True, protocol_versions=(1,)),
     Shipment("runtime/examples_v2", "{package}/examples", with_init=True, protocol_versions=(2,)),
+    # contrib imports the package's generated builders and models (`from .. import ...`).
+    # v1-shaped (its tool calls, plans and modes): shipped to the v1 surfaces only (docs/surfaces.md).
+    Shipment("runtime/contrib", "{package}/contrib", with_init=True, protocol_versions=(1,)),
     # Beside the requirement tests, not inside them: ``pytest {tests_dir}`` collects exactly
     # one test per roster requirement.
     Shipment("runtime/runtime_tests", RUNTIME_TESTS_DIR, with_init=True),

@@ -36,7 +36,7 @@ from acp_v1.errors import (
 from acp_v1.guards import AcpGuardError
 from acp_v1.handshake import ProtocolVersionError
 from acp_v1.interfaces import Agent, Client
-from acp_v1.launch import connect_in_memory, connect_to_agent, run_agent
+from acp_v1.launch import connect_in_memory, connect_to_agent, connect_to_client, run_agent
 
 # The models are part of the face: every name of models.__all__ (added to __all__ below).
 from acp_v1.models import *
@@ -64,6 +64,7 @@ __all__ = [
     "RpcError",
     "connect_in_memory",
     "connect_to_agent",
+    "connect_to_client",
     "models",
     "run_agent",
 ]

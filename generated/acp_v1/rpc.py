@@ -37,6 +37,7 @@ import json
 import logging
 from typing import Any, Protocol, Self
 
+from .cancellation import RequestContext, start_in_context
 from .errors import (
     AUTHENTICATION_REQUIRED,
     CANCEL_REQUEST_METHOD,
@@ -112,6 +113,8 @@ class Dispatcher(Protocol):
 
 def _id_key(request_id: Any) -> str:
     # "1" and 1 are different ids; JSON text keeps them apart (and True apart from 1).
+    if type(request_id) is int:  # the usual id, and its JSON text without the encoder
+        return str(request_id)
     return json.dumps(request_id)
 
 
@@ -125,14 +128,19 @@ def _valid_id(request_id: Any) -> bool:
 class _Inbound:
     """One request of the peer's: its handler task."""
 
-    __slots__ = ("batch", "key", "request_id", "task")
+    __slots__ = ("batch", "context", "key", "request_id", "task")
 
     def __init__(
-        self, request_id: Any, task: asyncio.Task[Any], batch: _Batch | None = None
+        self,
+        request_id: Any,
+        task: asyncio.Task[Any],
+        context: RequestContext | None = None,
+        batch: _Batch | None = None,
     ) -> None:
         self.key = _id_key(request_id)
         self.request_id = request_id
         self.task = task
+        self.context = context
         self.batch = batch
 
 
@@ -271,15 +279,34 @@ class Connection:
             raise MessageTooLarge(len(frame) - 1, self._max_send_bytes)
         return frame
 
+    def _write_now(self, frame: bytes) -> bool:
+        """Write ``frame`` if it goes straight into the pipe (the usual case: nothing queued,
+        nobody waiting for room); False, having written nothing, when it must wait."""
+        transport = self._writer.transport
+        if self._write_lock.locked() or transport.is_closing() or self._closed.is_set():
+            return False
+        if transport.get_write_buffer_size():
+            return False
+        try:
+            self._writer.write(frame)  # whole: write() never splits a frame among others
+        except (ConnectionError, RuntimeError):
+            return False
+        if transport.get_write_buffer_size():  # part of it still queued: drained in a task
+            self._spawn(self._write_response(b""))
+        return True
+
     async def _write(self, frame: bytes) -> None:
         if self._closed.is_set():
             raise ConnectionClosed("connection closed")
-        async with self._write_lock:
-            try:
-                self._writer.write(frame)
+        if frame and self._write_now(frame):
+            return
+        try:
+            async with self._write_lock:
+                if frame:
+                    self._writer.write(frame)
                 await self._writer.drain()
-            except (ConnectionError, RuntimeError) as exc:
-                raise ConnectionClosed(str(exc) or "connection lost") from exc
+        except (ConnectionError, RuntimeError) as exc:
+            raise ConnectionClosed(str(exc) or "connection lost") from exc
 
     async def send_message(self, message: Any) -> None:
         """Write one message as one frame; frames never interleave.
@@ -296,7 +323,11 @@ class Connection:
         _check_method_name(method)
         request_id = self._next_id
         self._next_id += 1
-        message: dict[str, Any] = {"jsonrpc": _VERSION, "id": request_id, "method": method}
+        message: dict[str, Any] = {
+            "jsonrpc": _VERSION,
+            "id": request_id,
+            "method": method,
+        }
         if params is not None:
             message["params"] = params
         frame = self._encode(message)  # refused here, before anything is pending or written
@@ -378,13 +409,18 @@ class Connection:
         those requests still get their responses. A peer that went away for good costs at
         most ``eof_grace`` seconds.
         """
-        work: list[asyncio.Future[Any]] = [t for t in self._tasks if not t.done()]
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self._eof_grace
         if self._notifications_done < self._notifications_received:
-            work.append(
-                asyncio.ensure_future(self._notifications_delivered(self._notifications_received))
-            )
-        if work:
-            await asyncio.wait(work, timeout=self._eof_grace)
+            self._spawn(self._notifications_delivered(self._notifications_received))
+        while True:
+            # Handlers, then the answers started as each of them finishes.
+            work: list[asyncio.Future[Any]] = [t for t in self._all_tasks() if not t.done()]
+            work = [t for t in work if t not in (self._reader_task, self._notification_task)]
+            remaining = deadline - loop.time()
+            if not work or remaining <= 0:
+                return
+            await asyncio.wait(work, timeout=remaining)
 
     async def _refuse_oversized(self, frame: Oversized) -> None:
         request_id, has_method = sniff_envelope(frame.prefix)
@@ -481,7 +517,8 @@ class Connection:
             if request_id is _NO_ID:
                 return None  # a notification is never answered, even when malformed
             return _error_response(
-                request_id, InvalidRequestError(data={"reason": "params must be structured"})
+                request_id,
+                InvalidRequestError(data={"reason": "params must be structured"}),
             )
         if request_id is _NO_ID:
             self._accept_notification(method, params)
@@ -517,6 +554,8 @@ class Connection:
             if _valid_id(request_id):
                 for record in self._inbound.get(_id_key(request_id), []):
                     if not record.task.done():
+                        if record.context is not None:
+                            record.context.cancel(CANCEL_REQUEST_METHOD)
                         record.task.cancel()
             return
         self._notifications_received += 1
@@ -525,39 +564,73 @@ class Connection:
     def _start_request(
         self, request_id: Any, method: str, params: Any, batch: _Batch | None = None
     ) -> None:
-        handler = asyncio.ensure_future(self._dispatcher.handle_request(method, params))
-        record = _Inbound(request_id, handler, batch)
+        session_id = params.get("sessionId") if isinstance(params, dict) else None
+        context = RequestContext(
+            method, request_id, session_id if isinstance(session_id, str) else None
+        )
+        handler = start_in_context(
+            context,
+            lambda: asyncio.ensure_future(self._dispatcher.handle_request(method, params)),
+        )
+        record = _Inbound(request_id, handler, context, batch)
         if batch is not None:
             batch.pending += 1
         # Duplicate ids in flight are each tracked (and each cancelled by a cancel for it).
         self._inbound.setdefault(record.key, []).append(record)
-        self._spawn(self._answer(record, method))
+        # Answered once the handler is done, by a task started then: no task sits waiting
+        # for each handler (a closed connection sends nothing, so starts none).
+        handler.add_done_callback(lambda _: self._answer(record, method))
 
-    async def _answer(self, record: _Inbound, method: str) -> None:
-        """Wait for the handler, then send its one response (whatever became of it); a
-        request of a batch hands it to the batch instead."""
-        response = await self._outcome(record, method)
+    def cancel_session(self, session_id: str, reason: str) -> int:
+        """Mark every in-flight request of the peer's that carries ``sessionId`` ==
+        ``session_id`` cancelled (``cancellation.py``), without cancelling its task; how many."""
+        marked = 0
+        for records in self._inbound.values():
+            for record in records:
+                context = record.context
+                if (
+                    context is not None
+                    and context.session_id == session_id
+                    and not record.task.done()
+                ):
+                    context.cancel(reason)
+                    marked += 1
+        return marked
+
+    def _answer(self, record: _Inbound, method: str) -> None:
+        """Send the finished handler's one response (whatever became of it): written at once
+        when the pipe takes it, else by a task that waits for room; a request of a batch hands
+        it to the batch instead (a closed connection sends nothing)."""
+        records = self._inbound.get(record.key, [])
+        if record in records:
+            records.remove(record)
+        if not records:
+            self._inbound.pop(record.key, None)
+        if self._closed.is_set():
+            if record.batch is not None:
+                record.batch.add(None)  # nothing will be sent: the batch is not left waiting
+            return
+        response = self._outcome(record, method)
         if record.batch is not None:
             record.batch.add(response)
         elif response is not None:
-            await self._send_response(response)
+            frame = self._response_frame(response)
+            if not self._write_now(frame):
+                self._spawn(self._write_response(frame))
 
-    async def _outcome(self, record: _Inbound, method: str) -> dict[str, Any] | None:
-        try:
-            await asyncio.wait({record.task})
-        finally:
-            records = self._inbound.get(record.key, [])
-            if record in records:
-                records.remove(record)
-            if not records:
-                self._inbound.pop(record.key, None)
+    def _outcome(self, record: _Inbound, method: str) -> dict[str, Any] | None:
+        """The response a finished handler's task owes (None: nothing is owed)."""
         task = record.task
         if task.cancelled():
             # Cancelled by $/cancel_request, possibly before it started, or by the handler
             # itself: the same -32800 either way (ACP-V1-CANCEL-INTERNAL-SHOULD).
             response = _error_response(record.request_id, RequestCancelledError())
         elif (exc := task.exception()) is None:
-            response = {"jsonrpc": _VERSION, "id": record.request_id, "result": task.result()}
+            response = {
+                "jsonrpc": _VERSION,
+                "id": record.request_id,
+                "result": task.result(),
+            }
         elif isinstance(exc, RpcError):
             response = _error_response(record.request_id, exc)
         elif isinstance(exc, ConnectionClosed):  # the peer went away mid-request: say why, once
@@ -592,14 +665,22 @@ class Connection:
 
     async def _send_response(self, response: dict[str, Any]) -> None:
         """Send a response; one that cannot go as it is goes as a -32603 for the same id."""
+        await self._write_response(self._response_frame(response))
+
+    def _response_frame(self, response: dict[str, Any]) -> bytes:
         try:
-            frame = self._encode(response)
+            return self._encode(response)
         except (MessageTooLarge, UnencodableMessage) as exc:
             logger.error(
-                "%s: response to id %r not sendable: %s", self._name, response.get("id"), exc
+                "%s: response to id %r not sendable: %s",
+                self._name,
+                response.get("id"),
+                exc,
             )
             fallback = InternalError(data={"details": str(exc)[:500]})
-            frame = self._encode(_error_response(response.get("id"), fallback))
+            return self._encode(_error_response(response.get("id"), fallback))
+
+    async def _write_response(self, frame: bytes) -> None:
         try:
             await self._write(frame)
         except ConnectionClosed:

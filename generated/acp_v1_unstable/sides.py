@@ -11,23 +11,27 @@ import asyncio
 import functools
 import json
 import logging
-from typing import Any, ClassVar, TypeVar
+from types import SimpleNamespace
+from typing import Any, ClassVar, TypeVar, cast, overload
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from . import guards, methods, models
 from .errors import MalformedResponse
+from .extensions import Extension, check_extension_name, declared_extensions
 from .handshake import SUPPORTED_PROTOCOL_VERSIONS
 from .interfaces import Agent, Client
 from .lenient import validate_lenient
 from .lenient_markers import MARKERS
 from .methods import MethodSpec as Route  # a method's entry: wire, py_name, kind, params, result
-from .omit import omit_unadvertised
+from .observability import connection_logger, request_tracer, span_kind
+from .outbound import OutboundPlan
 from .rpc import DEFAULT_MAX_FRAME_BYTES, Connection, RpcError
 
 __all__ = ["AGENT_ROUTES", "CLIENT_ROUTES", "Route", "from_peer", "from_wire", "to_wire"]
 
 logger = logging.getLogger(__name__)
+_PACKAGE = __name__.rpartition(".")[0]  # the generated package, e.g. acp_v1
 
 
 # The methods each side handles (schema: ``x-side``), from the method table.
@@ -58,6 +62,7 @@ def from_wire(data: Any, model: Any) -> Any:
 
 
 _P = TypeVar("_P")
+_R = TypeVar("_R")
 
 
 def _params(model: type[_P], params: _P | None, fields: dict[str, Any]) -> _P:
@@ -67,12 +72,14 @@ def _params(model: type[_P], params: _P | None, fields: dict[str, Any]) -> _P:
         if fields:
             raise TypeError("pass the params model or keyword arguments, not both")
         return params
+    required = _required(model)  # type: ignore[arg-type]  # a class: hashable
+    return model(**{k: v for k, v in fields.items() if v is not None or k in required})
+
+
+@functools.cache
+def _required(model: Any) -> frozenset[str]:
     declared: dict[str, Any] = getattr(model, "model_fields", {})
-    kept: dict[str, Any] = {}
-    for k, v in fields.items():
-        if v is not None or (k in declared and declared[k].is_required()):
-            kept[k] = v
-    return model(**kept)
+    return frozenset(name for name, field in declared.items() if field.is_required())
 
 
 def from_peer(data: Any, model: Any) -> Any:
@@ -101,8 +108,15 @@ class _Side:
         writer: asyncio.StreamWriter,
         *,
         max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
+        trace: bool = False,
     ) -> None:
         self.handler = handler
+        # One logger per connection; spans only with trace=True (observability.py).
+        self.logger = connection_logger(_PACKAGE, self.role)
+        self._tracer = request_tracer(trace, _PACKAGE, self.logger)
+        self._plan: OutboundPlan | None = None
+        self._extensions = declared_extensions(handler)
+        self._plan_for: Any = None
         self.rpc = Connection(reader, writer, self, max_frame_bytes=max_frame_bytes, name=self.role)
         handler.on_connect(self)
 
@@ -127,36 +141,50 @@ class _Side:
     # -- inbound (rpc.Dispatcher) ------------------------------------------------------
 
     async def handle_request(self, method: str, params: Any) -> Any:
+        if self._tracer is None:
+            return await self._handle_request(method, params)
+        with self._span(method, outbound=False):
+            return await self._handle_request(method, params)
+
+    def _span(self, method: str, outbound: bool) -> Any:
+        attributes = {"rpc.system": "jsonrpc", "rpc.method": method}
+        name = f"acp.{self.role} {method}"
+        kind = span_kind(outbound)
+        return self._tracer.start_as_current_span(name, kind=kind, attributes=attributes)
+
+    async def _handle_request(self, method: str, params: Any) -> Any:
+        if self.logger.isEnabledFor(logging.DEBUG):
+            self.logger.debug("%s: handling %s", self.role, method)
         route = self.inbound_routes.get(method)
         if route is None or route.kind != "request":
             if method.startswith("_"):
-                return await self.handler.ext_method(method, params)
+                return await self._extension_request(method, params)
             raise RpcError.method_not_found(method)
         value = self._parse_params(route, params)
-        result = self._omit(route, "result", await self._dispatch(route, value))
+        result = await self._dispatch(route, value)
         try:
-            self._check_result(route, result)
-        except guards.AcpGuardError as exc:
-            logger.warning("%s: refused to answer %s: %s", self.role, route.wire, exc)
-            raise RpcError.internal_error({"details": str(exc)[:500]}) from exc
-        try:
-            return to_wire(result, route.result)
+            wire = to_wire(result, route.result)
         except Exception as exc:  # the handler returned the wrong type
             details = f"invalid {route.wire} result: {exc}"[:500]
             raise RpcError.internal_error({"details": details}) from exc
+        try:
+            return self._outbound(route, "result", result, wire)[0]
+        except guards.AcpGuardError as exc:
+            self.logger.warning("%s: refused to answer %s: %s", self.role, route.wire, exc)
+            raise RpcError.internal_error({"details": str(exc)[:500]}) from exc
 
     async def handle_notification(self, method: str, params: Any) -> None:
         route = self.inbound_routes.get(method)
         if route is None or route.kind != "notification":
             if method.startswith("_"):
-                await self.handler.ext_notification(method, params)
+                await self._extension_notification(method, params)
             else:
-                logger.debug("%s: ignored unknown notification %s", self.role, method)
+                self.logger.debug("%s: ignored unknown notification %s", self.role, method)
             return
         try:
             value = self._parse_params(route, params)
         except RpcError as exc:
-            logger.warning("%s: dropped invalid %s: %s", self.role, method, exc.data)
+            self.logger.warning("%s: dropped invalid %s: %s", self.role, method, exc.data)
             return
         await self._dispatch(route, value)
 
@@ -175,7 +203,7 @@ class _Side:
         try:
             return from_wire({} if result is None else result, route.result)
         except ValidationError as exc:
-            logger.warning("%s: invalid %s result from the handler", self.role, route.wire)
+            self.logger.warning("%s: invalid %s result from the handler", self.role, route.wire)
             raise RpcError.internal_error(_validation_data(exc)) from None
 
     # -- outbound ----------------------------------------------------------------------
@@ -195,17 +223,35 @@ class _Side:
             return guards.agent_capability_advertised(peer, known)
         return guards.client_capability_advertised(peer, known)
 
-    def _omit(self, route: Route, message: str, value: Any) -> Any:
-        """``value`` without the items the peer cannot take where the spec says to omit them
-        (``omit.py``: boolean config options, terminal auth methods), each logged."""
-        sender: Any = self.role  # "agent" or "client": the guards' Side
-        gates = [g for g in guards.gates_for(route.wire, sender) if g.message == message]
-        if not gates or self.peer_capabilities is None:
-            return value
-        model = route.result if message == "result" else route.params
-        where = f"{self.role}: {route.wire} {message}"
-        wire, omitted = omit_unadvertised(to_wire(value, model), gates, self._advertised, where)
-        return from_wire(wire, model) if omitted else value
+    def _outbound_plan(self) -> OutboundPlan | None:
+        """The send plan for the peer's current capabilities (None before ``initialize``)."""
+        capabilities = self.peer_capabilities
+        if capabilities is None:
+            return None
+        if self._plan_for is not capabilities:
+            gates, paths = guards.GATES, guards.ABSOLUTE_PATHS
+            self._plan = OutboundPlan(self.role, gates, paths, self._advertised)
+            self._plan_for = capabilities
+        return self._plan
+
+    def _outbound(self, route: Route, message: str, value: Any, wire: Any) -> tuple[Any, Any]:
+        """What goes on the wire for ``value`` (serialised once, as ``wire``): without the items
+        the peer cannot take where the spec says to omit them (``omit.py``: boolean config
+        options, terminal auth methods, each logged), after the capability guards, which raise
+        ``guards.AcpGuardError``; and the value as sent."""
+        plan = self._outbound_plan()
+        check = True
+        if plan is not None:
+            where = f"{self.role}: {route.wire} {message}"
+            wire, omitted, check = plan.apply(route.wire, message, wire, where)
+            if omitted:
+                value = from_wire(wire, route.result if message == "result" else route.params)
+        if check:  # something in it may be refused: the guard decides, on the same JSON
+            if message == "params":
+                self._check_outbound(route, wire)
+            else:
+                self._check_result(route, wire)
+        return wire, value
 
     def _check_outbound(self, route: Route, params: Any) -> None:
         """Raise (``guards.AcpGuardError``) before sending what the peer did not advertise."""
@@ -220,8 +266,14 @@ class _Side:
         if isinstance(params, dict):  # wire-shaped params: validated into the model first
             params = from_wire(params, route.params)
         params = self._before_request(route, params)
-        self._check_outbound(route, params)
-        raw = await self.rpc.request(wire, to_wire(params, route.params))
+        sent, params = self._outbound(route, "params", params, to_wire(params, route.params))
+        if self.logger.isEnabledFor(logging.DEBUG):
+            self.logger.debug("%s: sending %s", self.role, wire)
+        if self._tracer is None:
+            raw = await self.rpc.request(wire, sent)
+        else:
+            with self._span(wire, outbound=True):
+                raw = await self.rpc.request(wire, sent)
         # A null result is read as an empty object: other SDKs answer null for "nothing".
         try:
             result = from_peer({} if raw is None else raw, route.result)
@@ -234,10 +286,9 @@ class _Side:
         route = self.outbound_routes[wire]
         if isinstance(params, dict):
             params = from_wire(params, route.params)
-        params = self._omit(route, "params", params)
-        self._check_outbound(route, params)
+        sent, params = self._outbound(route, "params", params, to_wire(params, route.params))
         try:
-            await self.rpc.notify(wire, to_wire(params, route.params))
+            await self.rpc.notify(wire, sent)
         finally:
             self._after_notification(route, params)
 
@@ -250,17 +301,72 @@ class _Side:
     def _after_notification(self, route: Route, params: Any) -> None:
         return None
 
-    async def call_extension(self, method: str, params: Any = None) -> Any:
-        """Send an extension request (method names start with ``_``)."""
-        if not method.startswith("_"):
-            raise ValueError("extension method names start with '_'")
-        return await self.rpc.request(method, params)
+    # -- extension methods (extensions.py) ----------------------------------------------
+
+    async def _extension_request(self, method: str, params: Any) -> Any:
+        ext = self._extensions.get(method)
+        if ext is None or ext.kind != "request":
+            return await self.handler.ext_method(method, params)
+        value = self._parse_extension(ext, params)
+        result = await getattr(self.handler, ext.attr)(value)
+        try:
+            dump = _adapter(Any if ext.result is None else ext.result).dump_python
+            # warnings="error": a value of another type raises instead of a warning.
+            return dump(result, mode="json", by_alias=True, exclude_unset=True, warnings="error")
+        except Exception as exc:  # the handler returned what its declared result is not
+            details = f"invalid {method} result: {exc}"[:500]
+            raise RpcError.internal_error({"details": details}) from exc
+
+    async def _extension_notification(self, method: str, params: Any) -> None:
+        ext = self._extensions.get(method)
+        if ext is None or ext.kind != "notification":
+            await self.handler.ext_notification(method, params)
+            return
+        try:
+            value = self._parse_extension(ext, params)
+        except RpcError as exc:
+            self.logger.warning("%s: dropped invalid %s: %s", self.role, method, exc.data)
+            return
+        await getattr(self.handler, ext.attr)(value)
+
+    def _parse_extension(self, ext: Extension, params: Any) -> Any:
+        if ext.params is None:
+            return params
+        try:
+            return from_wire({} if params is None else params, ext.params)
+        except ValidationError as exc:
+            raise RpcError.invalid_params(_validation_data(exc)) from None
+
+    def _extension_wire(self, method: str, params: Any) -> Any:
+        """An extension call's params as wire JSON (a model serialised once), after the
+        capability guards (before ``initialize`` completes, nothing but it may be sent)."""
+        check_extension_name(method)
+        wire = to_wire(params, type(params)) if isinstance(params, BaseModel) else params
+        if self.peer_capabilities is None:
+            # The guards read only the route's wire name: an extension has no route of its own.
+            self._check_outbound(cast(Route, SimpleNamespace(wire=method)), wire)
+        return wire
+
+    @overload
+    async def call_extension(self, method: str, params: Any = None, *, result: type[_R]) -> _R: ...
+
+    @overload
+    async def call_extension(self, method: str, params: Any = None) -> Any: ...
+
+    async def call_extension(self, method: str, params: Any = None, *, result: Any = None) -> Any:
+        """Send an extension request (its name starts with ``_``): ``params`` a model (sent by
+        wire names) or JSON; the answer is validated into ``result`` when given."""
+        raw = await self.rpc.request(method, self._extension_wire(method, params))
+        if result is None:
+            return raw
+        try:
+            return from_peer(raw, result)
+        except ValidationError as exc:
+            raise MalformedResponse(f"invalid {method} result", _validation_data(exc)) from None
 
     async def notify_extension(self, method: str, params: Any = None) -> None:
-        """Send an extension notification (method names start with ``_``)."""
-        if not method.startswith("_"):
-            raise ValueError("extension method names start with '_'")
-        await self.rpc.notify(method, params)
+        """Send an extension notification (its name starts with ``_``)."""
+        await self.rpc.notify(method, self._extension_wire(method, params))
 
 
 class _AgentEnd(_Side):
@@ -277,10 +383,11 @@ class _AgentEnd(_Side):
         writer: asyncio.StreamWriter,
         *,
         max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
+        trace: bool = False,
     ) -> None:
         self.client_capabilities: models.ClientCapabilities | None = None
         self.protocol_version: int | None = None
-        super().__init__(agent, reader, writer, max_frame_bytes=max_frame_bytes)
+        super().__init__(agent, reader, writer, max_frame_bytes=max_frame_bytes, trace=trace)
 
     @property
     def peer_capabilities(self) -> models.ClientCapabilities | None:
@@ -310,6 +417,7 @@ class _ClientEnd(_Side):
         *,
         max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
         supported_versions: frozenset[int] = SUPPORTED_PROTOCOL_VERSIONS,
+        trace: bool = False,
     ) -> None:
         self.supported_versions = supported_versions
         self.agent_capabilities: models.AgentCapabilities | None = None
@@ -317,7 +425,7 @@ class _ClientEnd(_Side):
         self.protocol_version: int | None = None
         # session id -> one future per pending session/request_permission of that session
         self._pending_permissions: dict[str, set[asyncio.Future[None]]] = {}
-        super().__init__(client, reader, writer, max_frame_bytes=max_frame_bytes)
+        super().__init__(client, reader, writer, max_frame_bytes=max_frame_bytes, trace=trace)
 
     @property
     def peer_capabilities(self) -> models.AgentCapabilities | None:

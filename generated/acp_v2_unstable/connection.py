@@ -66,6 +66,9 @@ class AgentSideConnection(_AgentEnd):
     """The agent's end: dispatches to an :class:`Agent`, calls the client."""
 
     async def _dispatch(self, route: Route, value: Any) -> Any:
+        if route.wire == "session/cancel":
+            # The session's in-flight requests (its prompt) see it at once (cancellation.py).
+            self.rpc.cancel_session(str(value.session_id), route.wire)
         if route.wire != "initialize":
             return await super()._dispatch(route, value)
         # Version negotiation is the runtime's job, whatever the application answers.

@@ -5,7 +5,7 @@ copied verbatim from acpgen/shipped/runtime/runtime_tests/. Do not edit: run `ac
 """
 
 import acp_v1 as package
-from acp_v1 import errors, guards, methods, models, rpc
+from acp_v1 import errors, extensions, guards, methods, models, rpc
 from acp_v1.connection import AgentSideConnection, ClientSideConnection
 from acp_v1.examples.echo_agent import EchoAgent
 from acp_v1.handshake import (
@@ -34,6 +34,7 @@ __all__ = [
     "connect_in_memory",
     "connect_to_agent",
     "errors",
+    "extensions",
     "guards",
     "methods",
     "models",

@@ -4,8 +4,10 @@ Run as ``python violating_client.py REQUIREMENT-ID|"" AGENT-COMMAND...``. It sta
 initializes (advertising fs and terminal), opens a session, sends one prompt and answers
 what the agent asks (permission, fs, terminal; -32601 for what it does not know, -32602 for
 an elicitation mode it did not advertise, -32700 / -32600 for lines that are no request),
-batches included, then exits once the turn ended. With an ID it breaks exactly that
-requirement. Standard library only.
+batches included. When the agent lists modes and config options it switches to listed values;
+when it advertises the optional session methods (its "capable" run) it uses each after the
+turn (list with paging, load, resume, close, delete); then it exits. With an ID it breaks
+exactly that requirement. Standard library only.
 """
 
 from __future__ import annotations
@@ -23,6 +25,32 @@ AGENT = sys.argv[2:]
 
 def broken(name: str) -> bool:
     return BREAK == name
+
+
+# The schema requirement of each response the client gives (broken: a _meta that is no object).
+RESULT_SHAPES = {
+    "session/request_permission": "SCHEMA-REQUEST-PERMISSION-SHAPE",
+    "fs/read_text_file": "SCHEMA-READ-TEXT-FILE-SHAPE",
+    "fs/write_text_file": "SCHEMA-WRITE-TEXT-FILE-SHAPE",
+    "terminal/create": "SCHEMA-TERMINAL-CREATE-SHAPE",
+    "terminal/output": "SCHEMA-TERMINAL-OUTPUT-SHAPE",
+    "terminal/wait_for_exit": "SCHEMA-TERMINAL-WAIT-FOR-EXIT-SHAPE",
+    "terminal/release": "SCHEMA-TERMINAL-RELEASE-SHAPE",
+}
+# Methods the kit's agent advertises only in its "capable" run: calling one without that is
+# the first requirement's violation (the others state the same fact).
+UNADVERTISED = {
+    "AUTH-CLIENT-NO-LOGOUT-WITHOUT-CAPABILITY": "logout",
+    "SETUP-CLIENT-NO-RESUME-WITHOUT-CAPABILITY": "session/resume",
+    "SETUP-CLIENT-NO-CLOSE-WITHOUT-CAPABILITY": "session/close",
+    "LIST-CLIENT-NO-LIST-WITHOUT-CAPABILITY": "session/list",
+    "DELETE-CLIENT-NO-DELETE-WITHOUT-CAPABILITY": "session/delete",
+}
+
+
+def shaped(params: dict[str, Any], requirement: str) -> dict[str, Any]:
+    """``params``, with a _meta that is no object when ``requirement`` is the one broken."""
+    return {**params, "_meta": 5} if broken(requirement) else params
 
 
 class Client:
@@ -86,6 +114,8 @@ class Client:
             return None
         if "method" not in value:
             return value
+        if "id" not in value and self.unsettling(value):
+            sys.exit(0)  # a client that stops at what it should have ignored
         answer = self.answer(value)
         if answer is not None:
             self.send(answer)
@@ -100,6 +130,20 @@ class Client:
             owed.append({"jsonrpc": "2.0", "id": None, "result": None})
         if owed:
             self.write(json.dumps(owed, separators=(",", ":")).encode() + b"\n")
+
+    def unsettling(self, notification: dict[str, Any]) -> bool:
+        """Whether this notification stops the client: one it must ignore, when told to break
+        exactly that requirement."""
+        method = str(notification.get("method"))
+        params = notification.get("params") if isinstance(notification.get("params"), dict) else {}
+        update = params.get("update") if isinstance(params.get("update"), dict) else {}
+        if broken("EXT-IGNORE-UNKNOWN-NOTIFICATIONS"):
+            return method.startswith("_")
+        if broken("ELIC-CLIENT-IGNORE-UNKNOWN-COMPLETE"):
+            return method == "elicitation/complete"
+        if broken("CONFIG-CLIENT-IGNORE-UNKNOWN-TYPE") and update.get("sessionUpdate") == "config_option_update":
+            return any(o.get("type") != "select" for o in update.get("configOptions") or [] if isinstance(o, dict))
+        return False
 
     def answer(self, request: dict[str, Any]) -> dict[str, Any] | None:
         """The response to one request of the agent (None for a notification)."""
@@ -134,6 +178,10 @@ class Client:
             return {**reply, "error": error}
         if broken("JSONRPC-RESULT-XOR-ERROR"):
             return reply
+        if broken(RESULT_SHAPES.get(method, "")):
+            result = {**result, "_meta": 5}
+        if broken("CANCEL-REQUEST-MUST-RESPOND") and call.get("toolCallId") == "kit-call-3":
+            return {**reply, "error": {"code": -32603, "message": "Internal error"}}
         if broken("JSONRPC-ERROR-MEMBER-ON-ERROR"):
             reply["error"] = None
         return {**reply, "result": result}
@@ -179,13 +227,25 @@ class Client:
                                 "clientInfo": {"name": "violating-client", "version": "1.0.0"}}
         if broken("INIT-IMPLEMENTATION-INFO"):
             del init["clientInfo"]
+        if broken("AUTH-CLIENT-NO-TERMINAL-METHOD-ID"):
+            caps["auth"] = {"terminal": True}
+        init = shaped(init, "SCHEMA-INITIALIZE-SHAPE")
         cwd = os.getcwd()
         if broken("INIT-CLIENT-INITIALIZE-FIRST"):
             self.call("session/new", {"cwd": cwd, "mcpServers": []})
         answer = self.call("initialize", init)
         agreed = (answer.get("result") or {}).get("protocolVersion")
+        agent_caps = (answer.get("result") or {}).get("agentCapabilities") or {}
+        if broken("EXT-META-NO-ASSUMPTIONS") and "_meta" in (answer.get("result") or {}):
+            return  # a client that trusts only the _meta it knows
+        if broken("INIT-SUPPORT-ALL-COMBINATIONS") and agent_caps.get("loadSession") is True:
+            return  # a client that works only without the optional session methods
         if agreed != 1 and not broken("INIT-CLIENT-UNSUPPORTED-VERSION"):
             return  # an agent speaking another version: close the connection
+        if broken("AUTH-CLIENT-NO-TERMINAL-METHOD-ID"):
+            self.call("authenticate", {"methodId": "kit-terminal-login"})
+        if broken("SCHEMA-AUTHENTICATE-SHAPE"):
+            self.call("authenticate", {"methodId": "kit-login", "_meta": 5})
         new: dict[str, Any] = {"cwd": "relative/dir" if broken("SETUP-CWD-ABSOLUTE") else cwd,
                                "mcpServers": []}
         if broken("JSONRPC-PARAM-NAMES-EXACT"):
@@ -202,7 +262,15 @@ class Client:
             new["colour"] = "blue"
         if broken("SETUP-CLIENT-NO-LOAD-WITHOUT-CAPABILITY"):
             self.call("session/load", {"sessionId": "kit-session-0", "cwd": cwd, "mcpServers": []})
-        session = (self.call("session/new", new).get("result") or {}).get("sessionId")
+        if broken("PROMPT-INIT-AND-SETUP-FIRST"):
+            self.call("session/prompt", {"sessionId": "kit-session-1", "prompt": [{"type": "text", "text": "hi"}]})
+        created = self.call("session/new", new).get("result") or {}
+        session = created.get("sessionId")
+        categories = {o.get("category") for o in created.get("configOptions") or [] if isinstance(o, dict)}
+        if broken("CONFIG-CLIENT-UNKNOWN-CATEGORY") and categories - {None, "mode", "model", "thought_level"}:
+            return  # a client that knows only the categories it was written for
+        if created.get("modes"):
+            self.modes(session)
         if broken("SCHEMA-EXTENSION-METHOD-NAMES"):
             self.send({"jsonrpc": "2.0", "method": "kit-matrix/notice", "params": {}})
         if broken("EXT-CUSTOM-REQUESTS-MAY"):
@@ -225,9 +293,59 @@ class Client:
         prompt: dict[str, Any] = {"sessionId": session, "prompt": blocks}
         if broken("SCHEMA-PROMPT-SHAPE"):
             prompt["_meta"] = 5
+        if broken("EXT-META-TRACE-KEYS-RESERVED"):
+            prompt["_meta"] = {"traceparent": "not a trace"}
+        if broken("OVERVIEW-ABSOLUTE-PATHS"):
+            self.send({"jsonrpc": "2.0", "method": "_kit_matrix/notice", "params": {"path": "notes.md"}})
         self.call("session/prompt", prompt)
+        if broken("SCHEMA-CANCEL-NOTIFICATION-SHAPE"):
+            self.send({"jsonrpc": "2.0", "method": "session/cancel", "params": {"sessionId": session, "_meta": 5}})
+        if broken("SCHEMA-CANCEL-REQUEST-NOTIFICATION-SHAPE"):
+            self.send({"jsonrpc": "2.0", "method": "$/cancel_request", "params": {"requestId": 1, "_meta": 5}})
+        advertised = agent_caps.get("sessionCapabilities") or {}
+        method = UNADVERTISED.get(BREAK)
+        if method is not None and method.removeprefix("session/") not in advertised:
+            self.call(method, {"sessionId": session, "cwd": cwd, "mcpServers": []} if "resume" in method
+                      else {} if method in ("logout", "session/list") else {"sessionId": session})
+        self.sessions(session, cwd, agent_caps)
         if broken("PROMPT-CLIENT-CANCEL-MAY"):
             self.send({"jsonrpc": "2.0", "method": "session/cancel", "params": {"sessionId": "nobody"}})
+
+
+    def modes(self, session: Any) -> None:
+        """Switch mode and a config option to values the agent listed (its "extras" run)."""
+        mode = "fly" if broken("MODES-SET-MODE-ID-LISTED") else "code"
+        params = {"sessionId": session, "modeId": mode}
+        self.call("session/set_mode", shaped(params, "SCHEMA-SET-MODE-SHAPE"))
+        value = "fly" if broken("CONFIG-SET-VALUE-VALID") else "code"
+        params = {"sessionId": session, "configId": "mode", "value": value}
+        self.call("session/set_config_option", shaped(params, "SCHEMA-SET-CONFIG-OPTION-SHAPE"))
+
+    def sessions(self, session: Any, cwd: str, agent_caps: dict[str, Any]) -> None:
+        """The optional session methods, each used as advertised (the agent's "capable" run)."""
+        advertised = agent_caps.get("sessionCapabilities") or {}
+        if "list" in advertised:
+            page = self.call("session/list", shaped({}, "SCHEMA-LIST-SESSIONS-SHAPE")).get("result") or {}
+            cursor = page.get("nextCursor")
+            if broken("LIST-CLIENT-OPAQUE-CURSOR"):
+                cursor = "forged"
+            if cursor is not None:
+                self.call("session/list", {"cursor": cursor})
+            if broken("LIST-CLIENT-MISSING-CURSOR-IS-END"):
+                self.call("session/list", {"cursor": page.get("nextCursor")})
+        where = "relative/dir" if broken("SETUP-LOAD-REQUEST-CONTENTS") else cwd
+        if agent_caps.get("loadSession") is True:
+            params = {"sessionId": session, "cwd": where, "mcpServers": []}
+            self.call("session/load", shaped(params, "SCHEMA-LOAD-SESSION-SHAPE"))
+        where = "relative/dir" if broken("SETUP-RESUME-REQUEST-CONTENTS") else cwd
+        if "resume" in advertised:
+            params = {"sessionId": session, "cwd": where, "mcpServers": []}
+            self.call("session/resume", shaped(params, "SCHEMA-RESUME-SESSION-SHAPE"))
+        if "close" in advertised:
+            params = {"sessionId": "" if broken("SETUP-CLOSE-REQUEST") else session}
+            self.call("session/close", shaped(params, "SCHEMA-CLOSE-SESSION-SHAPE"))
+        if "delete" in advertised:
+            self.call("session/delete", shaped({"sessionId": session}, "SCHEMA-DELETE-SESSION-SHAPE"))
 
 
 def main() -> None:

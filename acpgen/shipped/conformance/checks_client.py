@@ -137,6 +137,44 @@ def _finished(run: ClientRun) -> bool:
     return run.event("turn-ended") is not None or (run.exit_code is not None and not run.timed_out)
 
 
+# The "extras" turn's stimuli a client must ignore, in the order the kit's agent sends them:
+# (requirement, method, sessionUpdate kind).
+EXTRAS_STIMULI = (
+    ("ACP-V1-EXT-IGNORE-UNKNOWN-NOTIFICATIONS", "_acpgen_kit/notice", None),
+    ("ACP-V1-ELIC-CLIENT-IGNORE-UNKNOWN-COMPLETE", "elicitation/complete", None),
+    ("ACP-V1-CONFIG-CLIENT-IGNORE-UNKNOWN-TYPE", "session/update", "config_option_update"),
+)
+
+
+def _stopped_at(run: ClientRun) -> Frame | None:
+    """The stimulus a client went silent at: the first of EXTRAS_STIMULI the kit's agent sent
+    after the client's last line, when the client ended the run itself leaving a request of
+    the agent's unanswered after that line. Everything the client left unanswered after it is
+    one observation, charged to that stimulus' requirement alone."""
+    if not _finished(run):
+        return None
+    frames = run.transcript.frames
+    written = [f.time for f in frames if f.direction == "in"]
+    after = [f for f in frames if f.direction == "out" and (not written or f.time > written[-1])]
+    if not any(f.is_request for f in after):
+        return None
+    return next(
+        (
+            f
+            for f in after
+            if any(f.method == m and _update_kind(f) == k for _, m, k in EXTRAS_STIMULI)
+        ),
+        None,
+    )
+
+
+def _stopped_before(run: ClientRun, frame: Frame) -> None:
+    """Skip when the client went silent at a stimulus sent before ``frame``: that step's."""
+    stop = _stopped_at(run)
+    if stop is not None and stop is not frame and stop.time <= frame.time:
+        raise skip(f"[{run.mode}] the client went silent earlier, at {stop.shown()}")
+
+
 def _batches(kit: ClientKit) -> tuple[ClientRun, list[Frame]]:
     """The batch run's four batches; a client that stopped before them all gates the checks
     that need them (what stopped it is RESPONSE-REQUIRED's: a batch left unanswered)."""
@@ -166,7 +204,7 @@ def _answered(kit: ClientKit) -> None:
     # judged unanswered once a later one was answered, or the run ended with it outstanding.
     w.every_request_answered(
         [r.transcript for r in runs],
-        [_finished(r) for r in runs],
+        [_finished(r) and _stopped_at(r) is None for r in runs],
         skip_methods=("_",),
     )
     run, sent = _garbage(kit)
@@ -239,6 +277,16 @@ def _stdio(kit: ClientKit) -> None:
 
 @check("ACP-V1-TRANSPORT-CLIENT-STDERR-MAY")
 def _stderr(kit: ClientKit) -> None:
+    # The kit's agent writes to stderr once the prompt turn began: a client that stopped
+    # before (at the initialize or session/new result) is those steps' checks'.
+    run = kit.run("extras")
+    if not run.transcript.requests("session/prompt"):
+        raise skip(f"[extras] the client never reached the prompt turn ({_ending(run)})")
+    stop = _stopped_at(run)
+    if stop is not None:
+        # The stderr line comes just before the unknown notification, with nothing the client
+        # must answer in between: a stop there is EXT-IGNORE-UNKNOWN-NOTIFICATIONS'.
+        raise skip(f"[extras] the client went silent at {stop.shown()}")
     kit.completed("extras")
 
 
@@ -247,6 +295,7 @@ def _response_to(run: ClientRun, method: str) -> Frame:
         if f.is_request and f.method == method:
             answer = run.transcript.response_to(f)
             if answer is None:
+                _stopped_before(run, f)
                 raise fail(f"[{run.mode}] no response to the kit's {method}: {f.shown()}")
             return answer
     raise skip(f"[{run.mode}] the kit did not send {method}")
@@ -273,7 +322,9 @@ def _ext_not_found(kit: ClientKit) -> None:
     w.expect_error_code(run.transcript, answer, -32601, "an unknown _ extension request")
 
 
-def _goes_on_after(mode: str, stimulus: str, next_step: str, what: str) -> Check:
+def _goes_on_after(
+    mode: str, stimulus: str, next_step: str, what: str, update: str | None = None
+) -> Check:
     """The client keeps working after ``stimulus`` (a method the kit's agent sent, or
     "initialize" for its result): the step ``next_step`` happens (a request of the client)
     or any later request of the agent gets its answer."""
@@ -284,9 +335,12 @@ def _goes_on_after(mode: str, stimulus: str, next_step: str, what: str) -> Check
         if stimulus == "initialize":
             sent = next((t.response_to(f) for f in t.requests("initialize")), None)
         else:
-            sent = next((f for f in t.sent() if f.method == stimulus), None)
+            sent = next(
+                (f for f in t.sent() if f.method == stimulus and _update_kind(f) == update), None
+            )
         if sent is None:
             raise skip(f"[{mode}] the run never got to {what} ({_ending(run)})")
+        _stopped_before(run, sent)
         later = [f for f in t.frames if f.time >= sent.time and f is not sent]
         if any(f.direction == "in" and f.method == next_step for f in later):
             return
@@ -295,6 +349,17 @@ def _goes_on_after(mode: str, stimulus: str, next_step: str, what: str) -> Check
         raise fail(f"[{mode}] the client stopped after {what}: {sent.shown()} ({_ending(run)})")
 
     return run_check
+
+
+def _update_kind(frame: Frame) -> str | None:
+    """A session/update's sessionUpdate (None for any other message): the stimulus of a check
+    is the update it is about, not the first update of the turn."""
+    params = frame.get("params")
+    update = params.get("update") if isinstance(params, dict) else None
+    if frame.method != "session/update" or not isinstance(update, dict):
+        return None
+    kind = update.get("sessionUpdate")
+    return kind if isinstance(kind, str) else None
 
 
 CLIENT_CHECKS["ACP-V1-EXT-IGNORE-UNKNOWN-NOTIFICATIONS"] = _goes_on_after(
@@ -326,7 +391,8 @@ CLIENT_CHECKS["ACP-V1-CONFIG-CLIENT-IGNORE-UNKNOWN-TYPE"] = _goes_on_after(
     "extras",
     "session/update",
     "session/request_permission",
-    "session updates ending with a config option of an unknown type",
+    "a config_option_update with an option of an unknown type",
+    update="config_option_update",
 )
 
 
@@ -346,10 +412,12 @@ def _cancel_request(kit: ClientKit) -> None:
     run = kit.run("extras")
     sent = run.event("cancel-request-sent")
     if sent is None:
-        raise fail(f"[extras] the turn never got to $/cancel_request ({_ending(run)})")
+        # The client stopped earlier in the turn: that step's check's, not this one's.
+        raise skip(f"[extras] the turn never got to $/cancel_request ({_ending(run)})")
     permissions = [f for f in run.transcript.sent() if f.method == "session/request_permission"]
     answer = run.transcript.response_to(permissions[-1]) if permissions else None
     if answer is None:
+        _stopped_before(run, permissions[-1])
         raise fail("the permission request cancelled with $/cancel_request was never answered")
     error = answer.get("error")
     if isinstance(error, dict) and error.get("code") != -32800:
@@ -533,8 +601,11 @@ def _optional(kit: ClientKit) -> None:
 
 @check("ACP-V1-INIT-SUPPORT-ALL-COMBINATIONS")
 def _combinations(kit: ClientKit) -> None:
+    # The two capability combinations the kit's agent advertises: none of the optional
+    # session methods ("basic") and all of them ("capable"). A stop in "extras" is the check
+    # of the step it stopped at.
     kit.completed("basic")
-    kit.completed("extras")
+    kit.completed("capable")
 
 
 def _never(kit: ClientKit, methods: Sequence[str], why: str) -> None:
@@ -586,7 +657,11 @@ for _id, _method, _cap in (
 
 def _capable_calls(kit: ClientKit, method: str, capability: str) -> list[Frame]:
     """The client's calls of ``method`` in the run where the kit's agent advertised it."""
-    run = kit.completed("capable")
+    run = kit.run("capable")
+    if run.event("turn-ended") is None:
+        # A client that cannot work with every capability advertised is
+        # INIT-SUPPORT-ALL-COMBINATIONS'.
+        raise skip(f"[capable] the prompt turn never ended ({_ending(run)})")
     calls = run.transcript.requests(method)
     if not calls:
         raise skip(

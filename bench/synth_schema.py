@@ -74,7 +74,19 @@ def make(factor: int, source: Path, dest: Path) -> Path:
     for item in (ROOT / "schema").iterdir():
         if item.is_file():
             shutil.copyfile(item, project / "schema" / item.name)
+    stable_only(project)  # the scaled inputs are v1 stable's; bench/bench_surfaces.py has the rest
     return project
+
+
+def stable_only(project: Path) -> None:
+    """Rewrite the project's lock to build v1 stable alone (no [generate.surfaces], no
+    surface pins): the size this benchmark scales and compares is v1 stable's."""
+    from dataclasses import replace
+
+    from acpgen.inputs.lock import INPUT_NAMES, load_lock, write_lock
+
+    lock = load_lock(project)
+    write_lock(replace(lock, surfaces={}, files={n: f for n, f in lock.files.items() if n in INPUT_NAMES}))
 
 
 def main() -> None:

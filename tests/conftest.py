@@ -127,11 +127,14 @@ def generated_root() -> Path:
 
 @pytest.fixture()
 def inputs_copy(tmp_path: Path, inputs_dir: Path) -> Path:
-    """A writable copy of the pinned inputs (schema, meta, roster only) to break on purpose."""
+    """A writable copy of the pinned inputs (every file the lock pins: v1 stable's schema, meta
+    and roster, and the other surfaces' schemas and method tables) to break on purpose."""
+    from acpgen.inputs.lock import load_lock
+
     dest = tmp_path / "inputs"
-    for rel in ("schema/v1/schema.json", "schema/v1/meta.json", "roster/requirements.md"):
-        (dest / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(inputs_dir / rel, dest / rel)
+    for pinned in load_lock(PROJECT_ROOT).files.values():
+        (dest / pinned.path).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(inputs_dir / pinned.path, dest / pinned.path)
     return dest
 
 

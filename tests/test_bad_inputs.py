@@ -91,7 +91,7 @@ CASES = {
     "missing-row": (_missing_row, ROSTER + r":\d+", r"row numbered 6 where 5 was expected"),
     "header-counts": (_header_counts, ROSTER + ":2", r"header says MUST: 121 but the table has 120"),
     "missing-def-ref": (_missing_def_ref, SCHEMA, r"unknown \$ref '#/\$defs/NoSuchDef' at /\$defs/ToolCall/"),
-    "meta-method-without-type": (_meta_method_without_type, META, r"method 'session/fork' .* has 0 params types"),
+    "meta-method-without-type": (_meta_method_without_type, META, r"/agentMethods/session_fork: method 'session/fork' has 0 params types"),
     "type-without-meta-method": (_annotated_type_without_method, SCHEMA,
                                  r"annotated x-method 'terminal/kill', which meta.json does not list"),
 }

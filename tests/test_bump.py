@@ -16,8 +16,11 @@ from pathlib import Path
 import pytest
 from conftest import HISTORY, INPUTS, PROJECT_ROOT, generated_dir, run_acpgen, tree_digest
 
+from acpgen.inputs.lock import load_lock
+
 NPM_2_0 = "history/schema-v1-from-npm-sdk-2.0.0.json"
-PINNED_REL = ("schema/v1/schema.json", "schema/v1/meta.json", "roster/requirements.md")
+# Every file the project's lock pins: v1 stable's and the other surfaces' (docs/surfaces.md).
+PINNED_REL = tuple(f.path for f in load_lock(PROJECT_ROOT).files.values())
 
 
 @pytest.fixture(scope="module")
@@ -31,9 +34,9 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
         shutil.copyfile(INPUTS / rel, inputs / rel)
     (inputs / "history").mkdir()
     shutil.copyfile(HISTORY / NPM_2_0.removeprefix("history/"), inputs / NPM_2_0)
-    for name in ("acp.lock", "capabilities.toml", "conformance.toml"):
-        if (PROJECT_ROOT / "schema" / name).is_file():
-            shutil.copyfile(PROJECT_ROOT / "schema" / name, proj / "schema" / name)
+    for manifest in (PROJECT_ROOT / "schema").glob("*.*"):  # the lock and every manifest
+        if manifest.is_file():
+            shutil.copyfile(manifest, proj / "schema" / manifest.name)
     shutil.copytree(generated_dir(), proj / "generated",
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     return root

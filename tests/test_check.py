@@ -25,6 +25,7 @@ from conftest import PROJECT_ROOT, load_real_project, tree_digest, tree_now
 import acpgen
 from acpgen.cli.main import main
 from acpgen.emit import render
+from acpgen.inputs.lock import load_lock
 from acpgen.output import proof
 from acpgen.output.check import MAX_DIFF_LINES, check
 from acpgen.output.generate import MANIFEST_NAME, OUTPUT_TOOLS, build_tree, options_for
@@ -89,6 +90,11 @@ def test_manifest_records_versions_inputs_and_every_file_hash(project, fresh_tre
                          "sha256": hashlib.sha256(capabilities.read_bytes()).hexdigest()},
         "conformance": {"path": "schema/conformance.toml",
                         "sha256": hashlib.sha256(conformance.read_bytes()).hexdigest()},
+        # Each other surface's gating manifest (schema/acp.lock lists the surfaces).
+        **{f"capabilities-{name}": {
+            "path": f"schema/capabilities-{name}.toml",
+            "sha256": hashlib.sha256((PROJECT_ROOT / "schema" / f"capabilities-{name}.toml").read_bytes()).hexdigest(),
+        } for name in project.lock.surfaces},
     }
     files = {rel: data for rel, data in fresh_tree.items() if rel != MANIFEST_NAME}
     assert doc["files"] == {rel: hashlib.sha256(data).hexdigest() for rel, data in files.items()}
@@ -456,7 +462,10 @@ def test_output_that_does_not_import_is_drift_for_check_and_refused_by_generate(
     result = cli(*check_args(copy, inputs_dir, "--json"))
     assert result.exit_code == 1
     report = json.loads(result.stdout)
-    assert report["changed"] == sorted(["acp_v1/models.py", MANIFEST_NAME])
+    # The broken template is every surface's (schema/acp.lock lists them): each models.py.
+    lock = load_lock(PROJECT_ROOT)
+    packages = [lock.package, *lock.surfaces.values()]
+    assert report["changed"] == sorted([f"{p}/models.py" for p in packages] + [MANIFEST_NAME])
     assert [c["kind"] for c in report["causes"]] == ["stale_output"]
     assert spawns.imports == []
     result = cli("generate", "--project", str(copy), "--inputs", str(inputs_dir))

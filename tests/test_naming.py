@@ -15,7 +15,7 @@ from acpgen.ir import naming
 @pytest.mark.parametrize(("wire", "py"), [
     ("toolCallId", "tool_call_id"), ("_meta", "field_meta"), ("@type", "field_type"),
     ("$id", "field_id"), ("", "field_"), ("é", "field_c3a9"), ("$", "field_24"),
-    ("class", "class_"), ("json", "json_"), ("model_config", "model_config_"), ("2fa", "field_2fa"),
+    ("class", "class_"), ("json", "json_"), ("model_config", "field_model_config"), ("2fa", "field_2fa"),
     ("a b", "a_b"), ("type", "type"), ("id", "id"), ("list", "list"),
 ])
 def test_member_names(wire: str, py: str) -> None:

@@ -42,18 +42,21 @@ def test_the_skeleton_has_its_project_files(skeleton: Path) -> None:
 
 def test_the_skeleton_lock_pins_the_same_inputs(skeleton: Path, project: Any, inputs_dir: Path,
                                                 tmp_path: Path) -> None:
-    pins = {n: f.sha256 for n, f in project.lock.files.items()}
+    # A skeleton builds v1 stable unless told other surfaces (--surface): its pins are v1's.
+    stable = {n: f for n, f in project.lock.files.items() if n in ("schema", "meta", "roster")}
+    pins = {n: f.sha256 for n, f in stable.items()}
     lock = load_lock(skeleton)
     assert (lock.package, lock.out, lock.tests_dir) == (PACKAGE, "generated", "tests")
     assert {n: f.sha256 for n, f in lock.files.items()} == pins
+    assert lock.surfaces == {}
     assert lock.inputs == "schema/inputs"
-    for name, pinned in project.lock.files.items():
+    for name, pinned in stable.items():
         assert (skeleton / lock.inputs / pinned.path).read_bytes() == project.inputs.data[name]
     # The inputs' licence travels with them, and a provenance note names every pinned file.
     licence = (inputs_dir / "LICENSE-agent-client-protocol").read_bytes()
     assert (skeleton / lock.inputs / "LICENSE-agent-client-protocol").read_bytes() == licence
     provenance = (skeleton / lock.inputs / "PROVENANCE.md").read_text()
-    for pinned in project.lock.files.values():
+    for pinned in stable.values():
         assert f"| {pinned.path} | {pinned.sha256} | {pinned.size} |" in provenance
     assert "LICENSE-agent-client-protocol" in provenance
     # With --reference-inputs: the same pins, the inputs found by their absolute path (a

@@ -21,7 +21,11 @@ PROJECT_LOCK = Path(__file__).resolve().parents[1] / "schema" / "acp.lock"
 def test_verify_passes_on_the_pinned_inputs(project_root: Path, inputs_dir: Path) -> None:
     result = run_acpgen("verify", "--inputs", str(inputs_dir))
     assert result.returncode == 0, result.stderr
-    assert "3 inputs match" in result.stdout
+    # v1 stable's schema, meta and roster, and each other surface's schema and meta.
+    assert "9 inputs match" in result.stdout
+    for surface in ("v1-unstable (acp_v1_unstable): 265 defs, 42 methods",
+                    "v2 (acp_v2): 175 defs, 16 methods", "v2-unstable (acp_v2_unstable): 265 defs, 33 methods"):
+        assert f"ok: surface {surface}" in result.stdout
     assert "170 defs, 25 methods, 240 requirements" in result.stdout
 
 
@@ -31,7 +35,10 @@ def test_lock_records_path_hash_size_and_upstream(project_root: Path, inputs_dir
         blob = (inputs_dir / pinned.path).read_bytes()
         assert pinned.sha256 == hashlib.sha256(blob).hexdigest(), name
         assert pinned.size == len(blob), name
-        assert pinned.upstream["commit"] == "2797d33125c14e5bcfc815952930130c43e5bc4c"
+        # v1 stable at the roster's commit; the other surfaces from the release that has them.
+        stable = name in ("schema", "meta", "roster")
+        assert pinned.upstream["commit"] == ("2797d33125c14e5bcfc815952930130c43e5bc4c" if stable
+                                             else "272bf799f35a258c6a4107a0410ed361e83683d3"), name
     assert lock.files["roster"].upstream["revision"] == "acp-v1-2797d331-r2"
     assert lock.files["schema"].upstream["repository"] == "agentclientprotocol/agent-client-protocol"
 

@@ -71,7 +71,9 @@ def test_warm_check_runs_no_black_and_compiles_no_template(
     assert cold["memo_hits"] == 0
     # The big modules skip whole-file black: their templates declare black's layout, and
     # black lays out only the few statements whose split depends on lengths.
-    assert not any(rel.endswith(("/models.py", "/methods.py", "/guard_data.py")) for rel in cold["black"])
+    # (v1 stable's: another surface's file may fall back to black, tests/test_fast_format.py.)
+    assert not any(rel.endswith(("/models.py", "/methods.py", "/guard_data.py"))
+                   for rel in cold["black"] if rel.startswith(f"{options.package}/"))
 
     warm = work.run(lambda: check(project, out=str(out)))
     assert warm["result"].clean

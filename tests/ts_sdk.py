@@ -20,6 +20,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent / "interop_ts"
 AGENT = ROOT / "agent.mjs"
+AGENT_V1_UNSTABLE = ROOT / "agent_unstable.mjs"  # on the SDK's /unstable entry point
+AGENT_V2 = ROOT / "agent_v2.mjs"  # on its /experimental/v2 entry point
+CLIENT_SURFACES = ROOT / "client_surfaces.mjs"  # /unstable and /experimental/v2 clients
 CLIENT = ROOT / "client.mjs"
 _STAMP = ROOT / "node_modules" / ".acpgen-installed-from"  # the lock's SHA-256 at install time
 

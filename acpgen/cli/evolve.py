@@ -11,8 +11,10 @@ from acpgen.cli.common import emit_json, handle_errors, open_project, project_op
 from acpgen.errors import AcpgenError
 from acpgen.evolve.bump import BumpPlan, analyse, apply_bump, pinned_meta, plan_bump
 from acpgen.evolve.compat import RULES, explain
-from acpgen.evolve.diff import load_side
+from acpgen.evolve.diff import SchemaSide, build_side, load_side
 from acpgen.evolve.report import exit_code, render_text, to_json
+from acpgen.inputs.lock import STABLE_SURFACE, surface_file
+from acpgen.load.project import Project
 
 _EXIT_HELP = (
     "Exit codes: 0 no change at all; 1 only compatible changes (annotation-only changes "
@@ -23,8 +25,10 @@ _EXIT_HELP = (
 
 
 @click.command("diff", help=(
-    "Compare two schemas: OLD and NEW are schema files (with meta.json beside them, else the "
-    "pinned meta) or inputs directories (schema/v1/schema.json + meta.json). Reports added, "
+    "Compare two schemas: OLD and NEW are schema files (with their meta.json beside them: "
+    "meta.unstable.json for schema.unstable.json; else the pinned meta), inputs directories "
+    "(schema/v1/schema.json + meta.json) or the names of surfaces the project pins (v1, "
+    "v1-unstable, v2, v2-unstable: `acpgen diff v1 v2` shows the migration). Reports added, "
     "removed and changed defs, members, methods and capabilities, classified compatible or "
     "breaking for a client and for an agent generated from OLD, their roster impact, and the "
     "derived claims that no longer hold against NEW.\n\n" + _EXIT_HELP
@@ -46,13 +50,28 @@ def diff_command(old: str | None, new: str | None, as_json: bool, verbose: bool,
         raise click.UsageError("OLD and NEW are required (or --explain KIND)")
     project = open_project(project_dir, inputs, builtin=True)
     meta = pinned_meta(project)
-    old_side = load_side(old, meta)
-    result, impact = analyse(project, old_side, load_side(new, meta, trusted=old_side))
+    old_side = _side(project, old, meta)
+    result, impact = analyse(project, old_side, _side(project, new, meta, trusted=old_side))
     if as_json:
         emit_json(to_json(result, impact))
     else:
         click.echo(render_text(result, impact, verbose))
     sys.exit(exit_code(result))
+
+
+def _side(project: Project, arg: str, meta: tuple[str, bytes] | None,
+          trusted: SchemaSide | None = None) -> SchemaSide:
+    """OLD or NEW: a schema file or inputs directory, or the name of a surface the project
+    pins (``v1``, ``v1-unstable``, ``v2``, ...: its pinned schema and method table) when no
+    file of that name exists."""
+    surfaces = [STABLE_SURFACE, *project.lock.surfaces]
+    if arg not in surfaces or Path(arg).exists():
+        return load_side(arg, meta, trusted=trusted)
+    schema, table = (project.lock.files[surface_file(k, arg)] for k in ("schema", "meta"))
+    directory = project.inputs.directory
+    schema_key, meta_key = surface_file("schema", arg), surface_file("meta", arg)
+    return build_side(schema.path, directory / schema.path, project.inputs.data[schema_key],
+                      table.path, project.inputs.data[meta_key], trusted)
 
 
 def _explain(kind: str) -> str:

@@ -88,6 +88,10 @@ def verify(project_dir: Path | None, inputs: str | None) -> None:
         f"({len(project.ir.defs)} defs, {len(project.ir.methods)} methods, "
         f"{len(project.roster.requirements)} requirements, roster {project.roster.revision})"
     )
+    for surface in project.surfaces:  # the other surfaces the lock lists, each parsed and checked
+        gates = surface.capabilities_relpath if surface.capabilities is not None else "no gating manifest"
+        click.echo(f"ok: surface {surface.name} ({surface.package}): {len(surface.ir.defs)} defs, "
+                   f"{len(surface.ir.methods)} methods, {gates}")
 
 
 def _verify_warnings(project: Project) -> list[str]:

@@ -36,6 +36,15 @@ from acpgen.skeleton.create import check_out_dir, create_skeleton, parse_acpgen_
     "'acpgen==0.1.0' from your index or 'acpgen @ git+https://...', instead of the wheel of "
     "this acpgen that the skeleton carries in vendor/ (the default: no index needed).",
 )
+@click.option(
+    "--surface",
+    "surfaces",
+    multiple=True,
+    metavar="NAME",
+    help="Also build this protocol surface (repeatable): v1-unstable, v2, v2-unstable, as the "
+    "project's lock pins them; each becomes the package NAME_<surface> (docs/surfaces.md). "
+    "v1 stable is always built.",
+)
 @project_options
 @handle_errors
 def skeleton(
@@ -43,6 +52,7 @@ def skeleton(
     out: Path,
     vendor_inputs: bool,
     acpgen_requirement: str | None,
+    surfaces: tuple[str, ...],
     project_dir: Path | None,
     inputs: str | None,
 ) -> None:
@@ -53,6 +63,7 @@ def skeleton(
     check_out_dir(out)
     project = open_project(project_dir, inputs, builtin=True)
     files = create_skeleton(
-        project, out, package, vendor_inputs=vendor_inputs, acpgen_requirement=acpgen_requirement
+        project, out, package, vendor_inputs=vendor_inputs, acpgen_requirement=acpgen_requirement,
+        surfaces=surfaces,
     )
     click.echo(f"created {len(files)} files in {out}/ (package {package}); next: cd {out} && pip install -e '.[test]' && pytest")

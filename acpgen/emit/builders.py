@@ -147,5 +147,8 @@ def emit(model: GenerationModel) -> dict[str, str]:
         needs_field=bool(kinds & {"kw", "ltr", "disc", "tagged"}),
         needs_literal="lit" in kinds,
         needs_any="any" in kinds,
+        # text_chunk, tool_call_pair, plan_from are written for v1's SessionUpdate shapes
+        # (v2's chunks need a messageId, its tool calls and plans differ): v1 surfaces only.
+        compound_helpers=model.ir.protocol_version == 1,
     )
     return {f"{model.options.package}/builders.py": text}

@@ -82,7 +82,6 @@ _MODULE_IMPORTS = (
     "StrictStr", "TypeAdapter", "TypeAlias", "ValidationError", "MappingProxyType", "cache",
     "dataclass", "overload", "RequestId", "Mapping", "field",
 )
-META = "schema/v1/meta.json"
 
 
 def export_sort_key(name: str) -> tuple[int, str]:
@@ -109,7 +108,7 @@ def emit(model: GenerationModel) -> dict[str, str]:
             if cls is None:
                 continue
             if cls in taken:
-                raise AcpgenError(META, f"method {row['wire']!r}: its envelope class {cls} "
+                raise AcpgenError(model.ir.meta_where, f"method {row['wire']!r}: its envelope class {cls} "
                                   f"collides with {taken[cls]}")
             taken[cls] = f"the envelope of method {row['wire']!r}"
     models = sorted({"RequestId"} | {row["params"] for row in methods}

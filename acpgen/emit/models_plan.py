@@ -259,7 +259,7 @@ class Planner:
         elif d.shape in ("union", "tagged_union"):
             self.union_block(d)
         else:  # pragma: no cover - the IR has no other shapes
-            raise AcpgenError(SCHEMA, f"{d.pointer}: unknown shape {d.shape!r}")
+            raise AcpgenError(self.ir.schema_where, f"{d.pointer}: unknown shape {d.shape!r}")
 
     # -- blocks ----------------------------------------------------------------------------
 
@@ -271,7 +271,7 @@ class Planner:
             spelled |= _spelled_with(f.type)
         clash = sorted({f.py_name for f in block.fields} & spelled)
         if clash:
-            raise AcpgenError(SCHEMA, f"models: class {block.name} would have a member "
+            raise AcpgenError(self.ir.schema_where, f"models: class {block.name} would have a member "
                               f"{clash[0]!r} hiding the type of that name its other members use")
         self.blocks[block.name] = block
 
@@ -379,7 +379,7 @@ class Planner:
             source = str(v.tag) if v.tag is not None else (v.title or v.ref or "")
             suffix = pascal(source) or (source.encode("utf-8").hex().upper() if source else "")
             if not suffix:
-                raise AcpgenError(SCHEMA, f"{d.pointer}: variant {index} has no tag, title or $ref to name it by")
+                raise AcpgenError(self.ir.schema_where, f"{d.pointer}: variant {index} has no tag, title or $ref to name it by")
             # The classes this branch is built on.
             bases: list[tuple[str, str]]  # (base class, name suffix)
             if v.ref is not None:
@@ -398,7 +398,7 @@ class Planner:
                 cls = self.branch_name(d, suffix + inner, base)
                 origin = f"{d.pointer}/{d.union_keyword}/{index}"
                 if self.origins.setdefault(cls, origin) != origin:
-                    raise AcpgenError(SCHEMA, f"{d.pointer}: {self.origins[cls]} and {origin} both "
+                    raise AcpgenError(self.ir.schema_where, f"{d.pointer}: {self.origins[cls]} and {origin} both "
                                       f"map to the class name {cls}")
                 fields = [field_spec(p) for p in own if p.type.kind != "const"]
                 fields += [field_spec(p, tag=p.type.value) for p in own if p.type.kind == "const"]
@@ -428,7 +428,7 @@ class Planner:
             or name in self.format_names
         )
         if taken:
-            raise AcpgenError(SCHEMA, f"{union.pointer}: the branch class name {name!r} of "
+            raise AcpgenError(self.ir.schema_where, f"{union.pointer}: the branch class name {name!r} of "
                               f"{union.name} is already taken (rename the branch's tag or title)")
         return name
 
@@ -443,18 +443,18 @@ class Planner:
             out: list[tuple[str, str]] = []
             for e in self.entries[ref]:
                 if e.type is not None:
-                    raise AcpgenError(SCHEMA, f"{user.pointer}: branch on {ref} is not an object")
+                    raise AcpgenError(self.ir.schema_where, f"{user.pointer}: branch on {ref} is not an object")
                 for cls in e.classes:
                     out.append((cls, cls[len(ref) :] if cls.startswith(ref) and cls != ref else cls))
             return out
-        raise AcpgenError(SCHEMA, f"{user.pointer}: a union branch refers to {ref} ({target.shape})")
+        raise AcpgenError(self.ir.schema_where, f"{user.pointer}: a union branch refers to {ref} ({target.shape})")
 
     def nested_bases(self, d: Definition, v: Variant, index: int) -> list[tuple[str, str]]:
         """(def, class-name suffix) for each member of a branch that is itself a union."""
         out = []
         for n in v.nested:
             if n.ref is None:
-                raise AcpgenError(SCHEMA, f"{d.pointer}: nested branch of variant {index} has no $ref")
+                raise AcpgenError(self.ir.schema_where, f"{d.pointer}: nested branch of variant {index} has no $ref")
             out.append((n.ref, pascal(n.title or n.ref)))
         return out
 
@@ -472,7 +472,7 @@ class Planner:
                 return
             if name in active:
                 if eager:
-                    raise AcpgenError(SCHEMA, f"models: import-time cycle through {name}")
+                    raise AcpgenError(self.ir.schema_where, f"models: import-time cycle through {name}")
                 return
             active.add(name)
             block = self.blocks[name]

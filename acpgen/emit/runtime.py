@@ -28,7 +28,6 @@ from acpgen.shipped.runtime import errors as runtime_errors
 if TYPE_CHECKING:
     from acpgen.model.generation import GenerationModel
 
-SCHEMA = "schema/v1/schema.json"
 
 # Wire names the runtime treats specially; each is checked against the method table.
 INITIALIZE = "initialize"
@@ -60,12 +59,12 @@ def check_error_codes(ir: SchemaIR) -> None:
     """The runtime's error codes must be the schema's ``ErrorCode`` members (value and title)."""
     definition = ir.defs.get("ErrorCode")
     if definition is None or not definition.enum_members:
-        raise AcpgenError(SCHEMA, "the runtime needs $defs/ErrorCode with its listed codes")
+        raise AcpgenError(ir.schema_where, "the runtime needs $defs/ErrorCode with its listed codes")
     schema_codes = {int(m.value): m.title or "" for m in definition.enum_members}
     for code, title in runtime_errors.ERROR_MESSAGES.items():
         if schema_codes.get(code) != title:
             raise AcpgenError(
-                SCHEMA,
+                ir.schema_where,
                 f"$defs/ErrorCode lacks {code} {title!r} (by value and title), which the runtime"
                 " (acpgen/shipped/runtime/errors.py) answers with",
             )
@@ -105,15 +104,25 @@ def lenient_markers(ir: SchemaIR) -> list[tuple[str, list[tuple[str, bool, bool,
 def _method(ir: SchemaIR, wire: str) -> Method:
     method = ir.method(wire)
     if method is None:
-        raise AcpgenError(SCHEMA, f"the runtime needs the method {wire!r} in the method table")
+        raise AcpgenError(ir.schema_where, f"the runtime needs the method {wire!r} in the method table")
     return method
 
 
-def _py(ir: SchemaIR, def_name: str, wire: str) -> str:
+def _wire(ir: SchemaIR, def_name: str, *wires: str) -> str:
+    """The first of ``wires`` the def declares: v1 names the initialize members after the side
+    (``clientCapabilities``, ``agentInfo``), v2 plainly (``capabilities``, ``info``)."""
     definition = ir.defs.get(def_name)
-    prop = definition.property(wire) if definition else None
-    if prop is None:
-        raise AcpgenError(SCHEMA, f"the runtime needs $defs/{def_name}/properties/{wire}")
+    for wire in wires:
+        if definition is not None and definition.property(wire) is not None:
+            return wire
+    raise AcpgenError(ir.schema_where, f"the runtime needs $defs/{def_name}/properties/"
+                      + " or ".join(wires))
+
+
+def _py(ir: SchemaIR, def_name: str, *wires: str) -> str:
+    wire = _wire(ir, def_name, *wires)
+    prop = ir.defs[def_name].property(wire)
+    assert prop is not None
     return prop.py_name
 
 
@@ -142,6 +151,21 @@ def _qualified(tree: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _annotations(tree: dict[str, Any]) -> set[str]:
+    """The rendering shapes of a keyword's type that need more than ``models.X`` names:
+    "field" (a constrained primitive or array: ``Annotated[..., Field(...)]``) or "union"
+    (a union rendered with pydantic markers of the models module)."""
+    found: set[str] = set()
+    if tree.get("k") in ("prim", "list") and tree.get("kw"):
+        found.add("field")
+    if tree.get("k") in ("ltr", "disc", "tagged"):
+        found.add("union")
+    for child in [tree.get("items"), *tree.get("members", [])]:
+        if isinstance(child, dict):
+            found |= _annotations(child)
+    return found
+
+
 def keyword_args(ir: SchemaIR, params: str) -> list[KeywordArg] | None:
     """The keyword form of an outbound call: one argument per member of its params object;
     None when the params are not an object (a union) or a member name is taken."""
@@ -150,17 +174,21 @@ def keyword_args(ir: SchemaIR, params: str) -> list[KeywordArg] | None:
         return None
     if any(p.py_name in _CALL_NAMES for p in definition.properties):
         return None
-    return [
+    args = [
         KeywordArg(p.py_name, _qualified(type_node(p.type)), p.required, p.nullable and p.type.kind != "any")
         for p in definition.properties
     ]
+    if any("union" in _annotations(a.type) for a in args):
+        return None  # its markers live in models.py: the params model is the way to call it
+    return args
 
 
-def _ref(ir: SchemaIR, def_name: str, wire: str) -> str:
+def _ref(ir: SchemaIR, def_name: str, *wires: str) -> str:
+    wire = _wire(ir, def_name, *wires)
     definition = ir.defs.get(def_name)
     prop = definition.property(wire) if definition else None
     if prop is None or prop.type.kind != "ref" or not prop.type.name:
-        raise AcpgenError(SCHEMA, f"the runtime needs $defs/{def_name}/properties/{wire} to be a $ref")
+        raise AcpgenError(ir.schema_where, f"the runtime needs $defs/{def_name}/properties/{wire} to be a $ref")
     return prop.type.name
 
 
@@ -170,20 +198,21 @@ def _cancelled_permission(ir: SchemaIR, permission: Method) -> dict[str, Any]:
     outcome = response.property("outcome") if response else None
     union = ir.defs.get(outcome.type.name or "") if outcome and outcome.type.kind == "ref" else None
     if union is None or not union.discriminator or not any(v.tag == "cancelled" for v in union.variants):
-        raise AcpgenError(SCHEMA, f"{permission.result}.outcome has no 'cancelled' variant")
+        raise AcpgenError(ir.schema_where, f"{permission.result}.outcome has no 'cancelled' variant")
     return {"outcome": {union.discriminator: "cancelled"}}
 
 
 def context(model: GenerationModel) -> dict[str, Any]:
     ir = model.ir
-    agent_methods = tuple(m for m in ir.methods if m.side == "agent")
-    client_methods = tuple(m for m in ir.methods if m.side == "client")
+    # A method either side handles (x-side "both": mcp/message) is on both interfaces.
+    agent_methods = tuple(m for m in ir.methods if m.side in ("agent", "both"))
+    client_methods = tuple(m for m in ir.methods if m.side in ("client", "both"))
     protocol = [m for m in ir.methods if m.side == "protocol" and m.kind == "notification"]
     # From errors.py, not the engine: importing rpc.py would import asyncio on every cold run.
     cancel_request = runtime_errors.CANCEL_REQUEST_METHOD
     if len(protocol) != 1 or protocol[0].wire != cancel_request:
         raise AcpgenError(
-            SCHEMA,
+            ir.schema_where,
             "expected exactly one protocol-level (cancel request) notification, "
             f"{cancel_request!r} (acpgen/shipped/runtime/rpc.py)",
         )
@@ -198,9 +227,15 @@ def context(model: GenerationModel) -> dict[str, Any]:
                  client_methods, agent_methods),
     ]
     result = initialize.result or ""
+    keywords = {m.params: keyword_args(ir, m.params) for m in ir.methods}
+    info = ir.defs[result].property(_wire(ir, result, "agentInfo", "info"))
     return {
-        
-        "keywords": {m.params: keyword_args(ir, m.params) for m in ir.methods},
+        # Whether a keyword's type is ``Annotated[..., Field(...)]`` (connection.py imports them).
+        "keyword_fields": any("field" in _annotations(a.type) for args in keywords.values() for a in args or ()),
+        # Results that are any JSON value (mcp/message): returned as they are, no cast.
+        "any_results": sorted(name for name, d in ir.defs.items() if d.shape == "any"),
+
+        "keywords": keywords,
         "package": model.options.package,
         "tests_dir": model.options.tests_dir,
         "protocol_version": ir.protocol_version,
@@ -212,14 +247,16 @@ def context(model: GenerationModel) -> dict[str, Any]:
         "initialize": {
             "wire": initialize.wire,
             "request_version": _py(ir, initialize.params, "protocolVersion"),
-            "client_capabilities": _py(ir, initialize.params, "clientCapabilities"),
+            "client_capabilities": _py(ir, initialize.params, "clientCapabilities", "capabilities"),
             "response_version": _py(ir, initialize.result or "", "protocolVersion"),
-            "agent_capabilities": _py(ir, initialize.result or "", "agentCapabilities"),
+            "agent_capabilities": _py(ir, initialize.result or "", "agentCapabilities", "capabilities"),
             "auth_methods": _py(ir, initialize.result or "", "authMethods"),
             # The default Agent.initialize answers these from class attributes.
-            "agent_info": _py(ir, result, "agentInfo"),
-            "capabilities_type": _ref(ir, result, "agentCapabilities"),
-            "info_type": _ref(ir, result, "agentInfo"),
+            "agent_info": _py(ir, result, "agentInfo", "info"),
+            "capabilities_type": _ref(ir, result, "agentCapabilities", "capabilities"),
+            "info_type": _ref(ir, result, "agentInfo", "info"),
+            # v2 requires the agent's info in the initialize response; v1 lets it be omitted.
+            "info_required": info is not None and info.required,
         },
         "cancel": {"wire": cancel.wire, "session_id": _py(ir, cancel.params, "sessionId")},
         "permission": {

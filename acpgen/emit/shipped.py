@@ -37,14 +37,19 @@ class Shipment:
     # of acpgen (the generated package's __init__.py is rendered: it is the package face).
     with_init: bool
     needs_conformance: bool = False  # shipped only when a conformance manifest is given
+    # Shipped only to surfaces of these protocol versions (None: to every surface): the
+    # examples' shapes differ between v1 and v2 (docs/surfaces.md).
+    protocol_versions: tuple[int, ...] | None = None
 
 
 SHIPMENTS: tuple[Shipment, ...] = (
     Shipment("runtime", "{package}", with_init=False),
     # The examples use only the package face (``from .. import Agent, models, ...``).
-    Shipment("runtime/examples", "{package}/examples", with_init=True),
+    Shipment("runtime/examples", "{package}/examples", with_init=True, protocol_versions=(1,)),
+    Shipment("runtime/examples_v2", "{package}/examples", with_init=True, protocol_versions=(2,)),
     # contrib imports the package's generated builders and models (`from .. import ...`).
-    Shipment("runtime/contrib", "{package}/contrib", with_init=True),
+    # v1-shaped (its tool calls, plans and modes): shipped to the v1 surfaces only (docs/surfaces.md).
+    Shipment("runtime/contrib", "{package}/contrib", with_init=True, protocol_versions=(1,)),
     # Beside the requirement tests, not inside them: ``pytest {tests_dir}`` collects exactly
     # one test per roster requirement.
     Shipment("runtime/runtime_tests", RUNTIME_TESTS_DIR, with_init=True),
@@ -76,6 +81,9 @@ def emit(model: GenerationModel) -> dict[str, str]:
     files: dict[str, str] = {}
     for shipment in SHIPMENTS:
         if shipment.needs_conformance and model.conformance is None:
+            continue
+        versions = shipment.protocol_versions
+        if versions is not None and model.ir.protocol_version not in versions:
             continue
         target = PurePosixPath(shipment.target.format(package=options.package, tests_dir=options.tests_dir))
         for name in shipped_files(shipment):

@@ -50,7 +50,7 @@ from acpgen.inputs.roster import Roster
 from acpgen.ir.types import SchemaIR
 from acpgen.load import conformance
 from acpgen.load.capabilities import MANIFEST_RELPATH, Manifest, parse_manifest, read_manifest
-from acpgen.load.project import Project, load_inputs, read_roster
+from acpgen.load.project import Project, load_inputs, load_surface, read_roster
 from acpgen.output.generate import build_tree, options_for, output_dir
 from acpgen.output.writer import read_tree, write_tree
 
@@ -170,15 +170,22 @@ def plan_bump(
         "roster": PinnedFile("roster", roster_rel, sha256_hex(roster_blob), len(roster_blob),
                              dict(sorted(roster_upstream.items()))),
     }
-    new_lock = lock.with_files(files)
+    # A bump moves v1 stable; the other surfaces the lock lists keep their pins and bytes.
+    others = {n: f for n, f in lock.files.items() if n not in files}
+    new_lock = lock.with_files({**others, **files})
     raw = RawInputs(directory=project.inputs.directory,
-                    data={"schema": schema_blob, "meta": meta_blob, "roster": roster_blob})
+                    data={**{n: project.inputs.data[n] for n in others},
+                          "schema": schema_blob, "meta": meta_blob, "roster": roster_blob})
     schema, meta, new_roster, ir = load_inputs(new_lock, raw)
+    # Their gating manifests cite the roster's IDs: checked against the new roster.
+    surfaces = tuple(load_surface(new_lock, raw, name, package, new_roster)
+                     for name, package in new_lock.surfaces.items())
     new_project = Project(lock=new_lock, inputs=raw, schema=schema, meta=meta, roster=new_roster, ir=ir,
                           capabilities=_check_manifest(project, new_roster, ir),
                           capabilities_sha256=project.capabilities_sha256,
                           conformance=_check_conformance(project, new_roster),
-                          conformance_sha256=project.conformance_sha256)
+                          conformance_sha256=project.conformance_sha256,
+                          surfaces=surfaces)
 
     diff, impact = analyse(project, old_side(project), new_side)
     built = build_tree(new_project, options_for(new_project))

@@ -152,7 +152,11 @@ def load_side(arg: str, fallback_meta: tuple[str, bytes] | None, cwd: Path | Non
         meta_path: Path | None = beside if beside.is_file() else None
     elif path.is_file():
         schema_path = path
-        beside = path.parent / "meta.json"
+        # schema.unstable.json's method table is meta.unstable.json (a surface's own table).
+        stem = path.name.removeprefix("schema").removesuffix(".json")
+        beside = path.parent / f"meta{stem}.json"
+        if not (stem and beside.is_file()):
+            beside = path.parent / "meta.json"
         meta_path = beside if beside.is_file() and beside != path else None
     else:
         raise AcpgenError(arg, "no such schema file or inputs directory")
@@ -161,7 +165,7 @@ def load_side(arg: str, fallback_meta: tuple[str, bytes] | None, cwd: Path | Non
     own = True
     blob = _read(schema_path, schema_label)
     if meta_path is not None:
-        meta_label = str(Path(schema_label).parent / "meta.json")
+        meta_label = str(Path(schema_label).parent / meta_path.name)
         meta_bytes = _read(meta_path, meta_label)
     elif fallback_meta is not None:
         meta_label, meta_bytes = fallback_meta

@@ -29,7 +29,7 @@ ENVELOPE = "(envelope)"  # the subject of changes at the document root
 @dataclass(frozen=True)
 class WireMethod:
     wire: str
-    side: str  # the side that handles it: agent | client | protocol
+    side: str  # the side that handles it: agent | client | protocol | both
     kind: Literal["request", "notification"]
     params: str | None  # None: a method of a schema that binds no defs to methods (the oldest)
     result: str | None
@@ -40,7 +40,7 @@ class WireMethod:
 
     @property
     def handler(self) -> frozenset[str]:
-        return frozenset(ROLES) if self.side == "protocol" else frozenset({self.side})
+        return frozenset(ROLES) if self.side in ("protocol", "both") else frozenset({self.side})
 
 
 def method_table(schema: dict[str, Any], meta: dict[str, Any], schema_where: str,
@@ -77,6 +77,17 @@ def method_table(schema: dict[str, Any], meta: dict[str, Any], schema_where: str
     for group, key, wire, side in meta_methods(meta, meta_where, may_lack=may_lack):
         names = annotated.get(wire, [])
         if not meta_is_own and not names:
+            continue
+        if names and group != "protocolMethods" and all(defs[n].get("x-side") == "both" for n in names):
+            # Either side handles it (v1 unstable's mcp/message): listed under both groups,
+            # one method, its request form (as acpgen.ir.build reads it).
+            if wire not in listed:
+                params = [n for n in names if n in params_refs]
+                requests = [n for n in params if n in request_refs]
+                results = [n for n in names if n in result_refs]
+                out.append(WireMethod(wire, "both", "request" if requests else "notification",
+                                      (requests or params or names)[0], results[0] if results else None))
+            listed.add(wire)
             continue
         listed.add(wire)
         if not names:

@@ -44,6 +44,48 @@ def check_json_limits(doc: Any, where: str) -> None:
                               "(JSON has no NaN or infinity; Python cannot write it exactly)")
 
 
+def nesting_pointer(text: str, limit: int = MAX_DEPTH) -> tuple[str, ...] | None:
+    """The path of the first container nested ``limit`` levels deep in JSON ``text``, found by
+    scanning (no recursion): what to name when the parser itself gives up on the nesting.
+    None when nothing is that deep (or the text is not JSON enough to tell)."""
+    from json.decoder import scanstring  # type: ignore[attr-defined]  # public, not in the stubs
+
+    path: list[str] = []
+    kinds: list[str] = []  # the open containers, "{" or "["
+    index: list[int] = []  # per open container: the member or item count so far
+    key = ""
+    expect_key = False
+    i = 0
+    try:
+        while i < len(text):
+            c = text[i]
+            if c == '"':
+                value, i = scanstring(text, i + 1)
+                if kinds and kinds[-1] == "{" and expect_key:
+                    key, expect_key = value, False
+                continue
+            if c in "{[":
+                if kinds:
+                    path.append(key if kinds[-1] == "{" else str(index[-1]))
+                if len(path) >= limit:
+                    return tuple(path)
+                kinds.append(c)
+                index.append(0)
+                expect_key = c == "{"
+            elif c in "}]" and kinds:
+                kinds.pop()
+                index.pop()
+                del path[max(len(kinds) - 1, 0):]
+                expect_key = False
+            elif c == "," and kinds:
+                index[-1] += 1
+                expect_key = kinds[-1] == "{"
+            i += 1
+    except ValueError:  # a broken string: the parser's own message is better then
+        return None
+    return None
+
+
 def _check_text(text: str, path: tuple[str, ...], where: str) -> None:
     if _SURROGATE.search(text):
         raise AcpgenError(where, f"{json_pointer(*path)}: a lone surrogate (\\u{ord(_SURROGATE.search(text)[0]):04x}) "  # type: ignore[index]

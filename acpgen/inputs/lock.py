@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -16,6 +17,16 @@ LOCK_RELPATH = Path("schema") / "acp.lock"
 INPUT_NAMES = ("schema", "meta", "roster")
 ENV_INPUTS = "ACPGEN_INPUTS"
 DEFAULT_INPUTS = "schema/inputs"
+# v1 stable, the surface the roster describes, is always built (``[generate] package``); the
+# other surfaces a project builds are listed in ``[generate.surfaces]``, name -> package, each
+# pinned as ``[files.schema-NAME]`` and ``[files.meta-NAME]`` (docs/surfaces.md).
+STABLE_SURFACE = "v1"
+_SURFACE_NAME_RE = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
+
+
+def surface_file(kind: str, surface: str) -> str:
+    """The lock's name for one surface's pinned ``schema`` or ``meta`` file."""
+    return kind if surface == STABLE_SURFACE else f"{kind}-{surface}"
 
 
 @dataclass(frozen=True)
@@ -37,6 +48,8 @@ class Lock:
     package: str = "acp_v1"
     out: str = "generated"
     tests_dir: str = "tests"  # relative to ``out``: the whole output is one atomic tree
+    # The surfaces built beside v1 stable, in lock order: name -> package (empty: v1 only).
+    surfaces: dict[str, str] = field(default_factory=dict)
 
     @property
     def path(self) -> Path:
@@ -79,7 +92,10 @@ def load_lock(project_root: Path) -> Lock:
         raise AcpgenError(where, f"not valid TOML: {exc}") from None
     files: dict[str, PinnedFile] = {}
     raw_files = data.get("files", {})
-    for name in INPUT_NAMES:
+    gen = data.get("generate", {})
+    surfaces = _surfaces(gen.get("surfaces", {}), where)
+    names = INPUT_NAMES + tuple(surface_file(k, s) for s in surfaces for k in ("schema", "meta"))
+    for name in names:
         entry = raw_files.get(name)
         if not isinstance(entry, dict):
             raise AcpgenError(where, f"missing [files.{name}] table")
@@ -93,7 +109,6 @@ def load_lock(project_root: Path) -> Lock:
             )
         except (KeyError, ValueError, TypeError) as exc:
             raise AcpgenError(where, f"[files.{name}] is incomplete or malformed: {exc}") from None
-    gen = data.get("generate", {})
     return Lock(
         project_root=project_root,
         inputs=str(data.get("inputs", DEFAULT_INPUTS)),
@@ -101,7 +116,22 @@ def load_lock(project_root: Path) -> Lock:
         package=str(gen.get("package", "acp_v1")),
         out=str(gen.get("out", "generated")),
         tests_dir=str(gen.get("tests_dir", "tests")),
+        surfaces=surfaces,
     )
+
+
+def _surfaces(raw: Any, where: str) -> dict[str, str]:
+    if not isinstance(raw, dict):
+        raise AcpgenError(where, "[generate.surfaces] must be a table of surface name = package")
+    surfaces: dict[str, str] = {}
+    for name, package in raw.items():
+        if name == STABLE_SURFACE or not _SURFACE_NAME_RE.match(name):
+            raise AcpgenError(where, f"[generate.surfaces] {name!r}: not a surface name "
+                              f"(lowercase words joined by '-', not {STABLE_SURFACE!r}, which is always built)")
+        if not isinstance(package, str):
+            raise AcpgenError(where, f"[generate.surfaces] {name!r}: the package must be a string")
+        surfaces[name] = package
+    return surfaces
 
 
 def resolve_inputs_dir(lock: Lock, option: str | None) -> Path:
@@ -126,7 +156,11 @@ def resolve_inputs_dir(lock: Lock, option: str | None) -> Path:
 def dump_lock(lock: Lock) -> str:
     doc: dict[str, Any] = {
         "inputs": lock.inputs,
-        "generate": {"package": lock.package, "out": lock.out, "tests_dir": lock.tests_dir},
+        "generate": {
+            "package": lock.package, "out": lock.out, "tests_dir": lock.tests_dir,
+            # An old lock (v1 only) stays byte for byte what it was.
+            **({"surfaces": dict(lock.surfaces)} if lock.surfaces else {}),
+        },
         "files": {
             name: {
                 "path": f.path,

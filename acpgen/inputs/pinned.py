@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from acpgen.errors import AcpgenError, InputDriftError
-from acpgen.inputs.json_limits import check_json_limits
+from acpgen.errors import AcpgenError, InputDriftError, json_pointer
+from acpgen.inputs.json_limits import MAX_DEPTH, check_json_limits, nesting_pointer
 from acpgen.inputs.lock import Lock, PinnedFile
 
 
@@ -65,7 +65,11 @@ def parse_json(where: str, blob: bytes) -> Any:
     try:
         doc = json.loads(blob.decode("utf-8"))
     except RecursionError:
-        raise AcpgenError(where, "nested too deeply for the JSON parser") from None
+        path = nesting_pointer(blob.decode("utf-8"))
+        if path is None:
+            raise AcpgenError(where, "nested too deeply for the JSON parser") from None
+        raise AcpgenError(where, f"{json_pointer(*path)}: nested deeper than {MAX_DEPTH} levels "
+                          "(acpgen's documented limit; too deep for the JSON parser)") from None
     except UnicodeDecodeError as exc:
         raise AcpgenError(where, f"not UTF-8 at byte {exc.start}") from None
     except json.JSONDecodeError as exc:

@@ -7,6 +7,7 @@ Anything that cannot be classified is an error naming the def, never a silent fa
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any, Literal
 
@@ -67,14 +68,22 @@ def build_ir(
     methods = _methods(schema, defs, meta, schema_where, meta_where)
     capabilities = _capabilities(defs, schema_where)
     version = meta.get("version")
+    if "version" not in meta:
+        raise AcpgenError(meta_where, "/version: missing (the protocol version, an integer)")
     if isinstance(version, bool) or not isinstance(version, int):
-        raise AcpgenError(meta_where, "missing integer 'version' (the protocol version)")
+        shown = json.dumps(version)[:40] if isinstance(version, (bool, int, float, str, type(None))) \
+            else type(version).__name__
+        raise AcpgenError(meta_where, f"/version: must be an integer (the protocol version), not {shown}")
+    if not 1 <= version <= 2**31 - 1:
+        raise AcpgenError(meta_where, f"/version: {version} is not a protocol version (1 to 2147483647)")
     return SchemaIR(
         title=str(schema.get("title", "")),
         defs=defs,
         methods=methods,
         capabilities=capabilities,
         protocol_version=version,
+        schema_where=schema_where,
+        meta_where=meta_where,
     )
 
 
@@ -475,22 +484,46 @@ def _methods(
             annotated.setdefault(d.x_method, []).append(d)
     methods: list[Method] = []
     listed: set[str] = set()
+    # A wire name whose types say x-side "both" (v1 unstable's ``mcp/message``) is listed
+    # under agentMethods and clientMethods alike: it is one method either side handles.
+    both_sided: dict[str, str] = {}
     for group, key, wire, side in meta_methods(meta, meta_where):
-        listed.add(wire)
         types = annotated.get(wire, [])
+        if types and side != "protocol" and all(d.x_side == "both" for d in types):
+            if wire in both_sided:
+                continue
+            both_sided[wire] = key
+            side = "both"
+        elif wire in listed:
+            raise AcpgenError(meta_where, f"{json_pointer(group, key)}: method {wire!r} is listed twice")
+        listed.add(wire)
         params = [d.name for d in types if d.name in params_refs]
         results = [d.name for d in types if d.name in result_refs]
+        if side == "both":
+            # Sent as a request or as a notification: the request form is the method;
+            # the notification's params type stays a model (``Method.notification_params``).
+            requests = [p for p in params if p in request_refs]
+            notes = [p for p in params if p not in request_refs]
+            if len(requests) == 1 and len(notes) <= 1:
+                methods.append(
+                    Method(wire=str(wire), py_name=method_py_name(str(wire)), side="both",
+                           meta_pointer=json_pointer(group, key),
+                           kind="request", params=requests[0],
+                           result=results[0] if len(results) == 1 else None,
+                           notification_params=notes[0] if notes else None)
+                )
+                continue
         if len(params) != 1:
             raise AcpgenError(
                 meta_where,
-                f"method {wire!r} ({group}.{key}) has {len(params)} params types annotated "
-                f"with x-method in {schema_where} (expected exactly 1)",
+                f"{json_pointer(group, key)}: method {wire!r} has {len(params)} params types "
+                f"annotated with x-method in {schema_where} (expected exactly 1)",
             )
         for d in types:
             if d.x_side != side:
                 raise AcpgenError(
                     schema_where,
-                    f"def {d.name} has x-side {d.x_side!r} but meta.json lists "
+                    f"{d.pointer}/x-side: def {d.name} has x-side {d.x_side!r} but meta.json lists "
                     f"{wire!r} under {group}",
                 )
         kind: Literal["request", "notification"] = (
@@ -509,12 +542,15 @@ def _methods(
                 kind=kind,
                 params=params[0],
                 result=results[0] if results else None,
+                meta_pointer=json_pointer(group, key),
             )
         )
-    try:
-        unique(((m.wire, m.py_name) for m in methods), "methods")
-    except NamingError as exc:
-        raise AcpgenError(meta_where, str(exc)) from None
+    seen: dict[str, Method] = {}
+    for m in methods:
+        other = seen.setdefault(m.py_name, m)
+        if other is not m:
+            raise AcpgenError(meta_where, f"{m.meta_pointer}: method {m.wire!r} and {other.wire!r} "
+                              f"({other.meta_pointer}) both map to the Python name {m.py_name!r}")
     for wire, types in sorted(annotated.items()):
         if wire not in listed:
             raise AcpgenError(

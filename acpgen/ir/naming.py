@@ -113,8 +113,8 @@ def class_name(*parts: str) -> str:
 
 def snake_case(wire: str) -> str:
     """A member's Python name: ``toolCallId`` -> ``tool_call_id``; ``_meta`` -> ``field_meta``;
-    ``@type`` -> ``field_type``; ``""`` -> ``field_``; ``é`` -> ``field_c3a9``; keywords and pydantic attributes get a
-    trailing ``_`` (``json_``, ``class_``)."""
+    ``@type`` -> ``field_type``; ``""`` -> ``field_``; ``é`` -> ``field_c3a9``; ``model_dump`` ->
+    ``field_model_dump``; keywords and pydantic attributes get a trailing ``_`` (``json_``, ``class_``)."""
     name = _CAMEL_BOUNDARY.sub("_", wire).lower()
     name = re.sub(r"[^0-9a-z_]", "_", name)
     if wire and not re.search(r"[0-9a-z]", name):
@@ -124,8 +124,11 @@ def snake_case(wire: str) -> str:
         # pydantic treats leading-underscore attributes as private, so ``_meta`` (or ``@id``)
         # gets a ``field_`` prefix and keeps its wire name as alias.
         name = "field_" + name.lstrip("_")
-    if (keyword.iskeyword(name) or name in PYDANTIC_ATTRIBUTES
-            or name.startswith("model_")):
+    if name.startswith("model_"):
+        # pydantic reserves the model_ namespace (``model_dump``): a trailing _ would still
+        # warn at import, so the member moves out of it; its wire name stays the alias.
+        name = "field_" + name
+    if keyword.iskeyword(name) or name in PYDANTIC_ATTRIBUTES:
         name += "_"
     return name
 

@@ -114,14 +114,17 @@ class Definition:
 class Method:
     wire: str
     py_name: str  # the key meta.json gives it, e.g. session_new
-    side: str  # the side that handles it: agent | client | protocol
+    side: str  # the side that handles it: agent | client | protocol | both
     kind: Literal["request", "notification"]
     params: str
     result: str | None
+    # A method either side may also send as a notification (``mcp/message``): that form's params.
+    notification_params: str | None = None
+    meta_pointer: str = ""  # where meta.json lists it, e.g. /agentMethods/session_new
 
     @property
     def sender(self) -> str:
-        return {"agent": "client", "client": "agent"}.get(self.side, "both")
+        return {"agent": "client", "client": "agent"}.get(self.side, "both")  # both: either peer
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -130,6 +133,8 @@ class Method:
             "kind": self.kind,
             "params": self.params,
             "result": self.result,
+            # mcp/message's notification form (acpgen inspect --methods --json shows it).
+            **({"notification_params": self.notification_params} if self.notification_params else {}),
         }
 
 
@@ -159,6 +164,9 @@ class SchemaIR:
     methods: tuple[Method, ...]
     capabilities: tuple[Capability, ...]
     protocol_version: int
+    # The pinned paths it was built from: every later refusal names the input it blames.
+    schema_where: str = "schema/v1/schema.json"
+    meta_where: str = "schema/v1/meta.json"
 
     def method(self, wire: str) -> Method | None:
         return next((m for m in self.methods if m.wire == wire), None)

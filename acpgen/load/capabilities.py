@@ -15,13 +15,14 @@ the parsed :class:`Manifest` travels in the generation model, nothing reads the 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from acpgen.errors import AcpgenError
 from acpgen.inputs import toml_manifest
 from acpgen.inputs.roster import Roster
+from acpgen.ir.naming import method_py_name
 from acpgen.ir.types import Capability, Definition, Method, SchemaIR, TypeExpr
 
 MANIFEST_RELPATH = "schema/capabilities.toml"
@@ -38,7 +39,12 @@ ROOT_PREFIX = {"agent": "agentCapabilities", "client": "clientCapabilities"}
 _GATE_KEYS = {"method", "sender", "in", "select", "equals", "capability", "kind", "condition",
               "requirements", "note"}
 _PATH_KEYS = {"method", "sender", "in", "select", "requirements", "note"}
-_TOP_KEYS = {"initialize_first", "unadvertised", "gate", "absolute_path", "not_a_gate"}
+_TOP_KEYS = {"initialize_first", "unadvertised", "gate", "absolute_path", "not_a_gate", "ungated"}
+
+
+def surface_manifest_relpath(surface: str) -> str:
+    """The gating manifest of a surface other than v1 stable (``schema/capabilities-v2.toml``)."""
+    return f"schema/capabilities-{surface}.toml"
 
 
 @dataclass(frozen=True)
@@ -105,6 +111,9 @@ class Manifest:
     initialize_first: dict[str, tuple[str, ...]]  # sender -> requirement IDs
     not_a_gate: dict[str, str]  # requirement ID -> reason
     unadvertised: tuple[str, ...] = ()  # IDs: what a peer did not advertise is unsupported
+    # [[ungated]]: method -> why no capability gates it (every method of a surface manifest is
+    # either gated or listed here, so a new method is reviewed, not silently ungated)
+    ungated: dict[str, str] = field(default_factory=dict)
 
     def cited(self) -> set[str]:
         ids = {r for g in self.gates for r in g.requirements}
@@ -151,25 +160,56 @@ def selected_members(
 EMPTY = Manifest((), (), (), {}, {})
 
 
-def read_manifest(path: Path) -> bytes | None:
+def read_manifest(path: Path, relpath: str = MANIFEST_RELPATH) -> bytes | None:
     """The manifest's bytes, or None when the project has none (it may opt out of gating)."""
-    return toml_manifest.read_optional(path, MANIFEST_RELPATH)
+    return toml_manifest.read_optional(path, relpath)
 
 
-def parse_manifest(ir: SchemaIR, roster: Roster, blob: bytes | str) -> Manifest:
-    """Parse and validate manifest bytes against the inputs (once, when the project loads)."""
-    data = toml_manifest.load_toml(MANIFEST_RELPATH, blob)
-    return _Validator(ir, roster).manifest(data)
+def parse_manifest(
+    ir: SchemaIR, roster: Roster, blob: bytes | str, relpath: str = MANIFEST_RELPATH,
+    *, classify_every_method: bool = False,
+) -> Manifest:
+    """Parse and validate manifest bytes against the inputs (once, when the project loads).
+
+    ``roster``: the IDs a gate may cite (v1 stable's roster, also for the other surfaces,
+    whose gates carry v1's rules over). ``classify_every_method``: every method of the surface
+    must be gated or listed in ``[[ungated]]`` with its reason (the surface manifests)."""
+    data = toml_manifest.load_toml(relpath, blob)
+    manifest = _Validator(ir, roster, relpath, uncited_with_note=classify_every_method).manifest(data)
+    if classify_every_method:
+        gated = {g.method for g in manifest.gates} | set(manifest.exempt_before_initialize)
+        for m in ir.methods:
+            if m.wire not in gated and m.wire not in manifest.ungated:
+                raise AcpgenError(relpath, f"method {m.wire!r} is neither gated ([[gate]]) nor "
+                                  "listed in [[ungated]] with a reason")
+    return manifest
 
 
 class _Validator:
-    def __init__(self, ir: SchemaIR, roster: Roster) -> None:
+    def __init__(self, ir: SchemaIR, roster: Roster, relpath: str = MANIFEST_RELPATH,
+                 uncited_with_note: bool = False) -> None:
         self.ir: SchemaIR = ir
+        # A surface the roster does not describe may gate with `requirements = []` and a
+        # `note` that says where the rule comes from (its schema's own text).
+        self.uncited_with_note = uncited_with_note
         self.ids = {r.id for r in roster.requirements}
         self.roles = {r.id: r.role for r in roster.requirements}
+        self.relpath = relpath
 
     def fail(self, entry: str, message: str) -> AcpgenError:
-        return AcpgenError(MANIFEST_RELPATH, f"{entry}: {message}")
+        return AcpgenError(self.relpath, f"{entry}: {message}")
+
+    def unknown_method(self, entry: str, wire: str) -> AcpgenError:
+        """A method the manifest names but the table lacks. When meta.json still lists it under
+        the same key with another wire name, the input renamed it: that input is blamed, at
+        the entry that renamed it; otherwise the manifest is."""
+        key = method_py_name(wire)
+        renamed = next((m for m in self.ir.methods if m.meta_pointer.rsplit("/", 1)[-1] == key), None)
+        if renamed is not None:
+            return AcpgenError(self.ir.meta_where, f"{renamed.meta_pointer}: renames method {wire!r} to "
+                               f"{renamed.wire!r}, which {self.relpath} ({entry}) still names; review "
+                               "the manifest for the new name")
+        return self.fail(entry, f"unknown method {wire!r} (not in the schema's method table)")
 
     def manifest(self, data: dict[str, Any]) -> Manifest:
         unknown = sorted(set(data) - _TOP_KEYS)
@@ -194,8 +234,21 @@ class _Validator:
         if not isinstance(unadvertised, dict) or set(unadvertised) != {"requirements"}:
             raise self.fail("unadvertised", "must be a table with exactly the key requirements")
         ids = unadvertised["requirements"]
+        ungated: dict[str, str] = {}
+        for i, e in enumerate(self.array(data, "ungated"), 1):
+            entry = f"ungated #{i}"
+            if not isinstance(e, dict) or set(e) != {"method", "reason"} or not str(e["reason"]).strip():
+                raise self.fail(entry, "needs exactly the keys method and reason (not empty)")
+            if self.ir.method(str(e["method"])) is None:
+                raise self.unknown_method(entry, str(e["method"]))
+            if str(e["method"]) in ungated:
+                raise self.fail(entry, f"{e['method']!r} is listed twice")
+            ungated[str(e["method"])] = str(e["reason"])
+        for g in gates:
+            if g.method in ungated and not g.select:
+                raise self.fail("ungated", f"{g.method!r} is gated whole by a [[gate]]")
         return Manifest(gates, paths, exempt, first, not_a_gate,
-                        self.requirement_ids("unadvertised", ids) if ids is not None else ())
+                        self.requirement_ids("unadvertised", ids) if ids is not None else (), ungated)
 
     def array(self, data: dict[str, Any], key: str) -> list[Any]:
         value = data.get(key, [])
@@ -214,7 +267,7 @@ class _Validator:
                 raise self.fail(entry, f"missing key {key!r}")
         method = self.ir.method(str(e["method"]))
         if method is None:
-            raise self.fail(entry, f"unknown method {e['method']!r} (not in the schema's method table)")
+            raise self.unknown_method(entry, str(e["method"]))
         sender = e["sender"]
         if sender not in SIDES:
             raise self.fail(entry, f"sender must be 'client' or 'agent', not {sender!r}")
@@ -273,8 +326,11 @@ class _Validator:
             if equals is not None and equals not in values:
                 raise self.fail(entry, f"{equals!r} is not a value {format_select(select)} can take "
                                        f"(schema allows {sorted(map(str, values))})")
-        reqs = self.requirement_ids(entry, e["requirements"], sender)
         note = e.get("note")
+        if e["requirements"] == [] and self.uncited_with_note and isinstance(note, str) and note.strip():
+            reqs: tuple[str, ...] = ()
+        else:
+            reqs = self.requirement_ids(entry, e["requirements"], sender)
         return Gate(method.wire, sender, message, select, equals, capability, kind, condition, reqs,
                     str(note) if note is not None else None)
 
@@ -289,6 +345,8 @@ class _Validator:
         _, finals = self.resolve(entry, start, select)
         if not any(t.kind == "primitive" and t.name == "string" for t in finals):
             raise self.fail(entry, f"{format_select(select)} is not a string member")
+        if e["requirements"] == [] and self.uncited_with_note and str(e.get("note", "")).strip():
+            return PathRule(method.wire, sender, message, select, ())
         return PathRule(method.wire, sender, message, select, self.requirement_ids(entry, e["requirements"], sender))
 
     def initialize_first(self, table: Any) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:
@@ -303,7 +361,7 @@ class _Validator:
             raise self.fail(entry, "exempt must be a list of method names")
         for wire in exempt:
             if self.ir.method(str(wire)) is None:
-                raise self.fail(entry, f"unknown method {wire!r} in exempt (not in the schema's method table)")
+                raise self.unknown_method(entry, wire)
         first = {side: self.requirement_ids(f"{entry}.{side}", table[side], side) for side in SIDES if side in table}
         return tuple(sorted(map(str, exempt))), first
 

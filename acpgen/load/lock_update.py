@@ -6,7 +6,7 @@ from pathlib import Path
 
 from acpgen.inputs.lock import PinnedFile, dump_lock, load_lock, resolve_inputs_dir, write_lock
 from acpgen.inputs.pinned import read_pinned, sha256_hex
-from acpgen.load.project import load_inputs
+from acpgen.load.project import load_inputs, load_surface
 
 
 def show_lock(root: Path) -> str:
@@ -28,6 +28,8 @@ def update_lock(root: Path, inputs_option: str | None) -> str:
         files[name] = PinnedFile(name, pinned.path, sha256_hex(blob), len(blob), dict(pinned.upstream))
     new = old.with_files(files)
     _, _, roster, _ = load_inputs(new, raw)
+    for surface, package in new.surfaces.items():  # every listed surface must parse too
+        load_surface(new, raw, surface, package, roster)
     files["roster"].upstream["revision"] = roster.revision
     for name in ("schema", "meta"):
         files[name].upstream["commit"] = roster.commit

@@ -11,14 +11,37 @@ from pathlib import Path
 from typing import Any
 
 from acpgen.errors import AcpgenError
-from acpgen.inputs.lock import Lock, load_lock, resolve_inputs_dir
+from acpgen.inputs.lock import STABLE_SURFACE, Lock, load_lock, resolve_inputs_dir, surface_file
 from acpgen.inputs.metaschema import check_metaschema
 from acpgen.inputs.pinned import RawInputs, parse_json, read_pinned
 from acpgen.inputs.roster import Roster, RosterError, parse_roster
 from acpgen.ir.build import build_ir
 from acpgen.ir.types import SchemaIR
 from acpgen.load import conformance
-from acpgen.load.capabilities import MANIFEST_RELPATH, Manifest, parse_manifest, read_manifest
+from acpgen.load.capabilities import (
+    MANIFEST_RELPATH,
+    Manifest,
+    parse_manifest,
+    read_manifest,
+    surface_manifest_relpath,
+)
+
+
+@dataclass(frozen=True)
+class Surface:
+    """One protocol surface besides v1 stable (v1 unstable, v2, ...): its own schema, method
+    table, IR and gating manifest; no roster (the roster describes v1 stable)."""
+
+    name: str  # as the lock lists it, e.g. "v1-unstable"
+    package: str
+    schema_where: str  # the pinned paths, as the lock names them
+    meta_where: str
+    schema: dict[str, Any]
+    meta: dict[str, Any]
+    ir: SchemaIR
+    capabilities: Manifest | None = None
+    capabilities_relpath: str = ""
+    capabilities_sha256: str | None = None
 
 
 @dataclass(frozen=True)
@@ -35,6 +58,8 @@ class Project:
     # schema/conformance.toml (which requirements a black-box run observes); None when absent.
     conformance: conformance.ConformanceManifest | None = None
     conformance_sha256: str | None = None
+    # The other surfaces the lock lists ([generate.surfaces]), in lock order.
+    surfaces: tuple[Surface, ...] = ()
 
     @property
     def root(self) -> Path:
@@ -98,10 +123,39 @@ def load_project(project_root: Path, inputs_option: str | None = None, metaschem
     # A bad schema/conformance.toml fails every command too.
     kit_blob = conformance.read_manifest(lock.project_root / conformance.MANIFEST_RELPATH)
     kit = conformance.parse_manifest(roster, kit_blob) if kit_blob is not None else None
+    surfaces = tuple(load_surface(lock, raw, name, package, roster, metaschema)
+                     for name, package in lock.surfaces.items())
     return Project(
         lock=lock, inputs=raw, schema=schema, meta=meta, roster=roster, ir=ir,
         capabilities=capabilities,
         capabilities_sha256=hashlib.sha256(blob).hexdigest() if blob is not None else None,
         conformance=kit,
         conformance_sha256=hashlib.sha256(kit_blob).hexdigest() if kit_blob is not None else None,
+        surfaces=surfaces,
+    )
+
+
+def load_surface(
+    lock: Lock, raw: RawInputs, name: str, package: str, roster: Roster, metaschema: bool = False
+) -> Surface:
+    """One listed surface, parsed and cross-checked like v1 stable (its gating manifest cites
+    the v1 roster's IDs: the rules it carries over are stated there)."""
+    assert name != STABLE_SURFACE
+    schema_key, meta_key = surface_file("schema", name), surface_file("meta", name)
+    schema_where, meta_where = lock.files[schema_key].path, lock.files[meta_key].path
+    schema = parse_json(schema_where, raw.data[schema_key])
+    if metaschema:
+        check_metaschema(schema, schema_where, raw.data[schema_key])
+    meta = parse_json(meta_where, raw.data[meta_key])
+    if not isinstance(meta, dict):
+        raise AcpgenError(meta_where, "top level is not a JSON object")
+    ir = build_ir(schema, meta, schema_where, meta_where)
+    relpath = surface_manifest_relpath(name)
+    blob = read_manifest(lock.project_root / relpath, relpath)
+    manifest = (parse_manifest(ir, roster, blob, relpath, classify_every_method=True)
+                if blob is not None else None)
+    return Surface(
+        name=name, package=package, schema_where=schema_where, meta_where=meta_where,
+        schema=schema, meta=meta, ir=ir, capabilities=manifest, capabilities_relpath=relpath,
+        capabilities_sha256=hashlib.sha256(blob).hexdigest() if blob is not None else None,
     )

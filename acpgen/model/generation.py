@@ -8,13 +8,14 @@ lock or the raw schema. Every field is derived from an input recorded in ``MANIF
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from acpgen.inputs.lock import INPUT_NAMES
 from acpgen.inputs.roster import Roster
 from acpgen.ir.types import SchemaIR
 from acpgen.load import conformance
 from acpgen.load.capabilities import EMPTY, MANIFEST_RELPATH, Manifest
-from acpgen.load.project import Project
+from acpgen.load.project import Project, Surface
 
 
 @dataclass(frozen=True)
@@ -23,6 +24,13 @@ class GenOptions:
 
     package: str = "acp_v1"
     tests_dir: str = "tests"  # relative to the output directory
+    # The other surfaces built beside v1 stable: (surface name, package), in lock order.
+    surfaces: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def packages(self) -> tuple[str, ...]:
+        """Every generated package: v1 stable's first."""
+        return (self.package, *(package for _, package in self.surfaces))
 
 
 @dataclass(frozen=True)
@@ -53,7 +61,9 @@ class GenerationModel:
 
 
 def generation_model(project: Project, options: GenOptions) -> GenerationModel:
-    pinned = tuple(RecordedInput(name, f.path, f.sha256) for name, f in sorted(project.lock.files.items()))
+    # v1 stable's own inputs; the other surfaces' files belong to their models (surface_model).
+    pinned = tuple(RecordedInput(name, f.path, f.sha256)
+                   for name, f in sorted(project.lock.files.items()) if name in INPUT_NAMES)
     manifests = []
     if project.capabilities_sha256 is not None:
         manifests.append(RecordedInput("capabilities", MANIFEST_RELPATH, project.capabilities_sha256))
@@ -71,3 +81,35 @@ def generation_model(project: Project, options: GenOptions) -> GenerationModel:
         pinned_inputs=pinned,
         manifests=tuple(manifests),
     )
+
+
+def surface_model(project: Project, surface: Surface, options: GenOptions) -> GenerationModel:
+    """The model of one surface besides v1 stable: its own IR and gating manifest, no roster
+    (no requirement is checked or stubbed for it) and no conformance kit. Its package is the
+    one the lock gives it; only that package's files are kept (:func:`package_files`)."""
+    pinned = tuple(
+        RecordedInput(name, f.path, f.sha256)
+        for name, f in sorted(project.lock.files.items())
+        if f.path in (surface.schema_where, surface.meta_where)
+    )
+    manifests: tuple[RecordedInput, ...] = ()
+    if surface.capabilities_sha256 is not None:
+        manifests = (RecordedInput(f"capabilities-{surface.name}", surface.capabilities_relpath,
+                                   surface.capabilities_sha256),)
+    return GenerationModel(
+        ir=surface.ir,
+        roster=replace(project.roster, requirements=(), counts={}),
+        roster_where=project.lock.files["roster"].path,
+        capabilities=surface.capabilities or EMPTY,
+        conformance=None,
+        options=replace(options, package=surface.package, surfaces=()),
+        pinned_inputs=pinned,
+        manifests=manifests,
+    )
+
+
+def package_files(sources: dict[str, str], package: str) -> dict[str, str]:
+    """The files of one package out of everything the emitters wrote for its surface: a
+    surface besides v1 stable ships its package only (requirement tests, the conformance kit
+    and the runtime tests belong to the roster's surface)."""
+    return {rel: text for rel, text in sources.items() if rel.startswith(f"{package}/")}

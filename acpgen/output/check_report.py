@@ -39,10 +39,25 @@ def _cause_line(cause: dict[str, Any]) -> str:
     return f"cause: stale output: {cause['detail']}"
 
 
+def _surface_lines(report: CheckReport) -> list[str]:
+    """One line per surface when the tree holds more than v1 stable (a v1-only check reads as
+    it always did)."""
+    if len(report.surfaces) < 2:
+        return []
+    lines = []
+    for name, found in report.by_surface().items():
+        counts = [f"{len(found[k])} {k}" for k in ("changed", "missing", "added") if found[k]]
+        lines.append(f"  surface {name} ({found['package']}/): " + (", ".join(counts) if counts else "identical"))
+    return lines
+
+
 def render_text(report: CheckReport) -> str:
     if report.clean:
-        return f"ok: {report.out}/ is exactly what the pinned inputs produce"
+        surfaces = ", ".join(f"{n} ({p})" for n, p in report.surfaces.items()) if len(report.surfaces) > 1 else ""
+        return f"ok: {report.out}/ is exactly what the pinned inputs produce" + (
+            f"; surfaces: {surfaces}" if surfaces else "")
     lines = [f"drift: {report.out}/ differs from what the pinned inputs produce"]
+    lines.extend(_surface_lines(report))
     for label, paths in (("changed", report.changed), ("added (not generated)", report.added),
                          ("missing", report.missing)):
         lines.extend(f"  {label}: {p}" for p in paths)

@@ -24,7 +24,14 @@ from acpgen import disk_cache
 from acpgen.emit.registry import EMITTERS
 from acpgen.errors import AcpgenError
 from acpgen.load.project import Project
-from acpgen.model.generation import GenerationModel, GenOptions, generation_model
+from acpgen.model.generation import (
+    GenerationModel,
+    GenOptions,
+    RecordedInput,
+    generation_model,
+    package_files,
+    surface_model,
+)
 from acpgen.model.package_name import check_package_name
 from acpgen.output import memo
 from acpgen.output.format_parallel import format_tree
@@ -50,16 +57,42 @@ def options_for(project: Project, package: str | None = None) -> GenOptions:
         check_package_name(package, "--package")
     else:
         check_package_name(project.lock.package, "schema/acp.lock: [generate] package")
-    return GenOptions(package=package or project.lock.package, tests_dir=project.lock.tests_dir)
+    surfaces = tuple((s.name, s.package) for s in project.surfaces)
+    chosen = package or project.lock.package
+    for name, pkg in surfaces:
+        check_package_name(pkg, f"schema/acp.lock: [generate.surfaces] {name}")
+        if pkg == chosen or pkg in [p for n, p in surfaces if n != name]:
+            raise AcpgenError(f"schema/acp.lock: [generate.surfaces] {name}",
+                              f"package {pkg!r} is generated twice")
+    return GenOptions(package=chosen, tests_dir=project.lock.tests_dir, surfaces=surfaces)
 
 
-def options_record(options: GenOptions) -> dict[str, str]:
+def options_record(options: GenOptions) -> dict[str, Any]:
     """The options as MANIFEST.json records them (``check`` compares them by these names)."""
-    return {"package": options.package, "tests_dir": options.tests_dir}
+    record: dict[str, Any] = {"package": options.package, "tests_dir": options.tests_dir}
+    if options.surfaces:  # a v1-only tree records what it always did
+        record["surfaces"] = dict(options.surfaces)
+    return record
+
+
+def surface_models(project: Project, options: GenOptions) -> tuple[GenerationModel, ...]:
+    """The model of each surface the lock lists beside v1 stable (docs/surfaces.md)."""
+    return tuple(surface_model(project, surface, options) for surface in project.surfaces)
 
 
 def emit_sources(project: Project, options: GenOptions) -> dict[str, str]:
-    return emit_model(generation_model(project, options))
+    return emit_surfaces(generation_model(project, options), surface_models(project, options))
+
+
+def emit_surfaces(model: GenerationModel, surfaces: tuple[GenerationModel, ...]) -> dict[str, str]:
+    """v1 stable's files, then each other surface's package (the same emitters, its model)."""
+    sources = emit_model(model)
+    for other in surfaces:
+        for rel, text in package_files(emit_model(other), other.options.package).items():
+            if rel in sources:
+                raise AcpgenError(rel, f"package {other.options.package} writes a file another surface writes")
+            sources[rel] = text
+    return sources
 
 
 def emit_model(model: GenerationModel) -> dict[str, str]:
@@ -73,15 +106,19 @@ def emit_model(model: GenerationModel) -> dict[str, str]:
     return sources
 
 
-def manifest(model: GenerationModel, files: dict[str, bytes]) -> dict[str, Any]:
+def recorded_inputs(model: GenerationModel, surfaces: tuple[GenerationModel, ...] = ()) -> list[RecordedInput]:
+    """Every input of every surface whose bytes can change the tree, by name."""
+    found = {i.name: i for m in (model, *surfaces) for i in m.recorded_inputs}
+    return sorted(found.values(), key=lambda i: i.name)
+
+
+def manifest(model: GenerationModel, files: dict[str, bytes],
+             surfaces: tuple[GenerationModel, ...] = ()) -> dict[str, Any]:
     return {
         "generator": {"name": "acpgen", "version": acpgen.__version__},
         "tools": tool_versions(),
         "options": options_record(model.options),
-        "inputs": {
-            i.name: {"path": i.path, "sha256": i.sha256}
-            for i in sorted(model.recorded_inputs, key=lambda i: i.name)
-        },
+        "inputs": {i.name: {"path": i.path, "sha256": i.sha256} for i in recorded_inputs(model, surfaces)},
         "roster_revision": model.roster.revision,
         "files": {rel: hashlib.sha256(data).hexdigest() for rel, data in sorted(files.items())},
     }
@@ -102,16 +139,22 @@ def build_tree(project: Project, options: GenOptions, *, proven: bool = True) ->
         if key is not None:
             memo.store(key, files)
     if proven:
-        prove(files, options.package)
+        prove_packages(files, options)
     return files
+
+
+def prove_packages(files: dict[str, bytes], options: GenOptions) -> None:
+    """Every package of the tree, in one interpreter (a v1-only tree: as it always was)."""
+    prove(files, options.packages if options.surfaces else options.package)
 
 
 def _build_tree(project: Project, options: GenOptions) -> dict[str, bytes]:
     """The whole output in memory: emitted, formatted, with its manifest."""
     model = generation_model(project, options)  # built once: the emitters and the manifest read it
-    formatted = format_tree(emit_model(model))
+    surfaces = surface_models(project, options)
+    formatted = format_tree(emit_surfaces(model, surfaces))
     files = {rel: text.encode("utf-8") for rel, text in sorted(formatted.items())}
-    doc = manifest(model, files)
+    doc = manifest(model, files, surfaces)
     files[MANIFEST_NAME] = (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode("utf-8")
     return files
 
@@ -131,7 +174,7 @@ def generate_report(
     # Proven only if something is written: a tree already equal to the output is what an
     # earlier, proven generate wrote (importability is a function of the bytes), as for check.
     files = build_tree(project, options, proven=False)
-    return files, write_tree(target, files, before_write=lambda: prove(files, options.package))
+    return files, write_tree(target, files, before_write=lambda: prove_packages(files, options))
 
 
 def summary(files: dict[str, bytes], result: WriteResult, shown: str) -> str:

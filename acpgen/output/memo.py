@@ -59,7 +59,7 @@ def tree_key(project: Project, options: GenOptions) -> str:
         f"python {sys.executable} {sys.version}",
         *(f"{tool} {disk_cache.installed_version(tool)}" for tool in TOOLS),
         f"generator {generator_digest()}",
-        f"options {options.package} {options.tests_dir}",
+        f"options {options.package} {options.tests_dir} {options.surfaces}",
     ]
     for name, blob in sorted(project.inputs.data.items()):
         parts.append(f"input {name} {hashlib.sha256(blob).hexdigest()}")

@@ -51,13 +51,15 @@ RUNS: list[str] = []  # the package of every proof this process ran, not memoise
 _IMPORT_SCRIPT = """
 import importlib, sys
 sys.path.insert(0, sys.argv[1])
-package = sys.argv[2]
 from pydantic import TypeAdapter
-for module in sys.argv[3:]:
-    importlib.import_module(module)
-models = sys.modules.get(package + ".models")
-for name in getattr(models, "__all__", ()):
-    TypeAdapter(getattr(models, name))
+for package in sys.argv[2].split(","):
+    print("package " + package, file=sys.stderr, flush=True)
+    for module in sys.argv[3:]:
+        if module == package or module.startswith(package + "."):
+            importlib.import_module(module)
+    models = sys.modules.get(package + ".models")
+    for name in getattr(models, "__all__", ()):
+        TypeAdapter(getattr(models, name))
 """
 
 
@@ -74,18 +76,20 @@ def prove_compiles(files: dict[str, bytes]) -> None:
                               f"{getattr(exc, 'msg', exc)}") from None
 
 
-def prove(files: dict[str, bytes], package: str) -> None:
-    """Both proofs, overlapped: the import runs in its subprocess while this process compiles
+def prove(files: dict[str, bytes], package: str | tuple[str, ...]) -> None:
+    """``package``: one generated package, or every package of the tree (one surface each),
+    proven in one interpreter. Both proofs, overlapped: the import runs in its subprocess while this process compiles
     the files it does not import (tests, examples outside the package). The import compiles
     every module of the package; only when it fails are they compiled here too, so that a
     compile error wins (it names the file and line)."""
+    packages = (package,) if isinstance(package, str) else package
     py = {rel: data for rel, data in sorted(files.items()) if rel.endswith(".py")}
-    memo = _memo_key(py, package)
+    memo = _memo_key(py, ",".join(packages))
     directory = disk_cache.cache_dir("proof")
     if disk_cache.load(directory, memo) == "ok":
         return
-    RUNS.append(package)
-    package_files = {rel: data for rel, data in py.items() if rel.startswith(f"{package}/")}
+    RUNS.append(",".join(packages))
+    package_files = {rel: data for rel, data in py.items() if rel.split("/", 1)[0] in packages}
     modules = sorted(_module(rel) for rel in package_files)
     with tempfile.TemporaryDirectory(prefix="acpgen-proof-") as tmp:
         for rel, data in package_files.items():
@@ -93,14 +97,14 @@ def prove(files: dict[str, bytes], package: str) -> None:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data)
         with subprocess.Popen(
-            [sys.executable, "-I", "-B", "-c", _IMPORT_SCRIPT, tmp, package, *modules],
+            [sys.executable, "-I", "-B", "-c", _IMPORT_SCRIPT, tmp, ",".join(packages), *modules],
             cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         ) as importer:
             try:
                 prove_compiles({rel: data for rel, data in py.items() if rel not in package_files})
                 _, stderr = importer.communicate(timeout=IMPORT_TIMEOUT)
             except subprocess.TimeoutExpired:
-                raise AcpgenError(f"{package}/", "importing the generated package took over "
+                raise AcpgenError(f"{packages[0]}/", "importing the generated package took over "
                                   f"{IMPORT_TIMEOUT} s") from None
             finally:
                 if importer.poll() is None:
@@ -109,8 +113,12 @@ def prove(files: dict[str, bytes], package: str) -> None:
     if importer.returncode != 0:
         prove_compiles(package_files)
         lines = [line.strip() for line in stderr.splitlines() if line.strip()]
-        raise AcpgenError(f"{package}/", "the generated package does not import: "
-                          + (lines[-1] if lines else f"exit {importer.returncode}"))
+        # The script names each package before it imports it: the last one named failed.
+        failed = next((ln.removeprefix("package ") for ln in reversed(lines) if ln.startswith("package ")),
+                      packages[0])
+        problems = [ln for ln in lines if not ln.startswith("package ")]
+        raise AcpgenError(f"{failed}/", "the generated package does not import: "
+                          + (problems[-1] if problems else f"exit {importer.returncode}"))
     disk_cache.store(directory, memo, "ok")
 
 

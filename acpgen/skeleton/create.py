@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -40,7 +40,15 @@ import acpgen
 from acpgen.emit.render import render
 from acpgen.emit.shipped import RUNTIME_TESTS_DIR
 from acpgen.errors import AcpgenError
-from acpgen.inputs.lock import LOCK_RELPATH, Lock, PinnedFile, dump_lock
+from acpgen.inputs.lock import (
+    INPUT_NAMES,
+    LOCK_RELPATH,
+    STABLE_SURFACE,
+    Lock,
+    PinnedFile,
+    dump_lock,
+    surface_file,
+)
 from acpgen.load import conformance
 from acpgen.load.capabilities import MANIFEST_RELPATH
 from acpgen.load.project import Project, load_project
@@ -101,14 +109,30 @@ def parse_acpgen_requirement(spec: str) -> AcpgenRequirement:
     return AcpgenRequirement(spec.strip(), direct=req.url is not None)
 
 
-def skeleton_lock(project: Project, root: Path, package: str, vendor_inputs: bool) -> Lock:
-    """The skeleton's lock: the same pins, its own package and output directory.
+def skeleton_surfaces(project: Project, package: str, surfaces: Sequence[str]) -> dict[str, str]:
+    """The surfaces a skeleton builds beside v1 stable (``--surface``; v1 stable always), each
+    as ``PACKAGE_<surface>`` (``mysdk_v1_unstable``). Only surfaces this project pins."""
+    for name in surfaces:
+        if name != STABLE_SURFACE and name not in project.lock.surfaces:
+            known = ", ".join([STABLE_SURFACE, *project.lock.surfaces])
+            raise AcpgenError("--surface", f"{name!r} is not a surface this project pins (choose from {known})")
+    # In the project's order, whatever the order of the options: the same skeleton bytes.
+    return {name: f"{package}_{name.replace('-', '_')}" for name in project.lock.surfaces if name in surfaces}
+
+
+def skeleton_lock(
+    project: Project, root: Path, package: str, vendor_inputs: bool, surfaces: Sequence[str] = ()
+) -> Lock:
+    """The skeleton's lock: the same pins (of the surfaces it builds), its own package and
+    output directory.
 
     Vendored inputs are found by a path inside the skeleton; referenced ones by the absolute
     path of this project's inputs directory (a relative path between two resolved trees is
     a chain of ``..`` that breaks as soon as the skeleton moves).
     """
     inputs = VENDORED_INPUTS if vendor_inputs else project.inputs.directory.as_posix()
+    chosen = skeleton_surfaces(project, package, surfaces)
+    pinned = set(INPUT_NAMES) | {surface_file(k, s) for s in chosen for k in ("schema", "meta")}
     return replace(
         project.lock,
         project_root=root,
@@ -116,6 +140,8 @@ def skeleton_lock(project: Project, root: Path, package: str, vendor_inputs: boo
         package=package,
         out=GENERATED_DIR,
         tests_dir=TESTS_DIR,
+        files={name: f for name, f in project.lock.files.items() if name in pinned},
+        surfaces=chosen,
     )
 
 
@@ -170,14 +196,18 @@ def build_skeleton(
     *,
     vendor_inputs: bool = True,
     acpgen_requirement: str | None = None,
+    surfaces: Sequence[str] = (),
 ) -> dict[str, bytes]:
     """Every file of the skeleton (relative POSIX path -> bytes), in memory."""
     check_package_name(package)
     requirement = parse_acpgen_requirement(acpgen_requirement) if acpgen_requirement else None
-    lock = skeleton_lock(project, root, package, vendor_inputs)
+    lock = skeleton_lock(project, root, package, vendor_inputs, surfaces)
     # Built with this project's root: the emitters read schema/capabilities.toml from there,
     # and the skeleton gets a byte copy of it, so `acpgen check` in the skeleton agrees.
-    inner = replace(project, lock=replace(lock, project_root=project.root))
+    inner = replace(
+        project, lock=replace(lock, project_root=project.root),
+        surfaces=tuple(replace(s, package=lock.surfaces[s.name]) for s in project.surfaces if s.name in lock.surfaces),
+    )
     files: dict[str, bytes] = {
         f"{GENERATED_DIR}/{rel}": data for rel, data in build_tree(inner, options_for(inner)).items()
     }
@@ -188,6 +218,12 @@ def build_skeleton(
             files[MANIFEST_RELPATH] = manifest.read_bytes()
         except OSError as exc:
             raise AcpgenError(MANIFEST_RELPATH, f"cannot read the gating manifest: {exc.strerror}") from None
+    for surface in inner.surfaces:  # each surface's gating manifest, as reviewed here
+        if surface.capabilities is not None:
+            try:
+                files[surface.capabilities_relpath] = (project.root / surface.capabilities_relpath).read_bytes()
+            except OSError as exc:
+                raise AcpgenError(surface.capabilities_relpath, f"cannot read: {exc.strerror}") from None
     kit_manifest = project.root / conformance.MANIFEST_RELPATH
     if kit_manifest.is_file():  # the conformance kit: SDK authors run it on their own agent
         try:
@@ -196,7 +232,7 @@ def build_skeleton(
             raise AcpgenError(conformance.MANIFEST_RELPATH, f"cannot read: {exc.strerror}") from None
     licences: dict[str, bytes] = {}
     if vendor_inputs:
-        for name, pinned in sorted(project.lock.files.items()):
+        for name, pinned in sorted(lock.files.items()):
             files[f"{VENDORED_INPUTS}/{pinned.path}"] = project.inputs.data[name]
         licences = _licences(project.inputs.directory)
         for name, data in licences.items():
@@ -207,6 +243,8 @@ def build_skeleton(
         files[wheel] = build_wheel()
     ctx: dict[str, Any] = {
         "package": package,
+        # The other surfaces' packages (--surface), installed beside it.
+        "surface_packages": list(lock.surfaces.values()),
         "dist_name": package.replace("_", "-"),
         "protocol_version": project.ir.protocol_version,
         "roster_revision": project.roster.revision,
@@ -219,12 +257,12 @@ def build_skeleton(
         "vendored": vendor_inputs,
         "inputs": lock.inputs,
         "licences": sorted(licences),
-        "provenance": [_provenance_row(project.lock.files[name]) for name in sorted(project.lock.files)],
+        "provenance": [_provenance_row(lock.files[name]) for name in sorted(lock.files)],
         "generated_dir": GENERATED_DIR,
         "tests_dir": TESTS_DIR,
         "runtime_tests_dir": RUNTIME_TESTS_DIR,
         "plugin_dir": PLUGIN_DIR,
-        "pins": {name: f.sha256 for name, f in sorted(project.lock.files.items())},
+        "pins": {name: f.sha256 for name, f in sorted(lock.files.items())},
         "method_count": len(project.ir.methods),
         "def_count": len(project.ir.defs),
     }
@@ -275,11 +313,13 @@ def create_skeleton(
     *,
     vendor_inputs: bool = True,
     acpgen_requirement: str | None = None,
+    surfaces: Sequence[str] = (),
 ) -> dict[str, bytes]:
     """Build, write, and prove the result is an acpgen project whose inputs verify."""
     _refuse_existing(out.absolute())
     files = build_skeleton(
-        project, out.absolute(), package, vendor_inputs=vendor_inputs, acpgen_requirement=acpgen_requirement
+        project, out.absolute(), package, vendor_inputs=vendor_inputs, acpgen_requirement=acpgen_requirement,
+        surfaces=surfaces,
     )
     # The staged skeleton must load as a project: its lock finds the inputs and they verify.
     write_skeleton(out, files, verify=load_project)

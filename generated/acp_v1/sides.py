@@ -35,8 +35,13 @@ _PACKAGE = __name__.rpartition(".")[0]  # the generated package, e.g. acp_v1
 
 
 # The methods each side handles (schema: ``x-side``), from the method table.
-AGENT_ROUTES: dict[str, Route] = {w: s for w, s in methods.METHODS.items() if s.side == "agent"}
-CLIENT_ROUTES: dict[str, Route] = {w: s for w, s in methods.METHODS.items() if s.side == "client"}
+# A method either side handles (x-side "both": v1 unstable's mcp/message) is routed on both.
+AGENT_ROUTES: dict[str, Route] = {
+    w: s for w, s in methods.METHODS.items() if s.side in ("agent", "both")
+}
+CLIENT_ROUTES: dict[str, Route] = {
+    w: s for w, s in methods.METHODS.items() if s.side in ("client", "both")
+}
 
 
 @functools.cache

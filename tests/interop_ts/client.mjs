@@ -5,9 +5,8 @@
 //   abort      N session/new requests, each aborted right after it was sent: every one
 //              must settle (result or -32800) within the deadline
 //   surrogate  a prompt whose text ends in a lone surrogate (a truncated emoji)
-import { spawn } from "node:child_process";
-import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
+import { runClient } from "./run_client.mjs";
 
 const [scenario, separator, ...command] = process.argv.slice(2);
 if (!scenario || separator !== "--" || command.length === 0) {
@@ -81,28 +80,13 @@ const scenarios = {
   },
 };
 
-const child = spawn(command[0], command.slice(1), { stdio: ["pipe", "pipe", "inherit"] });
-const stream = acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout));
-try {
-  await app.connectWith(stream, async (ctx) => {
-    const init = await ctx.request(acp.methods.agent.initialize, {
-      protocolVersion: acp.PROTOCOL_VERSION,
-      clientCapabilities: {},
-      clientInfo: { name: "ts-interop-client", version: "2.4.0" },
-    });
-    report.protocolVersion = init.protocolVersion;
-    report.agentName = init.agentInfo?.name ?? null;
-    await scenarios[scenario](ctx);
+await runClient(acp, app, command, report, async (ctx) => {
+  const init = await ctx.request(acp.methods.agent.initialize, {
+    protocolVersion: acp.PROTOCOL_VERSION,
+    clientCapabilities: {},
+    clientInfo: { name: "ts-interop-client", version: "2.4.0" },
   });
-} catch (error) {
-  report.error = { code: error?.code ?? null, message: String(error?.message ?? error) };
-}
-child.stdin.end();
-const exit = await Promise.race([
-  new Promise((resolve) => child.on("exit", (code) => resolve(code))),
-  new Promise((resolve) => setTimeout(() => resolve("timeout"), 10000)),
-]);
-if (exit === "timeout") child.kill("SIGKILL");
-report.agentExit = exit;
-process.stdout.write(JSON.stringify(report) + "\n");
-process.exit(0);
+  report.protocolVersion = init.protocolVersion;
+  report.agentName = init.agentInfo?.name ?? null;
+  await scenarios[scenario](ctx);
+});

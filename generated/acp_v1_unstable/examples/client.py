@@ -1,0 +1,95 @@
+"""An example client: ``python -m <package>.examples.client [--prompt TEXT]... -- AGENT-COMMAND...``
+
+Copied verbatim by acpgen from acpgen/shipped/runtime/examples/client.py. Do not edit.
+
+It starts the agent, initializes (checking the version the agent answers), opens a session
+in the current directory, sends each prompt and prints the agent's message chunks as they
+stream in, then the stop reason. A permission request is answered with the first
+``allow`` option. An error from the agent is printed as one line (exit status 1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from collections.abc import Sequence
+from typing import TextIO
+
+from .. import PROTOCOL_VERSION, AcpGuardError, Client, RpcError, connect_to_agent, models
+
+PACKAGE = (__package__ or "").rpartition(".")[0]  # the generated package
+CLIENT_NAME = f"{PACKAGE}-example-client"
+
+
+class PrintingClient(Client):
+    def __init__(self, out: TextIO | None = None) -> None:
+        self.out = out or sys.stdout
+
+    async def session_update(self, params: models.SessionNotification) -> None:
+        update = params.update
+        if isinstance(update, models.SessionUpdateAgentMessageChunk) and isinstance(
+            update.content, models.ContentBlockText
+        ):
+            self.out.write(update.content.text)
+            self.out.flush()
+
+    async def session_request_permission(
+        self, params: models.RequestPermissionRequest
+    ) -> models.RequestPermissionResponse:
+        allow = (models.PermissionOptionKind.ALLOW_ONCE, models.PermissionOptionKind.ALLOW_ALWAYS)
+        chosen = next((o for o in params.options if o.kind in allow), params.options[0])
+        return models.RequestPermissionResponse(
+            outcome=models.RequestPermissionOutcomeSelected(option_id=chosen.option_id)
+        )
+
+
+async def run(command: Sequence[str], prompts: Sequence[str], out: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    async with connect_to_agent(PrintingClient(out), command) as connection:
+        init = await connection.initialize(
+            protocol_version=PROTOCOL_VERSION,
+            client_capabilities=models.ClientCapabilities(),
+            client_info=models.Implementation(name=CLIENT_NAME, version="0.1.0"),
+        )
+        out.write(f"[protocol version {init.protocol_version}]\n")
+        session = await connection.session_new(cwd=os.getcwd(), mcp_servers=[])
+        for text in prompts:
+            response = await connection.session_prompt(
+                session_id=session.session_id, prompt=[models.ContentBlockText(text=text)]
+            )
+            out.write(f"\n[stop reason: {response.stop_reason.value}]\n")
+            out.flush()
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog=f"python -m {__spec__.name if __spec__ else 'client'}",
+        description="Drive an ACP agent over stdio.",
+    )
+    parser.add_argument("--prompt", action="append", help="a prompt to send (repeatable)")
+    parser.add_argument("command", nargs=argparse.REMAINDER, help="-- AGENT-COMMAND...")
+    args = parser.parse_args(argv)
+    command = list(args.command)
+    if command and command[0] == "--":
+        command = command[1:]
+    if not command:
+        parser.error("give the agent command after --")
+    # Whatever happens, the agent's process group is stopped before asyncio.run returns
+    # (stdio.spawn_process), and a failure is one line on stderr, not a traceback.
+    try:
+        return asyncio.run(run(command, args.prompt or ["Hello from the example client"]))
+    except RpcError as exc:
+        print(f"{parser.prog}: error: the agent answered {exc.code} {exc.message}", file=sys.stderr)
+    except (AcpGuardError, ConnectionError, OSError, ValueError) as exc:
+        print(f"{parser.prog}: error: {type(exc).__name__}: {exc}", file=sys.stderr)
+    except KeyboardInterrupt:
+        print(f"{parser.prog}: interrupted", file=sys.stderr)
+        return 130
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,48 @@
+"""Observability: one standard ``logging`` logger per connection, optional OpenTelemetry spans.
+
+Copied verbatim into every generated package by acpgen (``acpgen/runtime/observability.py``).
+
+* Each connection logs to its own logger, ``<package>.connection.<role>.<n>`` (``n`` counts
+  the connections of the process), a child of the package's logger: configure
+  ``logging.getLogger("<package>")`` for all of them, or one connection's by its name
+  (``connection.logger.name``). At DEBUG level every request sent or handled is logged with
+  its method and outcome; nothing is formatted when DEBUG is off.
+* ``trace=True`` on a connection opens an OpenTelemetry span per request, sent
+  (``acp.client <method>``/``acp.agent <method>``, kind CLIENT) and handled (kind SERVER),
+  with ``rpc.system=jsonrpc`` and ``rpc.method``, when the ``opentelemetry-api`` package is
+  installed (without it: a warning, no spans). Off by default; off, a request costs one
+  ``is None`` test.
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import logging
+from typing import Any
+
+__all__ = ["connection_logger", "request_tracer"]
+
+_COUNTER = itertools.count(1)
+
+
+def connection_logger(package: str, role: str) -> logging.Logger:
+    """A new logger for one connection of ``role`` ("agent" or "client")."""
+    return logging.getLogger(f"{package}.connection.{role}.{next(_COUNTER)}")
+
+
+def request_tracer(enabled: bool, package: str, log: logging.Logger) -> Any:
+    """An OpenTelemetry tracer when ``enabled`` and the API is installed; else None."""
+    if not enabled:
+        return None
+    try:  # imported by name: an optional dependency, absent from most installs
+        trace = importlib.import_module("opentelemetry.trace")
+    except ImportError:
+        log.warning("trace=True, but opentelemetry-api is not installed: no spans")
+        return None
+    return trace.get_tracer(package)
+
+
+def span_kind(outbound: bool) -> Any:
+    kinds = importlib.import_module("opentelemetry.trace").SpanKind
+    return kinds.CLIENT if outbound else kinds.SERVER

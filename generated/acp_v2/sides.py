@@ -1,0 +1,444 @@
+"""What both ends of a typed ACP connection share: routes, wire conversion, dispatch, lifecycle.
+
+Copied verbatim into every generated package by acpgen (``acpgen/shipped/runtime/sides.py``).
+``connection.py`` (rendered from the method table) builds :class:`AgentSideConnection` and
+:class:`ClientSideConnection` on :class:`_Side`, with one typed method per outbound call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import logging
+from types import SimpleNamespace
+from typing import Any, ClassVar, TypeVar, cast, overload
+
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from . import guards, methods, models
+from .errors import MalformedResponse
+from .extensions import Extension, check_extension_name, declared_extensions
+from .handshake import SUPPORTED_PROTOCOL_VERSIONS
+from .interfaces import Agent, Client
+from .lenient import validate_lenient
+from .lenient_markers import MARKERS
+from .methods import MethodSpec as Route  # a method's entry: wire, py_name, kind, params, result
+from .observability import connection_logger, request_tracer, span_kind
+from .outbound import OutboundPlan
+from .rpc import DEFAULT_MAX_FRAME_BYTES, Connection, RpcError
+
+__all__ = ["AGENT_ROUTES", "CLIENT_ROUTES", "Route", "from_peer", "from_wire", "to_wire"]
+
+logger = logging.getLogger(__name__)
+_PACKAGE = __name__.rpartition(".")[0]  # the generated package, e.g. acp_v1
+
+
+# The methods each side handles (schema: ``x-side``), from the method table.
+# A method either side handles (x-side "both": v1 unstable's mcp/message) is routed on both.
+AGENT_ROUTES: dict[str, Route] = {
+    w: s for w, s in methods.METHODS.items() if s.side in ("agent", "both")
+}
+CLIENT_ROUTES: dict[str, Route] = {
+    w: s for w, s in methods.METHODS.items() if s.side in ("client", "both")
+}
+
+
+@functools.cache
+def _adapter(model: Any) -> TypeAdapter[Any]:
+    return TypeAdapter(model)
+
+
+def to_wire(value: Any, model: Any) -> Any:
+    """A model instance as its JSON value: wire names, unset optional members left out."""
+    if value is None or model is None:
+        return value
+    return _adapter(model).dump_python(value, mode="json", by_alias=True, exclude_unset=True)
+
+
+def from_wire(data: Any, model: Any) -> Any:
+    """Validate a JSON value into ``model``, by wire names only (names must match exactly)."""
+    return _adapter(model).validate_python(data, by_alias=True, by_name=False)
+
+
+_P = TypeVar("_P")
+_R = TypeVar("_R")
+
+
+def _params(model: type[_P], params: _P | None, fields: dict[str, Any]) -> _P:
+    """The params of an outbound call: the model given, or one built from keyword arguments
+    (None for a member that is not required means "omitted")."""
+    if params is not None:
+        if fields:
+            raise TypeError("pass the params model or keyword arguments, not both")
+        return params
+    required = _required(model)  # type: ignore[arg-type]  # a class: hashable
+    return model(**{k: v for k, v in fields.items() if v is not None or k in required})
+
+
+@functools.cache
+def _required(model: Any) -> frozenset[str]:
+    declared: dict[str, Any] = getattr(model, "model_fields", {})
+    return frozenset(name for name, field in declared.items() if field.is_required())
+
+
+def from_peer(data: Any, model: Any) -> Any:
+    """Validate what the peer sent into ``model``: strictly, except where the schema's
+    ``x-deserialize-*`` markers allow leniency (``lenient.py``), which is logged."""
+    return validate_lenient(_adapter(model), model, data, MARKERS)
+
+
+def _validation_data(exc: ValidationError) -> Any:
+    # Without the input: a 10 MB frame must not come back inside its own error.
+    errors = exc.json(include_url=False, include_context=False, include_input=False)
+    return {"errors": json.loads(errors)}
+
+
+class _Side:
+    """What both ends share: inbound dispatch, typed outbound calls, lifecycle."""
+
+    inbound_routes: ClassVar[dict[str, Route]] = {}
+    outbound_routes: ClassVar[dict[str, Route]] = {}
+    role: ClassVar[str] = ""
+
+    def __init__(
+        self,
+        handler: Any,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        *,
+        max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
+        trace: bool = False,
+    ) -> None:
+        self.handler = handler
+        # One logger per connection; spans only with trace=True (observability.py).
+        self.logger = connection_logger(_PACKAGE, self.role)
+        self._tracer = request_tracer(trace, _PACKAGE, self.logger)
+        self._plan: OutboundPlan | None = None
+        self._extensions = declared_extensions(handler)
+        self._plan_for: Any = None
+        self.rpc = Connection(reader, writer, self, max_frame_bytes=max_frame_bytes, name=self.role)
+        handler.on_connect(self)
+
+    # -- lifecycle ---------------------------------------------------------------------
+
+    def start(self) -> None:
+        self.rpc.start()
+
+    async def close(self) -> None:
+        await self.rpc.close()
+
+    async def wait_closed(self) -> None:
+        await self.rpc.wait_closed()
+
+    async def __aenter__(self) -> Any:
+        self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # -- inbound (rpc.Dispatcher) ------------------------------------------------------
+
+    async def handle_request(self, method: str, params: Any) -> Any:
+        if self._tracer is None:
+            return await self._handle_request(method, params)
+        with self._span(method, outbound=False):
+            return await self._handle_request(method, params)
+
+    def _span(self, method: str, outbound: bool) -> Any:
+        attributes = {"rpc.system": "jsonrpc", "rpc.method": method}
+        name = f"acp.{self.role} {method}"
+        kind = span_kind(outbound)
+        return self._tracer.start_as_current_span(name, kind=kind, attributes=attributes)
+
+    async def _handle_request(self, method: str, params: Any) -> Any:
+        if self.logger.isEnabledFor(logging.DEBUG):
+            self.logger.debug("%s: handling %s", self.role, method)
+        route = self.inbound_routes.get(method)
+        if route is None or route.kind != "request":
+            if method.startswith("_"):
+                return await self._extension_request(method, params)
+            raise RpcError.method_not_found(method)
+        value = self._parse_params(route, params)
+        result = await self._dispatch(route, value)
+        try:
+            wire = to_wire(result, route.result)
+        except Exception as exc:  # the handler returned the wrong type
+            details = f"invalid {route.wire} result: {exc}"[:500]
+            raise RpcError.internal_error({"details": details}) from exc
+        try:
+            return self._outbound(route, "result", result, wire)[0]
+        except guards.AcpGuardError as exc:
+            self.logger.warning("%s: refused to answer %s: %s", self.role, route.wire, exc)
+            raise RpcError.internal_error({"details": str(exc)[:500]}) from exc
+
+    async def handle_notification(self, method: str, params: Any) -> None:
+        route = self.inbound_routes.get(method)
+        if route is None or route.kind != "notification":
+            if method.startswith("_"):
+                await self._extension_notification(method, params)
+            else:
+                self.logger.debug("%s: ignored unknown notification %s", self.role, method)
+            return
+        try:
+            value = self._parse_params(route, params)
+        except RpcError as exc:
+            self.logger.warning("%s: dropped invalid %s: %s", self.role, method, exc.data)
+            return
+        await self._dispatch(route, value)
+
+    def _parse_params(self, route: Route, params: Any) -> Any:
+        try:
+            return from_peer({} if params is None else params, route.params)
+        except ValidationError as exc:
+            raise RpcError.invalid_params(_validation_data(exc)) from None
+
+    async def _dispatch(self, route: Route, value: Any) -> Any:
+        result = await getattr(self.handler, route.py_name)(value)
+        if route.kind != "request" or not (result is None or isinstance(result, dict)):
+            return result
+        # Wire-shaped results are welcome (None: an empty result); they are validated like
+        # the models, so a handler cannot answer what the schema does not allow.
+        try:
+            return from_wire({} if result is None else result, route.result)
+        except ValidationError as exc:
+            self.logger.warning("%s: invalid %s result from the handler", self.role, route.wire)
+            raise RpcError.internal_error(_validation_data(exc)) from None
+
+    # -- outbound ----------------------------------------------------------------------
+
+    @property
+    def peer_capabilities(self) -> Any:
+        """The capabilities the peer advertised in ``initialize``; None before it completed."""
+        return None
+
+    def _advertised(self, capability: str) -> bool:
+        """Whether the peer advertised ``capability`` (a qualified path, e.g. ``clientCapabilities.fs``)."""
+        root, _, path = capability.partition(".")
+        # The guards type both as they know them (a Literal of paths, the capabilities models).
+        known: Any = path
+        peer: Any = self.peer_capabilities
+        if root == "agentCapabilities":
+            return guards.agent_capability_advertised(peer, known)
+        return guards.client_capability_advertised(peer, known)
+
+    def _outbound_plan(self) -> OutboundPlan | None:
+        """The send plan for the peer's current capabilities (None before ``initialize``)."""
+        capabilities = self.peer_capabilities
+        if capabilities is None:
+            return None
+        if self._plan_for is not capabilities:
+            gates, paths = guards.GATES, guards.ABSOLUTE_PATHS
+            self._plan = OutboundPlan(self.role, gates, paths, self._advertised)
+            self._plan_for = capabilities
+        return self._plan
+
+    def _outbound(self, route: Route, message: str, value: Any, wire: Any) -> tuple[Any, Any]:
+        """What goes on the wire for ``value`` (serialised once, as ``wire``): without the items
+        the peer cannot take where the spec says to omit them (``omit.py``: boolean config
+        options, terminal auth methods, each logged), after the capability guards, which raise
+        ``guards.AcpGuardError``; and the value as sent."""
+        plan = self._outbound_plan()
+        check = True
+        if plan is not None:
+            where = f"{self.role}: {route.wire} {message}"
+            wire, omitted, check = plan.apply(route.wire, message, wire, where)
+            if omitted:
+                value = from_wire(wire, route.result if message == "result" else route.params)
+        if check:  # something in it may be refused: the guard decides, on the same JSON
+            if message == "params":
+                self._check_outbound(route, wire)
+            else:
+                self._check_result(route, wire)
+        return wire, value
+
+    def _check_outbound(self, route: Route, params: Any) -> None:
+        """Raise (``guards.AcpGuardError``) before sending what the peer did not advertise."""
+        raise NotImplementedError
+
+    def _check_result(self, route: Route, result: Any) -> None:
+        """Raise (``guards.AcpGuardError``) before answering what the peer did not advertise."""
+        raise NotImplementedError
+
+    async def _call(self, wire: str, params: Any) -> Any:
+        route = self.outbound_routes[wire]
+        if isinstance(params, dict):  # wire-shaped params: validated into the model first
+            params = from_wire(params, route.params)
+        params = self._before_request(route, params)
+        sent, params = self._outbound(route, "params", params, to_wire(params, route.params))
+        if self.logger.isEnabledFor(logging.DEBUG):
+            self.logger.debug("%s: sending %s", self.role, wire)
+        if self._tracer is None:
+            raw = await self.rpc.request(wire, sent)
+        else:
+            with self._span(wire, outbound=True):
+                raw = await self.rpc.request(wire, sent)
+        # A null result is read as an empty object: other SDKs answer null for "nothing".
+        try:
+            result = from_peer({} if raw is None else raw, route.result)
+        except ValidationError as exc:
+            raise MalformedResponse(f"invalid {wire} result", _validation_data(exc)) from None
+        await self._after_response(route, params, result)
+        return result
+
+    async def _send(self, wire: str, params: Any) -> None:
+        route = self.outbound_routes[wire]
+        if isinstance(params, dict):
+            params = from_wire(params, route.params)
+        sent, params = self._outbound(route, "params", params, to_wire(params, route.params))
+        try:
+            await self.rpc.notify(wire, sent)
+        finally:
+            self._after_notification(route, params)
+
+    def _before_request(self, route: Route, params: Any) -> Any:
+        return params
+
+    async def _after_response(self, route: Route, params: Any, result: Any) -> None:
+        return None
+
+    def _after_notification(self, route: Route, params: Any) -> None:
+        return None
+
+    # -- extension methods (extensions.py) ----------------------------------------------
+
+    async def _extension_request(self, method: str, params: Any) -> Any:
+        ext = self._extensions.get(method)
+        if ext is None or ext.kind != "request":
+            return await self.handler.ext_method(method, params)
+        value = self._parse_extension(ext, params)
+        result = await getattr(self.handler, ext.attr)(value)
+        try:
+            dump = _adapter(Any if ext.result is None else ext.result).dump_python
+            # warnings="error": a value of another type raises instead of a warning.
+            return dump(result, mode="json", by_alias=True, exclude_unset=True, warnings="error")
+        except Exception as exc:  # the handler returned what its declared result is not
+            details = f"invalid {method} result: {exc}"[:500]
+            raise RpcError.internal_error({"details": details}) from exc
+
+    async def _extension_notification(self, method: str, params: Any) -> None:
+        ext = self._extensions.get(method)
+        if ext is None or ext.kind != "notification":
+            await self.handler.ext_notification(method, params)
+            return
+        try:
+            value = self._parse_extension(ext, params)
+        except RpcError as exc:
+            self.logger.warning("%s: dropped invalid %s: %s", self.role, method, exc.data)
+            return
+        await getattr(self.handler, ext.attr)(value)
+
+    def _parse_extension(self, ext: Extension, params: Any) -> Any:
+        if ext.params is None:
+            return params
+        try:
+            return from_wire({} if params is None else params, ext.params)
+        except ValidationError as exc:
+            raise RpcError.invalid_params(_validation_data(exc)) from None
+
+    def _extension_wire(self, method: str, params: Any) -> Any:
+        """An extension call's params as wire JSON (a model serialised once), after the
+        capability guards (before ``initialize`` completes, nothing but it may be sent)."""
+        check_extension_name(method)
+        wire = to_wire(params, type(params)) if isinstance(params, BaseModel) else params
+        if self.peer_capabilities is None:
+            # The guards read only the route's wire name: an extension has no route of its own.
+            self._check_outbound(cast(Route, SimpleNamespace(wire=method)), wire)
+        return wire
+
+    @overload
+    async def call_extension(self, method: str, params: Any = None, *, result: type[_R]) -> _R: ...
+
+    @overload
+    async def call_extension(self, method: str, params: Any = None) -> Any: ...
+
+    async def call_extension(self, method: str, params: Any = None, *, result: Any = None) -> Any:
+        """Send an extension request (its name starts with ``_``): ``params`` a model (sent by
+        wire names) or JSON; the answer is validated into ``result`` when given."""
+        raw = await self.rpc.request(method, self._extension_wire(method, params))
+        if result is None:
+            return raw
+        try:
+            return from_peer(raw, result)
+        except ValidationError as exc:
+            raise MalformedResponse(f"invalid {method} result", _validation_data(exc)) from None
+
+    async def notify_extension(self, method: str, params: Any = None) -> None:
+        """Send an extension notification (its name starts with ``_``)."""
+        await self.rpc.notify(method, self._extension_wire(method, params))
+
+
+class _AgentEnd(_Side):
+    """The agent's end, but for what the method table decides (``connection.AgentSideConnection``)."""
+
+    inbound_routes: ClassVar[dict[str, Route]] = AGENT_ROUTES
+    outbound_routes: ClassVar[dict[str, Route]] = CLIENT_ROUTES
+    role: ClassVar[str] = "agent"
+
+    def __init__(
+        self,
+        agent: Agent,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        *,
+        max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
+        trace: bool = False,
+    ) -> None:
+        self.client_capabilities: models.ClientCapabilities | None = None
+        self.protocol_version: int | None = None
+        super().__init__(agent, reader, writer, max_frame_bytes=max_frame_bytes, trace=trace)
+
+    @property
+    def peer_capabilities(self) -> models.ClientCapabilities | None:
+        return self.client_capabilities
+
+    def _check_outbound(self, route: Route, params: Any) -> None:
+        method: Any = route.wire  # one of the client's methods (the guards' Literal type)
+        guards.check_agent_call(method, params, self.client_capabilities)
+
+    def _check_result(self, route: Route, result: Any) -> None:
+        method: Any = route.wire
+        guards.check_agent_result(method, result, self.client_capabilities)
+
+
+class _ClientEnd(_Side):
+    """The client's end, but for what the method table decides (``connection.ClientSideConnection``)."""
+
+    inbound_routes: ClassVar[dict[str, Route]] = CLIENT_ROUTES
+    outbound_routes: ClassVar[dict[str, Route]] = AGENT_ROUTES
+    role: ClassVar[str] = "client"
+
+    def __init__(
+        self,
+        client: Client,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        *,
+        max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
+        supported_versions: frozenset[int] = SUPPORTED_PROTOCOL_VERSIONS,
+        trace: bool = False,
+    ) -> None:
+        self.supported_versions = supported_versions
+        self.agent_capabilities: models.AgentCapabilities | None = None
+        self.agent_auth_methods: Any = None
+        self.protocol_version: int | None = None
+        # session id -> one future per pending session/request_permission of that session
+        self._pending_permissions: dict[str, set[asyncio.Future[None]]] = {}
+        super().__init__(client, reader, writer, max_frame_bytes=max_frame_bytes, trace=trace)
+
+    @property
+    def peer_capabilities(self) -> models.AgentCapabilities | None:
+        return self.agent_capabilities
+
+    @property
+    def peer_auth_methods(self) -> Any:
+        return self.agent_auth_methods
+
+    def _check_outbound(self, route: Route, params: Any) -> None:
+        method: Any = route.wire  # one of the agent's methods (the guards' Literal type)
+        guards.check_client_call(method, params, self.agent_capabilities, self.agent_auth_methods)
+
+    def _check_result(self, route: Route, result: Any) -> None:
+        method: Any = route.wire
+        guards.check_client_result(method, result, self.agent_capabilities)

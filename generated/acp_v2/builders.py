@@ -15,6 +15,7 @@ omitted. A tag two unions share is qualified by its union (``terminal_tool_call_
 from __future__ import annotations
 
 from typing import Annotated, Any
+
 from pydantic import Field
 
 from acp_v2 import models

@@ -166,7 +166,7 @@ def test_values_python_cannot_hold_are_refused_by_pointer(
 ) -> None:
     if route == "meta_version_true":
         _edit_json(inputs_copy / META, lambda m: m.__setitem__("version", True))
-        where, element = META, "'version'"
+        where, element = META, "/version"
     elif route == "nan_default":
         path = inputs_copy / SCHEMA
         text = path.read_text(encoding="utf-8")

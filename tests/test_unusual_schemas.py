@@ -158,14 +158,16 @@ def test_methods_that_map_to_one_python_name_are_refused_naming_both() -> None:
     }
     with pytest.raises(AcpgenError) as info:
         hf.build(schema, meta)
-    assert str(info.value) == (f"{hf.META}: methods 'agent/note' and 'agent-note' both map to "
-                               "the Python name 'agent_note'")
+    # Both entries named, the second by its JSON pointer in meta.json.
+    assert str(info.value) == (f"{hf.META}: /agentMethods/agent_note_2: method 'agent-note' and "
+                               "'agent/note' (/agentMethods/agent_note) both map to the Python name "
+                               "'agent_note'")
 
 
 def test_a_boolean_version_is_refused() -> None:
     schema, meta = hf.fixture()
     meta["version"] = True
-    with pytest.raises(AcpgenError, match="'version'"):
+    with pytest.raises(AcpgenError, match="/version: must be an integer"):
         hf.build(schema, meta)
 
 

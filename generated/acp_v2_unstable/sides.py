@@ -31,7 +31,7 @@ from .rpc import DEFAULT_MAX_FRAME_BYTES, Connection, RpcError
 __all__ = ["AGENT_ROUTES", "CLIENT_ROUTES", "Route", "from_peer", "from_wire", "to_wire"]
 
 logger = logging.getLogger(__name__)
-_PACKAGE = __name__.rpartition(".")[0]  # the generated package, e.g. acp_v1
+_PACKAGE = __name__.rpartition(".")[0]  # the generated package this module is copied into
 
 
 # The methods each side handles (schema: ``x-side``), from the method table.

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import generated_dir
@@ -64,9 +65,13 @@ def _outcomes(violation: str) -> dict[str, tuple[str, str]]:
         permission_prompt="/permission",
         fs_prompt="/read {path}",
     )
-    kit = AgentKit(AgentRunner(target), Validator("acp_v1"))
+    return _run_checks(AGENT_CHECKS, AgentKit(AgentRunner(target), Validator("acp_v1")))
+
+
+def _run_checks(checks: dict[str, Any], kit: Any) -> dict[str, tuple[str, str]]:
+    """Every check run on one kit: requirement ID -> (pass | skip | fail, the message)."""
     found: dict[str, tuple[str, str]] = {}
-    for req_id, check in AGENT_CHECKS.items():
+    for req_id, check in checks.items():
         try:
             check(kit)
             found[req_id] = ("pass", "")
@@ -253,17 +258,7 @@ def _client_outcomes(violation: str) -> dict[str, tuple[str, str]]:
     from acpgen.shipped.conformance.client_scenarios import ClientRunner, ClientTarget
 
     target = ClientTarget(argv=(sys.executable, str(CLIENT), violation, "{agent}"), timeout=5.0, run_timeout=20.0)
-    kit = ClientKit(ClientRunner(target), Validator("acp_v1"))
-    found: dict[str, tuple[str, str]] = {}
-    for req_id, check in CLIENT_CHECKS.items():
-        try:
-            check(kit)
-            found[req_id] = ("pass", "")
-        except CheckSkipped as exc:
-            found[req_id] = ("skip", str(exc))
-        except CheckFailed as exc:
-            found[req_id] = ("fail", str(exc))
-    return found
+    return _run_checks(CLIENT_CHECKS, ClientKit(ClientRunner(target), Validator("acp_v1")))
 
 
 def test_every_client_check_is_in_the_matrix_or_listed_with_why() -> None:

@@ -61,6 +61,54 @@ def tree_now() -> dict[str, bytes]:
     return dict(_SESSION["tree"])
 
 
+def single_surface_project() -> Path:
+    """A throw-away project of the v1 stable surface alone (made once per test process): the
+    real schema/ and templates/, the lock without its ``[generate.surfaces]`` table.
+
+    Tests of what ``generate`` and ``check`` do with *a* tree (drift diagnoses, atomic
+    writes, caches, determinism) run on it: every surface goes through the same code, and
+    one surface costs a fifth of four. The surfaces themselves: tests/test_surfaces.py.
+    Tests copy it (:func:`copy_single_surface_project`), never change it."""
+    if "single" not in _SESSION:
+        root = Path(tempfile.mkdtemp(prefix="acpgen-single-"))
+        atexit.register(shutil.rmtree, root, True)
+        shutil.copytree(PROJECT_ROOT / "schema", root / "schema")
+        shutil.copytree(PROJECT_ROOT / "templates", root / "templates")
+        lock = root / "schema" / "acp.lock"
+        text = lock.read_text(encoding="utf-8")
+        start = text.index("[generate.surfaces]\n")
+        end = text.index("\n\n", start) + 2
+        lock.write_text(text[:start] + text[end:], encoding="utf-8")
+        _SESSION["single"] = root
+    path: Path = _SESSION["single"]
+    return path
+
+
+def single_surface() -> tuple[Any, dict[str, bytes]]:
+    """The :func:`single_surface_project` loaded, and the tree it generates (built once)."""
+    if "single_tree" not in _SESSION:
+        from acpgen.load.project import load_project
+        from acpgen.output.generate import build_tree, options_for
+
+        project = load_project(single_surface_project(), str(INPUTS))
+        assert project.lock.surfaces == {}, "the single-surface lock still lists surfaces"
+        _SESSION["single_tree"] = (project, build_tree(project, options_for(project)))
+    project, tree = _SESSION["single_tree"]
+    return project, dict(tree)
+
+
+def copy_single_surface_project(dest: Path, tree: dict[str, bytes] | None = None) -> Path:
+    """A writable copy of :func:`single_surface_project` at ``dest``, with ``tree`` (by default
+    the tree it generates) as its generated/."""
+    from acpgen.output.writer import write_tree
+
+    source = single_surface_project()
+    shutil.copytree(source / "schema", dest / "schema")
+    shutil.copytree(source / "templates", dest / "templates")
+    write_tree(dest / "generated", single_surface()[1] if tree is None else tree)
+    return dest
+
+
 def generated_dir() -> Path:
     """:func:`tree_now` written to a temporary ``generated/`` (once per process), on
     ``sys.path`` so that ``import acp_v1`` finds it. Tests must not change it (copy it).

@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 from conftest import PROJECT_ROOT, tree_digest
-from test_check import cli, generated_now, make_copy
+from conftest import single_surface
+from test_check import cli, make_copy
 
 from acpgen.errors import AcpgenError
 from acpgen.output import writer
@@ -202,8 +203,9 @@ def test_concurrent_generate_is_refused_not_interleaved(tmp_path: Path) -> None:
 
 
 @pytest.fixture()
-def fresh_tree(project) -> dict[str, bytes]:  # type: ignore[no-untyped-def]
-    return generated_now(project)
+def fresh_tree() -> dict[str, bytes]:
+    """The single-surface project's tree (conftest.single_surface_project)."""
+    return single_surface()[1]
 
 
 @pytest.fixture()

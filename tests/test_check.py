@@ -20,35 +20,33 @@ from pathlib import Path
 import pytest
 import yaml  # type: ignore[import-untyped]  # PyYAML: a datamodel-code-generator dependency
 from click.testing import CliRunner, Result
-from conftest import PROJECT_ROOT, load_real_project, tree_digest, tree_now
+from conftest import (PROJECT_ROOT, copy_single_surface_project, load_real_project, single_surface,
+                      tree_digest, tree_now)
 
 import acpgen
 from acpgen.cli.main import main
 from acpgen.emit import render
-from acpgen.inputs.lock import load_lock
 from acpgen.output import proof
 from acpgen.output.check import MAX_DIFF_LINES, check
 from acpgen.output.generate import MANIFEST_NAME, OUTPUT_TOOLS, build_tree, options_for
 from acpgen.output.writer import write_tree
 
 
-def generated_now(project) -> dict[str, bytes]:  # type: ignore[no-untyped-def]
-    """What the generator produces now from the real pinned inputs (computed once per run)."""
-    assert project is load_real_project()
-    return tree_now()
+@pytest.fixture()
+def project():  # type: ignore[no-untyped-def]
+    """The single-surface project (conftest.single_surface_project): every copy below is of it."""
+    return single_surface()[0]
 
 
 @pytest.fixture()
-def fresh_tree(project) -> dict[str, bytes]:  # type: ignore[no-untyped-def]
-    return generated_now(project)
+def fresh_tree() -> dict[str, bytes]:
+    """What the generator produces now for that project (built once per test process)."""
+    return single_surface()[1]
 
 
 def make_copy(dest: Path, tree: dict[str, bytes]) -> Path:
-    """A throw-away project: the real schema/ and templates/, plus ``tree`` as generated/."""
-    shutil.copytree(PROJECT_ROOT / "schema", dest / "schema")
-    shutil.copytree(PROJECT_ROOT / "templates", dest / "templates")
-    write_tree(dest / "generated", tree)
-    return dest
+    """A throw-away project: the single-surface schema/ and templates/, ``tree`` as generated/."""
+    return copy_single_surface_project(dest, tree)
 
 
 def cli(*args: str) -> Result:
@@ -76,7 +74,10 @@ def copy(tmp_path: Path, fresh_tree: dict[str, bytes]) -> Path:
     return make_copy(tmp_path / "proj", fresh_tree)
 
 
-def test_manifest_records_versions_inputs_and_every_file_hash(project, fresh_tree) -> None:  # type: ignore[no-untyped-def]
+def test_manifest_records_versions_inputs_and_every_file_hash() -> None:
+    """The real project's tree: all four surfaces' inputs and manifests are recorded."""
+    project, fresh_tree = load_real_project(), tree_now()
+    assert project.lock.surfaces, "schema/acp.lock lists the other surfaces"
     doc = json.loads(fresh_tree[MANIFEST_NAME])
     assert doc["generator"] == {"name": "acpgen", "version": acpgen.__version__}
     # Only what shapes the bytes: pydantic only proves the output; datamodel-code-generator is a test oracle.
@@ -463,9 +464,7 @@ def test_output_that_does_not_import_is_drift_for_check_and_refused_by_generate(
     assert result.exit_code == 1
     report = json.loads(result.stdout)
     # The broken template is every surface's (schema/acp.lock lists them): each models.py.
-    lock = load_lock(PROJECT_ROOT)
-    packages = [lock.package, *lock.surfaces.values()]
-    assert report["changed"] == sorted([f"{p}/models.py" for p in packages] + [MANIFEST_NAME])
+    assert report["changed"] == sorted(["acp_v1/models.py", MANIFEST_NAME])
     assert [c["kind"] for c in report["causes"]] == ["stale_output"]
     assert spawns.imports == []
     result = cli("generate", "--project", str(copy), "--inputs", str(inputs_dir))

@@ -225,6 +225,9 @@ def test_the_ci_steps_run_locally_in_order(
     assert [r.strip().splitlines()[-1] for r in runs] == [
         'python -m pip install -e ".[test,dev]"', "acpgen check", "python -m pytest --acp-coverage"]
     assert run([python(ci), "-c", "import acpgen"], root, ci).returncode == 1
+    # The last step runs the skeleton's suite as written; the runtime's tests in it, which do
+    # not depend on how acpgen was installed, ran in full in the replay above.
+    ci["PYTEST_ADDOPTS"] = "--ignore=generated/runtime_tests"
     for script in runs:
         done = run(["bash", "-e", "-c", script], root, ci)
         assert done.returncode == 0, f"{shlex.quote(script)}:\n{done.stdout[-3000:]}{done.stderr[-3000:]}"

@@ -14,6 +14,7 @@ from typing import Any
 
 import jinja2
 import pytest
+from conftest import single_surface
 
 from acpgen.emit import render
 from acpgen.output import memo
@@ -24,6 +25,13 @@ from acpgen.output.writer import write_tree
 
 # The whole module is slow: whole generate and check runs, cold and warm.
 pytestmark = pytest.mark.slow
+
+
+@pytest.fixture()
+def project() -> Any:
+    """The single-surface project (conftest.single_surface_project): the caches work per
+    file, the same for every surface."""
+    return single_surface()[0]
 
 
 class Work:

@@ -163,18 +163,14 @@ async def stop_process_group(process: asyncio.subprocess.Process, grace: float =
     left for the garbage collector to close after the event loop has ended.
     """
     pgid = process.pid  # process_group=0: the group id is the leader's pid
-    try:
-        await asyncio.wait_for(process.wait(), timeout=grace)
-    except TimeoutError:
+    if not await _leader_exited(process, grace):
         logger.info(
             "agent (pid %d) still running %.1fs after EOF: terminating its group", pgid, grace
         )
         _signal_group(pgid, signal.SIGTERM)
-        try:
-            await asyncio.wait_for(process.wait(), timeout=grace)
-        except TimeoutError:
+        if not await _leader_exited(process, grace):
             _signal_group(pgid, signal.SIGKILL)
-            await process.wait()
+            await _leader_exited(process, None)
     if _signal_group(pgid, signal.SIGTERM):  # survivors of the leader
         for _ in range(20):
             await asyncio.sleep(0.05)
@@ -185,6 +181,22 @@ async def stop_process_group(process: asyncio.subprocess.Process, grace: float =
     transport = getattr(process, "_transport", None)  # asyncio keeps it private
     if transport is not None:
         transport.close()
+
+
+async def _leader_exited(process: asyncio.subprocess.Process, timeout: float | None) -> bool:
+    """Whether the leader exited within ``timeout`` seconds (None: however long it takes).
+
+    Not ``process.wait()``: on Python 3.11 that also waits until the pipes close, and a
+    launcher's surviving child holds them open, so a leader that has long exited would cost
+    the whole grace period. The exit status is set as soon as the child is reaped.
+    """
+    loop = asyncio.get_running_loop()
+    deadline = None if timeout is None else loop.time() + timeout
+    while process.returncode is None:
+        if deadline is not None and loop.time() >= deadline:
+            return False
+        await asyncio.sleep(0.02)
+    return True
 
 
 def _signal_group(pgid: int, sig: int) -> bool:

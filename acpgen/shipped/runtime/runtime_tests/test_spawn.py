@@ -6,6 +6,8 @@ environment by default, and the connection ends cleanly when the client exits.
 
 from __future__ import annotations
 
+import asyncio
+import importlib
 import sys
 from typing import Any
 
@@ -59,3 +61,20 @@ def test_an_agent_serves_a_client_process_with_the_callers_environment(
     connection = run(body())
     assert agent.prompts == ["from the caller"]
     assert connection.rpc.closed
+
+
+def test_a_leader_that_exited_is_not_waited_for_while_its_child_holds_the_pipes() -> None:
+    # A launcher exits at once and leaves a child holding its stdout. The group is stopped as
+    # soon as the leader is gone, not after the grace period (an hour here): Python 3.11's
+    # Process.wait() would wait for the pipes, which only the stop itself closes.
+    stdio = importlib.import_module(f"{PACKAGE}.stdio")
+
+    async def body() -> float:
+        loop = asyncio.get_running_loop()
+        command = ["sh", "-c", "sleep 3600 & echo started"]
+        async with stdio.spawn_process(command, exit_grace=3600.0) as (reader, _writer, _proc):
+            assert await reader.readline() == b"started\n"
+            started = loop.time()
+        return loop.time() - started
+
+    assert run(body(), timeout=60) < 30

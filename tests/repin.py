@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 from acpgen.inputs.lock import LOCK_RELPATH, PinnedFile, dump_lock, load_lock
@@ -18,18 +19,24 @@ ROSTER = "roster/requirements.md"
 SCHEMA = "schema/v1/schema.json"
 
 
-def make_project(src_root: Path, dest: Path, inputs: Path) -> Path:
-    """Copy the project's schema/ dir to ``dest`` and point its lock at ``inputs``."""
+def make_project(src_root: Path, dest: Path, inputs: Path, *, all_surfaces: bool = False) -> Path:
+    """Copy the project's schema/ dir to ``dest`` and point its lock at ``inputs``.
+
+    The copy generates v1 stable alone unless ``all_surfaces``: a test that breaks v1's
+    inputs gains nothing from generating the three other surfaces (four times the cost);
+    their files stay pinned and verified."""
     (dest / "schema").mkdir(parents=True, exist_ok=True)
     for item in (src_root / "schema").iterdir():
         if item.is_file():
             shutil.copyfile(item, dest / "schema" / item.name)
-    repin(dest, inputs)
+    repin(dest, inputs, all_surfaces=all_surfaces)
     return dest
 
 
-def repin(project: Path, inputs: Path, *, fix_roster_header: bool = True) -> None:
+def repin(project: Path, inputs: Path, *, fix_roster_header: bool = True, all_surfaces: bool = True) -> None:
     lock = load_lock(project)
+    if not all_surfaces:
+        lock = replace(lock, surfaces={})
     if fix_roster_header:
         schema_sha = hashlib.sha256((inputs / SCHEMA).read_bytes()).hexdigest()
         roster = inputs / ROSTER

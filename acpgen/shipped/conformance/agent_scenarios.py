@@ -45,6 +45,9 @@ class AgentTarget:
     slow_prompt: str | None = None  # a prompt the agent works on until cancelled
     permission_prompt: str | None = None  # a prompt that makes the agent ask for permission
     fs_prompt: str | None = None  # a prompt that makes the agent read {path} through the client
+    elicitation_prompt: str | None = None  # a prompt that makes the agent elicit (form or URL)
+    auth_method: str | None = None  # an advertised auth method ID the kit may authenticate with
+    logout: bool = False  # the kit may call logout (when the agent advertises auth.logout)
     env: tuple[tuple[str, str], ...] | None = None  # None: the caller's environment
     cwd: str | None = None  # where the command runs; None: the caller's working directory
 
@@ -498,6 +501,78 @@ async def close_running(ctx: Context) -> None:
     ctx.notes["closed_turn"] = (sent, response)
 
 
+# Both elicitation modes, advertised only in the ``elicitation`` run ({} means supported).
+ELICITATION_CAPS: dict[str, dict[str, Any]] = {"form": {}, "url": {}}
+
+
+async def elicitation(ctx: Context) -> None:
+    """Form and URL elicitation advertised, then the prompt that makes the agent elicit.
+
+    The kit declines a form and accepts a URL elicitation, but only after reading what the
+    agent wrote before it could see that answer (LATE_WINDOW): a second URL elicitation with
+    the same elicitationId, or an elicitation/complete, sent meanwhile shows on the wire as
+    sent while the first was still unanswered.
+    """
+    d = ctx.driver
+    prompt = ctx.target.elicitation_prompt or ""
+    d.behaviour.elicitation = tuple(ELICITATION_CAPS)
+    await ctx.initialize(init_params(caps={**caps_false(), "elicitation": ELICITATION_CAPS}))
+    session = await ctx.new_session()
+    sent = await d.send_request("session/prompt", {"sessionId": session, "prompt": [text(prompt)]})
+    held = d.behaviour.held
+    transcript = d.peer.transcript
+    while transcript.response_to(sent) is None:
+        await d.pump(
+            lambda f: bool(held) or transcript.response_to(sent) is not None,
+            ctx.target.turn_timeout,
+        )
+        if held:
+            await d.quiet(LATE_WINDOW)
+            for frame in list(held):
+                await d.answer_held(frame, {"action": "accept"})
+            held.clear()
+    ctx.notes["elicitation_turn"] = (sent, transcript.response_to(sent))
+    ctx.notes["late_after_elicitation"] = await d.quiet(LATE_WINDOW)
+
+
+async def auth(ctx: Context) -> None:
+    """authenticate with the method --acp-auth-method names; then, when --acp-logout allows
+    it and the agent advertises auth.logout, logout. It runs after every other scenario (a
+    logout may end the login they need)."""
+    init = await ctx.initialize(init_params())
+    method = ctx.target.auth_method
+    listed = [m.get("id") for m in init.get("authMethods") or [] if isinstance(m, dict)]
+    if method not in listed:
+        raise Stop(f"--acp-auth-method {method!r} is not among the agent's authMethods {listed!r}")
+    ctx.notes["authenticate"] = await ctx.driver.request(
+        "authenticate", {"methodId": method}, timeout=ctx.target.turn_timeout
+    )
+    advertised = isinstance(obj(obj(init.get("agentCapabilities")).get("auth")).get("logout"), dict)
+    if ctx.target.logout and advertised:
+        ctx.notes["logout"] = await ctx.driver.request("logout", {})
+    else:
+        ctx.notes["no_logout"] = (
+            "the agent does not advertise auth.logout"
+            if not advertised
+            else "the kit may not log out (--acp-logout)"
+        )
+
+
+# Why a scenario needs no spawn: the option it depends on was not given.
+OPT_IN: dict[str, Callable[[AgentTarget], str | None]] = {
+    "elicitation": lambda t: (
+        None
+        if t.elicitation_prompt
+        else "no prompt that makes the agent elicit (--acp-elicitation-prompt)"
+    ),
+    "auth": lambda t: (
+        None
+        if t.auth_method
+        else "no auth method the kit may authenticate with (--acp-auth-method)"
+    ),
+}
+LAST = "auth"  # a logout may end the login every other scenario needs
+
 SCENARIOS: dict[str, Scenario] = {
     "mcp_stdio": mcp_stdio,
     "close_running": close_running,
@@ -510,6 +585,8 @@ SCENARIOS: dict[str, Scenario] = {
     "cancel": cancel,
     "permission": permission,
     "cancel_request": cancel_request,
+    "elicitation": elicitation,
+    "auth": auth,
 }
 BEHAVIOURS: dict[str, Callable[[], ClientBehaviour]] = {
     "all_capabilities": lambda: ClientBehaviour(fs_read=True, fs_write=True, terminal=True),
@@ -531,6 +608,10 @@ class AgentRunner:
         return self.broken
 
     def run(self, name: str) -> Run:
+        if name == LAST and name not in self.runs:
+            for other in SCENARIOS:
+                if other != LAST:
+                    self.run(other)
         if name not in self.runs:
             self.runs[name] = asyncio.run(self._run(name))
         return self.runs[name]
@@ -541,6 +622,10 @@ class AgentRunner:
         run = Run(name, Transcript(name), workdir=workdir)
         if self.broken is not None:
             run.stopped = self.broken
+            return run
+        missing = OPT_IN[name](self.target) if name in OPT_IN else None
+        if missing is not None:
+            run.stopped = missing
             return run
         peer = Peer(run.transcript)
         behaviour = BEHAVIOURS.get(name, ClientBehaviour)()

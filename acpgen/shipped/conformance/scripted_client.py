@@ -30,6 +30,9 @@ class ClientBehaviour:
     # "allow": the first allow_* option (else the first option); "reject"; "hold": not
     # answered until the scenario answers it itself.
     permission: str = "allow"
+    # The elicitation modes advertised: a form is declined, a URL elicitation held (the
+    # scenario accepts it); any other mode is refused with -32602.
+    elicitation: tuple[str, ...] = ()
     file_text: str = "conformance kit file\n"
     held: list[Frame] = field(default_factory=list)
 
@@ -49,6 +52,11 @@ class ClientBehaviour:
             return _result(frame, {})
         if method.startswith("terminal/") and self.terminal:
             return _result(frame, _terminal_result(method))
+        if method == "elicitation/create" and params.get("mode") in self.elicitation:
+            if params.get("mode") == "url":
+                self.held.append(frame)
+                return None
+            return _result(frame, {"action": "decline"})
         if method == "elicitation/create":
             return _error(frame, INVALID_PARAMS, "elicitation mode not advertised")
         return _error(frame, METHOD_NOT_FOUND, f"Method not found: {method}")

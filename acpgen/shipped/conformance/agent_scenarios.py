@@ -293,15 +293,41 @@ async def no_capabilities(ctx: Context) -> None:
     await ctx.prompt(session, [text(ctx.target.prompt)], "prompt_text", meta=ODD_META)
 
 
+# Both elicitation modes ({} means supported), advertised with --acp-elicitation-prompt.
+ELICITATION_CAPS: dict[str, dict[str, Any]] = {"form": {}, "url": {}}
+
+
 async def all_capabilities(ctx: Context) -> None:
-    """Initialize with fs and terminal advertised; the kit serves them; one turn."""
-    caps = {"fs": {"readTextFile": True, "writeTextFile": True}, "terminal": True}
-    await ctx.initialize(init_params(caps=caps))
+    """The kit as the most capable client: fs and terminal advertised and served (and form
+    and URL elicitation with --acp-elicitation-prompt); authenticate with --acp-auth-method;
+    a turn, the fs and elicitation prompts; logout last with --acp-logout. This run comes
+    after every other one (a logout may end the login they need)."""
+    caps: dict[str, Any] = {"fs": {"readTextFile": True, "writeTextFile": True}, "terminal": True}
+    if ctx.target.elicitation_prompt:
+        caps["elicitation"] = ELICITATION_CAPS
+        ctx.driver.behaviour.elicitation = tuple(ELICITATION_CAPS)
+    init = await ctx.initialize(init_params(caps=caps))
+    methods = [m.get("id") for m in init.get("authMethods") or [] if isinstance(m, dict)]
+    method = ctx.target.auth_method
+    if method is not None and method in methods:
+        ctx.notes["authenticate"] = await ctx.driver.request(
+            "authenticate", {"methodId": method}, timeout=ctx.target.turn_timeout
+        )
+    elif method is not None:
+        ctx.notes["no_authenticate"] = f"--acp-auth-method {method!r} is not among {methods!r}"
     session = await ctx.new_session()
     await ctx.prompt(session, [text(ctx.target.prompt)], "prompt_text")
     if ctx.target.fs_prompt:
         path = str(Path(ctx.run.workdir, "notes.md"))
         await ctx.prompt(session, [text(ctx.target.fs_prompt.replace("{path}", path))], "prompt_fs")
+    if ctx.target.elicitation_prompt:
+        prompt = [text(ctx.target.elicitation_prompt)]
+        await ctx.prompt(session, prompt, "prompt_elicitation")
+    logout = isinstance(obj(obj(init.get("agentCapabilities")).get("auth")).get("logout"), dict)
+    if ctx.target.logout and logout:
+        ctx.notes["logout"] = await ctx.driver.request("logout", {})
+    elif ctx.target.logout:
+        ctx.notes["no_logout"] = "the agent does not advertise auth.logout"
 
 
 async def version(ctx: Context) -> None:
@@ -501,77 +527,8 @@ async def close_running(ctx: Context) -> None:
     ctx.notes["closed_turn"] = (sent, response)
 
 
-# Both elicitation modes, advertised only in the ``elicitation`` run ({} means supported).
-ELICITATION_CAPS: dict[str, dict[str, Any]] = {"form": {}, "url": {}}
+LAST = "all_capabilities"  # it may log out, which may end the login every other run needs
 
-
-async def elicitation(ctx: Context) -> None:
-    """Form and URL elicitation advertised, then the prompt that makes the agent elicit.
-
-    The kit declines a form and accepts a URL elicitation, but only after reading what the
-    agent wrote before it could see that answer (LATE_WINDOW): a second URL elicitation with
-    the same elicitationId, or an elicitation/complete, sent meanwhile shows on the wire as
-    sent while the first was still unanswered.
-    """
-    d = ctx.driver
-    prompt = ctx.target.elicitation_prompt or ""
-    d.behaviour.elicitation = tuple(ELICITATION_CAPS)
-    await ctx.initialize(init_params(caps={**caps_false(), "elicitation": ELICITATION_CAPS}))
-    session = await ctx.new_session()
-    sent = await d.send_request("session/prompt", {"sessionId": session, "prompt": [text(prompt)]})
-    held = d.behaviour.held
-    transcript = d.peer.transcript
-    while transcript.response_to(sent) is None:
-        await d.pump(
-            lambda f: bool(held) or transcript.response_to(sent) is not None,
-            ctx.target.turn_timeout,
-        )
-        if held:
-            await d.quiet(LATE_WINDOW)
-            for frame in list(held):
-                await d.answer_held(frame, {"action": "accept"})
-            held.clear()
-    ctx.notes["elicitation_turn"] = (sent, transcript.response_to(sent))
-    ctx.notes["late_after_elicitation"] = await d.quiet(LATE_WINDOW)
-
-
-async def auth(ctx: Context) -> None:
-    """authenticate with the method --acp-auth-method names; then, when --acp-logout allows
-    it and the agent advertises auth.logout, logout. It runs after every other scenario (a
-    logout may end the login they need)."""
-    init = await ctx.initialize(init_params())
-    method = ctx.target.auth_method
-    listed = [m.get("id") for m in init.get("authMethods") or [] if isinstance(m, dict)]
-    if method not in listed:
-        raise Stop(f"--acp-auth-method {method!r} is not among the agent's authMethods {listed!r}")
-    ctx.notes["authenticate"] = await ctx.driver.request(
-        "authenticate", {"methodId": method}, timeout=ctx.target.turn_timeout
-    )
-    advertised = isinstance(obj(obj(init.get("agentCapabilities")).get("auth")).get("logout"), dict)
-    if ctx.target.logout and advertised:
-        ctx.notes["logout"] = await ctx.driver.request("logout", {})
-    else:
-        ctx.notes["no_logout"] = (
-            "the agent does not advertise auth.logout"
-            if not advertised
-            else "the kit may not log out (--acp-logout)"
-        )
-
-
-# Why a scenario needs no spawn: the option it depends on was not given.
-OPT_IN: dict[str, Callable[[AgentTarget], str | None]] = {
-    "elicitation": lambda t: (
-        None
-        if t.elicitation_prompt
-        else "no prompt that makes the agent elicit (--acp-elicitation-prompt)"
-    ),
-    "auth": lambda t: (
-        None
-        if t.auth_method
-        else "no auth method the kit may authenticate with (--acp-auth-method)"
-    ),
-}
-LAST = "auth"  # a logout may end the login every other scenario needs
 
 SCENARIOS: dict[str, Scenario] = {
     "mcp_stdio": mcp_stdio,
@@ -585,8 +542,6 @@ SCENARIOS: dict[str, Scenario] = {
     "cancel": cancel,
     "permission": permission,
     "cancel_request": cancel_request,
-    "elicitation": elicitation,
-    "auth": auth,
 }
 BEHAVIOURS: dict[str, Callable[[], ClientBehaviour]] = {
     "all_capabilities": lambda: ClientBehaviour(fs_read=True, fs_write=True, terminal=True),
@@ -622,10 +577,6 @@ class AgentRunner:
         run = Run(name, Transcript(name), workdir=workdir)
         if self.broken is not None:
             run.stopped = self.broken
-            return run
-        missing = OPT_IN[name](self.target) if name in OPT_IN else None
-        if missing is not None:
-            run.stopped = missing
             return run
         peer = Peer(run.transcript)
         behaviour = BEHAVIOURS.get(name, ClientBehaviour)()

@@ -35,8 +35,6 @@ ALL_SCENARIOS = (
     "permission",
     "cancel_request",
     "mcp_stdio",
-    "elicitation",
-    "auth",
 )
 # Runs where the kit advertised fs and terminal false (without clientCapabilities at all
 # is INIT-OMITTED-UNSUPPORTED's).
@@ -47,8 +45,6 @@ WITHOUT_FS_TERMINAL = (
     "cancel",
     "permission",
     "cancel_request",
-    "elicitation",
-    "auth",
 )
 # Session updates that carry the conversation (what session/load replays, what may follow a
 # cancel only before the turn's response); the others describe the session's state.
@@ -499,23 +495,25 @@ for _id, _methods in _SHAPES.items():
     AGENT_CHECKS[_id] = _shape_check(_methods)
 
 
-def _auth_shape(kit: AgentKit, method: str, missing: str | None = None) -> None:
-    """The result of the kit's ``method`` call in the auth run, validated; an error answer
-    (no login possible here, ...) leaves nothing to judge."""
-    frame = kit.note("auth", method, missing)
+def _auth_shape(kit: AgentKit, method: str, option: str) -> None:
+    """The result of the kit's ``method`` call (all_capabilities run), validated; an error
+    answer (no login possible here, ...) leaves nothing to judge."""
+    notes = kit.run("all_capabilities").notes
+    why = notes.get(f"no_{method}") or f"the kit may not call {method} (give {option})"
+    frame = kit.note("all_capabilities", method, why)
     if isinstance(frame.get("error"), dict) or "result" not in frame.message:
         raise skip(f"{method} answered no result, so its shape cannot be judged: {frame.shown()}")
-    w.shape([kit.run("auth").transcript], kit.validator, method)
+    w.shape([kit.run("all_capabilities").transcript], kit.validator, method)
 
 
 @check("ACP-V1-SCHEMA-AUTHENTICATE-SHAPE")
 def _authenticate(kit: AgentKit) -> None:
-    _auth_shape(kit, "authenticate")
+    _auth_shape(kit, "authenticate", "--acp-auth-method")
 
 
 @check("ACP-V1-SCHEMA-LOGOUT-SHAPE")
 def _logout(kit: AgentKit) -> None:
-    _auth_shape(kit, "logout", kit.run("auth").notes.get("no_logout"))
+    _auth_shape(kit, "logout", "--acp-logout")
 
 
 AUTH_TYPES = ("agent", "terminal")  # the stable AuthMethod variants' "type" (none: agent)
@@ -1242,8 +1240,9 @@ def _accepted_before(t: Transcript, request: Frame, frame: Frame) -> bool:
 
 
 def _no_elicitation_seen(kit: AgentKit, what: str) -> CheckSkipped:
-    kit.note("elicitation", "elicitation_turn")  # the run's own reason, when it stopped
-    return skip(f"the agent sent no {what} (the elicitation run advertised form and url)")
+    why = "no prompt that makes the agent elicit (give --acp-elicitation-prompt)"
+    kit.note("all_capabilities", "prompt_elicitation", why)  # or why that run stopped
+    return skip(f"the agent sent no {what} (the kit advertised form and url elicitation)")
 
 
 @check("ACP-V1-ELIC-AGENT-UNIQUE-ELICITATION-ID")

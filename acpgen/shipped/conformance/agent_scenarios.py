@@ -300,8 +300,8 @@ ELICITATION_CAPS: dict[str, dict[str, Any]] = {"form": {}, "url": {}}
 async def all_capabilities(ctx: Context) -> None:
     """The kit as the most capable client: fs and terminal advertised and served (and form
     and URL elicitation with --acp-elicitation-prompt); authenticate with --acp-auth-method;
-    a turn, the fs and elicitation prompts; logout last with --acp-logout. This run comes
-    after every other one (a logout may end the login they need)."""
+    a turn, the fs and elicitation prompts; logout last with --acp-logout, and then this run
+    comes after every other one (a logout may end the login they need)."""
     caps: dict[str, Any] = {"fs": {"readTextFile": True, "writeTextFile": True}, "terminal": True}
     if ctx.target.elicitation_prompt:
         caps["elicitation"] = ELICITATION_CAPS
@@ -563,7 +563,7 @@ class AgentRunner:
         return self.broken
 
     def run(self, name: str) -> Run:
-        if name == LAST and name not in self.runs:
+        if name == LAST and name not in self.runs and self.target.logout:
             for other in SCENARIOS:
                 if other != LAST:
                     self.run(other)

@@ -1302,7 +1302,7 @@ def _complete_after_interaction(kit: AgentKit) -> None:
     for t, f, matching in _completions(kit):
         if matching and not _accepted_before(t, matching[-1], f):
             raise fail(
-                f"elicitation/complete before the kit accepted that URL elicitation (the "
+                f"elicitation/complete for a URL elicitation the kit had not accepted (the "
                 f"external interaction cannot have finished): [{t.name}] {f.shown()} "
                 f"(elicitation: {matching[-1].shown()})"
             )

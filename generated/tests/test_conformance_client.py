@@ -998,8 +998,8 @@ def test_client_schema_authenticate_shape(acp_client: Checker) -> None:
     Applicability: always (no condition stated)
     Source: schema/v1/schema.json /$defs/AuthenticateRequest
 
-    Observable (both): authenticate messages, when exchanged, are validated (the kit never
-    starts an agent's login)
+    Observable (both): authenticate messages, when exchanged, are validated (against an
+    agent only with --acp-auth-method: it may start a real login)
     """
     acp_client.check("ACP-V1-SCHEMA-AUTHENTICATE-SHAPE")
 

@@ -11,11 +11,14 @@ writes once per test process: a template change is tested without regenerating, 
 from __future__ import annotations
 
 import atexit
+import contextlib
+import fcntl
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -57,8 +60,29 @@ def tree_now() -> dict[str, bytes]:
         from acpgen.output.generate import build_tree, options_for
 
         project = load_real_project()
-        _SESSION["tree"] = build_tree(project, options_for(project))
+        with _one_builder_at_a_time():
+            _SESSION["tree"] = build_tree(project, options_for(project))
     return dict(_SESSION["tree"])
+
+
+@contextlib.contextmanager
+def _one_builder_at_a_time() -> Iterator[None]:
+    """The test workers (pytest -n) build their session trees one after another: the first
+    builds cold and fills acpgen's cache, the next finds the tree there (the same bytes,
+    memoised by content) instead of spending the same CPU at the same time."""
+    from acpgen import disk_cache
+
+    where = disk_cache.cache_dir()
+    if where is None:
+        yield
+        return
+    where.parent.mkdir(parents=True, exist_ok=True)
+    with open(where.parent / "tests-build.lock", "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def single_surface_project() -> Path:
@@ -92,7 +116,8 @@ def single_surface() -> tuple[Any, dict[str, bytes]]:
 
         project = load_project(single_surface_project(), str(INPUTS))
         assert project.lock.surfaces == {}, "the single-surface lock still lists surfaces"
-        _SESSION["single_tree"] = (project, build_tree(project, options_for(project)))
+        with _one_builder_at_a_time():
+            _SESSION["single_tree"] = (project, build_tree(project, options_for(project)))
     project, tree = _SESSION["single_tree"]
     return project, dict(tree)
 

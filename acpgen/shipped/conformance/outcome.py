@@ -17,3 +17,12 @@ def fail(message: str) -> CheckFailed:
 
 def skip(message: str) -> CheckSkipped:
     return CheckSkipped(message)
+
+
+NOT_CHECKABLE = "not checkable on the wire: "
+
+
+def not_checkable(reason: str) -> CheckSkipped:
+    """A requirement the kit lists but no wire observation can fail alone: reported as such
+    (a skip saying why), never as a pass."""
+    return CheckSkipped(NOT_CHECKABLE + reason)

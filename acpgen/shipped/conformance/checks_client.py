@@ -135,26 +135,28 @@ def _is_fence(frame: Frame) -> bool:
     return frame.is_request and isinstance(call, dict) and call.get("toolCallId") == FENCE_CALL
 
 
-def _window(run: ClientRun, sent: Frame) -> tuple[list[Frame], bool]:
-    """What the client wrote after the kit's agent sent the probe ``sent`` until its answer to
-    the fence the agent sent next (that answer excluded), and whether that answer came: only
-    then is the window closed, and what is not in it provably no reply to the probe."""
+def _replies(run: ClientRun, sent: Frame) -> tuple[list[Frame], bool]:
+    """The client's replies to the probe ``sent``: the responses it wrote after it until its
+    answer to the fence the kit's agent sent next, less those that answer another request of
+    the agent (a client may finish an earlier batch late); and whether the fence's answer
+    came: only then is the window closed, and no reply in it provably none."""
     t = run.transcript
     frames = t.frames
     index = next(i for i, f in enumerate(frames) if f is sent)
     fence = next((f for f in frames[index + 1 :] if f.direction == "out" and _is_fence(f)), None)
     closing = t.response_to(fence) if fence is not None else None
-    window = []
+    own = [p.get("id") for p in sent.parts() if p.is_request]
+    replies = []
     for f in frames[index + 1 :]:
         if closing is not None and f.time >= closing.time:
             break
         if f.direction == "in":
-            window.append(f)
-    return window, closing is not None
-
-
-def _answers(frames: list[Frame]) -> list[Frame]:
-    return [r for f in frames for r in f.responses()]
+            replies += [
+                r
+                for r in f.responses()
+                if t.request_for(r) is None or any(r.get("id") == i for i in own)
+            ]
+    return replies, closing is not None
 
 
 def _finished(run: ClientRun) -> bool:
@@ -235,14 +237,14 @@ def _answered(kit: ClientKit) -> None:
         skip_methods=("_",),
     )
     run, sent = _garbage(kit)
-    window, closed = _window(run, sent)
-    if not _answers(window) and closed:
+    replies, closed = _replies(run, sent)
+    if not replies and closed:
         raise fail(
             f"no response (expected error -32700) to a line that is not JSON: {sent.shown()}"
         )
     run, batches = _batches(kit)
-    window, closed = _window(run, batches[2])
-    if not _answers(window) and closed:
+    replies, closed = _replies(run, batches[2])
+    if not replies and closed:
         raise fail(f"no response (expected error -32600) to an empty batch: {batches[2].shown()}")
 
 
@@ -254,8 +256,7 @@ def _ids_known(kit: ClientKit) -> None:
 @check("ACP-V1-JSONRPC-NO-REPLY-TO-NOTIFICATION")
 def _no_reply(kit: ClientKit) -> None:
     run, batches = _batches(kit)
-    window, closed = _window(run, batches[1])
-    answers = _answers(window)
+    answers, closed = _replies(run, batches[1])
     if answers:
         raise fail(f"a response to a batch of notifications only: {answers[0].shown()}")
     if not closed:
@@ -263,7 +264,7 @@ def _no_reply(kit: ClientKit) -> None:
         raise skip(
             "[batch] the client never answered the kit's request after the batch of notifications"
         )
-    answers = _answers(_window(run, batches[3])[0])
+    answers = _replies(run, batches[3])[0]
     request = next(p for p in batches[3].parts() if p.is_request)
     if any(a.get("id") == request.get("id") for a in answers) and len(answers) > 1:
         extra = next(a for a in answers if a.get("id") != request.get("id"))
@@ -276,8 +277,8 @@ def _parse_error(kit: ClientKit) -> None:
     run, sent = _garbage(kit)
     _, batches = _batches(kit)
     for what, answers in (
-        ("a line that is not JSON", _answers(_window(run, sent)[0])),
-        ("an empty batch", _answers(_window(kit.run("batch"), batches[2])[0])),
+        ("a line that is not JSON", _replies(run, sent)[0]),
+        ("an empty batch", _replies(kit.run("batch"), batches[2])[0]),
     ):
         for answer in answers:
             if "id" in answer.message and answer.get("id") is not None:
@@ -503,8 +504,8 @@ def _errors(kit: ClientKit) -> None:
     batch_run, batches = _batches(kit)
     judged = 0
     for what, code, answers in (
-        ("a line that is not JSON", -32700, _answers(_window(run, sent)[0])),
-        ("an empty batch", -32600, _answers(_window(batch_run, batches[2])[0])),
+        ("a line that is not JSON", -32700, _replies(run, sent)[0]),
+        ("an empty batch", -32600, _replies(batch_run, batches[2])[0]),
     ):
         errors = [a for a in answers if isinstance(a.get("error"), dict)]
         if errors:

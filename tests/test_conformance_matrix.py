@@ -18,7 +18,8 @@ from conftest import generated_dir
 
 from acpgen.shipped.conformance.agent_scenarios import AgentRunner, AgentTarget
 from acpgen.shipped.conformance.checks_agent import AGENT_CHECKS, AgentKit
-from acpgen.shipped.conformance.outcome import NOT_CHECKABLE, CheckFailed, CheckSkipped
+from acpgen.shipped.conformance.outcome import NOT_CHECKABLE as NOT_CHECKABLE_PREFIX
+from acpgen.shipped.conformance.outcome import CheckFailed, CheckSkipped
 from acpgen.shipped.conformance.validate import Validator
 
 AGENT = Path(__file__).resolve().parent / "support" / "violating_agent.py"
@@ -280,13 +281,22 @@ def test_every_client_check_is_in_the_matrix_or_listed_with_why() -> None:
     assert set(CLIENT_NOT_IN_MATRIX) <= set(CLIENT_CHECKS)
 
 
+def test_a_client_requirement_not_checkable_on_the_wire_is_reported_so_whatever_the_client() -> None:
+    from acpgen.shipped.conformance.checks_client import CLIENT_CHECKS
+
+    # Its check looks at no run: it cannot pass, and it says why.
+    for req_id in CLIENT_NOT_IN_MATRIX:
+        with pytest.raises(CheckSkipped, match=f"^{NOT_CHECKABLE_PREFIX}: including MCP servers"):
+            CLIENT_CHECKS[req_id](None)  # type: ignore[arg-type]
+
+
 @pytest.mark.slow
 def test_the_violating_client_passes_every_check_when_it_breaks_nothing() -> None:
     outcomes = _client_outcomes("")
     assert {k: v[1] for k, v in outcomes.items() if v[0] == "fail"} == {}
     assert {k: outcomes[k] for k in CLIENT_EXERCISED if outcomes[k][0] != "pass"} == {}
     for req_id in CLIENT_NOT_IN_MATRIX:
-        assert outcomes[req_id][0] == "skip" and outcomes[req_id][1].startswith(NOT_CHECKABLE)
+        assert outcomes[req_id][0] == "skip" and outcomes[req_id][1].startswith(NOT_CHECKABLE_PREFIX)
 
 
 @pytest.mark.slow
@@ -299,6 +309,6 @@ def test_every_client_check_in_the_matrix_fails_on_its_own_violation_and_no_othe
         if failed != _client_group(violation):
             wrong[violation] = {k: outcomes[k] for k in failed ^ _client_group(violation)}
         for req_id in CLIENT_NOT_IN_MATRIX:  # reported as such whatever the client does
-            if not outcomes[req_id][1].startswith(NOT_CHECKABLE):
+            if not outcomes[req_id][1].startswith(NOT_CHECKABLE_PREFIX):
                 wrong.setdefault(violation, {})[req_id] = outcomes[req_id]
     assert wrong == {}

@@ -577,7 +577,6 @@ def _mcp_variants(kit: ClientKit) -> None:
 
 @check("ACP-V1-SETUP-CLIENT-MCP-SERVERS-MAY")
 def _mcp_may(kit: ClientKit) -> None:
-    kit.first_request("basic", "session/new")
     raise not_checkable(
         "including MCP servers or not is the client's choice; what it includes is "
         "SCHEMA-MCP-SERVER-VARIANTS' (shape) and SETUP-CLIENT-CHECK-MCP-TRANSPORT's "

@@ -19,10 +19,9 @@ def skip(message: str) -> CheckSkipped:
     return CheckSkipped(message)
 
 
-NOT_CHECKABLE = "not checkable on the wire: "
+NOT_CHECKABLE = "not checkable on the wire"  # how a requirement no observation can fail says so
 
 
 def not_checkable(reason: str) -> CheckSkipped:
-    """A requirement the kit lists but no wire observation can fail alone: reported as such
-    (a skip saying why), never as a pass."""
-    return CheckSkipped(NOT_CHECKABLE + reason)
+    """A requirement no wire observation can fail on its own: reported with why, never passed."""
+    return CheckSkipped(f"{NOT_CHECKABLE}: {reason}")

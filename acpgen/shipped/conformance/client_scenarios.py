@@ -149,7 +149,8 @@ class ClientRunner:
         """Wait for the run's end: "" on an event, else what the hang guard saw."""
         start = time.monotonic()
         last_size, last_change = -1, start
-        turn_ended = started = agent_gone = False
+        turn_ended = agent_gone = False
+        agent: int | None = None  # the kit agent's pid, once it started
         while True:
             now = time.monotonic()
             exited = proc.poll() is not None
@@ -157,12 +158,14 @@ class ClientRunner:
             if size != last_size:
                 last_size, last_change = size, now
                 text = log.read_bytes() if size else b""
-                started = _EVENT % b"started" in text
+                agent = _agent_pid(text)
                 turn_ended = _EVENT % b"turn-ended" in text
                 agent_gone = _EVENT % b"exit" in text
                 if _EVENT % b"deadline" in text:
                     return "the kit's agent reached its own deadline"
-            if agent_gone or (exited and not started):
+            # The agent exits at the end of its input, or the client killed it.
+            agent_gone = agent_gone or (agent is not None and not _alive(agent))
+            if agent_gone or (exited and agent is None):
                 try:  # the client's own exit status, for messages (it may stay up: a UI)
                     proc.wait(timeout=TERM_GRACE)
                 except subprocess.TimeoutExpired:
@@ -231,6 +234,31 @@ def _tail(blob: bytes, limit: int = 400) -> str:
 
 
 _EVENT = b'{"event": "%s"'  # how the agent logs an event (json.dumps's separators)
+
+
+def _agent_pid(log: bytes) -> int | None:
+    start = log.find(_EVENT % b"started")
+    end = log.find(b"\n", start)
+    if start < 0 or end < 0:
+        return None
+    entry = json.loads(log[start:end])
+    pid = entry.get("pid")
+    return pid if isinstance(pid, int) else None
+
+
+def _alive(pid: int) -> bool:
+    """Whether the process runs (a zombie, killed but not reaped, does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return True  # no /proc: a zombie counts as running until its parent reaps it
+    return stat.rpartition(")")[2].split()[:1] != ["Z"]
 
 
 def _exit(run: ClientRun) -> str:

@@ -71,8 +71,8 @@ class Agent:
         self.log.write(json.dumps(entry) + "\n")
         self.log.flush()
 
-    def mark(self, event: str) -> None:
-        self.log.write(json.dumps({"event": event, "t": time.monotonic()}) + "\n")
+    def mark(self, event: str, **facts: Any) -> None:
+        self.log.write(json.dumps({"event": event, "t": time.monotonic(), **facts}) + "\n")
         self.log.flush()
 
     def write_raw(self, raw: bytes) -> None:
@@ -579,7 +579,7 @@ def main() -> None:
     with open(sys.argv[1], encoding="utf-8") as handle:
         script = json.load(handle)
     agent = Agent(script)
-    agent.mark("started")
+    agent.mark("started", pid=os.getpid())  # the kit sees the agent gone even if killed
     try:
         agent.run()
     finally:

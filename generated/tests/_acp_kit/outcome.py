@@ -17,3 +17,11 @@ def fail(message: str) -> CheckFailed:
 
 def skip(message: str) -> CheckSkipped:
     return CheckSkipped(message)
+
+
+NOT_CHECKABLE = "not checkable on the wire"  # how a requirement no observation can fail says so
+
+
+def not_checkable(reason: str) -> CheckSkipped:
+    """A requirement no wire observation can fail on its own: reported with why, never passed."""
+    return CheckSkipped(f"{NOT_CHECKABLE}: {reason}")

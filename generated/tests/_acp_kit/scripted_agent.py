@@ -23,9 +23,7 @@ import sys
 import time
 from typing import Any
 
-DEADLINE = (
-    120.0  # seconds (unless the script says): a hang guard, the agent never outlives a stuck run
-)
+DEADLINE = 120.0  # seconds, unless the script says: a hang guard, never outlive a stuck run
 TERMINAL_TEXT = "é" * 40  # 2 bytes each: truncating at an odd byte limit must not split one
 TERMINAL_LIMIT = 21
 # Unusual but legal _meta (on the initialize result of mode "extras").
@@ -143,8 +141,7 @@ class Agent:
     def await_response(self, req_id: str) -> dict[str, Any] | None:
         """The response to ``req_id``: one with its id, or with an id the agent never sent (the
         client changed the id); None at end of input or the deadline."""
-        found = self.wait_for(lambda m: "method" not in m and self.answers(m, req_id))
-        return found
+        return self.wait_for(lambda m: "method" not in m and self.answers(m, req_id))
 
     def answers(self, message: dict[str, Any], req_id: str) -> bool:
         got = message.get("id")

@@ -271,3 +271,20 @@ def test_the_scripted_agent_needs_only_the_standard_library() -> None:
     imports = {line.split()[1].split(".")[0] for line in source.splitlines()
                if line.startswith(("import ", "from ")) and "__future__" not in line}
     assert imports <= set(sys.stdlib_module_names), imports - set(sys.stdlib_module_names)
+
+
+def test_the_kit_client_answers_an_elicitation_by_the_modes_it_advertised() -> None:
+    from acpgen.shipped.conformance.scripted_client import ClientBehaviour
+
+    def create(mode: str) -> Frame:
+        return _frame("in", {"jsonrpc": "2.0", "id": f"e-{mode}", "method": "elicitation/create",
+                             "params": {"sessionId": "s", "mode": mode, "message": "?"}})
+
+    silent = ClientBehaviour()
+    assert silent.answer(create("form"))["error"]["code"] == -32602  # type: ignore[index]
+    both = ClientBehaviour(elicitation=("form", "url"))
+    assert both.answer(create("form")) == {"jsonrpc": "2.0", "id": "e-form", "result": {"action": "decline"}}
+    assert both.answer(create("_custom"))["error"]["code"] == -32602  # type: ignore[index]
+    # A URL elicitation's accept is deferred: sent once the agent's next frame was read.
+    assert both.answer(create("url")) is None
+    assert both.deferred == [{"jsonrpc": "2.0", "id": "e-url", "result": {"action": "accept"}}]

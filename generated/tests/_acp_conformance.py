@@ -241,7 +241,7 @@ REQUIREMENTS: dict[str, tuple[str, str, str, str]] = {
         "MAY",
         "agent",
         "agent",
-        "closing an unknown session must give a success or a well-formed error, never silence",
+        "an error is allowed only for a session that does not exist or is not active: closing an open idle session the agent created must succeed",
     ),
     "ACP-V1-SETUP-ADDITIONAL-DIRS-ABSOLUTE": (
         "MUST",
@@ -289,7 +289,7 @@ REQUIREMENTS: dict[str, tuple[str, str, str, str]] = {
         "MAY",
         "client",
         "client",
-        "mcpServers entries the client sends are checked against the McpServer variants",
+        "a MAY reported not checkable on the wire: the servers a client sends are SCHEMA-MCP-SERVER-VARIANTS' and SETUP-CLIENT-CHECK-MCP-TRANSPORT's",
     ),
     "ACP-V1-SETUP-AGENT-MCP-STDIO": (
         "MUST",
@@ -589,7 +589,7 @@ REQUIREMENTS: dict[str, tuple[str, str, str, str]] = {
         "MUST NOT",
         "agent",
         "agent",
-        "the kit advertises no elicitation capability and sees any elicitation/create",
+        "the kit sees every elicitation/create and knows which modes it advertised in that run (none, or form and url with --acp-elicitation-prompt)",
     ),
     "ACP-V1-ELIC-AGENT-FALLBACK": (
         "SHOULD",
@@ -667,7 +667,7 @@ REQUIREMENTS: dict[str, tuple[str, str, str, str]] = {
         "MUST",
         "agent",
         "agent",
-        "URL elicitations, when sent, must not reuse an outstanding elicitationId",
+        "with --acp-elicitation-prompt: a URL elicitation must not reuse the elicitationId of one the kit has not yet answered",
     ),
     "ACP-V1-ELIC-CLIENT-OPAQUE-ELICITATION-ID": (
         "MUST",
@@ -679,7 +679,7 @@ REQUIREMENTS: dict[str, tuple[str, str, str, str]] = {
         "MAY",
         "agent",
         "agent",
-        "elicitation/complete notifications, when sent, are checked against the schema",
+        "elicitation/complete, when sent, must come after the kit accepted that URL elicitation (only then can the interaction finish)",
     ),
     "ACP-V1-ELIC-AGENT-COMPLETE-SAME-CLIENT": (
         "MUST",
@@ -1135,7 +1135,7 @@ REQUIREMENTS: dict[str, tuple[str, str, str, str]] = {
         "MUST",
         "both",
         "both",
-        "authenticate messages, when exchanged, are validated (the kit never starts an agent's login)",
+        "authenticate messages, when exchanged, are validated (against an agent only with --acp-auth-method: it may start a real login)",
     ),
     "ACP-V1-SCHEMA-LOGOUT-SHAPE": (
         "MUST",

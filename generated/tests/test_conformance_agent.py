@@ -343,8 +343,8 @@ def test_agent_setup_close_may_error(acp_agent: Checker) -> None:
     Applicability: Applies when the Agent advertises sessionCapabilities.close.
     Source: docs/protocol/v1/session-setup.mdx L311
 
-    Observable (agent): closing an unknown session must give a success or a well-formed
-    error, never silence
+    Observable (agent): an error is allowed only for a session that does not exist or is not
+    active: closing an open idle session the agent created must succeed
     """
     acp_agent.check("ACP-V1-SETUP-CLOSE-MAY-ERROR")
 
@@ -683,8 +683,8 @@ def test_agent_elic_agent_no_unadvertised_mode(acp_agent: Checker) -> None:
     Applicability: always (no condition stated)
     Source: docs/protocol/v1/elicitation.mdx L54
 
-    Observable (agent): the kit advertises no elicitation capability and sees any
-    elicitation/create
+    Observable (agent): the kit sees every elicitation/create and knows which modes it
+    advertised in that run (none, or form and url with --acp-elicitation-prompt)
     """
     acp_agent.check("ACP-V1-ELIC-AGENT-NO-UNADVERTISED-MODE")
 
@@ -703,8 +703,8 @@ def test_agent_elic_agent_unique_elicitation_id(acp_agent: Checker) -> None:
     the id unchanged.
     Source: docs/protocol/v1/elicitation.mdx L158-L160
 
-    Observable (agent): URL elicitations, when sent, must not reuse an outstanding
-    elicitationId
+    Observable (agent): with --acp-elicitation-prompt: a URL elicitation must not reuse the
+    elicitationId of one the kit has not yet answered
     """
     acp_agent.check("ACP-V1-ELIC-AGENT-UNIQUE-ELICITATION-ID")
 
@@ -718,8 +718,8 @@ def test_agent_elic_agent_complete_may(acp_agent: Checker) -> None:
     Applicability: always (no condition stated)
     Source: docs/protocol/v1/elicitation.mdx L160-L161
 
-    Observable (agent): elicitation/complete notifications, when sent, are checked against
-    the schema
+    Observable (agent): elicitation/complete, when sent, must come after the kit accepted
+    that URL elicitation (only then can the interaction finish)
     """
     acp_agent.check("ACP-V1-ELIC-AGENT-COMPLETE-MAY")
 
@@ -1197,8 +1197,8 @@ def test_agent_schema_authenticate_shape(acp_agent: Checker) -> None:
     Applicability: always (no condition stated)
     Source: schema/v1/schema.json /$defs/AuthenticateRequest
 
-    Observable (both): authenticate messages, when exchanged, are validated (the kit never
-    starts an agent's login)
+    Observable (both): authenticate messages, when exchanged, are validated (against an
+    agent only with --acp-auth-method: it may start a real login)
     """
     acp_agent.check("ACP-V1-SCHEMA-AUTHENTICATE-SHAPE")
 

@@ -432,8 +432,8 @@ def test_client_setup_client_mcp_servers_may(acp_client: Checker) -> None:
     Applicability: always (no condition stated)
     Source: docs/protocol/v1/session-setup.mdx L371
 
-    Observable (client): mcpServers entries the client sends are checked against the
-    McpServer variants
+    Observable (client): a MAY reported not checkable on the wire: the servers a client
+    sends are SCHEMA-MCP-SERVER-VARIANTS' and SETUP-CLIENT-CHECK-MCP-TRANSPORT's
     """
     acp_client.check("ACP-V1-SETUP-CLIENT-MCP-SERVERS-MAY")
 
@@ -998,8 +998,8 @@ def test_client_schema_authenticate_shape(acp_client: Checker) -> None:
     Applicability: always (no condition stated)
     Source: schema/v1/schema.json /$defs/AuthenticateRequest
 
-    Observable (both): authenticate messages, when exchanged, are validated (the kit never
-    starts an agent's login)
+    Observable (both): authenticate messages, when exchanged, are validated (against an
+    agent only with --acp-auth-method: it may start a real login)
     """
     acp_client.check("ACP-V1-SCHEMA-AUTHENTICATE-SHAPE")
 

@@ -7,7 +7,8 @@ exactly that requirement, the way a real agent would, and nothing else. Standard
 only, one thread: it starts in milliseconds and every step is driven by what it reads.
 
 Prompts: ``/wait`` runs until cancelled, ``/permission`` asks for permission first,
-``/read PATH`` reads PATH through the client; any other text is answered at once.
+``/read PATH`` reads PATH through the client, ``/elicit`` elicits a form, then a URL
+interaction it reports complete; any other text is answered at once.
 """
 
 from __future__ import annotations
@@ -36,11 +37,23 @@ class Agent:
         self.batch: list[dict[str, Any]] | None = None  # responses owed to a batch
         self.next_id = 0
         self.prompted = 0
+        self.buffer: bytearray | None = None  # lines written together (one os.write)
 
     # ---- wire -------------------------------------------------------------------------------
 
     def write(self, raw: bytes) -> None:
-        os.write(1, raw)
+        if self.buffer is not None:
+            self.buffer += raw
+        else:
+            os.write(1, raw)
+
+    def at_once(self, *steps: Any) -> None:
+        """The lines the steps write, in one write: the peer reads them all before it answers."""
+        self.buffer = bytearray()
+        for step in steps:
+            step()
+        data, self.buffer = bytes(self.buffer), None
+        self.write(data)
 
     def send(self, message: dict[str, Any]) -> None:
         if broken("JSONRPC-VERSION-MEMBER") and message.get("method") == "session/update":
@@ -195,6 +208,7 @@ class Agent:
             "loadSession": "yes" if broken("SCHEMA-INITIALIZE-SHAPE") else True,
             "promptCapabilities": {"image": True, "audio": False, "embeddedContext": True},
             "sessionCapabilities": session_caps,
+            "auth": {"logout": {}},
         }
         auth: dict[str, Any] = {"id": "login", "name": "Log in"}
         if broken("SCHEMA-AUTH-METHOD-VARIANTS"):
@@ -214,6 +228,15 @@ class Agent:
         if broken("INIT-AGENT-RESPONSE"):
             del result["protocolVersion"]
         self.result(request, result)
+
+    def on_authenticate(self, request: dict[str, Any], params: dict[str, Any]) -> None:
+        if params.get("methodId") != "login":
+            self.error(request, -32602, "Unknown auth method")
+            return
+        self.result(request, self.shaped("SCHEMA-AUTHENTICATE-SHAPE", {}))
+
+    def on_logout(self, request: dict[str, Any], params: dict[str, Any]) -> None:
+        self.result(request, self.shaped("SCHEMA-LOGOUT-SHAPE", {}))
 
     # ---- sessions -----------------------------------------------------------------------------
 
@@ -346,6 +369,9 @@ class Agent:
 
     def on_session_close(self, request: dict[str, Any], params: dict[str, Any]) -> None:
         session = params.get("sessionId")
+        if broken("SETUP-CLOSE-MAY-ERROR") and session in self.sessions and session not in self.turns:
+            self.error(request, -32603, "Cannot close")  # an open, idle session it created
+            return
         if session in self.turns:
             self.cancel(str(session), "session/close")
         if session not in self.sessions:
@@ -405,6 +431,11 @@ class Agent:
         if text == "/permission":
             self.ask_permission(session, turn)
             return
+        if text == "/elicit":
+            form = {"sessionId": session, "mode": "form", "message": "Your name?",
+                    "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}}
+            self.call("elicitation/create", form, lambda answer: self.elicit_url(session))
+            return
         if text.startswith("/read "):
             read_session = "nobody" if broken("PROMPT-TOOLS-MAY-USE-CLIENT-CAPABILITIES") else session
             read: dict[str, Any] = {"sessionId": read_session, "path": text.removeprefix("/read ")}
@@ -416,6 +447,39 @@ class Agent:
             return
         self.work(session)
         self.end(session, "end_turn")
+
+    def elicit_url(self, session: str) -> None:
+        """A URL elicitation, completed once accepted (or broken one of five ways)."""
+        url: dict[str, Any] = {"sessionId": session, "mode": "url", "message": "Sign in",
+                               "elicitationId": "elic-1", "url": "https://example.com/sign-in"}
+        if broken("SCHEMA-ELICITATION-CREATE-SHAPE"):
+            url["_meta"] = 5
+        complete: dict[str, Any] = {"elicitationId": "elic-1"}
+        if broken("ELIC-AGENT-COMPLETE-SAME-CLIENT"):
+            complete["elicitationId"] = "elic-never-sent"
+        if broken("SCHEMA-ELICITATION-COMPLETE-SHAPE"):
+            complete["_meta"] = 5
+
+        def done(answer: Any) -> None:
+            self.notify("elicitation/complete", complete)
+            self.end(session, "end_turn")
+
+        if broken("ELIC-AGENT-UNIQUE-ELICITATION-ID"):  # the same id twice, both outstanding
+            answers: list[Any] = []
+
+            def both(answer: Any) -> None:
+                answers.append(answer)
+                if len(answers) == 2:
+                    done(answer)
+
+            self.at_once(*[lambda: self.call("elicitation/create", url, both)] * 2)
+        elif broken("ELIC-AGENT-COMPLETE-MAY"):  # complete before the client even accepted
+            self.at_once(
+                lambda: self.call("elicitation/create", url, lambda a: self.end(session, "end_turn")),
+                lambda: self.notify("elicitation/complete", complete),
+            )
+        else:
+            self.call("elicitation/create", url, done)
 
     def work(self, session: str) -> None:
         """One ordinary turn: chunks, a tool call, a plan, usage, commands; some violations."""

@@ -45,6 +45,9 @@ class AgentTarget:
     slow_prompt: str | None = None  # a prompt the agent works on until cancelled
     permission_prompt: str | None = None  # a prompt that makes the agent ask for permission
     fs_prompt: str | None = None  # a prompt that makes the agent read {path} through the client
+    elicitation_prompt: str | None = None  # a prompt that makes the agent elicit (form or URL)
+    auth_method: str | None = None  # an advertised auth method ID the kit may authenticate with
+    logout: bool = False  # the kit may call logout (when the agent advertises auth.logout)
     env: tuple[tuple[str, str], ...] | None = None  # None: the caller's environment
     cwd: str | None = None  # where the command runs; None: the caller's working directory
 
@@ -290,15 +293,41 @@ async def no_capabilities(ctx: Context) -> None:
     await ctx.prompt(session, [text(ctx.target.prompt)], "prompt_text", meta=ODD_META)
 
 
+# Both elicitation modes ({} means supported), advertised with --acp-elicitation-prompt.
+ELICITATION_CAPS: dict[str, dict[str, Any]] = {"form": {}, "url": {}}
+
+
 async def all_capabilities(ctx: Context) -> None:
-    """Initialize with fs and terminal advertised; the kit serves them; one turn."""
-    caps = {"fs": {"readTextFile": True, "writeTextFile": True}, "terminal": True}
-    await ctx.initialize(init_params(caps=caps))
+    """The kit as the most capable client: fs and terminal advertised and served (and form
+    and URL elicitation with --acp-elicitation-prompt); authenticate with --acp-auth-method;
+    a turn, the fs and elicitation prompts; logout last with --acp-logout, and then this run
+    comes after every other one (a logout may end the login they need)."""
+    caps: dict[str, Any] = {"fs": {"readTextFile": True, "writeTextFile": True}, "terminal": True}
+    if ctx.target.elicitation_prompt:
+        caps["elicitation"] = ELICITATION_CAPS
+        ctx.driver.behaviour.elicitation = tuple(ELICITATION_CAPS)
+    init = await ctx.initialize(init_params(caps=caps))
+    methods = [m.get("id") for m in init.get("authMethods") or [] if isinstance(m, dict)]
+    method = ctx.target.auth_method
+    if method is not None and method in methods:
+        ctx.notes["authenticate"] = await ctx.driver.request(
+            "authenticate", {"methodId": method}, timeout=ctx.target.turn_timeout
+        )
+    elif method is not None:
+        ctx.notes["no_authenticate"] = f"--acp-auth-method {method!r} is not among {methods!r}"
     session = await ctx.new_session()
     await ctx.prompt(session, [text(ctx.target.prompt)], "prompt_text")
     if ctx.target.fs_prompt:
         path = str(Path(ctx.run.workdir, "notes.md"))
         await ctx.prompt(session, [text(ctx.target.fs_prompt.replace("{path}", path))], "prompt_fs")
+    if ctx.target.elicitation_prompt:
+        prompt = [text(ctx.target.elicitation_prompt)]
+        await ctx.prompt(session, prompt, "prompt_elicitation")
+    logout = isinstance(obj(obj(init.get("agentCapabilities")).get("auth")).get("logout"), dict)
+    if ctx.target.logout and logout:
+        ctx.notes["logout"] = await ctx.driver.request("logout", {})
+    elif ctx.target.logout:
+        ctx.notes["no_logout"] = "the agent does not advertise auth.logout"
 
 
 async def version(ctx: Context) -> None:
@@ -498,6 +527,9 @@ async def close_running(ctx: Context) -> None:
     ctx.notes["closed_turn"] = (sent, response)
 
 
+LAST = "all_capabilities"  # it may log out, which may end the login every other run needs
+
+
 SCENARIOS: dict[str, Scenario] = {
     "mcp_stdio": mcp_stdio,
     "close_running": close_running,
@@ -531,6 +563,10 @@ class AgentRunner:
         return self.broken
 
     def run(self, name: str) -> Run:
+        if name == LAST and name not in self.runs and self.target.logout:
+            for other in SCENARIOS:
+                if other != LAST:
+                    self.run(other)
         if name not in self.runs:
             self.runs[name] = asyncio.run(self._run(name))
         return self.runs[name]

@@ -17,8 +17,9 @@ from .agent_scenarios import (
     UNSUPPORTED_VERSION,
     AgentRunner,
     Run,
+    obj,
 )
-from .outcome import fail, skip
+from .outcome import CheckSkipped, fail, not_checkable, skip
 from .validate import STABLE_ERROR_CODES, Validator
 from .wire import Frame, Transcript
 
@@ -234,8 +235,11 @@ wire_check("ACP-V1-EXT-META-TRACE-KEYS-RESERVED", w.trace_keys)
 
 
 @check("ACP-V1-TRANSPORT-STDIO-SHOULD")
-def _stdio(kit: AgentKit) -> None:
-    kit.init_result()
+def _stdio(_kit: AgentKit) -> None:
+    raise not_checkable(
+        "the kit can run an agent only over stdio: one that does not support it cannot be run "
+        "(one error for the whole run), and what it writes to stdout is STDOUT-ONLY-ACP's"
+    )
 
 
 @check("ACP-V1-TRANSPORT-AGENT-STDERR-MAY")
@@ -491,12 +495,25 @@ for _id, _methods in _SHAPES.items():
     AGENT_CHECKS[_id] = _shape_check(_methods)
 
 
-@check("ACP-V1-SCHEMA-AUTHENTICATE-SHAPE", "ACP-V1-SCHEMA-LOGOUT-SHAPE")
-def _no_login(kit: AgentKit) -> None:
-    kit.init_result()
-    raise skip(
-        "the kit never calls authenticate or logout (they would start or end a real user's login)"
-    )
+def _auth_shape(kit: AgentKit, method: str, option: str) -> None:
+    """The result of the kit's ``method`` call (all_capabilities run), validated; an error
+    answer (no login possible here, ...) leaves nothing to judge."""
+    notes = kit.run("all_capabilities").notes
+    why = notes.get(f"no_{method}") or f"the kit may not call {method} (give {option})"
+    frame = kit.note("all_capabilities", method, why)
+    if isinstance(frame.get("error"), dict) or "result" not in frame.message:
+        raise skip(f"{method} answered no result, so its shape cannot be judged: {frame.shown()}")
+    w.shape([kit.run("all_capabilities").transcript], kit.validator, method)
+
+
+@check("ACP-V1-SCHEMA-AUTHENTICATE-SHAPE")
+def _authenticate(kit: AgentKit) -> None:
+    _auth_shape(kit, "authenticate", "--acp-auth-method")
+
+
+@check("ACP-V1-SCHEMA-LOGOUT-SHAPE")
+def _logout(kit: AgentKit) -> None:
+    _auth_shape(kit, "logout", "--acp-logout")
 
 
 AUTH_TYPES = ("agent", "terminal")  # the stable AuthMethod variants' "type" (none: agent)
@@ -674,9 +691,20 @@ def _no_terminal(kit: AgentKit) -> None:
 @check("ACP-V1-ELIC-AGENT-NO-UNADVERTISED-MODE")
 def _no_elicitation(kit: AgentKit) -> None:
     kit.note("basic", "prompt_text")
-    _no_requests(
-        kit, ("elicitation/create",), ALL_SCENARIOS, "the kit never advertises elicitation"
-    )
+    for t in kit.transcripts():
+        modes = _elicitation_modes(t)
+        for f in t.requests("elicitation/create"):
+            mode = obj(f.get("params")).get("mode")
+            if not modes:
+                raise fail(
+                    f"the kit advertised no elicitation mode, yet the agent sent "
+                    f"elicitation/create: [{t.name}] {f.shown()}"
+                )
+            if isinstance(mode, str) and mode not in modes:  # no mode: the shape check's
+                raise fail(
+                    f"elicitation/create in mode {mode!r}, which the kit did not advertise "
+                    f"({', '.join(sorted(modes))}): [{t.name}] {f.shown()}"
+                )
 
 
 @check("ACP-V1-INIT-AGENT-SPECIFY-CAPABILITIES")
@@ -850,14 +878,19 @@ def _resume_state(kit: AgentKit) -> None:
 
 
 @check("ACP-V1-SETUP-CLOSE-MAY-ERROR")
-def _close_unknown(kit: AgentKit) -> None:
+def _close_idle(kit: AgentKit) -> None:
+    # The MAY allows an error for a session that does not exist or is not active, so not for
+    # one the agent created on this connection and nobody closed (the kit's idle session).
+    # No answer is RESPONSE-REQUIRED's, neither result nor error RESULT-XOR-ERROR's,
+    # -32601 INIT-SESSION-OPTIONAL-MAY's.
     frame = kit.note(
-        "basic", "close_unknown", "the agent does not advertise sessionCapabilities.close"
+        "basic", "close_idle", "the agent does not advertise sessionCapabilities.close"
     )
-    if "result" not in frame.message and not isinstance(frame.get("error"), dict):
-        raise fail(
-            f"closing an unknown session gave neither a result nor an error: {frame.shown()}"
-        )
+    _result(
+        frame,
+        "session/close of an open session the agent created on this connection",
+        own=_AllCodesBut((-32601, AUTH_REQUIRED)),
+    )
 
 
 @check("ACP-V1-SETUP-CLOSE-CANCELS-AND-FREES")
@@ -1169,31 +1202,110 @@ def _tool_names(kit: AgentKit) -> None:
 # ---- elicitation ------------------------------------------------------------------------------
 
 
-@check(
-    "ACP-V1-ELIC-AGENT-UNIQUE-ELICITATION-ID",
-    "ACP-V1-ELIC-AGENT-COMPLETE-MAY",
-    "ACP-V1-ELIC-AGENT-COMPLETE-SAME-CLIENT",
-)
-def _elicitation(kit: AgentKit) -> None:
+def _elicitation_modes(t: Transcript) -> set[str]:
+    """The elicitation modes the kit's initialize advertised in this run ({} = supported)."""
+    for f in t.sent():
+        if f.method == "initialize":
+            caps = obj(obj(obj(f.get("params")).get("clientCapabilities")).get("elicitation"))
+            return {mode for mode, value in caps.items() if isinstance(value, dict)}
+    return set()
+
+
+def _elicitation_id(frame: Frame) -> str | None:
+    """A string elicitationId (any other is the shape check's), or None."""
+    value = obj(frame.get("params")).get("elicitationId")
+    return value if isinstance(value, str) else None
+
+
+def _url_elicitations(t: Transcript) -> list[Frame]:
+    return [
+        f
+        for f in t.requests("elicitation/create")
+        if obj(f.get("params")).get("mode") == "url" and _elicitation_id(f) is not None
+    ]
+
+
+def _position(t: Transcript, frame: Frame) -> int:
+    return next(i for i, f in enumerate(t.frames) if f is frame)
+
+
+def _accepted_before(t: Transcript, request: Frame, frame: Frame) -> bool:
+    """Whether the kit had accepted the elicitation ``request`` before ``frame`` arrived."""
+    answer = t.response_to(request)
+    return (
+        answer is not None
+        and _position(t, answer) < _position(t, frame)
+        and obj(answer.get("result")).get("action") == "accept"
+    )
+
+
+def _no_elicitation_seen(kit: AgentKit, what: str) -> CheckSkipped:
+    why = "no prompt that makes the agent elicit (give --acp-elicitation-prompt)"
+    kit.note("all_capabilities", "prompt_elicitation", why)  # or why that run stopped
+    return skip(f"the agent sent no {what} (the kit advertised form and url elicitation)")
+
+
+@check("ACP-V1-ELIC-AGENT-UNIQUE-ELICITATION-ID")
+def _unique_elicitation_id(kit: AgentKit) -> None:
+    # Outstanding for sure while the kit has not answered it (the kit reads what the agent
+    # wrote before it could see the answer); the agent alone knows when an accepted one ends.
+    seen = 0
     for t in kit.transcripts():
-        sent_ids = [
-            ((f.get("params") or {}).get("elicitationId")) for f in t.requests("elicitation/create")
-        ]
+        if "url" not in _elicitation_modes(t):
+            continue  # a URL elicitation there is ELIC-AGENT-NO-UNADVERTISED-MODE's
+        created = _url_elicitations(t)
+        seen += len(created)
+        for index, later in enumerate(created):
+            for earlier in created[:index]:
+                answer = t.response_to(earlier)
+                outstanding = answer is None or _position(t, answer) > _position(t, later)
+                if outstanding and _elicitation_id(earlier) == _elicitation_id(later):
+                    raise fail(
+                        f"a URL elicitation reuses elicitationId {_elicitation_id(later)!r} "
+                        f"while the kit had not yet answered the first: [{t.name}] "
+                        f"{later.shown()} (first: {earlier.shown()})"
+                    )
+    if not seen:
+        raise _no_elicitation_seen(kit, "URL elicitation")
+
+
+def _completions(kit: AgentKit) -> list[tuple[Transcript, Frame, list[Frame]]]:
+    """Each elicitation/complete with a string id, and the URL elicitations sent before it
+    on the same connection with that id."""
+    found = []
+    for t in kit.transcripts():
+        created = _url_elicitations(t)
         for f in t.notifications("elicitation/complete"):
-            if (f.get("params") or {}).get("elicitationId") not in sent_ids:
-                raise fail(
-                    f"elicitation/complete for an id no URL elicitation of this connection carried: "
-                    f"[{t.name}] {f.shown()}"
-                )
-        if sent_ids:
-            verdict = [
-                kit.validator.params("elicitation/create", f.get("params"))
-                for f in t.requests("elicitation/create")
-            ]
-            bad = [v for v in verdict if not v.ok]
-            if bad:
-                raise fail(str(bad[0].problem))
-    raise skip("the agent sent no elicitation (the kit advertises no elicitation mode)")
+            eid = _elicitation_id(f)
+            if eid is not None:
+                before = [c for c in created if _position(t, c) < _position(t, f)]
+                found.append((t, f, [c for c in before if _elicitation_id(c) == eid]))
+    if not found:
+        raise _no_elicitation_seen(kit, "elicitation/complete (optional)")
+    return found
+
+
+@check("ACP-V1-ELIC-AGENT-COMPLETE-SAME-CLIENT")
+def _complete_same_client(kit: AgentKit) -> None:
+    for t, f, matching in _completions(kit):
+        if not matching:
+            raise fail(
+                f"elicitation/complete for an elicitationId no URL elicitation of this "
+                f"connection carried before: [{t.name}] {f.shown()}"
+            )
+
+
+@check("ACP-V1-ELIC-AGENT-COMPLETE-MAY")
+def _complete_after_interaction(kit: AgentKit) -> None:
+    # "after the external interaction finishes": it cannot have begun before the kit accepted
+    # the URL elicitation. An id never elicited is ELIC-AGENT-COMPLETE-SAME-CLIENT's.
+    for t, f, matching in _completions(kit):
+        if matching and not _accepted_before(t, matching[-1], f):
+            raise fail(
+                f"elicitation/complete for a URL elicitation the kit had not accepted (the "
+                f"external interaction cannot have finished): [{t.name}] {f.shown()} "
+                f"(elicitation: {matching[-1].shown()})"
+            )
 
 
 # ---- modes and config options -----------------------------------------------------------------

@@ -16,6 +16,7 @@ from typing import Any
 from .process import Peer, PeerTimeout
 from .wire import Frame
 
+DEFER_WINDOW = 0.3  # seconds a deferred answer waits for the agent's next frame
 METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
 
@@ -30,6 +31,10 @@ class ClientBehaviour:
     # "allow": the first allow_* option (else the first option); "reject"; "hold": not
     # answered until the scenario answers it itself.
     permission: str = "allow"
+    # The elicitation modes advertised: a form is declined, a URL elicitation accepted once
+    # the agent's next frame was read (a deferred answer); any other mode gets -32602.
+    elicitation: tuple[str, ...] = ()
+    deferred: list[dict[str, Any]] = field(default_factory=list)
     file_text: str = "conformance kit file\n"
     held: list[Frame] = field(default_factory=list)
 
@@ -49,6 +54,11 @@ class ClientBehaviour:
             return _result(frame, {})
         if method.startswith("terminal/") and self.terminal:
             return _result(frame, _terminal_result(method))
+        if method == "elicitation/create" and params.get("mode") in self.elicitation:
+            if params.get("mode") == "url":
+                self.deferred.append(_result(frame, {"action": "accept"}))
+                return None
+            return _result(frame, {"action": "decline"})
         if method == "elicitation/create":
             return _error(frame, INVALID_PARAMS, "elicitation mode not advertised")
         return _error(frame, METHOD_NOT_FOUND, f"Method not found: {method}")
@@ -135,15 +145,28 @@ class AgentDriver:
             raise PeerTimeout(f"did not answer {what} (id {req_id!r}) within {limit:g} s") from None
 
     async def pump(self, until: Callable[[Frame], bool], timeout: float) -> Frame:
-        """Handle incoming frames until one matches ``until``; that frame is returned."""
+        """Handle incoming frames until one matches ``until``; that frame is returned.
+
+        Deferred answers go out once the agent's next frame was read (what it wrote before it
+        could see them shows on the wire as such), or after DEFER_WINDOW without one."""
         deadline = time.monotonic() + timeout
         while True:
-            frame = await self.peer.next_frame(deadline - time.monotonic())
-            if frame.is_request:
+            deferred = list(self.behaviour.deferred)
+            left = deadline - time.monotonic()
+            try:
+                frame = await self.peer.next_frame(min(left, DEFER_WINDOW) if deferred else left)
+            except PeerTimeout:
+                if not deferred or time.monotonic() >= deadline:
+                    raise
+                frame = None
+            if frame is not None and frame.is_request:
                 answer = self.behaviour.answer(frame)
                 if answer is not None:
                     await self.peer.send(answer)
-            if until(frame):
+            for answer in deferred:
+                self.behaviour.deferred.remove(answer)
+                await self.peer.send(answer)
+            if frame is not None and until(frame):
                 return frame
 
     async def quiet(self, seconds: float) -> list[Frame]:

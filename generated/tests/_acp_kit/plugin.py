@@ -88,6 +88,26 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="a prompt that makes the agent read the file {path} through fs/read_text_file",
     )
     group.addoption(
+        "--acp-elicitation-prompt",
+        metavar="TEXT",
+        default=None,
+        help="a prompt that makes the agent elicit input (the kit then advertises form and url "
+        "elicitation in a run of its own)",
+    )
+    group.addoption(
+        "--acp-auth-method",
+        metavar="ID",
+        default=None,
+        help="an advertised auth method the kit may call authenticate with (may start a real login)",
+    )
+    group.addoption(
+        "--acp-logout",
+        action="store_true",
+        default=False,
+        help="after authenticate, the kit may call logout when the agent advertises auth.logout "
+        "(it ends the login; run last)",
+    )
+    group.addoption(
         "--acp-conformance-json",
         metavar="PATH",
         default=None,
@@ -155,6 +175,9 @@ def _acp_agent_kit(pytestconfig: pytest.Config) -> Iterator[AgentKit | None]:
         slow_prompt=o("acp_slow_prompt"),
         permission_prompt=o("acp_permission_prompt"),
         fs_prompt=o("acp_fs_prompt"),
+        elicitation_prompt=o("acp_elicitation_prompt"),
+        auth_method=o("acp_auth_method"),
+        logout=o("acp_logout"),
     )
     runner = AgentRunner(target)
     _stop_if_broken(pytestconfig, "agent", runner.start())

@@ -205,6 +205,43 @@ def test_the_agent_placeholder_is_spliced_or_quoted() -> None:
         client_argv(("client",), agent)
 
 
+def test_a_probe_s_replies_end_at_the_fence_s_answer_less_late_answers_to_other_requests() -> None:
+    from acpgen.shipped.conformance.checks_client import _replies
+    from acpgen.shipped.conformance.client_scenarios import ClientRun
+
+    def fence(req_id: str, t: float) -> Frame:
+        params = {"sessionId": "s", "toolCall": {"toolCallId": "kit-fence"}, "options": []}
+        return _frame("out", {"jsonrpc": "2.0", "id": req_id, "method": "session/request_permission",
+                              "params": params}, t)
+
+    earlier = _frame("out", [{"jsonrpc": "2.0", "id": "kit-batch-1", "method": "_x", "params": {}}], 1)
+    probe = _frame("out", [{"jsonrpc": "2.0", "method": "_note", "params": {}}], 2)
+    late = _frame("in", [{"jsonrpc": "2.0", "id": "kit-batch-1", "result": {}}], 4)  # the earlier batch's
+    reply = _frame("in", {"jsonrpc": "2.0", "id": None, "result": None}, 5)  # to the notifications
+    after = _frame("in", {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "x"}}, 7)
+    frames = [earlier, probe, fence("kit-3", 3), late, reply, _frame("in", {"jsonrpc": "2.0", "id": "kit-3",
+              "result": {}}, 6), after]
+    run = ClientRun("batch", _transcript(*frames))
+    assert _replies(run, probe) == ([reply.responses()[0]], True)
+    # No fence answered: the window stays open, and "no reply" is not proven.
+    unanswered = ClientRun("batch", _transcript(earlier, probe, fence("kit-3", 3)))
+    assert _replies(unanswered, probe) == ([], False)
+
+
+def test_a_client_run_sees_the_kit_agent_gone_even_killed_and_not_reaped() -> None:
+    import os
+    import subprocess
+
+    from acpgen.shipped.conformance.client_scenarios import _alive
+
+    assert _alive(os.getpid())
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    os.waitid(os.P_PID, child.pid, os.WEXITED | os.WNOWAIT)  # exited, not reaped: a zombie
+    assert not _alive(child.pid)
+    child.wait()
+    assert not _alive(child.pid)
+
+
 def test_the_report_covers_every_requirement_and_escapes_markdown() -> None:
     requirements = {
         "ACP-V1-A": report.Requirement("ACP-V1-A", "MUST", "agent", "agent", "r"),

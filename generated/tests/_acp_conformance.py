@@ -289,7 +289,7 @@ REQUIREMENTS: dict[str, tuple[str, str, str, str]] = {
         "MAY",
         "client",
         "client",
-        "mcpServers entries the client sends are checked against the McpServer variants",
+        "a MAY reported not checkable on the wire: the servers a client sends are SCHEMA-MCP-SERVER-VARIANTS' and SETUP-CLIENT-CHECK-MCP-TRANSPORT's",
     ),
     "ACP-V1-SETUP-AGENT-MCP-STDIO": (
         "MUST",

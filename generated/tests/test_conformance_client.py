@@ -432,8 +432,8 @@ def test_client_setup_client_mcp_servers_may(acp_client: Checker) -> None:
     Applicability: always (no condition stated)
     Source: docs/protocol/v1/session-setup.mdx L371
 
-    Observable (client): mcpServers entries the client sends are checked against the
-    McpServer variants
+    Observable (client): a MAY reported not checkable on the wire: the servers a client
+    sends are SCHEMA-MCP-SERVER-VARIANTS' and SETUP-CLIENT-CHECK-MCP-TRANSPORT's
     """
     acp_client.check("ACP-V1-SETUP-CLIENT-MCP-SERVERS-MAY")
 

@@ -6,8 +6,10 @@ what the agent asks (permission, fs, terminal; -32601 for what it does not know,
 an elicitation mode it did not advertise, -32700 / -32600 for lines that are no request),
 batches included. When the agent lists modes and config options it switches to listed values;
 when it advertises the optional session methods (its "capable" run) it uses each after the
-turn (list with paging, load, resume, close, delete); then it exits. With an ID it breaks
-exactly that requirement. Standard library only.
+turn (list with paging, load, resume, close, delete; additional directories, logout); then it
+exits. Asked for permission for the kit's long tool call (kit-call-5), its user cancels the
+turn: it sends session/cancel, then answers the request with the cancelled outcome. With an
+ID it breaks exactly that requirement. Standard library only.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ RESULT_SHAPES = {
     "terminal/output": "SCHEMA-TERMINAL-OUTPUT-SHAPE",
     "terminal/wait_for_exit": "SCHEMA-TERMINAL-WAIT-FOR-EXIT-SHAPE",
     "terminal/release": "SCHEMA-TERMINAL-RELEASE-SHAPE",
+    "terminal/kill": "SCHEMA-TERMINAL-KILL-SHAPE",
 }
 # Methods the kit's agent advertises only in its "capable" run: calling one without that is
 # the first requirement's violation (the others state the same fact).
@@ -55,7 +58,10 @@ def shaped(params: dict[str, Any], requirement: str) -> dict[str, Any]:
 
 class Client:
     def __init__(self) -> None:
-        self.agent = subprocess.Popen(AGENT, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        # Broken: the agent's stderr read as if it were ACP, and a line there taken as fatal.
+        err = subprocess.STDOUT if broken("TRANSPORT-CLIENT-STDERR-MAY") else None
+        self.agent = subprocess.Popen(AGENT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err)
+        self.cancelled = False
         self.next_id = 0
         self.caps: dict[str, Any] = {}
         self.output: dict[str, str] = {}
@@ -99,6 +105,8 @@ class Client:
         try:
             value = json.loads(line)
         except ValueError:
+            if line.startswith(b"kit agent:"):  # only seen when stderr is read as ACP (broken)
+                sys.exit(0)
             if broken("JSONRPC-RESPONSE-REQUIRED"):
                 return None
             error = {"code": -32600 if broken("SCHEMA-ERROR-OBJECT") else -32700, "message": "Parse error"}
@@ -141,6 +149,8 @@ class Client:
             return method.startswith("_")
         if broken("ELIC-CLIENT-IGNORE-UNKNOWN-COMPLETE"):
             return method == "elicitation/complete"
+        if broken("PROMPT-CLIENT-ACCEPT-LATE-UPDATES") and self.cancelled:
+            return update.get("sessionUpdate") == "tool_call_update"
         if broken("CONFIG-CLIENT-IGNORE-UNKNOWN-TYPE") and update.get("sessionUpdate") == "config_option_update":
             return any(o.get("type") != "select" for o in update.get("configOptions") or [] if isinstance(o, dict))
         return False
@@ -189,6 +199,13 @@ class Client:
     def result(self, method: str, params: dict[str, Any]) -> Any:
         if method == "session/request_permission":
             options = [o for o in params.get("options") or [] if isinstance(o, dict)]
+            call = params.get("toolCall") if isinstance(params.get("toolCall"), dict) else {}
+            if call.get("toolCallId") == "kit-call-5":  # the user cancels the turn instead
+                self.send({"jsonrpc": "2.0", "method": "session/cancel",
+                           "params": {"sessionId": params.get("sessionId")}})
+                self.cancelled = True
+                if not broken("PROMPT-CLIENT-RESPOND-PENDING-PERMISSIONS"):
+                    return {"outcome": {"outcome": "cancelled"}}
             if not options:
                 return {"outcome": {"outcome": "cancelled"}}
             return {"outcome": {"outcome": "selected", "optionId": options[0].get("optionId")}}
@@ -219,6 +236,8 @@ class Client:
         return None
 
     def run(self) -> None:
+        if broken("TRANSPORT-STDIO-SHOULD"):
+            return  # starts the agent, but talks to it some other way (here: not at all)
         caps: dict[str, Any] = {"fs": {"readTextFile": True, "writeTextFile": True}, "terminal": True}
         if broken("INIT-CLIENT-SPECIFY-CAPABILITIES"):
             caps = {}
@@ -234,7 +253,11 @@ class Client:
         if broken("INIT-CLIENT-INITIALIZE-FIRST"):
             self.call("session/new", {"cwd": cwd, "mcpServers": []})
         answer = self.call("initialize", init)
+        if broken("INIT-VERSION-AGREEMENT"):
+            self.call("initialize", init)  # negotiates again after the agent's answer
         agreed = (answer.get("result") or {}).get("protocolVersion")
+        if broken("INIT-CAPABILITIES-OPTIONAL") and "agentCapabilities" not in (answer.get("result") or {}):
+            return  # a client that requires the agent's capabilities spelled out
         agent_caps = (answer.get("result") or {}).get("agentCapabilities") or {}
         if broken("EXT-META-NO-ASSUMPTIONS") and "_meta" in (answer.get("result") or {}):
             return  # a client that trusts only the _meta it knows
@@ -260,6 +283,7 @@ class Client:
             new["_meta"] = 5
         if broken("EXT-NO-ROOT-CUSTOM-FIELDS"):
             new["colour"] = "blue"
+        new.update(self.dirs(agent_caps))
         if broken("SETUP-CLIENT-NO-LOAD-WITHOUT-CAPABILITY"):
             self.call("session/load", {"sessionId": "kit-session-0", "cwd": cwd, "mcpServers": []})
         if broken("PROMPT-INIT-AND-SETUP-FIRST"):
@@ -335,17 +359,27 @@ class Client:
                 self.call("session/list", {"cursor": page.get("nextCursor")})
         where = "relative/dir" if broken("SETUP-LOAD-REQUEST-CONTENTS") else cwd
         if agent_caps.get("loadSession") is True:
-            params = {"sessionId": session, "cwd": where, "mcpServers": []}
+            params = {"sessionId": session, "cwd": where, "mcpServers": [], **self.dirs(agent_caps)}
             self.call("session/load", shaped(params, "SCHEMA-LOAD-SESSION-SHAPE"))
         where = "relative/dir" if broken("SETUP-RESUME-REQUEST-CONTENTS") else cwd
         if "resume" in advertised:
-            params = {"sessionId": session, "cwd": where, "mcpServers": []}
+            params = {"sessionId": session, "cwd": where, "mcpServers": [], **self.dirs(agent_caps)}
             self.call("session/resume", shaped(params, "SCHEMA-RESUME-SESSION-SHAPE"))
         if "close" in advertised:
             params = {"sessionId": "" if broken("SETUP-CLOSE-REQUEST") else session}
             self.call("session/close", shaped(params, "SCHEMA-CLOSE-SESSION-SHAPE"))
         if "delete" in advertised:
             self.call("session/delete", shaped({"sessionId": session}, "SCHEMA-DELETE-SESSION-SHAPE"))
+        if isinstance((agent_caps.get("auth") or {}).get("logout"), dict):
+            self.call("logout", shaped({}, "SCHEMA-LOGOUT-SHAPE"))
+
+    @staticmethod
+    def dirs(agent_caps: dict[str, Any]) -> dict[str, Any]:
+        """additionalDirectories for a session request, when the agent advertises them."""
+        if (agent_caps.get("sessionCapabilities") or {}).get("additionalDirectories") is None:
+            return {}
+        where = "relative/dir" if broken("SETUP-ADDITIONAL-DIRS-ABSOLUTE") else tempfile.gettempdir()
+        return {"additionalDirectories": [where]}
 
 
 def main() -> None:

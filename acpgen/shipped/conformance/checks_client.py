@@ -14,8 +14,8 @@ from typing import Any
 
 from . import checks_wire as w
 from .client_scenarios import ClientRun, ClientRunner
-from .outcome import CheckFailed, fail, skip
-from .scripted_agent import KIT_CURSOR, TERMINAL_LIMIT, TERMINAL_TEXT
+from .outcome import CheckFailed, fail, not_checkable, skip
+from .scripted_agent import CANCEL_CALL, FENCE_CALL, KIT_CURSOR, TERMINAL_LIMIT, TERMINAL_TEXT
 from .validate import Validator
 from .wire import Frame, Transcript
 
@@ -40,6 +40,9 @@ class ClientKit:
         run = self.runner.run(mode)
         if run.error:
             raise fail(run.error)
+        if not run.transcript.received():
+            # Nothing to judge; the fact itself is TRANSPORT-STDIO-SHOULD's.
+            raise skip(f"[{mode}] the client wrote nothing to the kit's agent ({_ending(run)})")
         return run
 
     def transcripts(self, modes: Sequence[str] = ALL_MODES) -> list[Transcript]:
@@ -49,6 +52,7 @@ class ClientKit:
         run = self.run(mode)
         found = run.transcript.requests(method)
         if not found:
+            _not_hung(run)
             raise fail(f"[{mode}] the client never sent {method} ({_ending(run)})")
         return found[0]
 
@@ -66,16 +70,26 @@ class ClientKit:
         """The run, after checking that the client took its prompt turn to the end."""
         run = self.run(mode)
         if run.event("turn-ended") is None:
+            _not_hung(run)
             raise fail(f"[{mode}] the prompt turn never ended ({_ending(run)})")
         return run
 
 
 def _ending(run: ClientRun) -> str:
     if run.timed_out:
-        how = "the client stalled and was stopped"
-    else:
+        how = f"stopped by the kit's hang guard: {run.hung}"
+    elif run.exited:
         how = f"client exit status {run.exit_code}"
+    else:
+        how = "the client closed the connection"
     return f"{how}; output: {run.output}" if run.output else how
+
+
+def _not_hung(run: ClientRun) -> None:
+    """Skip when a hang guard stopped the run: what the client did not get to is not judged
+    (a guard's expiry is reported as such, never as a requirement failure)."""
+    if run.timed_out and run.event("turn-ended") is None:
+        raise skip(f"[{run.mode}] not judged: {_ending(run)}")
 
 
 Check = Callable[[ClientKit], None]
@@ -115,26 +129,41 @@ _wire("ACP-V1-OVERVIEW-ABSOLUTE-PATHS", w.absolute_paths)
 _wire("ACP-V1-EXT-META-TRACE-KEYS-RESERVED", w.trace_keys)
 
 
-def _after(run: ClientRun, sent: Frame) -> list[Frame]:
-    """What the client wrote after the kit's agent sent ``sent``, until the agent's next line."""
-    frames = run.transcript.frames
+def _is_fence(frame: Frame) -> bool:
+    params = frame.get("params")
+    call = params.get("toolCall") if isinstance(params, dict) else None
+    return frame.is_request and isinstance(call, dict) and call.get("toolCallId") == FENCE_CALL
+
+
+def _replies(run: ClientRun, sent: Frame) -> tuple[list[Frame], bool]:
+    """The client's replies to the probe ``sent``: the responses it wrote after it until its
+    answer to the fence the kit's agent sent next, less those that answer another request of
+    the agent (a client may finish an earlier batch late); and whether the fence's answer
+    came: only then is the window closed, and no reply in it provably none."""
+    t = run.transcript
+    frames = t.frames
     index = next(i for i, f in enumerate(frames) if f is sent)
-    window = []
+    fence = next((f for f in frames[index + 1 :] if f.direction == "out" and _is_fence(f)), None)
+    closing = t.response_to(fence) if fence is not None else None
+    own = [p.get("id") for p in sent.parts() if p.is_request]
+    replies = []
     for f in frames[index + 1 :]:
-        if f.direction == "out":
+        if closing is not None and f.time >= closing.time:
             break
-        window.append(f)
-    return window
-
-
-def _answers(frames: list[Frame]) -> list[Frame]:
-    return [r for f in frames for r in f.responses()]
+        if f.direction == "in":
+            replies += [
+                r
+                for r in f.responses()
+                if t.request_for(r) is None or any(r.get("id") == i for i in own)
+            ]
+    return replies, closing is not None
 
 
 def _finished(run: ClientRun) -> bool:
-    """Whether the client ended the run itself (its turn ended, or it exited): what it left
-    unanswered then stays unanswered. A client stopped at the deadline is not judged."""
-    return run.event("turn-ended") is not None or (run.exit_code is not None and not run.timed_out)
+    """Whether the client ended the run itself (its turn ended, or it exited or closed the
+    connection): what it left unanswered then stays unanswered. A run a hang guard stopped
+    is not judged."""
+    return run.event("turn-ended") is not None or not run.timed_out
 
 
 # The "extras" turn's stimuli a client must ignore, in the order the kit's agent sends them:
@@ -208,12 +237,14 @@ def _answered(kit: ClientKit) -> None:
         skip_methods=("_",),
     )
     run, sent = _garbage(kit)
-    if not _answers(_after(run, sent)) and run.event("turn-ended") is not None:
+    replies, closed = _replies(run, sent)
+    if not replies and closed:
         raise fail(
             f"no response (expected error -32700) to a line that is not JSON: {sent.shown()}"
         )
     run, batches = _batches(kit)
-    if not _answers(_after(run, batches[2])) and _finished(run):
+    replies, closed = _replies(run, batches[2])
+    if not replies and closed:
         raise fail(f"no response (expected error -32600) to an empty batch: {batches[2].shown()}")
 
 
@@ -225,10 +256,15 @@ def _ids_known(kit: ClientKit) -> None:
 @check("ACP-V1-JSONRPC-NO-REPLY-TO-NOTIFICATION")
 def _no_reply(kit: ClientKit) -> None:
     run, batches = _batches(kit)
-    answers = _answers(_after(run, batches[1]))
+    answers, closed = _replies(run, batches[1])
     if answers:
         raise fail(f"a response to a batch of notifications only: {answers[0].shown()}")
-    answers = _answers(_after(run, batches[3]))
+    if not closed:
+        _not_hung(run)
+        raise skip(
+            "[batch] the client never answered the kit's request after the batch of notifications"
+        )
+    answers = _replies(run, batches[3])[0]
     request = next(p for p in batches[3].parts() if p.is_request)
     if any(a.get("id") == request.get("id") for a in answers) and len(answers) > 1:
         extra = next(a for a in answers if a.get("id") != request.get("id"))
@@ -241,8 +277,8 @@ def _parse_error(kit: ClientKit) -> None:
     run, sent = _garbage(kit)
     _, batches = _batches(kit)
     for what, answers in (
-        ("a line that is not JSON", _answers(_after(run, sent))),
-        ("an empty batch", _answers(_after(kit.run("batch"), batches[2]))),
+        ("a line that is not JSON", _replies(run, sent)[0]),
+        ("an empty batch", _replies(kit.run("batch"), batches[2])[0]),
     ):
         for answer in answers:
             if "id" in answer.message and answer.get("id") is not None:
@@ -272,22 +308,39 @@ def _names(kit: ClientKit) -> None:
 
 @check("ACP-V1-TRANSPORT-STDIO-SHOULD")
 def _stdio(kit: ClientKit) -> None:
-    kit.first_request("basic", "initialize")
+    # The client started the kit's agent (else the run is one error): it should talk ACP to
+    # it on its stdin.
+    run = kit.runner.run("basic")
+    if run.error:
+        raise fail(run.error)
+    if not run.transcript.received():
+        _not_hung(run)
+        raise fail(
+            f"the client started the kit's agent but wrote nothing to its stdin ({_ending(run)})"
+        )
 
 
 @check("ACP-V1-TRANSPORT-CLIENT-STDERR-MAY")
 def _stderr(kit: ClientKit) -> None:
-    # The kit's agent writes to stderr once the prompt turn began: a client that stopped
-    # before (at the initialize or session/new result) is those steps' checks'.
-    run = kit.run("extras")
-    if not run.transcript.requests("session/prompt"):
-        raise skip(f"[extras] the client never reached the prompt turn ({_ending(run)})")
-    stop = _stopped_at(run)
-    if stop is not None:
-        # The stderr line comes just before the unknown notification, with nothing the client
-        # must answer in between: a stop there is EXT-IGNORE-UNKNOWN-NOTIFICATIONS'.
-        raise skip(f"[extras] the client went silent at {stop.shown()}")
-    kit.completed("extras")
+    # In the garbage run the kit's agent writes a line on its stderr, then a chunk and a fence
+    # (a permission request, the same the basic run's turn starts with). Capturing, forwarding
+    # or ignoring the line is the client's choice; stopping at it is not.
+    run = kit.run("garbage")
+    written = run.event("stderr-written")
+    if written is None:
+        raise skip(f"[garbage] the client never reached the prompt turn ({_ending(run)})")
+    fence = next((f for f in run.transcript.sent() if f.time > written and _is_fence(f)), None)
+    if fence is None or run.transcript.response_to(fence) is not None:
+        return
+    _not_hung(run)
+    basic = kit.run("basic")
+    first = next((f for f in basic.transcript.sent() if f.is_request), None)
+    if first is None or basic.transcript.response_to(first) is None:
+        raise skip("the client does not answer the kit's permission request without stderr either")
+    raise fail(
+        "the client stopped after the kit's agent wrote a line on its stderr: it never answered "
+        f"the next request, as it does in the basic run: {fence.shown()} ({_ending(run)})"
+    )
 
 
 def _response_to(run: ClientRun, method: str) -> Frame:
@@ -346,6 +399,7 @@ def _goes_on_after(
             return
         if any(f.direction == "out" and f.is_request and t.response_to(f) for f in later):
             return
+        _not_hung(run)
         raise fail(f"[{mode}] the client stopped after {what}: {sent.shown()} ({_ending(run)})")
 
     return run_check
@@ -450,8 +504,8 @@ def _errors(kit: ClientKit) -> None:
     batch_run, batches = _batches(kit)
     judged = 0
     for what, code, answers in (
-        ("a line that is not JSON", -32700, _answers(_after(run, sent))),
-        ("an empty batch", -32600, _answers(_after(batch_run, batches[2]))),
+        ("a line that is not JSON", -32700, _replies(run, sent)[0]),
+        ("an empty batch", -32600, _replies(batch_run, batches[2])[0]),
     ):
         errors = [a for a in answers if isinstance(a.get("error"), dict)]
         if errors:
@@ -523,10 +577,11 @@ def _mcp_variants(kit: ClientKit) -> None:
 
 @check("ACP-V1-SETUP-CLIENT-MCP-SERVERS-MAY")
 def _mcp_may(kit: ClientKit) -> None:
-    # Their shape is SCHEMA-MCP-SERVER-VARIANTS'; a MAY with nothing else to observe.
-    if not _mcp_servers(kit):
-        kit.first_request("basic", "session/new")
-        raise skip("the client listed no MCP server")
+    raise not_checkable(
+        "including MCP servers or not is the client's choice; what it includes is "
+        "SCHEMA-MCP-SERVER-VARIANTS' (shape) and SETUP-CLIENT-CHECK-MCP-TRANSPORT's "
+        "(transport), and nothing else on the wire can break this MAY alone"
+    )
 
 
 # ---- initialization ---------------------------------------------------------------------------
@@ -536,8 +591,8 @@ def _mcp_may(kit: ClientKit) -> None:
 def _first(kit: ClientKit) -> None:
     for mode in TURN_MODES:
         frames = [f for f in kit.run(mode).transcript.received() if f.is_object]
-        if not frames:
-            raise fail(f"[{mode}] the client wrote nothing to the agent ({_ending(kit.run(mode))})")
+        if not frames:  # only lines that are no message: TRANSPORT-CLIENT-STDIN-ONLY-ACP's
+            raise skip(f"[{mode}] the client wrote no message to the agent")
         if frames[0].method != "initialize":
             raise fail(f"[{mode}] the first message is not initialize: {frames[0].shown()}")
 
@@ -553,9 +608,22 @@ def _latest(kit: ClientKit) -> None:
 
 @check("ACP-V1-INIT-VERSION-AGREEMENT")
 def _agreement(kit: ClientKit) -> None:
-    # The version asked is INIT-REQUEST-LATEST-VERSION's, going on after 9999
-    # INIT-CLIENT-UNSUPPORTED-VERSION's; here: with version 1 agreed, the client proceeds.
-    kit.first_request("basic", "session/new")
+    # The wire part of agreeing: the agent's initialize result settles the version for the
+    # connection, so the client does not negotiate again. (The version asked is
+    # INIT-REQUEST-LATEST-VERSION's, going on after 9999 INIT-CLIENT-UNSUPPORTED-VERSION's,
+    # acting by version 1 every other check's.)
+    kit.first_request("basic", "initialize")
+    for mode in ALL_MODES:
+        t = kit.run(mode).transcript
+        asked = t.requests("initialize")
+        answered = t.response_to(asked[0]) if asked else None
+        for f in asked[1:]:
+            if answered is not None and f.time > answered.time:
+                agreed = (answered.get("result") or {}).get("protocolVersion")
+                raise fail(
+                    f"[{mode}] initialize again after the kit's agent answered protocol version "
+                    f"{agreed!r}: {f.shown()}"
+                )
 
 
 @check("ACP-V1-INIT-CLIENT-UNSUPPORTED-VERSION")
@@ -566,14 +634,22 @@ def _unsupported(kit: ClientKit) -> None:
     answered = next(
         (run.transcript.response_to(f) for f in run.transcript.requests("initialize")), None
     )
+    # A second initialize is INIT-VERSION-AGREEMENT's; going on with the session is this one's.
     later = [
         f
         for f in run.transcript.received()
-        if f.is_request and answered is not None and f.time > answered.time
+        if f.is_request
+        and f.method != "initialize"
+        and answered is not None
+        and f.time > answered.time
     ]
     if later:
         raise fail(
             f"the agent answered protocol version 9999, yet the client went on with {later[0].method}"
+        )
+    if run.timed_out:
+        raise skip(
+            f"[version] the client neither went on nor closed the connection ({_ending(run)})"
         )
 
 
@@ -594,18 +670,23 @@ def _specify(kit: ClientKit) -> None:
         raise fail(f"clientCapabilities does not say whether it supports {', '.join(missing)}")
 
 
-@check("ACP-V1-INIT-CAPABILITIES-OPTIONAL")
-def _optional(kit: ClientKit) -> None:
-    kit.first_request("basic", "session/new")
+# Every capability is optional: in the garbage run the kit's agent answers initialize with
+# protocolVersion alone (no agentCapabilities, which then take their defaults); the client
+# must go on as with the basic run's explicit ones.
+CLIENT_CHECKS["ACP-V1-INIT-CAPABILITIES-OPTIONAL"] = _goes_on_after(
+    "garbage", "initialize", "session/new", "an initialize result without agentCapabilities"
+)
 
 
 @check("ACP-V1-INIT-SUPPORT-ALL-COMBINATIONS")
 def _combinations(kit: ClientKit) -> None:
     # The two capability combinations the kit's agent advertises: none of the optional
     # session methods ("basic") and all of them ("capable"). A stop in "extras" is the check
-    # of the step it stopped at.
+    # of the step it stopped at; in "capable", what follows a cancellation is the
+    # cancellation checks'.
     kit.completed("basic")
-    kit.completed("capable")
+    if kit.run("capable").event("cancelled-while-pending") is None:
+        kit.completed("capable")
 
 
 def _never(kit: ClientKit, methods: Sequence[str], why: str) -> None:
@@ -787,10 +868,25 @@ def _cwd(kit: ClientKit) -> None:
 
 @check("ACP-V1-SETUP-ADDITIONAL-DIRS-ABSOLUTE")
 def _dirs_absolute(kit: ClientKit) -> None:
-    # The kit's agent never advertises additionalDirectories: any is first
-    # SETUP-CLIENT-ADDITIONAL-DIRS-ONLY-WITH-CAPABILITY's.
-    kit.first_request("basic", "session/new")
-    raise skip("the kit's agent does not advertise sessionCapabilities.additionalDirectories")
+    # The capable run advertises sessionCapabilities.additionalDirectories (elsewhere any is
+    # SETUP-CLIENT-ADDITIONAL-DIRS-ONLY-WITH-CAPABILITY's; one that is no string the shape's).
+    seen = 0
+    for f in (
+        f for method in w.SESSION_SETUP for f in kit.run("capable").transcript.requests(method)
+    ):
+        dirs = (f.get("params") or {}).get("additionalDirectories")
+        for entry in dirs if isinstance(dirs, list) else []:
+            if isinstance(entry, str):
+                seen += 1
+                if not w.is_absolute(entry):
+                    raise fail(
+                        f"{f.method} additionalDirectories entry {entry!r} is not absolute: {f.shown()}"
+                    )
+    if not seen:
+        raise skip(
+            "the client sent no additionalDirectories although the kit's agent advertised "
+            "sessionCapabilities.additionalDirectories"
+        )
 
 
 @check("ACP-V1-SETUP-CLIENT-ADDITIONAL-DIRS-ONLY-WITH-CAPABILITY")
@@ -835,7 +931,7 @@ def _content(kit: ClientKit) -> None:
 def _cancels(kit: ClientKit) -> list[tuple[Transcript, Frame]]:
     found = [
         (kit.run(m).transcript, f)
-        for m in TURN_MODES
+        for m in (*TURN_MODES, "capable")
         for f in kit.run(m).transcript.notifications("session/cancel")
     ]
     if not found:
@@ -853,13 +949,77 @@ def _cancel(kit: ClientKit) -> None:
             )
 
 
-@check(
-    "ACP-V1-PROMPT-CLIENT-RESPOND-PENDING-PERMISSIONS", "ACP-V1-PROMPT-CLIENT-ACCEPT-LATE-UPDATES"
-)
-def _after_cancel(kit: ClientKit) -> None:
-    _cancels(kit)
-    raise skip(
-        "the kit's agent answers turns at once, so no permission request is pending at session/cancel"
+def _pending_at_cancel(kit: ClientKit) -> tuple[ClientRun, Frame]:
+    """The capable run's permission request for the long tool call, pending when the client
+    sent session/cancel. The kit cannot make a client cancel: one that
+    answers the request instead leaves nothing to judge."""
+    run = kit.run("capable")
+    t = run.transcript
+    pending = next(
+        (
+            f
+            for f in t.sent()
+            if f.method == "session/request_permission"
+            and ((f.get("params") or {}).get("toolCall") or {}).get("toolCallId") == CANCEL_CALL
+        ),
+        None,
+    )
+    if pending is None:
+        raise skip(f"[capable] the turn never got to the long tool call ({_ending(run)})")
+    cancel = next((f for f in t.notifications("session/cancel") if f.time > pending.time), None)
+    answer = t.response_to(pending)
+    if cancel is None or (answer is not None and answer.time < cancel.time):
+        raise skip(
+            "the client never cancelled the turn while the kit's permission request was pending"
+        )
+    return run, pending
+
+
+@check("ACP-V1-PROMPT-CLIENT-RESPOND-PENDING-PERMISSIONS")
+def _pending_permissions(kit: ClientKit) -> None:
+    run, pending = _pending_at_cancel(kit)
+    answer = run.transcript.response_to(pending)
+    if answer is None:
+        _not_hung(run)
+        raise fail(
+            f"the permission request pending at session/cancel was never answered: {pending.shown()} "
+            f"({_ending(run)})"
+        )
+    if "result" not in answer.message and "error" not in answer.message:
+        raise skip(f"neither result nor error (JSONRPC-RESULT-XOR-ERROR's): {answer.shown()}")
+    result = answer.get("result")
+    outcome = result.get("outcome") if isinstance(result, dict) else None
+    if not (isinstance(outcome, dict) and outcome.get("outcome") == "cancelled"):
+        raise fail(
+            "the permission request pending at session/cancel was answered without the cancelled "
+            f"outcome: {answer.shown()}"
+        )
+
+
+@check("ACP-V1-PROMPT-CLIENT-ACCEPT-LATE-UPDATES")
+def _late_updates(kit: ClientKit) -> None:
+    # After the cancel and the pending request's answer the kit's agent sends a tool call
+    # update, then a custom request (to a client that answered one earlier in the run): the
+    # client that accepted the update goes on to answer it.
+    run, _pending = _pending_at_cancel(kit)
+    late = run.event("late-update-sent")
+    if late is None:
+        raise skip(
+            "the pending permission request was never answered (RESPOND-PENDING-PERMISSIONS')"
+        )
+    t = run.transcript
+    update = next(f for f in reversed(t.sent()) if f.time < late and f.method == "session/update")
+    probe = next((f for f in t.sent() if f.time > late and f.is_request), None)
+    if probe is None:
+        raise skip(
+            "the client answers no custom request, so nothing after the late update shows it went on"
+        )
+    if t.response_to(probe) is not None:
+        return
+    _not_hung(run)
+    raise fail(
+        f"the client stopped at a tool call update sent after its session/cancel: {update.shown()} "
+        f"({_ending(run)})"
     )
 
 

@@ -3,8 +3,13 @@
 The client command names the agent it should start with ``{agent}``; the kit puts the
 scripted agent there (with a script saying what its prompt turn does) and reads back the
 agent's log: every line the client wrote to the agent (``in``) and the agent's own (``out``).
-A run ends when the client exits, shortly after the agent answered the first prompt, or at
-the deadline; the client's whole process group is killed and reaped in every case.
+
+A run ends on an event: the kit's agent exits (the client exited or closed the connection, and
+the agent finished its script), or the client exits without ever starting it. Two timeouts are
+hang guards only: no progress for ``timeout`` seconds (after the prompt turn: a client that
+neither exits nor closes the connection), or a run longer than ``run_timeout``. A run stopped
+by a guard says so (``hung``); checks do not judge what it did not get to. The client's whole
+process group is killed and reaped in every case.
 """
 
 from __future__ import annotations
@@ -26,8 +31,8 @@ from .wire import Direction, Transcript, decode_line
 
 AGENT_SCRIPT = Path(__file__).with_name("scripted_agent.py")
 PLACEHOLDER = "{agent}"
-AFTER_TURN = 1.0  # seconds a client gets to finish once its turn ended
 TERM_GRACE = 1.0
+POLL = 0.05  # seconds between looks at the client and the agent's log
 
 
 class ClientCommandError(Exception):
@@ -37,8 +42,8 @@ class ClientCommandError(Exception):
 @dataclass(frozen=True)
 class ClientTarget:
     argv: tuple[str, ...]
-    timeout: float = 10.0  # seconds without progress before a run is given up
-    run_timeout: float = 60.0  # seconds for a whole run
+    timeout: float = 10.0  # hang guard: seconds without progress before a run is stopped
+    run_timeout: float = 60.0  # hang guard: seconds for a whole run
     stdin: bytes = b""  # what the client reads on its stdin (an interactive client's prompt)
     cwd: str | None = None  # where the command runs; None: the caller's working directory
 
@@ -48,7 +53,9 @@ class ClientRun:
     mode: str
     transcript: Transcript
     events: list[tuple[str, float]] = field(default_factory=list)
-    timed_out: bool = False
+    timed_out: bool = False  # a hang guard stopped the run
+    hung: str = ""  # ... what it saw then
+    exited: bool = False  # the client exited by itself (exit_code is its status)
     exit_code: int | None = None
     output: str = ""  # the end of the client's stdout and stderr, for messages
     workdir: str = ""
@@ -94,8 +101,11 @@ class ClientRunner:
         Path(workdir, "notes.md").write_text("# Notes\n", encoding="utf-8")
         log = Path(workdir, "agent-log.jsonl")
         script = Path(workdir, "script.json")
+        # The agent's own deadline lies past the kit's guards: the kit always decides first.
+        deadline = self.target.run_timeout + 2 * self.target.timeout
         script.write_text(
-            json.dumps({"mode": mode, "log": str(log), "workdir": workdir}), encoding="utf-8"
+            json.dumps({"mode": mode, "log": str(log), "workdir": workdir, "deadline": deadline}),
+            encoding="utf-8",
         )
         run = ClientRun(mode, Transcript(f"client-{mode}"), workdir=workdir)
         if self.broken:
@@ -123,9 +133,11 @@ class ClientRunner:
                 return run
             try:
                 _feed(proc, self.target.stdin)
-                run.timed_out = not self._wait(proc, log, mode)
+                run.hung = self._wait(proc, log)
+                run.exited = proc.poll() is not None
             finally:
                 _kill_group(proc)
+        run.timed_out = bool(run.hung)
         run.exit_code = proc.returncode
         run.output = _tail(out_path.read_bytes())
         self._read_log(log, run)
@@ -133,29 +145,44 @@ class ClientRunner:
             run.error = self.broken = f"the client never started the kit's agent ({_exit(run)})"
         return run
 
-    def _wait(self, proc: subprocess.Popen[bytes], log: Path, mode: str) -> bool:
-        """Whether the client finished (exited, or its turn ended) before the deadline."""
+    def _wait(self, proc: subprocess.Popen[bytes], log: Path) -> str:
+        """Wait for the run's end: "" on an event, else what the hang guard saw."""
         start = time.monotonic()
-        turn_ended: float | None = None
         last_size, last_change = -1, start
+        turn_ended = agent_gone = False
+        agent: int | None = None  # the kit agent's pid, once it started
         while True:
             now = time.monotonic()
-            if proc.poll() is not None:
-                return True
+            exited = proc.poll() is not None
             size = log.stat().st_size if log.exists() else 0
             if size != last_size:
                 last_size, last_change = size, now
-                if turn_ended is None and size and b"turn-ended" in log.read_bytes():
-                    turn_ended = now
-            if turn_ended is not None and now - turn_ended > AFTER_TURN:
-                return True
-            if mode == "version" and now - last_change > min(self.target.timeout, 3.0) and size:
-                return (
-                    True  # the client stopped after the unsupported version: the point of the run
-                )
-            if now - last_change > self.target.timeout or now - start > self.target.run_timeout:
-                return False
-            time.sleep(0.05)
+                text = log.read_bytes() if size else b""
+                agent = _agent_pid(text)
+                turn_ended = _EVENT % b"turn-ended" in text
+                agent_gone = _EVENT % b"exit" in text
+                if _EVENT % b"deadline" in text:
+                    return "the kit's agent reached its own deadline"
+            # The agent exits at the end of its input, or the client killed it.
+            agent_gone = agent_gone or (agent is not None and not _alive(agent))
+            if agent_gone or (exited and agent is None):
+                try:  # the client's own exit status, for messages (it may stay up: a UI)
+                    proc.wait(timeout=TERM_GRACE)
+                except subprocess.TimeoutExpired:
+                    pass
+                return ""
+            if now - last_change > self.target.timeout:
+                if exited:
+                    return f"the client exited, but the kit's agent ran on for {self.target.timeout:g} s"
+                if turn_ended:
+                    return (
+                        f"after its prompt turn the client neither exited nor closed the "
+                        f"connection for {self.target.timeout:g} s"
+                    )
+                return f"nothing happened on the wire for {self.target.timeout:g} s"
+            if now - start > self.target.run_timeout:
+                return f"the run took longer than {self.target.run_timeout:g} s"
+            time.sleep(POLL)
 
     def _read_log(self, log: Path, run: ClientRun) -> None:
         if not log.exists():
@@ -206,6 +233,34 @@ def _tail(blob: bytes, limit: int = 400) -> str:
     return text if len(text) <= limit else "..." + text[-limit:]
 
 
+_EVENT = b'{"event": "%s"'  # how the agent logs an event (json.dumps's separators)
+
+
+def _agent_pid(log: bytes) -> int | None:
+    start = log.find(_EVENT % b"started")
+    end = log.find(b"\n", start)
+    if start < 0 or end < 0:
+        return None
+    entry = json.loads(log[start:end])
+    pid = entry.get("pid")
+    return pid if isinstance(pid, int) else None
+
+
+def _alive(pid: int) -> bool:
+    """Whether the process runs (a zombie, killed but not reaped, does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return True  # no /proc: a zombie counts as running until its parent reaps it
+    return stat.rpartition(")")[2].split()[:1] != ["Z"]
+
+
 def _exit(run: ClientRun) -> str:
-    what = f"exit status {run.exit_code}" if not run.timed_out else "timed out"
+    what = f"exit status {run.exit_code}" if not run.timed_out else f"hung: {run.hung}"
     return f"{what}; output: {run.output}" if run.output else what

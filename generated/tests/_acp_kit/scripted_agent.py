@@ -3,8 +3,14 @@
 Run as ``python scripted_agent.py SCRIPT.json``; standard library only, so it starts fast and
 needs nothing installed. SCRIPT says the mode (what the prompt turn does), the log file and a
 work directory. Every line in both directions is logged (base64, with a timestamp) for the
-kit's checks; the agent itself judges nothing. It exits at end of input, on its own deadline,
-or when the log says the run is over.
+kit's checks; the agent itself judges nothing. It exits at end of input or on its own deadline
+(a hang guard, logged as such).
+
+It waits on events, never on time: a request of its own is awaited until its answer (or an
+answer with an id it never sent: the client changed the id), the end of input or the deadline.
+A probe that may rightly go unanswered (a line that is not JSON, a batch) is followed by a
+*fence*, a permission request every client answers: what the client wrote between the probe
+and the fence's answer is its reply to the probe.
 """
 
 from __future__ import annotations
@@ -17,13 +23,15 @@ import sys
 import time
 from typing import Any
 
-DEADLINE = 120.0  # seconds: the agent never outlives a stuck client run
-REPLY_WAIT = 5.0  # seconds the agent waits for the client's answer to one of its requests
+DEADLINE = 120.0  # seconds, unless the script says: a hang guard, never outlive a stuck run
 TERMINAL_TEXT = "é" * 40  # 2 bytes each: truncating at an odd byte limit must not split one
 TERMINAL_LIMIT = 21
 # Unusual but legal _meta (on the initialize result of mode "extras").
 ODD_META = {"acpgen.dev/kit": {"nested": [1, None, {"deep": True}], "": "empty key"}}
 KIT_CURSOR = "kit-opaque/cursor+1=="  # the second page of session/list (mode "capable")
+FENCE_CALL = "kit-fence"  # the toolCallId of the fence permission requests
+CANCEL_CALL = "kit-call-5"  # the tool call whose permission stays pending until the client cancels
+STDERR_LINE = b"kit agent: a log line on stderr, as agents may write\n"
 # A config option of a category this SDK cannot know (offered at session/new, then updated).
 TONE_OPTION: dict[str, Any] = {
     "id": "tone",
@@ -46,6 +54,9 @@ class Agent:
         self.client_caps: dict[str, Any] = {}
         self.sessions = 0
         self.start = time.monotonic()
+        self.deadline = self.start + float(script.get("deadline", DEADLINE))
+        self.sent_ids: set[str] = set()  # ids of the agent's own requests
+        self.answered: set[str] = set()  # ... that got a response
 
     # ---- wire -------------------------------------------------------------------------------
 
@@ -58,13 +69,21 @@ class Agent:
         self.log.write(json.dumps(entry) + "\n")
         self.log.flush()
 
-    def mark(self, event: str) -> None:
-        self.log.write(json.dumps({"event": event, "t": time.monotonic()}) + "\n")
+    def mark(self, event: str, **facts: Any) -> None:
+        self.log.write(json.dumps({"event": event, "t": time.monotonic(), **facts}) + "\n")
         self.log.flush()
 
     def write_raw(self, raw: bytes) -> None:
         self.record("out", raw)
-        os.write(1, raw)
+        try:
+            os.write(1, raw)
+        except OSError:
+            self.at_eof()  # the client is gone: nothing more will be read either
+
+    def at_eof(self) -> None:
+        if not self.eof:
+            self.eof = True
+            self.mark("eof")
 
     def send(self, message: dict[str, Any]) -> None:
         self.write_raw(json.dumps(message, separators=(",", ":")).encode("utf-8") + b"\n")
@@ -72,15 +91,18 @@ class Agent:
     def read_line(self, timeout: float) -> bytes | None:
         deadline = time.monotonic() + timeout
         while b"\n" not in self.buffer and not self.eof:
-            left = min(deadline, self.start + DEADLINE) - time.monotonic()
+            left = min(deadline, self.deadline) - time.monotonic()
             if left <= 0:
                 return None
             ready, _, _ = select.select([0], [], [], left)
             if not ready:
                 return None
-            chunk = os.read(0, 65536)
+            try:
+                chunk = os.read(0, 65536)
+            except OSError:
+                chunk = b""
             if not chunk:
-                self.eof = True
+                self.at_eof()
             self.buffer += chunk
         if b"\n" in self.buffer:
             line, self.buffer = self.buffer.split(b"\n", 1)
@@ -90,35 +112,66 @@ class Agent:
             return line
         return None
 
-    def receive(self, timeout: float) -> dict[str, Any] | None:
-        """The next message (logged); None on timeout or end of input."""
+    def receive(self, timeout: float) -> list[dict[str, Any]] | None:
+        """The messages of the next line (logged; a batch's objects, or one message); None on
+        timeout or end of input."""
         line = self.read_line(timeout)
         if line is None:
             return None
         self.record("in", line)
         try:
-            message = json.loads(line)
+            value = json.loads(line)
         except ValueError:
-            return {}
-        return message if isinstance(message, dict) else {}
+            return []
+        parts = value if isinstance(value, list) else [value]
+        return [p for p in parts if isinstance(p, dict)]
 
-    def request(self, method: str, params: dict[str, Any]) -> dict[str, Any] | None:
-        """Send a request and handle incoming messages until its response (or REPLY_WAIT)."""
+    def open_request(self, method: str, params: dict[str, Any]) -> str:
+        """Send a request without waiting; its id."""
         req_id = f"kit-{self.next_id}"
         self.next_id += 1
+        self.sent_ids.add(req_id)
         self.send({"jsonrpc": "2.0", "id": req_id, "method": method, "params": params})
-        return self.await_response(req_id)
+        return req_id
 
-    def await_response(self, req_id: Any) -> dict[str, Any] | None:
-        deadline = time.monotonic() + REPLY_WAIT
-        while time.monotonic() < deadline:
-            message = self.receive(deadline - time.monotonic())
-            if message is None:
-                return None
-            if "method" not in message and message.get("id") == req_id:
-                return message
-            self.handle(message)
+    def request(self, method: str, params: dict[str, Any]) -> dict[str, Any] | None:
+        """Send a request and handle incoming messages until its response."""
+        return self.await_response(self.open_request(method, params))
+
+    def await_response(self, req_id: str) -> dict[str, Any] | None:
+        """The response to ``req_id``: one with its id, or with an id the agent never sent (the
+        client changed the id); None at end of input or the deadline."""
+        return self.wait_for(lambda m: "method" not in m and self.answers(m, req_id))
+
+    def answers(self, message: dict[str, Any], req_id: str) -> bool:
+        got = message.get("id")
+        if got == req_id:
+            return True
+        # A null id answers a line that could not be read, never one of the agent's requests.
+        return got is not None and not (isinstance(got, str) and got in self.sent_ids)
+
+    def wait_for(self, wanted: Any) -> dict[str, Any] | None:
+        """Handle incoming messages until one is ``wanted`` (returned unhandled); None at end of
+        input or the deadline."""
+        while not self.eof and time.monotonic() < self.deadline:
+            for message in self.receive(self.deadline - time.monotonic()) or []:
+                if "method" not in message and isinstance(message.get("id"), str):
+                    self.answered.add(message["id"])
+                if wanted(message):
+                    return message
+                self.handle(message)
         return None
+
+    def fence(self, session: str) -> dict[str, Any] | None:
+        """A permission request every client answers: the end of the window after a probe."""
+        return self.request(
+            "session/request_permission",
+            {
+                "sessionId": session,
+                "toolCall": {"toolCallId": FENCE_CALL, "title": "Kit fence"},
+                "options": [{"optionId": "allow", "name": "Allow", "kind": "allow_once"}],
+            },
+        )
 
     def notify(self, method: str, params: dict[str, Any]) -> None:
         self.send({"jsonrpc": "2.0", "method": method, "params": params})
@@ -134,10 +187,11 @@ class Agent:
     # ---- behaviour --------------------------------------------------------------------------
 
     def run(self) -> None:
-        while not self.eof and time.monotonic() - self.start < DEADLINE:
-            message = self.receive(1.0)
-            if message is not None:
+        while not self.eof and time.monotonic() < self.deadline:
+            for message in self.receive(1.0) or []:
                 self.handle(message)
+        if not self.eof:
+            self.mark("deadline")
 
     def handle(self, message: dict[str, Any]) -> None:
         method = message.get("method")
@@ -150,11 +204,10 @@ class Agent:
             self.sessions += 1
             self.result(message, self.new_session())
         elif method == "session/prompt":
-            self.turn(str(params.get("sessionId", "")))
-            # Logged before the response is written: a client may exit as soon as it reads
-            # the response, and the kit then stops the whole group, this agent included.
-            self.mark("turn-ended")
-            self.result(message, {"stopReason": "end_turn"})
+            stop_reason = self.turn(str(params.get("sessionId", "")))
+            if not self.eof:  # a turn the client walked out of did not end
+                self.mark("turn-ended")
+            self.result(message, {"stopReason": stop_reason})
         elif method == "authenticate":
             self.result(message, {})
         elif self.mode == "capable" and method in CAPABLE_METHODS:
@@ -177,7 +230,18 @@ class Agent:
                 }
             )
         version = 9999 if self.mode == "version" else 1
+        if self.mode == "garbage":
+            # Every capability is optional: this run's answer has none at all (defaults).
+            self.result(message, {"protocolVersion": version})
+            return
         capable = self.mode == "capable"
+        sessions: dict[str, Any] = {
+            "list": {},
+            "resume": {},
+            "close": {},
+            "delete": {},
+            "additionalDirectories": {},
+        }
         self.result(
             message,
             {
@@ -189,9 +253,8 @@ class Agent:
                         "audio": False,
                         "embeddedContext": False,
                     },
-                    "sessionCapabilities": (
-                        {"list": {}, "resume": {}, "close": {}, "delete": {}} if capable else {}
-                    ),
+                    "sessionCapabilities": sessions if capable else {},
+                    **({"auth": {"logout": {}}} if capable else {}),
                 },
                 "authMethods": auth_methods,
                 "agentInfo": {"name": "acpgen-conformance-kit-agent", "version": "1.0.0"},
@@ -222,7 +285,7 @@ class Agent:
                 self.result(message, {"sessions": [first], "nextCursor": KIT_CURSOR})
             else:
                 self.result(message, {"sessions": []})
-        else:  # session/resume, session/close, session/delete
+        else:  # session/resume, session/close, session/delete, logout
             self.result(message, {})
 
     def new_session(self) -> dict[str, Any]:
@@ -261,20 +324,26 @@ class Agent:
             {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": text}},
         )
 
-    def turn(self, session: str) -> None:
+    def turn(self, session: str) -> str:
+        """The prompt turn of this run's mode; its stop reason."""
         if self.mode == "garbage":
+            # A line on stderr, then a request the client answers in the basic run (a client
+            # that stops here stopped at stderr); then a line that is not JSON, fenced.
+            os.write(2, STDERR_LINE)
+            self.mark("stderr-written")
+            self.say(session, "Hello from the kit.")
+            self.fence(session)
             self.write_raw(b"this line is not JSON\n")
             self.mark("garbage-sent")
-            self.await_response(None)
-            self.say(session, "Hello from the kit.")
-            return
+            self.fence(session)
+            return "end_turn"
         self.say(session, "Hello from the kit.")
         if self.mode == "extras":
             self.extras(session)
-            return
+            return "end_turn"
         if self.mode == "batch":
             self.batches(session)
-            return
+            return "end_turn"
         permission = {
             "sessionId": session,
             "toolCall": {"toolCallId": "kit-call-1", "title": "Kit tool"},
@@ -284,6 +353,13 @@ class Agent:
             ],
         }
         self.request("session/request_permission", permission)
+        # A custom request, not awaited (the next request fences it): whether this client
+        # answers them decides the probe after a cancellation below.
+        ping = (
+            self.open_request("_acpgen_kit/ping", {"probe": True})
+            if self.mode == "capable"
+            else None
+        )
         fs = obj(self.client_caps.get("fs"))
         created = os.path.join(self.workdir, "kit-created.txt")
         if fs.get("writeTextFile") is True:
@@ -298,6 +374,53 @@ class Agent:
             )
         if self.client_caps.get("terminal") is True:
             self.terminal(session)
+        if ping is not None:
+            return self.cancellable(session, ping)
+        return "end_turn"
+
+    def cancellable(self, session: str, ping: str) -> str:
+        """A tool call whose permission request stays pending until the client answers it or
+        cancels the turn. After a cancel (and the request's answer) a late tool call update,
+        then a custom request the client must still answer, for clients that answer them."""
+        self.update(
+            session,
+            {
+                "sessionUpdate": "tool_call",
+                "toolCallId": CANCEL_CALL,
+                "title": "Kit tool (long)",
+                "kind": "execute",
+                "status": "pending",
+            },
+        )
+        req_id = self.open_request(
+            "session/request_permission",
+            {
+                "sessionId": session,
+                "toolCall": {"toolCallId": CANCEL_CALL, "title": "Kit tool (long)"},
+                "options": [
+                    {"optionId": "allow", "name": "Allow", "kind": "allow_once"},
+                    {"optionId": "reject", "name": "Reject", "kind": "reject_once"},
+                ],
+            },
+        )
+        self.mark("permission-pending")
+        first = self.wait_for(
+            lambda m: m.get("method") == "session/cancel"
+            or ("method" not in m and self.answers(m, req_id))
+        )
+        if first is None or "method" not in first:
+            return "end_turn"  # answered without a cancel (or the client left)
+        self.mark("cancelled-while-pending")
+        if self.await_response(req_id) is None:
+            return "cancelled"
+        self.update(
+            session,
+            {"sessionUpdate": "tool_call_update", "toolCallId": CANCEL_CALL, "status": "failed"},
+        )
+        self.mark("late-update-sent")
+        if ping in self.answered:
+            self.request("_acpgen_kit/ping", {"probe": True})
+        return "cancelled"
 
     def terminal(self, session: str) -> None:
         code = f"import sys; sys.stdout.write({TERMINAL_TEXT!r}); sys.stdout.flush()"
@@ -317,13 +440,16 @@ class Agent:
         ids = {"sessionId": session, "terminalId": terminal_id}
         self.request("terminal/wait_for_exit", ids)
         self.request("terminal/output", ids)
+        self.request("terminal/kill", ids)  # exited already: the terminal stays valid
         self.request("terminal/release", ids)
 
     def extras(self, session: str) -> None:
-        sys.stderr.write("kit agent: a log line on stderr, as agents may write\n")
-        sys.stderr.flush()
         self.notify("_acpgen_kit/notice", {"probe": True})
-        self.request("_acpgen_kit/ping", {"probe": True})
+        # Each stimulus a client must ignore is followed by a request it must answer, awaited:
+        # a client that stops at one stops there. The custom request may rightly go unanswered
+        # (EXT-RESPOND-TO-CUSTOM-REQUEST's), so a fence follows it.
+        self.open_request("_acpgen_kit/ping", {"probe": True})
+        self.fence(session)
         self.notify("elicitation/complete", {"elicitationId": "kit-never-issued"})
         elicitation = self.client_caps.get("elicitation")
         if not (isinstance(elicitation, dict) and elicitation.get("form") is not None):
@@ -377,19 +503,13 @@ class Agent:
             },
         ):
             self.update(session, update)
-        req_id = f"kit-{self.next_id}"
-        self.next_id += 1
-        self.send(
+        req_id = self.open_request(
+            "session/request_permission",
             {
-                "jsonrpc": "2.0",
-                "id": req_id,
-                "method": "session/request_permission",
-                "params": {
-                    "sessionId": session,
-                    "toolCall": {"toolCallId": "kit-call-3", "title": "Kit tool"},
-                    "options": [{"optionId": "allow", "name": "Allow", "kind": "allow_once"}],
-                },
-            }
+                "sessionId": session,
+                "toolCall": {"toolCallId": "kit-call-3", "title": "Kit tool"},
+                "options": [{"optionId": "allow", "name": "Allow", "kind": "allow_once"}],
+            },
         )
         self.notify("$/cancel_request", {"requestId": req_id})
         self.mark("cancel-request-sent")
@@ -419,43 +539,27 @@ class Agent:
             return {"jsonrpc": "2.0", "id": req_id, "method": method, "params": params}
 
         self.batch(
+            session,
             [
                 call("kit-batch-1", "session/request_permission", permission),
                 call("kit-batch-2", "_acpgen_kit/ping", {"probe": True}),
-            ]
+            ],
         )
-        self.batch([update, notice])
-        self.batch([])
-        self.batch([call("kit-batch-3", "_acpgen_kit/ping", {"probe": True}), update])
+        self.batch(session, [update, notice])
+        self.batch(session, [])
+        self.batch(session, [call("kit-batch-3", "_acpgen_kit/ping", {"probe": True}), update])
 
-    def batch(self, messages: list[dict[str, Any]]) -> None:
-        """Send one batch; read until each request in it is answered (alone or in an array),
-        an empty batch until any answer, notifications only for a short window."""
+    def batch(self, session: str, messages: list[dict[str, Any]]) -> None:
+        """Send one batch, then a fence: what the client wrote before the fence's answer is its
+        reply to the batch (each request answered alone or in an array, nothing for
+        notifications, one error for the empty batch)."""
+        self.sent_ids.update(str(m["id"]) for m in messages if "id" in m)
         self.write_raw(json.dumps(messages, separators=(",", ":")).encode("utf-8") + b"\n")
-        waiting = {m["id"] for m in messages if "id" in m}
-        deadline = time.monotonic() + (REPLY_WAIT if waiting or not messages else 0.5)
-        while time.monotonic() < deadline:
-            line = self.read_line(deadline - time.monotonic())
-            if line is None:
-                return
-            self.record("in", line)
-            try:
-                value = json.loads(line)
-            except ValueError:
-                continue
-            parts = value if isinstance(value, list) else [value]
-            for part in (p for p in parts if isinstance(p, dict)):
-                if "method" in part:
-                    self.handle(part)
-                elif not messages:
-                    return  # the answer to the empty batch
-                else:
-                    waiting.discard(part.get("id"))
-            if messages and not waiting and any("id" in m for m in messages):
-                return
+        self.fence(session)
 
 
 CAPABLE_METHODS = (
+    "logout",
     "session/load",
     "session/list",
     "session/resume",
@@ -472,7 +576,7 @@ def main() -> None:
     with open(sys.argv[1], encoding="utf-8") as handle:
         script = json.load(handle)
     agent = Agent(script)
-    agent.mark("started")
+    agent.mark("started", pid=os.getpid())  # the kit sees the agent gone even if killed
     try:
         agent.run()
     finally:

@@ -273,6 +273,52 @@ def test_the_scripted_agent_needs_only_the_standard_library() -> None:
     assert imports <= set(sys.stdlib_module_names), imports - set(sys.stdlib_module_names)
 
 
+def test_the_scripted_agent_answers_a_batch_with_one_array(tmp_path: Path) -> None:
+    """JSON-RPC 2.0 batches sent to the kit's agent: one array of the requests' responses, nothing
+    for notifications, -32600 (id null) per element that is not an object, and a single -32600
+    for an empty batch. A lone request after each batch shows what the batch produced before it."""
+    import subprocess
+
+    agent = Path(__file__).resolve().parents[1] / "acpgen" / "shipped" / "conformance" / "scripted_agent.py"
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps({"mode": "basic", "log": str(tmp_path / "log.jsonl"), "workdir": str(tmp_path)}))
+
+    def req(req_id: object, method: str, params: object = None) -> dict[str, object]:
+        return {"jsonrpc": "2.0", "id": req_id, "method": method, "params": params or {}}
+
+    cancel = {"jsonrpc": "2.0", "method": "session/cancel", "params": {"sessionId": "s"}}
+    new = {"cwd": str(tmp_path), "mcpServers": []}
+    lines = [
+        [req(1, "initialize", {"protocolVersion": 1}), req("b", "session/new", new)],  # requests only
+        req("after-1", "_kit/unknown"),
+        [cancel, {"jsonrpc": "2.0", "method": "_kit/notice"}],  # notifications only
+        req("after-2", "_kit/unknown"),
+        [cancel, req(3, "_kit/unknown"), 5],  # mixed, with an element that is not an object
+        req("after-3", "_kit/unknown"),
+        [],  # empty
+        req("after-4", "_kit/unknown"),
+    ]
+    stdin = "".join(json.dumps(line) + "\n" for line in lines).encode()
+    out = subprocess.run([sys.executable, str(agent), str(script)], input=stdin, capture_output=True, timeout=30, check=True).stdout
+    replies = [json.loads(line) for line in out.splitlines()]
+
+    def unknown(req_id: object) -> dict[str, object]:
+        return {"jsonrpc": "2.0", "id": req_id, "error": {"code": -32601, "message": "Method not found"}}
+
+    invalid = {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "Invalid Request"}}
+    assert len(replies) == 7, replies
+    batch = replies[0]
+    assert isinstance(batch, list) and sorted(str(r["id"]) for r in batch) == ["1", "b"]
+    by_id = {r["id"]: r for r in batch}
+    assert by_id[1]["result"]["protocolVersion"] == 1 and by_id["b"]["result"]["sessionId"]
+    assert replies[1] == unknown("after-1")
+    assert replies[2] == unknown("after-2")  # nothing for the batch of notifications
+    assert isinstance(replies[3], list) and sorted(replies[3], key=lambda r: str(r["id"])) == [unknown(3), invalid]
+    assert replies[4] == unknown("after-3")
+    assert replies[5] == invalid  # an object, not an array, for the empty batch
+    assert replies[6] == unknown("after-4")
+
+
 def test_the_kit_client_answers_an_elicitation_by_the_modes_it_advertised() -> None:
     from acpgen.shipped.conformance.scripted_client import ClientBehaviour
 

@@ -57,6 +57,8 @@ class Agent:
         self.deadline = self.start + float(script.get("deadline", DEADLINE))
         self.sent_ids: set[str] = set()  # ids of the agent's own requests
         self.answered: set[str] = set()  # ... that got a response
+        # The responses to the batch being handled (None outside a batch): sent as one array.
+        self.replies: list[dict[str, Any]] | None = None
 
     # ---- wire -------------------------------------------------------------------------------
 
@@ -112,9 +114,10 @@ class Agent:
             return line
         return None
 
-    def receive(self, timeout: float) -> list[dict[str, Any]] | None:
-        """The messages of the next line (logged; a batch's objects, or one message); None on
-        timeout or end of input."""
+    def receive(self, timeout: float) -> tuple[list[Any], bool] | None:
+        """The values of the next line (logged) and whether it was a batch: a batch's elements,
+        or the one value read ([] for a line that is not JSON); None on timeout or end of
+        input."""
         line = self.read_line(timeout)
         if line is None:
             return None
@@ -122,9 +125,43 @@ class Agent:
         try:
             value = json.loads(line)
         except ValueError:
-            return []
-        parts = value if isinstance(value, list) else [value]
-        return [p for p in parts if isinstance(p, dict)]
+            return [], False
+        if isinstance(value, list):
+            return value, True
+        return [value], False
+
+    def dispatch(self, wanted: Any = None) -> dict[str, Any] | None:
+        """Read one line and handle its messages; the first one ``wanted`` (if any) is returned
+        unhandled. The responses to a batch's requests go out as one array after the whole
+        batch, as JSON-RPC 2.0 says: nothing for notifications (no array at all when there is
+        nothing to answer), -32600 with a null id for an element that is not an object, and
+        one such error (not an array) for an empty batch."""
+        got = self.receive(self.deadline - time.monotonic())
+        if got is None:
+            return None
+        values, is_batch = got
+        if is_batch and not values:
+            self.send(invalid_request())
+            return None
+        outer, self.replies = self.replies, ([] if is_batch else None)
+        found = None
+        try:
+            for value in values:
+                if not isinstance(value, dict):
+                    if is_batch:
+                        self.reply(invalid_request())
+                    continue
+                if "method" not in value and isinstance(value.get("id"), str):
+                    self.answered.add(value["id"])
+                if found is None and wanted is not None and wanted(value):
+                    found = value
+                else:
+                    self.handle(value)
+        finally:
+            replies, self.replies = self.replies, outer
+        if replies:
+            self.write_raw(json.dumps(replies, separators=(",", ":")).encode("utf-8") + b"\n")
+        return found
 
     def open_request(self, method: str, params: dict[str, Any]) -> str:
         """Send a request without waiting; its id."""
@@ -154,12 +191,9 @@ class Agent:
         """Handle incoming messages until one is ``wanted`` (returned unhandled); None at end of
         input or the deadline."""
         while not self.eof and time.monotonic() < self.deadline:
-            for message in self.receive(self.deadline - time.monotonic()) or []:
-                if "method" not in message and isinstance(message.get("id"), str):
-                    self.answered.add(message["id"])
-                if wanted(message):
-                    return message
-                self.handle(message)
+            found = self.dispatch(wanted)
+            if found is not None:
+                return found
         return None
 
     def fence(self, session: str) -> dict[str, Any] | None:
@@ -176,11 +210,18 @@ class Agent:
     def notify(self, method: str, params: dict[str, Any]) -> None:
         self.send({"jsonrpc": "2.0", "method": method, "params": params})
 
+    def reply(self, response: dict[str, Any]) -> None:
+        """A response: sent now, or kept for the array that answers the batch being handled."""
+        if self.replies is None:
+            self.send(response)
+        else:
+            self.replies.append(response)
+
     def result(self, message: dict[str, Any], result: Any) -> None:
-        self.send({"jsonrpc": "2.0", "id": message.get("id"), "result": result})
+        self.reply({"jsonrpc": "2.0", "id": message.get("id"), "result": result})
 
     def error(self, message: dict[str, Any], code: int, text: str) -> None:
-        self.send(
+        self.reply(
             {"jsonrpc": "2.0", "id": message.get("id"), "error": {"code": code, "message": text}}
         )
 
@@ -188,8 +229,7 @@ class Agent:
 
     def run(self) -> None:
         while not self.eof and time.monotonic() < self.deadline:
-            for message in self.receive(1.0) or []:
-                self.handle(message)
+            self.dispatch()
         if not self.eof:
             self.mark("deadline")
 
@@ -566,6 +606,10 @@ CAPABLE_METHODS = (
     "session/close",
     "session/delete",
 )
+
+
+def invalid_request() -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "Invalid Request"}}
 
 
 def obj(value: Any) -> dict[str, Any]:

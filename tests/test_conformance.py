@@ -123,6 +123,9 @@ def _kit(args: list[str], tmp_path: Path, timeout: float = 900) -> tuple[subproc
     report = tmp_path / "conformance.json"
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
     env["PYTHONPATH"] = str(GENERATED)  # the generated package, for the implementations under test
+    scratch = tmp_path / "tmp"  # the run's temporary directory: the kit must leave it as it was
+    scratch.mkdir(parents=True, exist_ok=True)
+    env["TMPDIR"] = str(scratch)
     roster = INPUTS / "roster" / "requirements.md"  # the tree's rootdir has no lock to find it by
     done = subprocess.run(
         [PYTHON, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-q",
@@ -130,6 +133,7 @@ def _kit(args: list[str], tmp_path: Path, timeout: float = 900) -> tuple[subproc
         cwd=GENERATED.parent, env=env, capture_output=True, text=True, timeout=timeout, check=False,
     )
     data = json.loads(report.read_text()) if report.exists() else {}
+    assert not list(scratch.glob("acp-kit-*")), "the kit left its scratch directories behind"
     return done, data
 
 

@@ -319,6 +319,38 @@ def test_the_scripted_agent_answers_a_batch_with_one_array(tmp_path: Path) -> No
     assert replies[6] == unknown("after-4")
 
 
+def test_a_runner_removes_the_scratch_directory_it_made_and_never_the_callers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import gc
+    import tempfile
+
+    from acpgen.shipped.conformance.agent_scenarios import AgentRunner, AgentTarget
+    from acpgen.shipped.conformance.client_scenarios import ClientRunner, ClientTarget
+
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    missing = str(tmp_path / "no-such-command")  # each runner's first run fails at once
+    agent, client = AgentTarget(argv=(missing,), timeout=5.0), ClientTarget(argv=(missing, "{agent}"))
+    for make, prefix in ((lambda **kw: AgentRunner(agent, **kw), "acp-kit-agent-"),
+                         (lambda **kw: ClientRunner(client, **kw), "acp-kit-client-")):
+        with make() as runner:
+            assert runner.start() is not None
+            made = Path(runner.workdir)
+            assert made.parent == scratch and made.name.startswith(prefix) and any(made.iterdir())
+        assert not list(scratch.iterdir())
+        runner.close()  # a second release is harmless
+        mine = tmp_path / f"mine-{prefix}"
+        mine.mkdir()
+        with make(workdir=str(mine)) as runner:
+            assert runner.start() is not None
+        assert mine.is_dir() and any(mine.iterdir())  # the caller's, with the runs' files
+        forgotten = make()  # an owner that never closes: gone with the runner
+        assert Path(forgotten.workdir).is_dir()
+        del forgotten
+        gc.collect()
+        assert not list(scratch.iterdir())
+
+
 def test_the_kit_client_answers_an_elicitation_by_the_modes_it_advertised() -> None:
     from acpgen.shipped.conformance.scripted_client import ClientBehaviour
 

@@ -57,7 +57,8 @@ def _outcomes(violation: str) -> dict[str, tuple[str, str]]:
         auth_method="login",
         logout=True,
     )
-    return _run_checks(AGENT_CHECKS, AgentKit(AgentRunner(target), Validator("acp_v1")))
+    with AgentRunner(target) as runner:
+        return _run_checks(AGENT_CHECKS, AgentKit(runner, Validator("acp_v1")))
 
 
 def _run_checks(checks: dict[str, Any], kit: Any) -> dict[str, tuple[str, str]]:
@@ -272,7 +273,8 @@ def _client_outcomes(violation: str) -> dict[str, tuple[str, str]]:
     # Outcomes follow events (the client's exit, the answers awaited); the timeouts are hang
     # guards only, generous so that a loaded machine never reaches them.
     target = ClientTarget(argv=(sys.executable, str(CLIENT), violation, "{agent}"), timeout=60.0, run_timeout=180.0)
-    return _run_checks(CLIENT_CHECKS, ClientKit(ClientRunner(target), Validator("acp_v1")))
+    with ClientRunner(target) as runner:
+        return _run_checks(CLIENT_CHECKS, ClientKit(runner, Validator("acp_v1")))
 
 
 def test_every_client_check_is_in_the_matrix_or_listed_with_why() -> None:

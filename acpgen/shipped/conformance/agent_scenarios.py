@@ -16,11 +16,12 @@ import tempfile
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from .process import Peer, PeerClosed, PeerError, PeerTimeout
 from .scripted_client import AgentDriver, ClientBehaviour
 from .wire import Frame, Transcript
+from .workdir import kit_workdir
 
 KIT_INFO = {"name": "acpgen-conformance-kit", "version": "1.0.0"}
 PROTOCOL_VERSION = 1
@@ -553,9 +554,15 @@ class AgentRunner:
 
     def __init__(self, target: AgentTarget, workdir: str | None = None) -> None:
         self.target = target
-        self.workdir = workdir or tempfile.mkdtemp(prefix="acp-kit-agent-")
+        self.workdir, self.close = kit_workdir(self, workdir, "acp-kit-agent-")
         self.runs: dict[str, Run] = {}
         self.broken: str | None = None  # the agent could not be initialized at all
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def start(self) -> str | None:
         """Run the first scenario; why the command cannot even be initialized, or None."""

@@ -25,9 +25,10 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from .wire import Direction, Transcript, decode_line
+from .workdir import kit_workdir
 
 AGENT_SCRIPT = Path(__file__).with_name("scripted_agent.py")
 PLACEHOLDER = "{agent}"
@@ -82,9 +83,15 @@ def client_argv(template: tuple[str, ...], agent: list[str]) -> list[str]:
 class ClientRunner:
     def __init__(self, target: ClientTarget, workdir: str | None = None) -> None:
         self.target = target
-        self.workdir = workdir or tempfile.mkdtemp(prefix="acp-kit-client-")
+        self.workdir, self.close = kit_workdir(self, workdir, "acp-kit-client-")
         self.runs: dict[str, ClientRun] = {}
         self.broken: str | None = None
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def start(self) -> str | None:
         """Run the first mode; why the command cannot even start the kit's agent, or None."""

@@ -179,9 +179,9 @@ def _acp_agent_kit(pytestconfig: pytest.Config) -> Iterator[AgentKit | None]:
         auth_method=o("acp_auth_method"),
         logout=o("acp_logout"),
     )
-    runner = AgentRunner(target)
-    _stop_if_broken(pytestconfig, "agent", runner.start())
-    yield AgentKit(runner, Validator(_manifest().PACKAGE))
+    with AgentRunner(target) as runner:  # its scratch directory goes with the session
+        _stop_if_broken(pytestconfig, "agent", runner.start())
+        yield AgentKit(runner, Validator(_manifest().PACKAGE))
 
 
 @pytest.fixture(scope="session")
@@ -199,9 +199,9 @@ def _acp_client_kit(pytestconfig: pytest.Config) -> Iterator[ClientKit | None]:
         .replace("\\n", "\n")
         .encode("utf-8"),
     )
-    runner = ClientRunner(target)
-    _stop_if_broken(pytestconfig, "client", runner.start())
-    yield ClientKit(runner, Validator(_manifest().PACKAGE))
+    with ClientRunner(target) as runner:  # its scratch directory goes with the session
+        _stop_if_broken(pytestconfig, "client", runner.start())
+        yield ClientKit(runner, Validator(_manifest().PACKAGE))
 
 
 EXIT_CANNOT_START = pytest.ExitCode.USAGE_ERROR  # the command given cannot even be started

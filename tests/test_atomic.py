@@ -18,8 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import PROJECT_ROOT, tree_digest
-from conftest import single_surface
+from conftest import PROJECT_ROOT, single_surface, tree_digest
 from test_check import cli, make_copy
 
 from acpgen.errors import AcpgenError

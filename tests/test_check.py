@@ -20,8 +20,14 @@ from pathlib import Path
 import pytest
 import yaml  # type: ignore[import-untyped]  # PyYAML: a datamodel-code-generator dependency
 from click.testing import CliRunner, Result
-from conftest import (PROJECT_ROOT, copy_single_surface_project, load_real_project, single_surface,
-                      tree_digest, tree_now)
+from conftest import (
+    PROJECT_ROOT,
+    copy_single_surface_project,
+    load_real_project,
+    single_surface,
+    tree_digest,
+    tree_now,
+)
 
 import acpgen
 from acpgen.cli.main import main

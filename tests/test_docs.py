@@ -90,6 +90,15 @@ def test_the_readme_test_command_is_what_ci_runs() -> None:
     assert command.text.strip() in ci.splitlines(), (command.text, ci)
 
 
+def test_a_runnable_block_runs_a_skeletons_whole_suite() -> None:
+    """The skeleton's runtime suite (generated/runtime_tests) runs in full here, and only here:
+    tests/test_standalone.py's CI replays leave it out (SKIP_RUNTIME_SUITE)."""
+    whole = [b for b in doc_blocks("docs/runtime-and-skeleton.md")
+             if b.language == "sh" and "no-run" not in b.flags and "acpgen skeleton" in b.text
+             and b.text.rstrip().endswith("python -m pytest -q")]
+    assert len(whole) == 1, "the runtime suite of a skeleton would no longer run anywhere"
+
+
 def test_the_readme_starts_with_the_install_command() -> None:
     first = doc_blocks("README.md")[0]
     assert first.language == "sh" and first.flags == ()

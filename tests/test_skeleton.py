@@ -148,8 +148,7 @@ def test_the_skeleton_installs_in_a_fresh_venv_and_its_installed_copy_runs(skele
     assert where.returncode == 0, where.stderr
     assert Path(where.stdout.strip()).is_relative_to(venv)  # the installed copy, not the source
     # The installed package drives itself: its example client runs its echo agent (the
-    # runtime's whole test suite runs in the skeleton's CI replay, tests/test_standalone.py,
-    # and in the docs test of docs/runtime-and-skeleton.md).
+    # runtime's whole test suite runs in the docs test of docs/runtime-and-skeleton.md).
     module = [str(python), "-m"]
     done = subprocess.run([*module, f"{PACKAGE}.examples.client", "--prompt", "hi there", "--",
                            *module, f"{PACKAGE}.examples.echo_agent"],

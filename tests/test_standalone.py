@@ -19,6 +19,11 @@ from venv_support import build_wheel, fresh_venv, offline_env, run, site_farm
 pytestmark = pytest.mark.slow
 
 PACKAGE = "mysdk"
+# The replays run the skeleton's test step as written, minus the runtime's own suite
+# (generated/runtime_tests: the SDK driving itself, independent of how acpgen was installed),
+# which runs in full once, in the docs test of docs/runtime-and-skeleton.md (the same
+# skeleton bytes: test_a_skeleton_from_the_wheel_equals_one_from_the_checkout).
+SKIP_RUNTIME_SUITE = "--ignore=generated/runtime_tests"
 
 
 @pytest.fixture(scope="module")
@@ -186,6 +191,7 @@ def test_the_ci_steps_and_the_readme_run_as_written_in_a_fresh_venv(
     assert runs[0].split() == ["python", "-m", "pip", "install", f"./vendor/{wheel.name}",
                                "python", "-m", "pip", "install", "-e", '".[test]"']
     assert run([python(ci), "-c", "import acpgen"], root, ci).returncode == 1
+    ci["PYTEST_ADDOPTS"] = SKIP_RUNTIME_SUITE
     _run_steps(runs, root, ci)
     assert (root / "acp-coverage.json").is_file()
     where = run([python(ci), "-c", "import acpgen; print(acpgen.__file__)"], root, ci)
@@ -225,9 +231,7 @@ def test_the_ci_steps_run_locally_in_order(
     assert [r.strip().splitlines()[-1] for r in runs] == [
         'python -m pip install -e ".[test,dev]"', "acpgen check", "python -m pytest --acp-coverage"]
     assert run([python(ci), "-c", "import acpgen"], root, ci).returncode == 1
-    # The last step runs the skeleton's suite as written; the runtime's tests in it, which do
-    # not depend on how acpgen was installed, ran in full in the replay above.
-    ci["PYTEST_ADDOPTS"] = "--ignore=generated/runtime_tests"
+    ci["PYTEST_ADDOPTS"] = SKIP_RUNTIME_SUITE
     for script in runs:
         done = run(["bash", "-e", "-c", script], root, ci)
         assert done.returncode == 0, f"{shlex.quote(script)}:\n{done.stdout[-3000:]}{done.stderr[-3000:]}"

@@ -218,8 +218,13 @@ def test_every_string_site_is_written_exactly_or_refused(tmp_path: Path) -> None
         if got is not None:
             _read_back(sites, got)
 
-    run()
-    short = {s: counts[s] for s in TEXT_SITES + ("enum_value",) if counts[s] < MIN_PER_SITE}
+    # Refused examples exercise no site, and how many are refused is random: more rounds
+    # until every site has its minimum (a bounded number: a site never reached still fails).
+    for _ in range(4):
+        run()
+        short = {s: counts[s] for s in TEXT_SITES + ("enum_value",) if counts[s] < MIN_PER_SITE}
+        if not short:
+            break
     assert not short, f"sites exercised fewer than {MIN_PER_SITE} times: {short} (refusals: {refusals})"
 
 

@@ -210,7 +210,7 @@ def _no_canary() -> Any:
 def test_every_string_site_is_written_exactly_or_refused(tmp_path: Path) -> None:
     counts.clear()
 
-    @settings(max_examples=125, deadline=None, database=None,
+    @settings(max_examples=160, deadline=None, database=None,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
     @given(SITE_VALUES)
     def run(sites: dict[str, Any]) -> None:

@@ -236,9 +236,27 @@ def tree_digest(root: Path) -> dict[str, bytes]:
     }
 
 
+# The modules that take longest (wall time, measured with --durations), longest first. With
+# `pytest -n N --dist loadfile` (and xdist's own reordering by test count turned off: addopts)
+# a worker takes the next module in collection order whenever it is free: handing out the longest first keeps one long module from starting last and running
+# alone at the end (the longest-processing-time rule). Order only: every module still runs.
+LONGEST_FIRST = ("test_docs.py", "test_conformance_matrix.py", "test_conformance.py",
+                 "test_standalone_ci.py", "test_fast_format.py", "test_hostile_inputs.py",
+                 "test_standalone.py", "test_fidelity.py", "test_evolve_matrix.py", "test_check.py",
+                 "test_release_history.py", "test_builders.py", "test_injection_routes.py",
+                 "test_bump.py", "test_surfaces.py")
+
+
+def _longest_first(item: pytest.Item) -> int:
+    name = item.path.name
+    return LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The published agents and clients (tests/real_peers) run only when asked for with
-    ``-m real_peers``: they install hundreds of megabytes and take minutes."""
+    """The longest modules first (LONGEST_FIRST). The published agents and clients
+    (tests/real_peers) run only when asked for with ``-m real_peers``: they install hundreds
+    of megabytes and take minutes."""
+    items.sort(key=_longest_first)  # stable: the order within a module stays as written
     if "real_peers" in (config.getoption("markexpr") or ""):
         return
     opt_in = pytest.mark.skip(reason="opt-in: the published agents run with `pytest -m real_peers`")

@@ -210,7 +210,7 @@ def _no_canary() -> Any:
 def test_every_string_site_is_written_exactly_or_refused(tmp_path: Path) -> None:
     counts.clear()
 
-    @settings(max_examples=125, deadline=None, database=None,
+    @settings(max_examples=160, deadline=None, database=None,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
     @given(SITE_VALUES)
     def run(sites: dict[str, Any]) -> None:
@@ -218,8 +218,13 @@ def test_every_string_site_is_written_exactly_or_refused(tmp_path: Path) -> None
         if got is not None:
             _read_back(sites, got)
 
-    run()
-    short = {s: counts[s] for s in TEXT_SITES + ("enum_value",) if counts[s] < MIN_PER_SITE}
+    # Refused examples exercise no site, and how many are refused is random: more rounds
+    # until every site has its minimum (a bounded number: a site never reached still fails).
+    for _ in range(4):
+        run()
+        short = {s: counts[s] for s in TEXT_SITES + ("enum_value",) if counts[s] < MIN_PER_SITE}
+        if not short:
+            break
     assert not short, f"sites exercised fewer than {MIN_PER_SITE} times: {short} (refusals: {refusals})"
 
 

@@ -105,3 +105,12 @@ def test_the_fast_tier_keeps_a_test_of_every_module() -> None:
     without = [rel for rel, text in _test_sources().items()
                if Path(rel).name.startswith("test_") and _fast_tests(text) == []]
     assert without == [], "modules with no fast test (mark one fast, or the whole module slow): " + ", ".join(without)
+
+
+def test_the_longest_first_order_names_modules_that_exist() -> None:
+    """A renamed module would silently lose its place at the front (conftest.LONGEST_FIRST)."""
+    from conftest import LONGEST_FIRST
+
+    here = {p.name for p in Path(__file__).parent.rglob("test_*.py")}
+    assert [name for name in LONGEST_FIRST if name not in here] == []
+    assert len(set(LONGEST_FIRST)) == len(LONGEST_FIRST)

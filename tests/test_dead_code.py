@@ -71,6 +71,7 @@ def _unused() -> set[tuple[str, str]]:
     return found
 
 
+@pytest.mark.slow  # vulture over the whole tree: seconds
 def test_no_dead_code_beyond_the_reviewed_allow_list() -> None:
     unused = _unused()
     assert unused - set(ALLOWED) == set(), "dead code (remove it, or allow it with a reason)"

@@ -34,7 +34,6 @@ ALLOWED = {
     ("tests/test_interop_ts.py", "ts_root"): "fixture requested for its side effect (npm install)",
     # Public API of the generated package, for SDK users (documented, not called by acpgen).
     ("acpgen/shipped/runtime/errors.py", "parse_error"): "RpcError constructor for users",
-    ("acpgen/shipped/runtime/errors.py", "invalid_request"): "RpcError constructor for users",
     ("acpgen/shipped/runtime/errors.py", "request_cancelled"): "RpcError constructor for users",
     ("acpgen/shipped/runtime/guards.py", "__call__"): "the decorator Protocols' call signature",
     ("acpgen/shipped/runtime/model_base.py", "__class_getitem__"): "Omittable[X] subscription",

@@ -4,12 +4,18 @@ breaks exactly its requirement, and no other check does (issue 27).
 tests/support/violating_agent.py keeps every requirement the kit checks unless told to break
 one; the kit runs in process against it once per violation (the checks of acpgen/shipped/conformance,
 not a generated copy), and the outcome is compared requirement by requirement.
+
+Each violation re-runs only the scenarios whose clean run consulted it (Baseline,
+ClientBaseline: the violating peers log every requirement they ask about); the other
+scenarios' clean runs are the runs that violation would have produced.
 """
 
 from __future__ import annotations
 
 import atexit
+import copy
 import functools
+import os
 import py_compile
 import shutil
 import sys
@@ -21,7 +27,7 @@ from typing import Any
 import pytest
 from conftest import generated_dir
 
-from acpgen.shipped.conformance.agent_scenarios import AgentRunner, AgentTarget
+from acpgen.shipped.conformance.agent_scenarios import LAST, SCENARIOS, AgentRunner, AgentTarget
 from acpgen.shipped.conformance.checks_agent import AGENT_CHECKS, AgentKit
 from acpgen.shipped.conformance.outcome import NOT_CHECKABLE as NOT_CHECKABLE_PREFIX
 from acpgen.shipped.conformance.outcome import CheckFailed, CheckSkipped
@@ -64,9 +70,10 @@ def _group(req_id: str) -> set[str]:
     return next((set(g) for g in ALIASES if req_id in g), {req_id})
 
 
-def _outcomes(violation: str) -> dict[str, tuple[str, str]]:
-    target = AgentTarget(
+def _target(violation: str, env: dict[str, str] | None = None) -> AgentTarget:
+    return AgentTarget(
         argv=(sys.executable, _compiled(AGENT), violation),
+        env=env,
         timeout=2.0,
         turn_timeout=10.0,
         slow_prompt="/wait",
@@ -76,7 +83,39 @@ def _outcomes(violation: str) -> dict[str, tuple[str, str]]:
         auth_method="login",
         logout=True,
     )
-    with AgentRunner(target) as runner:
+
+
+class Baseline:
+    """Every scenario run once against the clean agent, with the requirements each run
+    consulted (the violating agent logs each broken(X) it evaluates).
+
+    A violation of X changes the agent's behaviour only where broken(X) returns True, which
+    is where the clean run evaluated it: a scenario that never consulted X goes exactly as
+    in the clean run (the same agent, fed the same messages). So a violation's kit re-runs
+    only the scenarios that consulted it and takes the others' clean runs (about 4 of 11):
+    the outcome of every check is still computed, from runs the violation could not change.
+    """
+
+    def __init__(self, workdir: Path) -> None:
+        log = workdir / "consulted.log"
+        self.runner = AgentRunner(_target("", env={**os.environ, "KIT_MATRIX_CONSULTED": str(log)}))
+        self.consulted: dict[str, set[str]] = {}
+        # The runner's own order (the run that may log out comes last).
+        for name in sorted(SCENARIOS, key=lambda name: name == LAST):
+            log.write_text("", encoding="utf-8")
+            self.runner.run(name)
+            self.consulted[name] = set(log.read_text(encoding="utf-8").split())
+
+    def runs_unchanged_by(self, violation: str) -> dict[str, Any]:
+        name = violation.removeprefix("ACP-V1-")
+        return {scenario: copy.deepcopy(self.runner.runs[scenario])
+                for scenario, asked in self.consulted.items() if name not in asked}
+
+
+def _outcomes(violation: str, baseline: Baseline | None = None) -> dict[str, tuple[str, str]]:
+    with AgentRunner(_target(violation)) as runner:
+        if baseline is not None:
+            runner.runs.update(baseline.runs_unchanged_by(violation))
         return _run_checks(AGENT_CHECKS, AgentKit(runner, Validator("acp_v1")))
 
 
@@ -128,11 +167,16 @@ VIOLATIONS = sorted(set(AGENT_CHECKS) - set(NOT_CHECKABLE) - _aliased())
 
 
 @pytest.mark.slow
-def test_every_check_fails_on_its_own_violation_and_no_other() -> None:
+def test_every_check_fails_on_its_own_violation_and_no_other(tmp_path: Path) -> None:
     # A run spends most of its time in the kit's quiet windows (an absent reply can only be
     # seen by waiting), not on the CPU: eight at once keep both cores busy.
-    with ThreadPoolExecutor(max_workers=8) as pool:
-        results = dict(zip(VIOLATIONS, pool.map(_outcomes, VIOLATIONS), strict=True))
+    baseline = Baseline(tmp_path)
+    try:
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            runs = pool.map(functools.partial(_outcomes, baseline=baseline), VIOLATIONS)
+            results = dict(zip(VIOLATIONS, runs, strict=True))
+    finally:
+        baseline.runner.close()
     wrong = {}
     for violation, outcomes in results.items():
         failed = {k for k, v in outcomes.items() if v[0] == "fail"}
@@ -285,14 +329,51 @@ def _client_group(req_id: str) -> set[str]:
     return next((set(g) for g in CLIENT_ALIASES if req_id in g), {req_id})
 
 
-def _client_outcomes(violation: str) -> dict[str, tuple[str, str]]:
-    from acpgen.shipped.conformance.checks_client import CLIENT_CHECKS, ClientKit
-    from acpgen.shipped.conformance.client_scenarios import ClientRunner, ClientTarget
+def _client_target(violation: str) -> Any:
+    from acpgen.shipped.conformance.client_scenarios import ClientTarget
 
     # Outcomes follow events (the client's exit, the answers awaited); the timeouts are hang
     # guards only, generous so that a loaded machine never reaches them.
-    target = ClientTarget(argv=(sys.executable, str(CLIENT), violation, "{agent}"), timeout=60.0, run_timeout=180.0)
-    with ClientRunner(target) as runner:
+    return ClientTarget(argv=(sys.executable, str(CLIENT), violation, "{agent}"), timeout=60.0, run_timeout=180.0)
+
+
+class ClientBaseline:
+    """Every mode of the kit run once against the clean client, with the requirements each
+    run consulted: the client side of :class:`Baseline` (the same argument)."""
+
+    def __init__(self, workdir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        from acpgen.shipped.conformance.checks_client import CLIENT_CHECKS, ClientKit
+        from acpgen.shipped.conformance.client_scenarios import ClientRunner
+
+        log = workdir / "consulted.log"
+        self.consulted: dict[str, set[str]] = {}
+        consulted = self.consulted
+
+        class Logged(ClientRunner):
+            def _run(self, mode: str) -> Any:
+                log.write_text("", encoding="utf-8")
+                run = super()._run(mode)
+                consulted[mode] = set(log.read_text(encoding="utf-8").split())
+                return run
+
+        with monkeypatch.context() as env:  # only the clean client's runs log what they ask
+            env.setenv("KIT_MATRIX_CONSULTED", str(log))
+            self.runner = Logged(_client_target(""))
+            self.outcomes = _run_checks(CLIENT_CHECKS, ClientKit(self.runner, Validator("acp_v1")))
+
+    def runs_unchanged_by(self, violation: str) -> dict[str, Any]:
+        name = violation.removeprefix("ACP-V1-")
+        return {mode: copy.deepcopy(self.runner.runs[mode])
+                for mode, asked in self.consulted.items() if name not in asked}
+
+
+def _client_outcomes(violation: str, baseline: ClientBaseline | None = None) -> dict[str, tuple[str, str]]:
+    from acpgen.shipped.conformance.checks_client import CLIENT_CHECKS, ClientKit
+    from acpgen.shipped.conformance.client_scenarios import ClientRunner
+
+    with ClientRunner(_client_target(violation)) as runner:
+        if baseline is not None:
+            runner.runs.update(baseline.runs_unchanged_by(violation))
         return _run_checks(CLIENT_CHECKS, ClientKit(runner, Validator("acp_v1")))
 
 
@@ -324,9 +405,17 @@ def test_the_violating_client_passes_every_check_when_it_breaks_nothing() -> Non
 
 
 @pytest.mark.slow
-def test_every_client_check_in_the_matrix_fails_on_its_own_violation_and_no_other() -> None:
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        results = dict(zip(CLIENT_VIOLATIONS, pool.map(_client_outcomes, CLIENT_VIOLATIONS), strict=True))
+def test_every_client_check_in_the_matrix_fails_on_its_own_violation_and_no_other(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    baseline = ClientBaseline(tmp_path, monkeypatch)
+    try:
+        assert {k: v for k, v in baseline.outcomes.items() if v[0] == "fail"} == {}
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            runs = pool.map(functools.partial(_client_outcomes, baseline=baseline), CLIENT_VIOLATIONS)
+            results = dict(zip(CLIENT_VIOLATIONS, runs, strict=True))
+    finally:
+        baseline.runner.close()
     wrong = {}
     for violation, outcomes in results.items():
         failed = {k for k, v in outcomes.items() if v[0] == "fail"}

@@ -23,7 +23,25 @@ BREAK = sys.argv[1].removeprefix("ACP-V1-") if len(sys.argv) > 1 else ""
 NOT_UTF8_LINE = b'{"jsonrpc":"2.0","method":"_kit_matrix/notice","params":{"t":"\xff"}}\n'
 
 
+# The matrix (tests/test_conformance_matrix.py) asks which requirements a run of the clean
+# agent consulted: every difference a violation makes starts at a broken() that returns
+# True, so a scenario that never asked about X runs the same whatever X's violation does.
+# Written as each name is first asked about (the kit may kill the agent at any moment).
+_CONSULTED: set[str] = set()
+_CONSULTED_LOG = os.environ.get("KIT_MATRIX_CONSULTED")
+
+
+def consulted(*names: str) -> None:
+    for name in names:
+        if name not in _CONSULTED:
+            _CONSULTED.add(name)
+            if _CONSULTED_LOG:
+                with open(_CONSULTED_LOG, "a", encoding="utf-8") as log:
+                    log.write(name + "\n")
+
+
 def broken(name: str) -> bool:
+    consulted(name)
     return BREAK == name
 
 
@@ -541,6 +559,7 @@ class Agent:
             "SCHEMA-TERMINAL-WAIT-FOR-EXIT-SHAPE": ("terminal/wait_for_exit", {"terminalId": 5}),
             "SCHEMA-TERMINAL-KILL-SHAPE": ("terminal/kill", {"terminalId": 5}),
         }
+        consulted(*terminal_shapes)
         if BREAK in terminal_shapes and caps.get("terminal") is True:
             method, bad = terminal_shapes[BREAK]
             self.call(method, {"sessionId": session, **bad}, lambda a: None)

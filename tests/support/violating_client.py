@@ -25,7 +25,23 @@ BREAK = sys.argv[1].removeprefix("ACP-V1-")
 AGENT = sys.argv[2:]
 
 
+# As in violating_agent.py: the matrix re-runs only the modes whose clean run consulted the
+# requirement (every difference a violation makes starts at a broken() that returns True).
+_CONSULTED: set[str] = set()
+_CONSULTED_LOG = os.environ.get("KIT_MATRIX_CONSULTED")
+
+
+def consulted(*names: str) -> None:
+    for name in names:
+        if name not in _CONSULTED:
+            _CONSULTED.add(name)
+            if _CONSULTED_LOG:
+                with open(_CONSULTED_LOG, "a", encoding="utf-8") as log:
+                    log.write(name + "\n")
+
+
 def broken(name: str) -> bool:
+    consulted(name)
     return BREAK == name
 
 
@@ -327,6 +343,7 @@ class Client:
         if broken("SCHEMA-CANCEL-REQUEST-NOTIFICATION-SHAPE"):
             self.send({"jsonrpc": "2.0", "method": "$/cancel_request", "params": {"requestId": 1, "_meta": 5}})
         advertised = agent_caps.get("sessionCapabilities") or {}
+        consulted(*UNADVERTISED)
         method = UNADVERTISED.get(BREAK)
         if method is not None and method.removeprefix("session/") not in advertised:
             self.call(method, {"sessionId": session, "cwd": cwd, "mcpServers": []} if "resume" in method

@@ -70,7 +70,7 @@ def _group(req_id: str) -> set[str]:
     return next((set(g) for g in ALIASES if req_id in g), {req_id})
 
 
-def _target(violation: str, env: dict[str, str] | None = None) -> AgentTarget:
+def _target(violation: str, env: tuple[tuple[str, str], ...] | None = None) -> AgentTarget:
     return AgentTarget(
         argv=(sys.executable, _compiled(AGENT), violation),
         env=env,
@@ -85,7 +85,20 @@ def _target(violation: str, env: dict[str, str] | None = None) -> AgentTarget:
     )
 
 
-class Baseline:
+class _CleanRuns:
+    """A runner's clean runs and the requirements each consulted (see Baseline)."""
+
+    runner: Any
+    consulted: dict[str, set[str]]
+
+    def runs_unchanged_by(self, violation: str) -> dict[str, Any]:
+        """Copies of the clean runs of the scenarios (modes) that never consulted it."""
+        name = violation.removeprefix("ACP-V1-")
+        return {scenario: copy.deepcopy(self.runner.runs[scenario])
+                for scenario, asked in self.consulted.items() if name not in asked}
+
+
+class Baseline(_CleanRuns):
     """Every scenario run once against the clean agent, with the requirements each run
     consulted (the violating agent logs each broken(X) it evaluates).
 
@@ -98,7 +111,8 @@ class Baseline:
 
     def __init__(self, workdir: Path) -> None:
         log = workdir / "consulted.log"
-        self.runner = AgentRunner(_target("", env={**os.environ, "KIT_MATRIX_CONSULTED": str(log)}))
+        env = tuple({**os.environ, "KIT_MATRIX_CONSULTED": str(log)}.items())
+        self.runner = AgentRunner(_target("", env=env))
         self.consulted: dict[str, set[str]] = {}
         # The runner's own order (the run that may log out comes last).
         for name in sorted(SCENARIOS, key=lambda name: name == LAST):
@@ -106,10 +120,6 @@ class Baseline:
             self.runner.run(name)
             self.consulted[name] = set(log.read_text(encoding="utf-8").split())
 
-    def runs_unchanged_by(self, violation: str) -> dict[str, Any]:
-        name = violation.removeprefix("ACP-V1-")
-        return {scenario: copy.deepcopy(self.runner.runs[scenario])
-                for scenario, asked in self.consulted.items() if name not in asked}
 
 
 def _outcomes(violation: str, baseline: Baseline | None = None) -> dict[str, tuple[str, str]]:
@@ -337,7 +347,7 @@ def _client_target(violation: str) -> Any:
     return ClientTarget(argv=(sys.executable, str(CLIENT), violation, "{agent}"), timeout=60.0, run_timeout=180.0)
 
 
-class ClientBaseline:
+class ClientBaseline(_CleanRuns):
     """Every mode of the kit run once against the clean client, with the requirements each
     run consulted: the client side of :class:`Baseline` (the same argument)."""
 
@@ -361,10 +371,6 @@ class ClientBaseline:
             self.runner = Logged(_client_target(""))
             self.outcomes = _run_checks(CLIENT_CHECKS, ClientKit(self.runner, Validator("acp_v1")))
 
-    def runs_unchanged_by(self, violation: str) -> dict[str, Any]:
-        name = violation.removeprefix("ACP-V1-")
-        return {mode: copy.deepcopy(self.runner.runs[mode])
-                for mode, asked in self.consulted.items() if name not in asked}
 
 
 def _client_outcomes(violation: str, baseline: ClientBaseline | None = None) -> dict[str, tuple[str, str]]:

@@ -20,6 +20,7 @@ import py_compile
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -90,12 +91,20 @@ class _CleanRuns:
 
     runner: Any
     consulted: dict[str, set[str]]
+    outcomes: dict[str, tuple[str, str]]  # every check on the clean runs
 
     def runs_unchanged_by(self, violation: str) -> dict[str, Any]:
         """Copies of the clean runs of the scenarios (modes) that never consulted it."""
         name = violation.removeprefix("ACP-V1-")
         return {scenario: copy.deepcopy(self.runner.runs[scenario])
                 for scenario, asked in self.consulted.items() if name not in asked}
+
+    def matrix(self, outcomes: Callable[..., dict[str, tuple[str, str]]], violations: list[str],
+               workers: int) -> dict[str, dict[str, tuple[str, str]]]:
+        """``outcomes(violation, baseline=self)`` for every violation, ``workers`` at once."""
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            runs = pool.map(functools.partial(outcomes, baseline=self), violations)
+            return dict(zip(violations, runs, strict=True))
 
 
 class Baseline(_CleanRuns):
@@ -119,14 +128,20 @@ class Baseline(_CleanRuns):
             log.write_text("", encoding="utf-8")
             self.runner.run(name)
             self.consulted[name] = set(log.read_text(encoding="utf-8").split())
+        self.outcomes = _run_checks(AGENT_CHECKS, AgentKit(self.runner, Validator("acp_v1")))
 
 
-
-def _outcomes(violation: str, baseline: Baseline | None = None) -> dict[str, tuple[str, str]]:
+def _outcomes(violation: str, baseline: Baseline) -> dict[str, tuple[str, str]]:
     with AgentRunner(_target(violation)) as runner:
-        if baseline is not None:
-            runner.runs.update(baseline.runs_unchanged_by(violation))
+        runner.runs.update(baseline.runs_unchanged_by(violation))
         return _run_checks(AGENT_CHECKS, AgentKit(runner, Validator("acp_v1")))
+
+
+@pytest.fixture(scope="module")
+def baseline(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Baseline]:
+    clean = Baseline(tmp_path_factory.mktemp("agent-baseline"))
+    yield clean
+    clean.runner.close()
 
 
 def _run_checks(checks: dict[str, Any], kit: Any) -> dict[str, tuple[str, str]]:
@@ -150,8 +165,8 @@ def _generated_package() -> None:
 
 
 @pytest.mark.slow
-def test_the_violating_agent_passes_every_check_when_it_breaks_nothing() -> None:
-    outcomes = _outcomes("")
+def test_the_violating_agent_passes_every_check_when_it_breaks_nothing(baseline: Baseline) -> None:
+    outcomes = baseline.outcomes
     failed = {k: v[1] for k, v in outcomes.items() if v[0] == "fail"}
     assert failed == {}
     passed = [k for k, v in outcomes.items() if v[0] == "pass"]
@@ -177,16 +192,10 @@ VIOLATIONS = sorted(set(AGENT_CHECKS) - set(NOT_CHECKABLE) - _aliased())
 
 
 @pytest.mark.slow
-def test_every_check_fails_on_its_own_violation_and_no_other(tmp_path: Path) -> None:
+def test_every_check_fails_on_its_own_violation_and_no_other(baseline: Baseline) -> None:
     # A run spends most of its time in the kit's quiet windows (an absent reply can only be
     # seen by waiting), not on the CPU: eight at once keep both cores busy.
-    baseline = Baseline(tmp_path)
-    try:
-        with ThreadPoolExecutor(max_workers=8) as pool:
-            runs = pool.map(functools.partial(_outcomes, baseline=baseline), VIOLATIONS)
-            results = dict(zip(VIOLATIONS, runs, strict=True))
-    finally:
-        baseline.runner.close()
+    results = baseline.matrix(_outcomes, VIOLATIONS, workers=8)
     wrong = {}
     for violation, outcomes in results.items():
         failed = {k for k, v in outcomes.items() if v[0] == "fail"}
@@ -351,7 +360,7 @@ class ClientBaseline(_CleanRuns):
     """Every mode of the kit run once against the clean client, with the requirements each
     run consulted: the client side of :class:`Baseline` (the same argument)."""
 
-    def __init__(self, workdir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def __init__(self, workdir: Path) -> None:
         from acpgen.shipped.conformance.checks_client import CLIENT_CHECKS, ClientKit
         from acpgen.shipped.conformance.client_scenarios import ClientRunner
 
@@ -366,20 +375,25 @@ class ClientBaseline(_CleanRuns):
                 consulted[mode] = set(log.read_text(encoding="utf-8").split())
                 return run
 
-        with monkeypatch.context() as env:  # only the clean client's runs log what they ask
+        with pytest.MonkeyPatch.context() as env:  # only the clean client's runs log what they ask
             env.setenv("KIT_MATRIX_CONSULTED", str(log))
             self.runner = Logged(_client_target(""))
             self.outcomes = _run_checks(CLIENT_CHECKS, ClientKit(self.runner, Validator("acp_v1")))
 
 
+@pytest.fixture(scope="module")
+def client_baseline(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ClientBaseline]:
+    clean = ClientBaseline(tmp_path_factory.mktemp("client-baseline"))
+    yield clean
+    clean.runner.close()
 
-def _client_outcomes(violation: str, baseline: ClientBaseline | None = None) -> dict[str, tuple[str, str]]:
+
+def _client_outcomes(violation: str, baseline: ClientBaseline) -> dict[str, tuple[str, str]]:
     from acpgen.shipped.conformance.checks_client import CLIENT_CHECKS, ClientKit
     from acpgen.shipped.conformance.client_scenarios import ClientRunner
 
     with ClientRunner(_client_target(violation)) as runner:
-        if baseline is not None:
-            runner.runs.update(baseline.runs_unchanged_by(violation))
+        runner.runs.update(baseline.runs_unchanged_by(violation))
         return _run_checks(CLIENT_CHECKS, ClientKit(runner, Validator("acp_v1")))
 
 
@@ -402,8 +416,8 @@ def test_a_client_requirement_not_checkable_on_the_wire_is_reported_so_whatever_
 
 
 @pytest.mark.slow
-def test_the_violating_client_passes_every_check_when_it_breaks_nothing() -> None:
-    outcomes = _client_outcomes("")
+def test_the_violating_client_passes_every_check_when_it_breaks_nothing(client_baseline: ClientBaseline) -> None:
+    outcomes = client_baseline.outcomes
     assert {k: v[1] for k, v in outcomes.items() if v[0] == "fail"} == {}
     assert {k: outcomes[k] for k in CLIENT_EXERCISED if outcomes[k][0] != "pass"} == {}
     for req_id in CLIENT_NOT_IN_MATRIX:
@@ -412,16 +426,9 @@ def test_the_violating_client_passes_every_check_when_it_breaks_nothing() -> Non
 
 @pytest.mark.slow
 def test_every_client_check_in_the_matrix_fails_on_its_own_violation_and_no_other(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    client_baseline: ClientBaseline,
 ) -> None:
-    baseline = ClientBaseline(tmp_path, monkeypatch)
-    try:
-        assert {k: v for k, v in baseline.outcomes.items() if v[0] == "fail"} == {}
-        with ThreadPoolExecutor(max_workers=4) as pool:
-            runs = pool.map(functools.partial(_client_outcomes, baseline=baseline), CLIENT_VIOLATIONS)
-            results = dict(zip(CLIENT_VIOLATIONS, runs, strict=True))
-    finally:
-        baseline.runner.close()
+    results = client_baseline.matrix(_client_outcomes, CLIENT_VIOLATIONS, workers=4)
     wrong = {}
     for violation, outcomes in results.items():
         failed = {k for k, v in outcomes.items() if v[0] == "fail"}

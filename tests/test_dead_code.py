@@ -62,7 +62,8 @@ def _unused() -> set[tuple[str, str]]:
     scan = vulture.Vulture(ignore_names=BY_NAME, ignore_decorators=REGISTERING)
     out = generated_dir()
     scan.scavenge([str(PROJECT_ROOT / p) for p in SCANNED] + [str(out)],
-                  exclude=["*/__pycache__/*"])
+                  # npm installs (tests/real_peers, tests/interop_ts) are not ours.
+                  exclude=["*/__pycache__/*", "*/node_modules/*"])
     found = set()
     for item in scan.get_unused_code(min_confidence=60):
         path = Path(item.filename).resolve()

@@ -16,12 +16,12 @@ import tempfile
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Self
+from typing import Any
 
 from .process import Peer, PeerClosed, PeerError, PeerTimeout
 from .scripted_client import AgentDriver, ClientBehaviour
 from .wire import Frame, Transcript
-from .workdir import kit_workdir
+from .workdir import KitWorkdir
 
 KIT_INFO = {"name": "acpgen-conformance-kit", "version": "1.0.0"}
 PROTOCOL_VERSION = 1
@@ -549,20 +549,14 @@ BEHAVIOURS: dict[str, Callable[[], ClientBehaviour]] = {
 }
 
 
-class AgentRunner:
+class AgentRunner(KitWorkdir):
     """Runs each scenario at most once per test session and keeps the result."""
 
     def __init__(self, target: AgentTarget, workdir: str | None = None) -> None:
+        super().__init__(workdir, "acp-kit-agent-")
         self.target = target
-        self.workdir, self.close = kit_workdir(self, workdir, "acp-kit-agent-")
         self.runs: dict[str, Run] = {}
         self.broken: str | None = None  # the agent could not be initialized at all
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def start(self) -> str | None:
         """Run the first scenario; why the command cannot even be initialized, or None."""

@@ -25,10 +25,10 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Self
+from typing import Any
 
 from .wire import Direction, Transcript, decode_line
-from .workdir import kit_workdir
+from .workdir import KitWorkdir
 
 AGENT_SCRIPT = Path(__file__).with_name("scripted_agent.py")
 PLACEHOLDER = "{agent}"
@@ -80,18 +80,12 @@ def client_argv(template: tuple[str, ...], agent: list[str]) -> list[str]:
     return argv
 
 
-class ClientRunner:
+class ClientRunner(KitWorkdir):
     def __init__(self, target: ClientTarget, workdir: str | None = None) -> None:
+        super().__init__(workdir, "acp-kit-client-")
         self.target = target
-        self.workdir, self.close = kit_workdir(self, workdir, "acp-kit-client-")
         self.runs: dict[str, ClientRun] = {}
         self.broken: str | None = None
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def start(self) -> str | None:
         """Run the first mode; why the command cannot even start the kit's agent, or None."""

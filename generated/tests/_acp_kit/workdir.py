@@ -11,14 +11,30 @@ import shutil
 import tempfile
 import weakref
 from collections.abc import Callable
+from typing import Self
 
 
-def kit_workdir(owner: object, given: str | None, prefix: str) -> tuple[str, Callable[[], None]]:
-    """The directory to work in and the call that releases it: removes it (once, whatever is
-    in it) when the kit made it here, nothing when the caller gave it. A directory never
-    released explicitly goes when ``owner`` is collected, or at interpreter exit."""
-    if given:
-        return given, lambda: None
-    path = tempfile.mkdtemp(prefix=prefix)
-    remove = weakref.finalize(owner, shutil.rmtree, path, ignore_errors=True)
-    return path, remove
+class KitWorkdir:
+    """Owns ``self.workdir``: the caller's directory, or one made here with ``prefix``.
+
+    ``close()`` (also on leaving a ``with`` block) removes the directory (once, whatever is in
+    it) when the kit made it, nothing when the caller gave it. A directory never released
+    explicitly goes when the owner is collected, or at interpreter exit."""
+
+    def __init__(self, given: str | None, prefix: str) -> None:
+        self._remove: Callable[[], object] | None = None
+        if given:
+            self.workdir = given
+            return
+        self.workdir = tempfile.mkdtemp(prefix=prefix)
+        self._remove = weakref.finalize(self, shutil.rmtree, self.workdir, ignore_errors=True)
+
+    def close(self) -> None:
+        if self._remove is not None:
+            self._remove()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -104,6 +104,7 @@ class AcpGuardError(Exception):
 
     def __init__(self, method: str, message: str, requirements: Sequence[str]) -> None:
         self.method = method
+        self.reason = message  # what was refused and why, without the sender's wording
         self.requirements = tuple(requirements)
         ids = ", ".join(self.requirements)
         super().__init__(f"{method} refused: {message} [{ids}]; nothing was sent")
@@ -342,6 +343,7 @@ def _check(
     payload: object,
     capabilities: object,
     auth_methods: Sequence[object] | None = None,
+    paths: bool = True,
 ) -> None:
     if capabilities is None and message == "params" and method not in INITIALIZE_EXEMPT:
         ids = set(INITIALIZE_FIRST.get(sender, ()))
@@ -352,8 +354,8 @@ def _check(
             sorted(ids),
             None,
         )
-    gates, paths = _RULES.get((sender, message, method), ((), ()))
-    if gates or paths:
+    gates, paths_rules = _RULES.get((sender, message, method), ((), ()))
+    if gates or paths_rules:
         payload = _as_json(payload)  # once: every selector below walks plain JSON
     for gate in gates:
         if gate.kind == "never":
@@ -365,11 +367,37 @@ def _check(
         if gate.capability is None or _capability_advertised(capabilities, gate.capability):
             continue
         raise _refuse_gate(gate, payload)
-    for rule in paths:
+    for rule in paths_rules if paths else ():
         for value in _select(payload, rule.select):
             if value is not None and not is_absolute_path(value):
                 target = rule.target.partition(" ")[2]
                 raise PathNotAbsoluteError(method, target, value, rule.requirements)
+
+
+def received_refusal(
+    sender: Side,
+    message: Literal["params", "result"],
+    method: str,
+    payload: object,
+    own_capabilities: object,
+    own_auth_methods: Sequence[object] | None = None,
+    *,
+    paths: bool = True,
+) -> AcpGuardError | None:
+    """The receiving side's check: the refusal of what ``sender`` sent (``method``'s params
+    or result, as wire JSON) against what the receiver itself advertised, or None to accept.
+
+    The same gates as the send path, read from the other end: ``own_capabilities`` is what
+    the receiver advertised in ``initialize`` (None: not yet initialized, which refuses every
+    message but ``INITIALIZE_EXEMPT``), ``own_auth_methods`` the auth methods it advertised
+    (an agent). ``paths=False`` leaves the absolute-path rules out. A method no gate names
+    is accepted (extension methods included, once initialized).
+    """
+    try:
+        _check(sender, message, method, payload, own_capabilities, own_auth_methods, paths)
+    except AcpGuardError as exc:
+        return exc
+    return None
 
 
 def check_client_call(
@@ -619,6 +647,7 @@ __all__ = [
     "client_result",
     "gates_for",
     "is_absolute_path",
+    "received_refusal",
     "requires_agent_capability",
     "requires_client_capability",
 ]

@@ -7,6 +7,21 @@ One :class:`Connection` per peer, over any asyncio ``StreamReader``/``StreamWrit
 inbound requests concurrently, delivers notifications in the order they arrived, and never
 lets one bad frame end the connection. What it guarantees:
 
+* **Order per session, concurrency across sessions**: notifications are delivered to the
+  dispatcher in the order they arrived *per session* (the ``sessionId`` of their params;
+  those without one form one connection-level lane), one at a time per session; different
+  sessions' notifications, and every request, proceed independently. A response to one of
+  our calls is returned only after the notifications of the call's session (its params'
+  ``sessionId``, or the connection-level lane) that arrived before it have been handled
+  (ACP-V1-PROMPT-UPDATES-BEFORE-RESPONSE).
+* **Bounded queues, backpressure, nothing dropped**: a session holds at most
+  ``max_queued_per_session`` notifications not yet handled (default
+  :data:`DEFAULT_MAX_QUEUED_PER_SESSION`) and the connection at most ``max_queued_total``
+  (:data:`DEFAULT_MAX_QUEUED_TOTAL`); when either is reached, reading from the peer pauses
+  until the handlers catch up (the peer's writes then block in its pipe). A notification
+  handler must therefore not wait for a response of the peer while its own session's queue
+  can be full.
+
 * **Exactly one response per request** (ACP-V1-JSONRPC-RESPONSE-REQUIRED,
   ACP-V1-CANCEL-REQUEST-MUST-RESPOND): a handler's result, its error, -32603 when it fails,
   or -32800 when ``$/cancel_request`` (or the handler itself) cancelled it, even before it
@@ -32,6 +47,7 @@ lets one bad frame end the connection. What it guarantees:
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
 import logging
@@ -75,6 +91,8 @@ __all__ = [
     "CANCEL_REQUEST_METHOD",
     "DEFAULT_EOF_GRACE",
     "DEFAULT_MAX_FRAME_BYTES",
+    "DEFAULT_MAX_QUEUED_PER_SESSION",
+    "DEFAULT_MAX_QUEUED_TOTAL",
     "ERROR_MESSAGES",
     "INTERNAL_ERROR",
     "INVALID_PARAMS",
@@ -95,6 +113,11 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 DEFAULT_MAX_FRAME_BYTES = DEFAULT_MAX_MESSAGE_BYTES
+# Notifications received and not yet handled, per session and per connection: past either,
+# reading pauses (backpressure) until the handlers catch up. With the frame limit they bound
+# what a flooding peer can make this process hold.
+DEFAULT_MAX_QUEUED_PER_SESSION = 256
+DEFAULT_MAX_QUEUED_TOTAL = 4096
 # After the peer's EOF, how long requests already received may take to be answered.
 DEFAULT_EOF_GRACE = 5.0
 _VERSION = "2.0"
@@ -144,6 +167,43 @@ class _Inbound:
         self.batch = batch
 
 
+class _Lane:
+    """One session's notifications (or the connection-level ones): a FIFO handled by at most
+    one task at a time, which exists only while the lane has work."""
+
+    __slots__ = ("done", "key", "queue", "received", "task", "waiters")
+
+    def __init__(self, key: str | None) -> None:
+        self.key = key
+        self.queue: collections.deque[tuple[str, Any]] = collections.deque()
+        self.received = 0  # notifications ever queued on this lane
+        self.done = 0  # of those, handled (or failed)
+        self.task: asyncio.Task[None] | None = None
+        self.waiters: list[tuple[int, asyncio.Future[None]]] = []
+
+    def release(self, force: bool = False) -> None:
+        """Wake the calls waiting for this lane to reach their count."""
+        if not self.waiters:
+            return
+        keep: list[tuple[int, asyncio.Future[None]]] = []
+        for seen, waiter in self.waiters:
+            if force or self.done >= seen:
+                if not waiter.done():
+                    waiter.set_result(None)
+            else:
+                keep.append((seen, waiter))
+        self.waiters = keep
+
+
+def _session_key(params: Any) -> str | None:
+    """The lane a message belongs to: its params' ``sessionId`` (None: connection-level)."""
+    if isinstance(params, dict):
+        session_id = params.get("sessionId")
+        if isinstance(session_id, str):
+            return session_id
+    return None
+
+
 class _Batch:
     """The responses owed for one JSON-RPC batch, sent together once the last is ready."""
 
@@ -181,7 +241,11 @@ class Connection:
         max_send_bytes: int | None = None,
         name: str = "acp",
         eof_grace: float = DEFAULT_EOF_GRACE,
+        max_queued_per_session: int = DEFAULT_MAX_QUEUED_PER_SESSION,
+        max_queued_total: int = DEFAULT_MAX_QUEUED_TOTAL,
     ) -> None:
+        if max_queued_per_session < 1 or max_queued_total < 1:
+            raise ValueError("the notification queue limits must be at least 1")
         self._reader = reader
         self._writer = writer
         self._dispatcher = dispatcher
@@ -190,16 +254,17 @@ class Connection:
         self._name = name
         self._eof_grace = eof_grace
         self._next_id = 0
-        self._pending: dict[str, asyncio.Future[tuple[Any, int]]] = {}
+        self._pending: dict[str, asyncio.Future[tuple[Any, _Lane | None, int]]] = {}
+        self._pending_lanes: dict[str, str | None] = {}  # request key -> its session's lane
         self._inbound: dict[str, list[_Inbound]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._write_lock = asyncio.Lock()
-        self._notifications: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
-        self._notifications_received = 0
-        self._notifications_done = 0
-        self._delivery_waiters: list[tuple[int, asyncio.Future[None]]] = []
+        self._lanes: dict[str | None, _Lane] = {}
+        self._max_queued_per_session = max_queued_per_session
+        self._max_queued_total = max_queued_total
+        self._queued = 0  # notifications queued on every lane, not yet handled
+        self._room: asyncio.Event | None = None  # set when a paused read may go on
         self._reader_task: asyncio.Task[None] | None = None
-        self._notification_task: asyncio.Task[None] | None = None
         self._closed = asyncio.Event()
         self._writer_closed = False
 
@@ -209,9 +274,6 @@ class Connection:
         """Start reading frames (idempotent)."""
         if self._reader_task is None:
             self._reader_task = asyncio.create_task(self._read_loop(), name=f"{self._name}.read")
-            self._notification_task = asyncio.create_task(
-                self._notification_loop(), name=f"{self._name}.notifications"
-            )
 
     @property
     def closed(self) -> bool:
@@ -254,7 +316,9 @@ class Connection:
     def _all_tasks(self) -> list[asyncio.Task[Any]]:
         tasks = [r.task for records in self._inbound.values() for r in records]
         tasks.extend(self._tasks)
-        tasks.extend(t for t in (self._reader_task, self._notification_task) if t is not None)
+        tasks.extend(lane.task for lane in self._lanes.values() if lane.task is not None)
+        if self._reader_task is not None:
+            tasks.append(self._reader_task)
         return tasks
 
     def _shutdown(self) -> None:
@@ -269,7 +333,10 @@ class Connection:
         for task in self._all_tasks():
             if task is not current and task is not self._reader_task:
                 task.cancel()
-        self._release_delivery_waiters(force=True)
+        for lane in self._lanes.values():
+            lane.release(force=True)
+        if self._room is not None:
+            self._room.set()
 
     # -- sending -----------------------------------------------------------------------
 
@@ -332,11 +399,13 @@ class Connection:
             message["params"] = params
         frame = self._encode(message)  # refused here, before anything is pending or written
         key = _id_key(request_id)
-        future: asyncio.Future[tuple[Any, int]] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[tuple[Any, _Lane | None, int]]
+        future = asyncio.get_running_loop().create_future()
         self._pending[key] = future
+        self._pending_lanes[key] = _session_key(params)
         try:
             await self._write(frame)
-            result, seen = await future
+            result, lane, seen = await future
         except asyncio.CancelledError:
             if self._pending.pop(key, None) is not None and not self._closed.is_set():
                 with contextlib.suppress(Exception):
@@ -344,7 +413,9 @@ class Connection:
             raise
         finally:
             self._pending.pop(key, None)
-        await self._notifications_delivered(seen)
+            self._pending_lanes.pop(key, None)
+        if lane is not None and lane.done < seen:
+            await self._notifications_delivered(lane, seen)
         return result
 
     async def notify(self, method: str, params: Any = None) -> None:
@@ -355,30 +426,22 @@ class Connection:
             message["params"] = params
         await self.send_message(message)
 
-    async def _notifications_delivered(self, seen: int) -> None:
-        """Wait until every notification that arrived before a response has been handled.
+    async def _notifications_delivered(self, lane: _Lane, seen: int) -> None:
+        """Wait until the notifications of ``lane`` that arrived before a response have
+        been handled (``seen``: how many that lane had received then).
 
         A prompt's streamed updates arrive before its response; the caller must see them
-        all before the call returns (ACP-V1-PROMPT-UPDATES-BEFORE-RESPONSE). Skipped inside
-        a notification handler (it would wait for itself).
+        all before the call returns (ACP-V1-PROMPT-UPDATES-BEFORE-RESPONSE). Other sessions'
+        notifications are not waited for. Skipped inside that lane's own handler (it would
+        wait for itself).
         """
-        if asyncio.current_task() is self._notification_task:
+        if lane.done >= seen or self._closed.is_set():
             return
-        if self._notifications_done >= seen or self._closed.is_set():
+        if lane.task is not None and asyncio.current_task() is lane.task:
             return
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._delivery_waiters.append((seen, waiter))
+        lane.waiters.append((seen, waiter))
         await waiter
-
-    def _release_delivery_waiters(self, force: bool = False) -> None:
-        keep: list[tuple[int, asyncio.Future[None]]] = []
-        for seen, waiter in self._delivery_waiters:
-            if force or self._notifications_done >= seen:
-                if not waiter.done():
-                    waiter.set_result(None)
-            else:
-                keep.append((seen, waiter))
-        self._delivery_waiters = keep
 
     # -- receiving ---------------------------------------------------------------------
 
@@ -394,6 +457,8 @@ class Connection:
                     raise
                 except Exception:  # one bad frame must never end the connection
                     logger.exception("%s: failed to handle a frame", self._name)
+                if self._room is not None:  # a queue is full: read on once there is room
+                    await self._room.wait()
             await self._finish_received()
         except asyncio.CancelledError:
             pass
@@ -411,12 +476,11 @@ class Connection:
         """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self._eof_grace
-        if self._notifications_done < self._notifications_received:
-            self._spawn(self._notifications_delivered(self._notifications_received))
         while True:
-            # Handlers, then the answers started as each of them finishes.
+            # Handlers (and the lanes' notification tasks), then the answers started as each
+            # of them finishes.
             work: list[asyncio.Future[Any]] = [t for t in self._all_tasks() if not t.done()]
-            work = [t for t in work if t not in (self._reader_task, self._notification_task)]
+            work = [t for t in work if t is not self._reader_task]
             remaining = deadline - loop.time()
             if not work or remaining <= 0:
                 return
@@ -544,7 +608,11 @@ class Connection:
         elif has_error:
             future.set_exception(RpcError.from_json(message["error"]))
         else:
-            future.set_result((message["result"], self._notifications_received))
+            # The call's session lane, and how many notifications it had by now: the call
+            # returns once those are handled (the lane object, not its key: an idle lane is
+            # forgotten and a new one starts counting from zero).
+            lane = self._lanes.get(self._pending_lanes.get(_id_key(request_id)))
+            future.set_result((message["result"], lane, 0 if lane is None else lane.received))
         return True
 
     def _accept_notification(self, method: str, params: Any) -> None:
@@ -558,8 +626,20 @@ class Connection:
                             record.context.cancel(CANCEL_REQUEST_METHOD)
                         record.task.cancel()
             return
-        self._notifications_received += 1
-        self._notifications.put_nowait((method, params))
+        key = _session_key(params)
+        lane = self._lanes.get(key)
+        if lane is None:
+            lane = self._lanes[key] = _Lane(key)
+        lane.queue.append((method, params))
+        lane.received += 1
+        self._queued += 1
+        if lane.task is None:
+            lane.task = asyncio.ensure_future(self._drain_lane(lane))
+        if self._room is None and (
+            len(lane.queue) >= self._max_queued_per_session
+            or self._queued >= self._max_queued_total
+        ):
+            self._room = asyncio.Event()  # the read loop waits for it before the next frame
 
     def _start_request(
         self, request_id: Any, method: str, params: Any, batch: _Batch | None = None
@@ -643,18 +723,39 @@ class Connection:
             )
         return response
 
-    async def _notification_loop(self) -> None:
-        while True:
-            method, params = await self._notifications.get()
-            try:
-                await self._dispatcher.handle_notification(method, params)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                logger.exception("%s: notification %s failed", self._name, method)
-            finally:
-                self._notifications_done += 1
-                self._release_delivery_waiters()
+    async def _drain_lane(self, lane: _Lane) -> None:
+        """Handle ``lane``'s notifications in order, one at a time, until it is empty."""
+        handle = self._dispatcher.handle_notification
+        queue = lane.queue
+        try:
+            while queue:
+                method, params = queue[0]
+                try:
+                    await handle(method, params)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    logger.exception("%s: notification %s failed", self._name, method)
+                finally:
+                    queue.popleft()
+                    self._queued -= 1
+                    lane.done += 1
+                    lane.release()
+                    if self._room is not None and self._has_room():
+                        self._room.set()
+                        self._room = None
+        finally:
+            lane.task = None
+            if not queue and self._lanes.get(lane.key) is lane:
+                # An idle lane is forgotten: a peer opening sessions without end costs nothing.
+                # Its waiters, if any, hold counts it has reached; they were released above.
+                del self._lanes[lane.key]
+
+    def _has_room(self) -> bool:
+        if self._queued >= self._max_queued_total:
+            return False
+        limit = self._max_queued_per_session
+        return all(len(lane.queue) < limit for lane in self._lanes.values())
 
     # -- helpers -----------------------------------------------------------------------
 

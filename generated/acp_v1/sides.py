@@ -17,7 +17,7 @@ from typing import Any, ClassVar, TypeVar, cast, overload
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from . import guards, methods, models
-from .errors import MalformedResponse
+from .errors import INVALID_REQUEST, MalformedResponse
 from .extensions import Extension, check_extension_name, declared_extensions
 from .handshake import SUPPORTED_PROTOCOL_VERSIONS
 from .interfaces import Agent, Client
@@ -26,12 +26,24 @@ from .lenient_markers import MARKERS
 from .methods import MethodSpec as Route  # a method's entry: wire, py_name, kind, params, result
 from .observability import connection_logger, request_tracer, span_kind
 from .outbound import OutboundPlan
-from .rpc import DEFAULT_MAX_FRAME_BYTES, Connection, RpcError
+from .rpc import (
+    DEFAULT_MAX_FRAME_BYTES,
+    DEFAULT_MAX_QUEUED_PER_SESSION,
+    DEFAULT_MAX_QUEUED_TOTAL,
+    Connection,
+    RpcError,
+)
 
 __all__ = ["AGENT_ROUTES", "CLIENT_ROUTES", "Route", "from_peer", "from_wire", "to_wire"]
 
 logger = logging.getLogger(__name__)
 _PACKAGE = __name__.rpartition(".")[0]  # the generated package this module is copied into
+# The handshake's wire names (the same in every ACP version): where each side's own
+# capabilities travel, which the receive guards check the peer's messages against.
+_INITIALIZE = "initialize"
+_CLIENT_CAPABILITIES = "clientCapabilities"  # in the initialize request
+_AGENT_CAPABILITIES = "agentCapabilities"  # in the initialize response
+_AUTH_METHODS = "authMethods"  # in the initialize response
 
 
 # The methods each side handles (schema: ``x-side``), from the method table.
@@ -88,6 +100,17 @@ def from_peer(data: Any, model: Any) -> Any:
     return validate_lenient(_adapter(model), model, data, MARKERS)
 
 
+def _refusal_error(refusal: guards.AcpGuardError) -> RpcError:
+    """The wire error for a message the receive guards refused (see ``_Side.admit``)."""
+    code = INVALID_REQUEST if isinstance(refusal, guards.NotInitializedError) else refusal.code
+    data: dict[str, Any] = {"reason": f"{refusal.method}: {refusal.reason}"[:500]}
+    data["requirements"] = list(refusal.requirements)
+    capability = getattr(refusal, "capability", None)
+    if capability is not None:
+        data["capability"] = capability
+    return RpcError(code, None, data)
+
+
 def _validation_data(exc: ValidationError) -> Any:
     # Without the input: a 10 MB frame must not come back inside its own error.
     errors = exc.json(include_url=False, include_context=False, include_input=False)
@@ -109,15 +132,34 @@ class _Side:
         *,
         max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
         trace: bool = False,
+        unsafe_accept_unadvertised: bool = False,
+        max_queued_per_session: int = DEFAULT_MAX_QUEUED_PER_SESSION,
+        max_queued_total: int = DEFAULT_MAX_QUEUED_TOTAL,
     ) -> None:
         self.handler = handler
+        # The receive guards' opt-out: True lets the peer's messages reach the handlers
+        # whatever this side advertised (and before initialize). For tests of other peers.
+        self.unsafe_accept_unadvertised = unsafe_accept_unadvertised
+        # What this side advertised in initialize (wire JSON); None until then.
+        self.own_capabilities: Any = None
+        self.own_auth_methods: Any = None
+        self._refusals_logged: set[tuple[str, str]] = set()
+        self._initializing: asyncio.Future[None] | None = None  # an initialize being answered
         # One logger per connection; spans only with trace=True (observability.py).
         self.logger = connection_logger(_PACKAGE, self.role)
         self._tracer = request_tracer(trace, _PACKAGE, self.logger)
         self._plan: OutboundPlan | None = None
         self._extensions = declared_extensions(handler)
         self._plan_for: Any = None
-        self.rpc = Connection(reader, writer, self, max_frame_bytes=max_frame_bytes, name=self.role)
+        self.rpc = Connection(
+            reader,
+            writer,
+            self,
+            max_frame_bytes=max_frame_bytes,
+            name=self.role,
+            max_queued_per_session=max_queued_per_session,
+            max_queued_total=max_queued_total,
+        )
         handler.on_connect(self)
 
     # -- lifecycle ---------------------------------------------------------------------
@@ -140,6 +182,61 @@ class _Side:
 
     # -- inbound (rpc.Dispatcher) ------------------------------------------------------
 
+    @property
+    def peer_role(self) -> guards.Side:
+        return "client" if self.role == "agent" else "agent"
+
+    async def _admit(self, method: str, params: Any, is_request: bool) -> RpcError | None:
+        """Wait for an ``initialize`` being answered, then :meth:`admit` (a peer may write its
+        requests right behind ``initialize``, as a file piped in does)."""
+        if self.own_capabilities is None and self._initializing is not None:
+            if method not in guards.INITIALIZE_EXEMPT:
+                await asyncio.shield(self._initializing)
+        return self.admit(method, params, is_request)
+
+    def admit(self, method: str, params: Any, is_request: bool) -> RpcError | None:
+        """The receive guards: refuse what this side did not advertise, or anything but
+        ``initialize`` before it, before any handler runs (None: accepted).
+
+        The same gates as the send path, checked against this side's own capabilities: a
+        whole method gated is answered -32601 (method not found: not advertised means not
+        there), gated content or a path that is not absolute -32602 (invalid params, as the
+        roster prescribes for elicitation modes), a message before ``initialize`` -32600
+        (invalid request: the roster names no code; nothing about the method or its params
+        is wrong, the connection is not ready). Logged once per connection and kind.
+        """
+        if self.unsafe_accept_unadvertised:
+            return None
+        refusal = guards.received_refusal(
+            self.peer_role,
+            "params",
+            method,
+            params,
+            self.own_capabilities,
+            self.own_auth_methods,
+            paths=is_request,  # a relative path does not cost a whole notification
+        )
+        if refusal is None:
+            return None
+        self._log_refusal(method, refusal)
+        return _refusal_error(refusal)
+
+    def _log_refusal(self, method: str, refusal: guards.AcpGuardError) -> None:
+        kind = (method, type(refusal).__name__ + ":" + str(getattr(refusal, "target", "")))
+        level = logging.DEBUG if kind in self._refusals_logged else logging.WARNING
+        self._refusals_logged.add(kind)
+        self.logger.log(level, "%s: refused %s from the %s: %s", self.role, method, self.peer_role, refusal.reason)
+
+    def _check_received_result(self, wire: str, raw: Any) -> None:
+        """The receive guards on a result the peer answered to our call (``in = "result"``
+        gates): one that breaks them fails the call with :class:`MalformedResponse`."""
+        if self.unsafe_accept_unadvertised:
+            return
+        refusal = guards.received_refusal(self.peer_role, "result", wire, raw, self.own_capabilities)
+        if refusal is not None:
+            self._log_refusal(wire, refusal)
+            raise MalformedResponse(f"{wire} result refused: {refusal.reason}", _refusal_error(refusal).data)
+
     async def handle_request(self, method: str, params: Any) -> Any:
         if self._tracer is None:
             return await self._handle_request(method, params)
@@ -155,6 +252,24 @@ class _Side:
     async def _handle_request(self, method: str, params: Any) -> Any:
         if self.logger.isEnabledFor(logging.DEBUG):
             self.logger.debug("%s: handling %s", self.role, method)
+        if not self.unsafe_accept_unadvertised:
+            refusal = await self._admit(method, params, True)
+            if refusal is not None:
+                raise refusal
+        if method == _INITIALIZE and self.role == "agent":
+            return await self._initialize(method, params)
+        return await self._answer(method, params)
+
+    async def _initialize(self, method: str, params: Any) -> Any:
+        """Answer ``initialize``; requests that arrive meanwhile wait for it (``_admit``)."""
+        done = self._initializing = asyncio.get_running_loop().create_future()
+        try:
+            return await self._answer(method, params)
+        finally:
+            if not done.done():
+                done.set_result(None)
+
+    async def _answer(self, method: str, params: Any) -> Any:
         route = self.inbound_routes.get(method)
         if route is None or route.kind != "request":
             if method.startswith("_"):
@@ -168,12 +283,20 @@ class _Side:
             details = f"invalid {route.wire} result: {exc}"[:500]
             raise RpcError.internal_error({"details": details}) from exc
         try:
-            return self._outbound(route, "result", result, wire)[0]
+            sent = self._outbound(route, "result", result, wire)[0]
         except guards.AcpGuardError as exc:
             self.logger.warning("%s: refused to answer %s: %s", self.role, route.wire, exc)
             raise RpcError.internal_error({"details": str(exc)[:500]}) from exc
+        if route.wire == _INITIALIZE and self.role == "agent" and isinstance(sent, dict):
+            # What this agent advertised: the receive guards check the client against it.
+            self.own_auth_methods = sent.get(_AUTH_METHODS)
+            self.own_capabilities = sent.get(_AGENT_CAPABILITIES) or {}
+        return sent
 
     async def handle_notification(self, method: str, params: Any) -> None:
+        if not self.unsafe_accept_unadvertised:
+            if await self._admit(method, params, False) is not None:
+                return  # refused (logged): a notification is never answered
         route = self.inbound_routes.get(method)
         if route is None or route.kind != "notification":
             if method.startswith("_"):
@@ -267,6 +390,9 @@ class _Side:
             params = from_wire(params, route.params)
         params = self._before_request(route, params)
         sent, params = self._outbound(route, "params", params, to_wire(params, route.params))
+        if wire == _INITIALIZE and self.role == "client" and isinstance(sent, dict):
+            # What this client advertises: the receive guards check the agent against it.
+            self.own_capabilities = sent.get(_CLIENT_CAPABILITIES) or {}
         if self.logger.isEnabledFor(logging.DEBUG):
             self.logger.debug("%s: sending %s", self.role, wire)
         if self._tracer is None:
@@ -274,6 +400,7 @@ class _Side:
         else:
             with self._span(wire, outbound=True):
                 raw = await self.rpc.request(wire, sent)
+        self._check_received_result(wire, raw)
         # A null result is read as an empty object: other SDKs answer null for "nothing".
         try:
             result = from_peer({} if raw is None else raw, route.result)
@@ -384,10 +511,12 @@ class _AgentEnd(_Side):
         *,
         max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
         trace: bool = False,
+        **options: Any,
     ) -> None:
         self.client_capabilities: models.ClientCapabilities | None = None
         self.protocol_version: int | None = None
-        super().__init__(agent, reader, writer, max_frame_bytes=max_frame_bytes, trace=trace)
+        limit = max_frame_bytes
+        super().__init__(agent, reader, writer, max_frame_bytes=limit, trace=trace, **options)
 
     @property
     def peer_capabilities(self) -> models.ClientCapabilities | None:
@@ -418,6 +547,7 @@ class _ClientEnd(_Side):
         max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
         supported_versions: frozenset[int] = SUPPORTED_PROTOCOL_VERSIONS,
         trace: bool = False,
+        **options: Any,
     ) -> None:
         self.supported_versions = supported_versions
         self.agent_capabilities: models.AgentCapabilities | None = None
@@ -425,7 +555,8 @@ class _ClientEnd(_Side):
         self.protocol_version: int | None = None
         # session id -> one future per pending session/request_permission of that session
         self._pending_permissions: dict[str, set[asyncio.Future[None]]] = {}
-        super().__init__(client, reader, writer, max_frame_bytes=max_frame_bytes, trace=trace)
+        limit = max_frame_bytes
+        super().__init__(client, reader, writer, max_frame_bytes=limit, trace=trace, **options)
 
     @property
     def peer_capabilities(self) -> models.AgentCapabilities | None:

@@ -115,7 +115,10 @@ class ProbeAgent(Agent):
         version = (
             self.answered_version if self.answered_version is not None else params.protocol_version
         )
-        return models.InitializeResponse.model_validate({"protocolVersion": version})
+        capabilities = getattr(self, capabilities_attribute())  # the class attribute
+        return models.InitializeResponse.model_validate(
+            {"protocolVersion": version, "agentCapabilities": capabilities}
+        )
 
     async def session_new(self, params: models.NewSessionRequest) -> models.NewSessionResponse:
         cwd = str(params.cwd)

@@ -255,7 +255,8 @@ class Connection:
         self._eof_grace = eof_grace
         self._next_id = 0
         self._pending: dict[str, asyncio.Future[tuple[Any, _Lane | None, int]]] = {}
-        self._pending_lanes: dict[str, str | None] = {}  # request key -> its session's lane
+        # request key -> the call's session lane and method
+        self._pending_calls: dict[str, tuple[str | None, str]] = {}
         self._inbound: dict[str, list[_Inbound]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._write_lock = asyncio.Lock()
@@ -274,6 +275,12 @@ class Connection:
         """Start reading frames (idempotent)."""
         if self._reader_task is None:
             self._reader_task = asyncio.create_task(self._read_loop(), name=f"{self._name}.read")
+
+    @property
+    def queued_notifications(self) -> int:
+        """Notifications received and not yet handled, over every session (at most
+        ``max_queued_total``; a session's at most ``max_queued_per_session``)."""
+        return self._queued
 
     @property
     def closed(self) -> bool:
@@ -402,7 +409,7 @@ class Connection:
         future: asyncio.Future[tuple[Any, _Lane | None, int]]
         future = asyncio.get_running_loop().create_future()
         self._pending[key] = future
-        self._pending_lanes[key] = _session_key(params)
+        self._pending_calls[key] = (_session_key(params), method)
         try:
             await self._write(frame)
             result, lane, seen = await future
@@ -413,7 +420,7 @@ class Connection:
             raise
         finally:
             self._pending.pop(key, None)
-            self._pending_lanes.pop(key, None)
+            self._pending_calls.pop(key, None)
         if lane is not None and lane.done < seen:
             await self._notifications_delivered(lane, seen)
         return result
@@ -600,18 +607,22 @@ class Connection:
                 logger.warning("%s: dropped a response to unknown id %r", self._name, request_id)
                 return True
             return False  # {"jsonrpc", "id"} alone, for no call of ours: an invalid request
-        del self._pending[_id_key(request_id)]
+        key = _id_key(request_id)
+        del self._pending[key]
+        lane_key, method = self._pending_calls.get(key, (None, ""))
         if has_result == has_error:
             future.set_exception(
                 MalformedResponse("the response has neither or both of result and error")
             )
         elif has_error:
-            future.set_exception(RpcError.from_json(message["error"]))
+            error = RpcError.from_json(message["error"])
+            error.peer_call = method  # so a handler that lets it escape answers -32603
+            future.set_exception(error)
         else:
             # The call's session lane, and how many notifications it had by now: the call
             # returns once those are handled (the lane object, not its key: an idle lane is
             # forgotten and a new one starts counting from zero).
-            lane = self._lanes.get(self._pending_lanes.get(_id_key(request_id)))
+            lane = self._lanes.get(lane_key)
             future.set_result((message["result"], lane, 0 if lane is None else lane.received))
         return True
 
@@ -711,8 +722,20 @@ class Connection:
                 "id": record.request_id,
                 "result": task.result(),
             }
+        elif isinstance(exc, RpcError) and exc.peer_call is None:
+            response = _error_response(record.request_id, exc)  # the handler's own answer
         elif isinstance(exc, RpcError):
-            response = _error_response(record.request_id, exc)
+            # The peer's answer to a call the handler made, left unhandled: this request
+            # failed, and says why; the peer's code is not ours to answer with.
+            logger.warning("%s: %s failed: %s answered %s", self._name, method, exc.peer_call, exc)
+            what = f"{exc.peer_call} was answered {exc.code} ({exc.message})"
+            response = _error_response(
+                record.request_id,
+                InternalError(
+                    f"Internal error: {method} failed: {what}"[:500],
+                    {"call": exc.peer_call, "code": exc.code, "message": exc.message[:200]},
+                ),
+            )
         elif isinstance(exc, ConnectionClosed):  # the peer went away mid-request: say why, once
             logger.info("%s: %s ended: %s", self._name, method, exc)
             return None

@@ -183,15 +183,16 @@ class _Side:
     # -- inbound (rpc.Dispatcher) ------------------------------------------------------
 
     @property
-    def peer_role(self) -> guards.Side:
+    def peer_role(self) -> Any:
         return "client" if self.role == "agent" else "agent"
 
     async def _admit(self, method: str, params: Any, is_request: bool) -> RpcError | None:
         """Wait for an ``initialize`` being answered, then :meth:`admit` (a peer may write its
         requests right behind ``initialize``, as a file piped in does)."""
-        if self.own_capabilities is None and self._initializing is not None:
-            if method not in guards.INITIALIZE_EXEMPT:
-                await asyncio.shield(self._initializing)
+        waiting = self.own_capabilities is None and self._initializing is not None
+        if waiting and method not in guards.INITIALIZE_EXEMPT:
+            assert self._initializing is not None
+            await asyncio.shield(self._initializing)
         return self.admit(method, params, is_request)
 
     def admit(self, method: str, params: Any, is_request: bool) -> RpcError | None:
@@ -222,20 +223,34 @@ class _Side:
         return _refusal_error(refusal)
 
     def _log_refusal(self, method: str, refusal: guards.AcpGuardError) -> None:
-        kind = (method, type(refusal).__name__ + ":" + str(getattr(refusal, "target", "")))
+        kind = (
+            method,
+            type(refusal).__name__ + ":" + str(getattr(refusal, "target", "")),
+        )
         level = logging.DEBUG if kind in self._refusals_logged else logging.WARNING
         self._refusals_logged.add(kind)
-        self.logger.log(level, "%s: refused %s from the %s: %s", self.role, method, self.peer_role, refusal.reason)
+        self.logger.log(
+            level,
+            "%s: refused %s from the %s: %s",
+            self.role,
+            method,
+            self.peer_role,
+            refusal.reason,
+        )
 
     def _check_received_result(self, wire: str, raw: Any) -> None:
         """The receive guards on a result the peer answered to our call (``in = "result"``
         gates): one that breaks them fails the call with :class:`MalformedResponse`."""
         if self.unsafe_accept_unadvertised:
             return
-        refusal = guards.received_refusal(self.peer_role, "result", wire, raw, self.own_capabilities)
+        refusal = guards.received_refusal(
+            self.peer_role, "result", wire, raw, self.own_capabilities
+        )
         if refusal is not None:
             self._log_refusal(wire, refusal)
-            raise MalformedResponse(f"{wire} result refused: {refusal.reason}", _refusal_error(refusal).data)
+            raise MalformedResponse(
+                f"{wire} result refused: {refusal.reason}", _refusal_error(refusal).data
+            )
 
     async def handle_request(self, method: str, params: Any) -> Any:
         if self._tracer is None:
@@ -294,9 +309,11 @@ class _Side:
         return sent
 
     async def handle_notification(self, method: str, params: Any) -> None:
-        if not self.unsafe_accept_unadvertised:
-            if await self._admit(method, params, False) is not None:
-                return  # refused (logged): a notification is never answered
+        admitted = (
+            self.unsafe_accept_unadvertised or await self._admit(method, params, False) is None
+        )
+        if not admitted:
+            return  # refused (logged): a notification is never answered
         route = self.inbound_routes.get(method)
         if route is None or route.kind != "notification":
             if method.startswith("_"):

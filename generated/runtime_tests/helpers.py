@@ -202,7 +202,9 @@ def quiet_agent(wire: str) -> ProbeAgent:
         return None
 
     quiet: type[ProbeAgent] = type(
-        "QuietAgent", (advertising_everything(ProbeAgent),), {methods.METHODS[wire].py_name: nothing}
+        "QuietAgent",
+        (advertising_everything(ProbeAgent),),
+        {methods.METHODS[wire].py_name: nothing},
     )
     return quiet()
 

@@ -2,7 +2,8 @@
 
 Streams a prompt's text back as ``agent_message_chunk`` updates (one per word) and ends the
 turn with ``end_turn``; ``/permission`` asks the client first (a ``cancelled`` outcome ends the
-turn ``cancelled``); ``/wait`` waits for ``session/cancel``. Logs go to stderr only.
+turn ``cancelled``, an error answer ends it ``end_turn`` saying so); ``/wait`` waits for
+``session/cancel``. Logs go to stderr only.
 Copied verbatim by acpgen from acpgen/shipped/runtime/examples/echo_agent.py. Do not edit.
 """
 
@@ -14,7 +15,7 @@ import logging
 import re
 import uuid
 
-from .. import Agent, models, run_agent
+from .. import Agent, RpcError, models, run_agent
 
 PACKAGE = (__package__ or "").rpartition(".")[0]  # the generated package
 PERMISSION_GRACE_SECONDS = 2.0  # a cancelled turn's wait for a pending permission answer
@@ -47,7 +48,11 @@ class EchoAgent(Agent):
             await cancelled.wait()
             return models.PromptResponse(stop_reason=models.StopReason.CANCELLED)
         if command == "/permission":
-            option = await self._ask_permission(session_id, cancelled)
+            try:
+                option = await self._ask_permission(session_id, cancelled)
+            except RpcError as exc:  # the client answered with an error: say so, end the turn
+                await self._say(session_id, f"permission: not granted ({exc.code} {exc.message})")
+                return models.PromptResponse(stop_reason=models.StopReason.END_TURN)
             if option is None or cancelled.is_set():
                 return models.PromptResponse(stop_reason=models.StopReason.CANCELLED)
             await self._say(session_id, f"permission: {option}")

@@ -11,6 +11,7 @@ import asyncio
 import functools
 import json
 import logging
+import typing
 from types import SimpleNamespace
 from typing import Any, ClassVar, TypeVar, cast, overload
 
@@ -38,12 +39,24 @@ __all__ = ["AGENT_ROUTES", "CLIENT_ROUTES", "Route", "from_peer", "from_wire", "
 
 logger = logging.getLogger(__name__)
 _PACKAGE = __name__.rpartition(".")[0]  # the generated package this module is copied into
-# The handshake's wire names (the same in every ACP version): where each side's own
-# capabilities travel, which the receive guards check the peer's messages against.
 _INITIALIZE = "initialize"
-_CLIENT_CAPABILITIES = "clientCapabilities"  # in the initialize request
-_AGENT_CAPABILITIES = "agentCapabilities"  # in the initialize response
-_AUTH_METHODS = "authMethods"  # in the initialize response
+
+
+def _member_holding(model: Any, member_type: Any) -> str:
+    """The wire name of ``model``'s member whose type is ``member_type`` (or optional)."""
+    for name, field in model.model_fields.items():
+        annotation = field.annotation
+        if annotation is member_type or member_type in typing.get_args(annotation):
+            return str(field.serialization_alias or name)
+    raise LookupError(f"{model.__name__} has no {member_type.__name__} member")
+
+
+# Where each side's own capabilities travel in the handshake (v1 "clientCapabilities" and
+# "agentCapabilities", v2 "capabilities"): the receive guards check the peer against them.
+_HANDSHAKE = methods.METHODS[_INITIALIZE]
+_CLIENT_CAPABILITIES = _member_holding(_HANDSHAKE.params, models.ClientCapabilities)
+_AGENT_CAPABILITIES = _member_holding(_HANDSHAKE.result, models.AgentCapabilities)
+_AUTH_METHODS = "authMethods"  # in the initialize response, in every version
 
 
 # The methods each side handles (schema: ``x-side``), from the method table.

@@ -21,7 +21,7 @@ from typing import Any
 
 from .omit import OMIT_REQUIREMENTS, ItemGate, omit_unadvertised
 
-__all__ = ["OutboundPlan", "PlannedRule", "plan_rules", "select"]
+__all__ = ["OutboundPlan", "PlannedRule", "may_refuse", "plan_rules", "select"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,16 +58,20 @@ def _omission_gate(gate: Any) -> bool:
 
 
 def plan_rules(
-    gates: Iterable[Any], paths: Iterable[Any], advertised: Callable[[str], bool]
+    gates: Iterable[Any],
+    paths: Iterable[Any],
+    advertised: Callable[[str], bool],
+    omitted: bool = True,
 ) -> tuple[PlannedRule, ...]:
-    """The rules of one ``(method, message)`` that can still refuse, given ``advertised``."""
+    """The rules of one ``(method, message)`` that can still refuse, given ``advertised``
+    (``omitted``: the send path, where omission ran first; a receiver omits nothing)."""
     rules: list[PlannedRule] = []
     for gate in gates:
         if gate.kind == "never":
             rules.append(PlannedRule("never", gate.select))
         elif gate.capability is not None and advertised(gate.capability):
             continue
-        elif _omission_gate(gate) and gate.capability is not None:
+        elif omitted and _omission_gate(gate) and gate.capability is not None:
             continue  # omission has already left out every item this gate selects
         elif not gate.select:
             rules.append(PlannedRule("always", ()))
@@ -104,6 +108,11 @@ def _may_refuse(rule: PlannedRule, wire: Any) -> bool:
         else:  # "never": the guard knows the condition
             return True
     return False
+
+
+def may_refuse(rules: tuple[PlannedRule, ...], wire: Any) -> bool:
+    """Whether any of ``rules`` could refuse ``wire`` (then the full guard decides)."""
+    return any(_may_refuse(rule, wire) for rule in rules)
 
 
 class OutboundPlan:

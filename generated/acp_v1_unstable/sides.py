@@ -26,7 +26,7 @@ from .lenient import validate_lenient
 from .lenient_markers import MARKERS
 from .methods import MethodSpec as Route  # a method's entry: wire, py_name, kind, params, result
 from .observability import connection_logger, request_tracer, span_kind
-from .outbound import OutboundPlan
+from .outbound import OutboundPlan, PlannedRule, may_refuse, plan_rules
 from .rpc import (
     DEFAULT_MAX_FRAME_BYTES,
     DEFAULT_MAX_QUEUED_PER_SESSION,
@@ -113,6 +113,15 @@ def from_peer(data: Any, model: Any) -> Any:
     return validate_lenient(_adapter(model), model, data, MARKERS)
 
 
+def _advertises(capabilities: Any, qualified: str) -> bool:
+    """Whether ``capabilities`` (either side's: a model or wire JSON) advertise ``qualified``."""
+    root, _, path = qualified.partition(".")
+    known: Any = path  # the guards type it as a Literal of the paths they know
+    if root == "agentCapabilities":
+        return guards.agent_capability_advertised(capabilities, known)
+    return guards.client_capability_advertised(capabilities, known)
+
+
 def _refusal_error(refusal: guards.AcpGuardError) -> RpcError:
     """The wire error for a message the receive guards refused (see ``_Side.admit``)."""
     code = INVALID_REQUEST if isinstance(refusal, guards.NotInitializedError) else refusal.code
@@ -157,6 +166,10 @@ class _Side:
         self.own_capabilities: Any = None
         self.own_auth_methods: Any = None
         self._refusals_logged: set[tuple[str, str]] = set()
+        # (method, message, paths checked) -> the receive rules that can still refuse, for
+        # the own capabilities they were planned with (``_received_rules``).
+        self._receive_rules: dict[tuple[str, str, bool], tuple[PlannedRule, ...]] = {}
+        self._receive_rules_for: Any = None
         self._initializing: asyncio.Future[None] | None = None  # an initialize being answered
         # One logger per connection; spans only with trace=True (observability.py).
         self.logger = connection_logger(_PACKAGE, self.role)
@@ -221,6 +234,10 @@ class _Side:
         """
         if self.unsafe_accept_unadvertised:
             return None
+        if self.own_capabilities is not None:  # the everyday case: a planned scan
+            rules = self._received_rules(method, "params", is_request)
+            if not rules or not may_refuse(rules, params):
+                return None
         refusal = guards.received_refusal(
             self.peer_role,
             "params",
@@ -234,6 +251,25 @@ class _Side:
             return None
         self._log_refusal(method, refusal)
         return _refusal_error(refusal)
+
+    def _received_rules(self, method: str, message: str, paths: bool) -> tuple[PlannedRule, ...]:
+        """The rules that can refuse the peer's ``method`` ``message`` given what this side
+        advertised, planned once (``outbound.plan_rules``): only when one of them finds
+        something does the full guard run, which decides and words the refusal."""
+        if self._receive_rules_for is not self.own_capabilities:
+            self._receive_rules = {}
+            self._receive_rules_for = self.own_capabilities
+        key = (method, message, paths)
+        rules = self._receive_rules.get(key)
+        if rules is None:
+            row = (self.peer_role, message, method)
+            gates = [g for g in guards.GATES if (g.sender, g.message, g.method) == row]
+            rows = guards.ABSOLUTE_PATHS if paths else ()
+            path_rules = [r for r in rows if (r.sender, r.message, r.method) == row]
+            own = self.own_capabilities
+            rules = plan_rules(gates, path_rules, lambda c: _advertises(own, c), False)
+            self._receive_rules[key] = rules
+        return rules
 
     def _log_refusal(self, method: str, refusal: guards.AcpGuardError) -> None:
         kind = (
@@ -254,7 +290,10 @@ class _Side:
     def _check_received_result(self, wire: str, raw: Any) -> None:
         """The receive guards on a result the peer answered to our call (``in = "result"``
         gates): one that breaks them fails the call with :class:`MalformedResponse`."""
-        if self.unsafe_accept_unadvertised:
+        if self.unsafe_accept_unadvertised or self.own_capabilities is None:
+            return
+        rules = self._received_rules(wire, "result", True)
+        if not rules or not may_refuse(rules, raw):
             return
         refusal = guards.received_refusal(
             self.peer_role, "result", wire, raw, self.own_capabilities
@@ -368,13 +407,7 @@ class _Side:
 
     def _advertised(self, capability: str) -> bool:
         """Whether the peer advertised ``capability`` (a qualified path, e.g. ``clientCapabilities.fs``)."""
-        root, _, path = capability.partition(".")
-        # The guards type both as they know them (a Literal of paths, the capabilities models).
-        known: Any = path
-        peer: Any = self.peer_capabilities
-        if root == "agentCapabilities":
-            return guards.agent_capability_advertised(peer, known)
-        return guards.client_capability_advertised(peer, known)
+        return _advertises(self.peer_capabilities, capability)
 
     def _outbound_plan(self) -> OutboundPlan | None:
         """The send plan for the peer's current capabilities (None before ``initialize``)."""

@@ -27,13 +27,15 @@ __all__ = ["OutboundPlan", "PlannedRule", "may_refuse", "plan_rules", "select"]
 @dataclass(frozen=True, slots=True)
 class PlannedRule:
     """One selector to scan: ``kind`` "always" (refused whatever the payload), "equals"
-    (refused when a selected value equals ``value``), "present" (when one is present),
-    "path" (when one is not an absolute path) or "never" (the guard decides when selected).
+    (refused when a selected value equals ``value``), "in" (when one is in ``values``: the
+    "equals" rules of one selector, scanned once), "present" (when one is present), "path"
+    (when one is not an absolute path) or "never" (the guard decides when selected).
     """
 
     kind: str
     select: tuple[str, ...]
     value: str | None = None
+    values: frozenset[str] = frozenset()
 
 
 def select(node: Any, steps: tuple[str, ...]) -> list[Any]:
@@ -80,7 +82,23 @@ def plan_rules(
         else:
             rules.append(PlannedRule("present", gate.select))
     rules.extend(PlannedRule("path", p.select) for p in paths)
-    return tuple(rules)
+    return _merge_equals(rules)
+
+
+def _merge_equals(rules: list[PlannedRule]) -> tuple[PlannedRule, ...]:
+    """The "equals" rules of one selector as one "in" rule: a prompt's content types are
+    walked once, not once per gated type."""
+    values: dict[tuple[str, ...], set[str]] = {}
+    for rule in rules:
+        if rule.kind == "equals" and rule.value is not None:
+            values.setdefault(rule.select, set()).add(rule.value)
+    merged: list[PlannedRule] = []
+    for rule in rules:
+        if rule.kind != "equals":
+            merged.append(rule)
+        elif rule.select in values:
+            merged.append(PlannedRule("in", rule.select, None, frozenset(values.pop(rule.select))))
+    return tuple(merged)
 
 
 def _present(value: Any) -> bool:
@@ -96,7 +114,10 @@ def _may_refuse(rule: PlannedRule, wire: Any) -> bool:
     if rule.kind == "always":
         return True
     for value in select(wire, rule.select):
-        if rule.kind == "equals":
+        if rule.kind == "in":
+            if value in rule.values:
+                return True
+        elif rule.kind == "equals":
             if value == rule.value:
                 return True
         elif rule.kind == "present":

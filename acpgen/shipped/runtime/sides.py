@@ -212,14 +212,11 @@ class _Side:
     def peer_role(self) -> Any:
         return "client" if self.role == "agent" else "agent"
 
-    async def _admit(self, method: str, params: Any, is_request: bool) -> RpcError | None:
-        """Wait for an ``initialize`` being answered, then :meth:`admit` (a peer may write its
-        requests right behind ``initialize``, as a file piped in does)."""
-        waiting = self.own_capabilities is None and self._initializing is not None
-        if waiting and method not in guards.INITIALIZE_EXEMPT:
-            assert self._initializing is not None
+    async def _initialized(self, method: str) -> None:
+        """Wait for an ``initialize`` being answered (a peer may write its requests right
+        behind ``initialize``, as a file piped in does)."""
+        if self._initializing is not None and method not in guards.INITIALIZE_EXEMPT:
             await asyncio.shield(self._initializing)
-        return self.admit(method, params, is_request)
 
     def admit(self, method: str, params: Any, is_request: bool) -> RpcError | None:
         """The receive guards: refuse what this side did not advertise, or anything but
@@ -320,7 +317,9 @@ class _Side:
         if self.logger.isEnabledFor(logging.DEBUG):
             self.logger.debug("%s: handling %s", self.role, method)
         if not self.unsafe_accept_unadvertised:
-            refusal = await self._admit(method, params, True)
+            if self.own_capabilities is None:
+                await self._initialized(method)
+            refusal = self.admit(method, params, True)
             if refusal is not None:
                 raise refusal
         if method == _INITIALIZE and self.role == "agent":
@@ -361,11 +360,11 @@ class _Side:
         return sent
 
     async def handle_notification(self, method: str, params: Any) -> None:
-        admitted = (
-            self.unsafe_accept_unadvertised or await self._admit(method, params, False) is None
-        )
-        if not admitted:
-            return  # refused (logged): a notification is never answered
+        if not self.unsafe_accept_unadvertised:
+            if self.own_capabilities is None:
+                await self._initialized(method)
+            if self.admit(method, params, False) is not None:
+                return  # refused (logged): a notification is never answered
         route = self.inbound_routes.get(method)
         if route is None or route.kind != "notification":
             if method.startswith("_"):

@@ -29,6 +29,7 @@ from .observability import connection_logger, request_tracer, span_kind
 from .outbound import OutboundPlan, PlannedRule, may_refuse, plan_rules
 from .rpc import (
     DEFAULT_MAX_FRAME_BYTES,
+    DEFAULT_MAX_QUEUED_BYTES,
     DEFAULT_MAX_QUEUED_PER_SESSION,
     DEFAULT_MAX_QUEUED_TOTAL,
     Connection,
@@ -157,6 +158,7 @@ class _Side:
         unsafe_accept_unadvertised: bool = False,
         max_queued_per_session: int = DEFAULT_MAX_QUEUED_PER_SESSION,
         max_queued_total: int = DEFAULT_MAX_QUEUED_TOTAL,
+        max_queued_bytes: int = DEFAULT_MAX_QUEUED_BYTES,
     ) -> None:
         self.handler = handler
         # The receive guards' opt-out: True lets the peer's messages reach the handlers
@@ -185,6 +187,7 @@ class _Side:
             name=self.role,
             max_queued_per_session=max_queued_per_session,
             max_queued_total=max_queued_total,
+            max_queued_bytes=max_queued_bytes,
         )
         handler.on_connect(self)
 

@@ -17,10 +17,15 @@ lets one bad frame end the connection. What it guarantees:
 * **Bounded queues, backpressure, nothing dropped**: a session holds at most
   ``max_queued_per_session`` notifications not yet handled (default
   :data:`DEFAULT_MAX_QUEUED_PER_SESSION`) and the connection at most ``max_queued_total``
-  (:data:`DEFAULT_MAX_QUEUED_TOTAL`); when either is reached, reading from the peer pauses
-  until the handlers catch up (the peer's writes then block in its pipe). A notification
-  handler must therefore not wait for a response of the peer while its own session's queue
-  can be full.
+  (:data:`DEFAULT_MAX_QUEUED_TOTAL`), whose frames together are at most
+  ``max_queued_bytes`` long (:data:`DEFAULT_MAX_QUEUED_BYTES`); when any is reached, reading
+  from the peer pauses until the handlers catch up (the peer's writes then block in its
+  pipe). What a flooding peer can make a connection hold is therefore bounded: the queued
+  notifications (``max_queued_bytes`` of frames, plus one frame), the frame being read
+  (``max_frame_bytes``) and the stream's own buffer. The price: one session whose handler
+  falls that far behind pauses the whole connection until it catches up; below the limits,
+  the others run at full speed. A notification handler must therefore not wait for a
+  response of the peer while its own session's queue can be full.
 
 * **Exactly one response per request** (ACP-V1-JSONRPC-RESPONSE-REQUIRED,
   ACP-V1-CANCEL-REQUEST-MUST-RESPOND): a handler's result, its error, -32603 when it fails,
@@ -91,6 +96,7 @@ __all__ = [
     "CANCEL_REQUEST_METHOD",
     "DEFAULT_EOF_GRACE",
     "DEFAULT_MAX_FRAME_BYTES",
+    "DEFAULT_MAX_QUEUED_BYTES",
     "DEFAULT_MAX_QUEUED_PER_SESSION",
     "DEFAULT_MAX_QUEUED_TOTAL",
     "ERROR_MESSAGES",
@@ -118,6 +124,7 @@ DEFAULT_MAX_FRAME_BYTES = DEFAULT_MAX_MESSAGE_BYTES
 # what a flooding peer can make this process hold.
 DEFAULT_MAX_QUEUED_PER_SESSION = 256
 DEFAULT_MAX_QUEUED_TOTAL = 4096
+DEFAULT_MAX_QUEUED_BYTES = 64 * 1024 * 1024
 # After the peer's EOF, how long requests already received may take to be answered.
 DEFAULT_EOF_GRACE = 5.0
 _VERSION = "2.0"
@@ -175,7 +182,8 @@ class _Lane:
 
     def __init__(self, key: str | None) -> None:
         self.key = key
-        self.queue: collections.deque[tuple[str, Any]] = collections.deque()
+        # (method, params, length of the frame it came in)
+        self.queue: collections.deque[tuple[str, Any, int]] = collections.deque()
         self.received = 0  # notifications ever queued on this lane
         self.done = 0  # of those, handled (or failed)
         self.task: asyncio.Task[None] | None = None
@@ -243,8 +251,9 @@ class Connection:
         eof_grace: float = DEFAULT_EOF_GRACE,
         max_queued_per_session: int = DEFAULT_MAX_QUEUED_PER_SESSION,
         max_queued_total: int = DEFAULT_MAX_QUEUED_TOTAL,
+        max_queued_bytes: int = DEFAULT_MAX_QUEUED_BYTES,
     ) -> None:
-        if max_queued_per_session < 1 or max_queued_total < 1:
+        if min(max_queued_per_session, max_queued_total, max_queued_bytes) < 1:
             raise ValueError("the notification queue limits must be at least 1")
         self._reader = reader
         self._writer = writer
@@ -264,6 +273,9 @@ class Connection:
         self._max_queued_per_session = max_queued_per_session
         self._max_queued_total = max_queued_total
         self._queued = 0  # notifications queued on every lane, not yet handled
+        self._max_queued_bytes = max_queued_bytes
+        self._queued_bytes = 0  # the length of their frames
+        self._frame_bytes = 0  # the length of the frame being accepted
         self._room: asyncio.Event | None = None  # set when a paused read may go on
         self._reader_task: asyncio.Task[None] | None = None
         self._closed = asyncio.Event()
@@ -275,6 +287,12 @@ class Connection:
         """Start reading frames (idempotent)."""
         if self._reader_task is None:
             self._reader_task = asyncio.create_task(self._read_loop(), name=f"{self._name}.read")
+
+    @property
+    def queued_bytes(self) -> int:
+        """The length of the frames of the notifications queued (at most ``max_queued_bytes``
+        plus one frame)."""
+        return self._queued_bytes
 
     @property
     def queued_notifications(self) -> int:
@@ -514,6 +532,7 @@ class Connection:
     async def _handle_frame(self, frame: bytes) -> None:
         if not frame.strip():
             return  # blank lines carry no message
+        self._frame_bytes = len(frame)  # what its notifications count against the queue bound
         try:
             message = decode_frame(frame)
         except (ValueError, RecursionError) as exc:
@@ -641,14 +660,17 @@ class Connection:
         lane = self._lanes.get(key)
         if lane is None:
             lane = self._lanes[key] = _Lane(key)
-        lane.queue.append((method, params))
+        size = self._frame_bytes
+        lane.queue.append((method, params, size))
         lane.received += 1
         self._queued += 1
+        self._queued_bytes += size
         if lane.task is None:
             lane.task = asyncio.ensure_future(self._drain_lane(lane))
         if self._room is None and (
             len(lane.queue) >= self._max_queued_per_session
             or self._queued >= self._max_queued_total
+            or self._queued_bytes >= self._max_queued_bytes
         ):
             self._room = asyncio.Event()  # the read loop waits for it before the next frame
 
@@ -752,7 +774,7 @@ class Connection:
         queue = lane.queue
         try:
             while queue:
-                method, params = queue[0]
+                method, params, size = queue[0]
                 try:
                     await handle(method, params)
                 except asyncio.CancelledError:
@@ -762,6 +784,7 @@ class Connection:
                 finally:
                     queue.popleft()
                     self._queued -= 1
+                    self._queued_bytes -= size
                     lane.done += 1
                     lane.release()
                     if self._room is not None and self._has_room():
@@ -775,7 +798,7 @@ class Connection:
                 del self._lanes[lane.key]
 
     def _has_room(self) -> bool:
-        if self._queued >= self._max_queued_total:
+        if self._queued >= self._max_queued_total or self._queued_bytes >= self._max_queued_bytes:
             return False
         limit = self._max_queued_per_session
         return all(len(lane.queue) < limit for lane in self._lanes.values())

@@ -8,6 +8,7 @@ Progress is asserted by events and order, never by elapsed time.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from typing import Any
 
@@ -193,25 +194,37 @@ def test_a_blocked_session_stalls_only_itself_and_every_session_keeps_its_order(
     run(body())
 
 
-def test_a_full_session_queue_pauses_reading_and_drops_nothing() -> None:
-    limit = 3
+@pytest.mark.parametrize("bound", ["per-session", "bytes"])
+def test_a_full_queue_pauses_reading_and_drops_nothing(bound: str) -> None:
     sent = 60
+    frame = len(json.dumps(_update("s", "00")).encode()) + 1  # the longest update sent
+    limits = {"max_queued_per_session": 3, "max_queued_total": 100, "max_queued_bytes": 10**6}
+    if bound == "bytes":
+        limits.update(max_queued_per_session=100, max_queued_bytes=4 * frame)
+
+    def full() -> bool:
+        rpc = connection.rpc
+        if bound == "bytes":
+            return rpc.queued_bytes >= limits["max_queued_bytes"]
+        return rpc.queued_notifications == limits["max_queued_per_session"]
 
     async def body() -> None:
+        nonlocal connection
         client = Sessions(slow="s")
-        connection, agent = await initialized_client(
-            client, max_queued_per_session=limit, max_queued_total=100
-        )
+        connection, agent = await initialized_client(client, **limits)
         for n in range(sent):
-            await agent.send(_update("s", str(n)))
-        await _until(lambda: connection.rpc.queued_notifications == limit, "a full queue")
+            await agent.send(_update("s", f"{n:02d}"))
+        await _until(full, "a full queue")
+        held = (connection.rpc.queued_notifications, connection.rpc.queued_bytes)
         await asyncio.sleep(0.1)  # the reader had time to read on: it must not have
-        assert connection.rpc.queued_notifications == limit
+        assert (connection.rpc.queued_notifications, connection.rpc.queued_bytes) == held
+        assert held[1] <= limits["max_queued_bytes"] + frame  # the bound, plus one frame
         client.gate.set()
         await _until(lambda: len(client.seen.get("s", ())) == sent, "every update")
-        assert client.seen["s"] == [str(n) for n in range(sent)]
-        assert connection.rpc.queued_notifications == 0
+        assert client.seen["s"] == [f"{n:02d}" for n in range(sent)]
+        assert connection.rpc.queued_notifications == connection.rpc.queued_bytes == 0
 
+    connection: Any = None
     run(body())
 
 

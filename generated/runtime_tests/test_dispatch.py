@@ -198,7 +198,12 @@ def test_a_blocked_session_stalls_only_itself_and_every_session_keeps_its_order(
 def test_a_full_queue_pauses_reading_and_drops_nothing(bound: str) -> None:
     sent = 60
     frame = len(json.dumps(_update("s", "00")).encode()) + 1  # the longest update sent
-    limits = {"max_queued_per_session": 3, "max_queued_total": 100, "max_queued_bytes": 10**6}
+    limits: dict[str, Any] = {
+        "max_queued_per_session": 3,
+        "max_queued_total": 100,
+        "max_queued_bytes": 10**6,
+    }
+    connection: Any = None
     if bound == "bytes":
         limits.update(max_queued_per_session=100, max_queued_bytes=4 * frame)
 
@@ -224,7 +229,6 @@ def test_a_full_queue_pauses_reading_and_drops_nothing(bound: str) -> None:
         assert client.seen["s"] == [f"{n:02d}" for n in range(sent)]
         assert connection.rpc.queued_notifications == connection.rpc.queued_bytes == 0
 
-    connection: Any = None
     run(body())
 
 

@@ -210,8 +210,8 @@ def test_a_full_queue_pauses_reading_and_drops_nothing(bound: str) -> None:
     def full() -> bool:
         rpc = connection.rpc
         if bound == "bytes":
-            return rpc.queued_bytes >= limits["max_queued_bytes"]
-        return rpc.queued_notifications == limits["max_queued_per_session"]
+            return bool(rpc.queued_bytes >= limits["max_queued_bytes"])
+        return bool(rpc.queued_notifications == limits["max_queued_per_session"])
 
     async def body() -> None:
         nonlocal connection

@@ -23,6 +23,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from acpgen.evolve.changes import Change
+
 LEVELS = ("none", "fix", "feature", "breaking")
 BUMPS = ("none", "patch", "minor", "major")
 # Kinds whose compatible occurrence leaves the values valid on the wire unchanged.
@@ -69,14 +71,13 @@ def parse_version(text: str | None) -> Version | None:
     return Version(int(m.group(1)), int(m.group(2)), int(m.group(3)), pre, text.strip())
 
 
-def change_level(changes: Iterable[object]) -> str:
-    """The level of a set of changes (acpgen.evolve.changes.Change)."""
+def change_level(changes: Iterable[Change]) -> str:
+    """The level of a set of changes."""
     level = "none"
     for c in changes:
-        if getattr(c, "breaking") or getattr(c, "unproven"):
+        if c.breaking or c.unproven:
             return "breaking"
-        kind = str(getattr(c, "kind"))
-        mine = "fix" if (kind in _FIX_KINDS or not getattr(c, "semantic")) else "feature"
+        mine = "fix" if (c.kind in _FIX_KINDS or not c.semantic) else "feature"
         level = max(level, mine, key=LEVELS.index)
     return level
 

@@ -99,23 +99,29 @@ def test_invalid_new_schema_changes_nothing(world: Path) -> None:
 @pytest.mark.slow
 def test_bump_applies_lock_and_regenerates(world: Path) -> None:
     proj, new_schema = world / "proj", world / "proj" / "schema" / "inputs" / NPM_2_0
+    pinned = proj / "schema" / "inputs" / "schema" / "v1" / "schema.json"
+    new_bytes = new_schema.read_bytes()
     old_lock = tomllib.loads((proj / "schema" / "acp.lock").read_text(encoding="utf-8"))
     result = bump(world, "--schema", f"schema/inputs/{NPM_2_0}", "--accept-roster-mismatch")
-    assert result.returncode == 1, result.stderr
-    assert "bump applied" in result.stdout
+    assert result.returncode == 0, result.stderr  # applied: bump defaults to --fail-on never
+    assert "bump applied" in result.stdout and "verdict: compatible" in result.stdout
     lock = tomllib.loads((proj / "schema" / "acp.lock").read_text(encoding="utf-8"))
     schema = lock["files"]["schema"]
+    # The new bytes took the pinned name; the file given to --schema and the old bytes are gone.
+    assert pinned.read_bytes() == new_bytes and not new_schema.exists()
     assert (schema["path"], schema["sha256"], schema["size"]) == (
-        NPM_2_0, sha(new_schema), new_schema.stat().st_size)
+        "schema/v1/schema.json", sha(pinned), len(new_bytes))
     assert lock["files"]["meta"] == old_lock["files"]["meta"]  # no meta.json beside it: kept
     roster = lock["files"]["roster"]
     assert roster["sha256"] == old_lock["files"]["roster"]["sha256"]
     assert roster["upstream"]["pins_schema_sha256"] == old_lock["files"]["schema"]["sha256"]
-    # No roster pins the new bytes, so their upstream is unknown: no (empty) table for it.
-    assert "upstream" not in schema
+    # No roster pins the new bytes and no --upstream-* was given: their commit is unknown
+    # (the repository and path carry over), never the old bytes' commit or tag.
+    assert schema["upstream"] == {"commit": "unknown", "path": "schema/v1/schema.json",
+                                  "repository": "agentclientprotocol/agent-client-protocol"}
     assert not _empty_tables(lock)
     manifest = json.loads((proj / "generated" / "MANIFEST.json").read_text(encoding="utf-8"))
-    assert manifest["inputs"]["schema"]["sha256"] == sha(new_schema)
+    assert manifest["inputs"]["schema"]["sha256"] == sha(pinned)
     # The bumped project is consistent: verify (warning about the roster) and check pass.
     verify = run_acpgen("verify", cwd=proj)
     assert verify.returncode == 0, verify.stderr
@@ -138,16 +144,17 @@ def test_dry_run_writes_nothing(world: Path) -> None:
     before = digest(world)  # every file of the project and of the inputs
     result = bump(world, "--schema", f"schema/inputs/{NPM_2_0}",
                   "--roster", "schema/inputs/roster/requirements-2.0.0.md", "--dry-run", "--json")
-    assert result.returncode == 1, result.stderr  # compatible changes only
+    assert result.returncode == 0, result.stderr  # compatible changes only, --fail-on never
     assert digest(world) == before
     data = json.loads(result.stdout)
     assert data["bump"]["dry_run"] and not data["bump"]["applied"]
     assert data["bump"]["roster_note"] is None
     lock_lines = data["bump"]["lock"]
-    assert any(line.startswith(f"schema: schema/v1/schema.json -> {NPM_2_0} ({new_sha[:12]}")
+    assert any(line.startswith(f"schema: {NPM_2_0} -> schema/v1/schema.json ({new_sha[:12]}")
                for line in lock_lines)
-    assert any(line.startswith("roster: roster/requirements.md -> roster/requirements-2.0.0.md")
+    assert any(line.startswith("roster: roster/requirements-2.0.0.md -> roster/requirements.md")
                for line in lock_lines)
+    assert data["bump"]["moved"] and data["exit_code"] == 1
     # What would change under generated/ is listed (the manifest pins the schema hash).
     assert "MANIFEST.json" in data["bump"]["generated"]["changed"]
     assert {c["subject"] for c in data["changes"] if c["kind"] == "DEF_ADDED"} == set(

@@ -45,7 +45,7 @@ def _distinct(tag: str) -> str:
     """The first tag of the release whose files ``tag`` has (test_release_history's names)."""
     index = _index()
     order: list[str] = index["order"]  # type: ignore[assignment]
-    files = lambda t: (index["releases"][t]["schema"], index["releases"][t]["meta"])  # type: ignore[index]  # noqa: E731
+    files = lambda t: (index["releases"][t]["schema"], index["releases"][t]["meta"])  # type: ignore[index]
     i = order.index(tag)
     while i > 0 and files(order[i - 1]) == files(tag):
         i -= 1
@@ -69,7 +69,7 @@ def _expected_flag(old_tag: str, new_tag: str) -> bool:
     assert vo is not None and vn is not None
     if not breaks or vo.prerelease or vn.prerelease:
         return False
-    core = lambda v: (v.major, v.minor, v.patch)  # noqa: E731
+    core = lambda v: (v.major, v.minor, v.patch)
     if vo.major == 0:
         return vo.minor > 0 and core(vn)[:2] == core(vo)[:2]
     return vn.major == vo.major

@@ -140,13 +140,14 @@ def test_the_report_says_which_way_the_bump_goes(tmp_path: Path, old: str, new: 
     code, out, _ = cli("diff", str(PINNED), str(_compatible(tmp_path)), "--old-version", old,
                        "--new-version", new, "--format", "json")
     data = json.loads(out)
-    assert data["release"]["direction"] == way
+    assert code == 1 and data["release"]["direction"] == way
     assert data["release"]["level"] == "feature" and data["release"]["required_bump"] == "minor"
 
 
 def test_surface_names_take_their_version_from_the_lock_tag() -> None:
     code, out, _ = cli("diff", "v1", str(INPUTS / "schema" / "v1" / "schema.json"), "--format", "json")
     release = json.loads(out)["release"]
+    assert code == 0  # the same bytes
     assert (release["old_version"], release["old_version_from"]) == ("1.23.0", "lock tag")
     assert release["direction"] == "unknown" and release["required_bump"] == "none"
 
@@ -154,7 +155,7 @@ def test_surface_names_take_their_version_from_the_lock_tag() -> None:
 def test_a_break_released_as_a_minor_is_a_missing_bump(tmp_path: Path) -> None:
     code, out, _ = cli("diff", str(PINNED), str(_breaking(tmp_path)), "--old-version", "1.23.0",
                        "--new-version", "1.24.0")
-    assert "MISSING BUMP" in out and "needs a major bump" in out
+    assert code == 3 and "MISSING BUMP" in out and "needs a major bump" in out
 
 
 # -- CI formats ---------------------------------------------------------------------------------

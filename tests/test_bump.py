@@ -194,3 +194,39 @@ def test_outside_error_names_the_inputs_directory_in_use(world: Path) -> None:
     [line] = result.stderr.strip().splitlines()
     assert str(other.resolve()) in line
     assert "schema/inputs" not in line
+
+
+@pytest.mark.slow
+def test_a_downgrade_with_upstream_coordinates_is_recorded_and_said(world: Path) -> None:
+    """The release schema-v1.21.0 (older than the pinned schema-v1.23.0) with its upstream
+    commit and tag: the lock and PROVENANCE.md describe the new bytes, the report says
+    downgrade, --fail-on breaking fails on the removed members, and a plain bump exits 0."""
+    from acpgen.inputs.provenance import HEADER
+
+    inputs = world / "proj" / "schema" / "inputs"
+    shutil.copyfile(HISTORY / "schema-v1.21.0.json", inputs / "schema" / "v1" / "older.json")
+    (inputs / "PROVENANCE.md").write_text(
+        f"# Inputs\n\n{HEADER}\n|---|---|---|---|\n| schema/v1/schema.json | old | 1 | - |\n",
+        encoding="utf-8")
+    commit = "272bf799f35a258c6a4107a0410ed361e83683d3"  # tests/data/releases/PROVENANCE.md
+    args = ("--schema", "schema/inputs/schema/v1/older.json", "--accept-roster-mismatch",
+            "--upstream-commit", commit, "--upstream-tag", "schema-v1.21.0")
+    before = digest(world)
+    checked = bump(world, *args, "--dry-run", "--fail-on", "breaking")
+    assert checked.returncode == 3, checked.stdout + checked.stderr
+    assert "Release: downgrade: schema-v1.23.0 (lock tag) -> schema-v1.21.0 (--upstream-tag)" in checked.stdout
+    assert digest(world) == before
+    done = bump(world, *args)
+    assert done.returncode == 0, done.stdout + done.stderr
+    lock = tomllib.loads((world / "proj" / "schema" / "acp.lock").read_text(encoding="utf-8"))
+    assert lock["files"]["schema"]["upstream"] == {
+        "commit": commit, "path": "schema/v1/schema.json", "tag": "schema-v1.21.0",
+        "repository": "agentclientprotocol/agent-client-protocol"}
+    pinned = inputs / "schema" / "v1" / "schema.json"
+    assert pinned.read_bytes() == (HISTORY / "schema-v1.21.0.json").read_bytes()
+    assert not (inputs / "schema" / "v1" / "older.json").exists()
+    row = f"| schema/v1/schema.json | {sha(pinned)} | {pinned.stat().st_size} | commit: {commit}; "
+    assert row in (inputs / "PROVENANCE.md").read_text(encoding="utf-8")
+    bad = bump(world, "--schema", "schema/inputs/schema/v1/schema.json", "--accept-roster-mismatch",
+               "--upstream-tag", "v1\nx")
+    assert bad.returncode == 2 and bad.stderr.startswith("acpgen: error: --upstream-tag")

@@ -2,8 +2,10 @@
 
 The release versions come from what can be read: an explicit version or tag (``diff
 --old-version/--new-version``, ``bump --upstream-tag``), else the lock's upstream ``tag`` of a
-pinned side; the protocol version of each side's meta.json (``"version": 1``) orders two
-sides of different protocol versions even when no release version is known.
+pinned side, else a release version the documents state themselves (a version string under
+``version`` or ``x-version`` in the schema, or a string ``version`` in meta.json); the
+protocol version of each side's meta.json (``"version": 1``, an integer) orders two sides of
+different protocol versions even when no release version is known.
 
 A diff of an unstable surface (a ``*.unstable.json`` schema, a ``*-unstable`` surface name)
 is reported in full but needs no more than a ``feature`` release and fails nothing unless the
@@ -65,8 +67,22 @@ def _protocol(side: SchemaSide) -> int | None:
     return version if isinstance(version, int) and not isinstance(version, bool) else None
 
 
+def stated_version(side: SchemaSide) -> str | None:
+    """A release version the schema or meta.json states about itself (None if none)."""
+    for doc, keys in ((side.schema, ("version", "x-version")), (side.meta, ("version",))):
+        for key in keys:
+            value = doc.get(key) if isinstance(doc, dict) else None
+            if isinstance(value, str) and parse_version(value) is not None:
+                return value
+    return None
+
+
 def release_view(diff: SchemaDiff, old_version: str | None, new_version: str | None,
                  old_from: str = "", new_from: str = "", fail_unstable: bool = False) -> ReleaseView:
+    if old_version is None and (stated := stated_version(diff.old)):
+        old_version, old_from = stated, "the document"
+    if new_version is None and (stated := stated_version(diff.new)):
+        new_version, new_from = stated, "the document"
     old, new = parse_version(old_version), parse_version(new_version)
     unstable = is_unstable(diff.old) or is_unstable(diff.new)
     level = change_level(diff.changes)

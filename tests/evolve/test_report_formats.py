@@ -133,6 +133,7 @@ def test_the_top_level_help_lists_every_exit_code() -> None:
 # -- direction and the release it needs --------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("old", "new", "way"), [
     ("schema-v1.21.0", "schema-v1.23.0", "upgrade"), ("1.23.0", "v1.21.0", "downgrade"),
     ("v1.23.0", "schema-v1.23.0", "sideways")])
@@ -144,6 +145,14 @@ def test_the_report_says_which_way_the_bump_goes(tmp_path: Path, old: str, new: 
     assert data["release"]["level"] == "feature" and data["release"]["required_bump"] == "minor"
 
 
+def test_a_version_the_schema_states_is_read(tmp_path: Path) -> None:
+    schema = copy.deepcopy(_pinned())
+    schema["x-version"] = "1.22.0"
+    code, out, _ = cli("diff", "v1", str(_write(tmp_path, schema)))
+    assert code == 1, out  # an annotation: compatible
+    assert "Release: downgrade: schema-v1.23.0 (lock tag) -> 1.22.0 (the document)" in out
+
+
 def test_surface_names_take_their_version_from_the_lock_tag() -> None:
     code, out, _ = cli("diff", "v1", str(INPUTS / "schema" / "v1" / "schema.json"), "--format", "json")
     release = json.loads(out)["release"]
@@ -152,6 +161,7 @@ def test_surface_names_take_their_version_from_the_lock_tag() -> None:
     assert release["direction"] == "unknown" and release["required_bump"] == "none"
 
 
+@pytest.mark.slow
 def test_a_break_released_as_a_minor_is_a_missing_bump(tmp_path: Path) -> None:
     code, out, _ = cli("diff", str(PINNED), str(_breaking(tmp_path)), "--old-version", "1.23.0",
                        "--new-version", "1.24.0")

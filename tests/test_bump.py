@@ -208,6 +208,9 @@ def test_a_downgrade_with_upstream_coordinates_is_recorded_and_said(world: Path)
     (inputs / "PROVENANCE.md").write_text(
         f"# Inputs\n\n{HEADER}\n|---|---|---|---|\n| schema/v1/schema.json | old | 1 | - |\n",
         encoding="utf-8")
+    (world / "proj" / "pyproject.toml").write_text(
+        '[project]\nname = "sdk"\nversion = "1.4.2"\n\n[tool.acpgen]\nbump-sdk-version = true\n',
+        encoding="utf-8")
     commit = "272bf799f35a258c6a4107a0410ed361e83683d3"  # tests/data/releases/PROVENANCE.md
     args = ("--schema", "schema/inputs/schema/v1/older.json", "--accept-roster-mismatch",
             "--upstream-commit", commit, "--upstream-tag", "schema-v1.21.0")
@@ -225,6 +228,12 @@ def test_a_downgrade_with_upstream_coordinates_is_recorded_and_said(world: Path)
     pinned = inputs / "schema" / "v1" / "schema.json"
     assert pinned.read_bytes() == (HISTORY / "schema-v1.21.0.json").read_bytes()
     assert not (inputs / "schema" / "v1" / "older.json").exists()
+    # The SDK's own release: a break from 1.4.2 is a major release, its changelog entry says so.
+    assert 'version = "2.0.0"' in (world / "proj" / "pyproject.toml").read_text(encoding="utf-8")
+    changelog = (world / "proj" / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert "## [2.0.0] - " in changelog and "Schema bump (downgrade)" in changelog
+    removed = changelog.split("### Removed", 1)[1]
+    assert "#### Agent" in removed and "- **BREAKING** `PROPERTY_REMOVED` ToolCall.name" in removed
     row = f"| schema/v1/schema.json | {sha(pinned)} | {pinned.stat().st_size} | commit: {commit}; "
     assert row in (inputs / "PROVENANCE.md").read_text(encoding="utf-8")
     bad = bump(world, "--schema", "schema/inputs/schema/v1/schema.json", "--accept-roster-mismatch",

@@ -2,8 +2,9 @@
 
 A project opts in with ``[tool.acpgen] bump-sdk-version = true`` in its ``pyproject.toml``
 (``acpgen skeleton`` writes it). ``acpgen bump`` then raises ``[project] version`` by the
-release the change needs (:mod:`acpgen.evolve.semver`: from the SDK's current version, with
-the 0.x rules) and puts an entry at the top of ``CHANGELOG.md`` in the Keep a Changelog
+release the change needs from the SDK's current version, with the 0.x rules
+(:func:`acpgen.evolve.semver.sdk_level`: the wire's level, and a removed def breaks the SDK's
+API since its generated class is gone) and puts an entry at the top of ``CHANGELOG.md`` in the Keep a Changelog
 format (https://keepachangelog.com/en/1.1.0/): ``Added``, ``Changed`` and ``Removed``
 sections, each listing the changes by the side they concern (client, agent, both), breaking
 ones marked so, each with what the SDK's user changes.
@@ -28,7 +29,7 @@ from acpgen.evolve.diff import SchemaDiff
 from acpgen.evolve.impact import Impact
 from acpgen.evolve.release import ReleaseView
 from acpgen.evolve.report import advice_for
-from acpgen.evolve.semver import Version, change_level, parse_version, raise_version, required_bump
+from acpgen.evolve.semver import Version, parse_version, raise_version, required_bump, sdk_level
 
 OPT_IN = "bump-sdk-version"
 CHANGELOG = "CHANGELOG.md"
@@ -109,11 +110,11 @@ def _sides(c: Change, diff: SchemaDiff) -> str:
 
 
 def changelog_entry(diff: SchemaDiff, impact: Impact, release: ReleaseView, version: Version,
-                    bump: str, today: datetime.date) -> str:
+                    level: str, bump: str, today: datetime.date) -> str:
     todo = advice_for(diff, impact)
     lines = [f"## [{version}] - {today.isoformat()}", "",
              (f"Schema bump ({release.direction}): {_md(diff.old.label)} ({diff.old.sha256[:12]}) -> "
-             f"{_md(diff.new.label)} ({diff.new.sha256[:12]}); the change is {release.level}, "
+             f"{_md(diff.new.label)} ({diff.new.sha256[:12]}); for the SDK the change is {level}, "
              f"a {bump} release of the SDK.")]
     grouped: dict[str, dict[str, list[str]]] = {}
     for c in diff.semantic:
@@ -156,7 +157,7 @@ def with_sdk_release(plan: BumpPlan, release: ReleaseView,
     current = parse_version(str(project.get("version", ""))) if isinstance(project, dict) else None
     if current is None:
         raise AcpgenError(str(path), '[project] version is not a semver version ("X.Y.Z")')
-    level = change_level(plan.diff.changes) if release.gates_breaking else release.level
+    level = sdk_level(plan.diff.changes, release.gates_breaking)
     bump = required_bump(level, current)
     if bump == "none":
         return plan, SdkRelease(current, current, "none")
@@ -167,6 +168,6 @@ def with_sdk_release(plan: BumpPlan, release: ReleaseView,
         existing = log.read_text(encoding="utf-8") if log.is_file() else None
     except (OSError, UnicodeDecodeError) as exc:
         raise AcpgenError(str(log), f"cannot read: {exc}") from None
-    entry = changelog_entry(plan.diff, plan.impact, release, new, bump, day)
+    entry = changelog_entry(plan.diff, plan.impact, release, new, level, bump, day)
     texts = {**plan.texts, path: _raise_in_text(text, new), log: insert_entry(existing, entry)}
     return dataclasses.replace(plan, texts=texts), SdkRelease(current, new, bump)

@@ -82,6 +82,18 @@ def change_level(changes: Iterable[Change]) -> str:
     return level
 
 
+def sdk_level(changes: Iterable[Change], gate_breaking: bool = True) -> str:
+    """The level of a set of changes for the generated SDK's own API: the wire's level, and a
+    removed def is breaking too (its generated class is gone, so an import of it fails, even
+    where the wire is unchanged). With ``gate_breaking`` False (an unstable surface the project
+    did not opt in to failing on) a break counts as a feature."""
+    changes = list(changes)
+    level = change_level(changes)
+    if any(c.kind == "DEF_REMOVED" for c in changes):
+        level = "breaking"
+    return "feature" if level == "breaking" and not gate_breaking else level
+
+
 def required_bump(level: str, old: Version | None) -> str:
     """The bump ``level`` needs from ``old`` (1.x rules when ``old`` is unknown)."""
     if level == "none":

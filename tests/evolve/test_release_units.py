@@ -68,6 +68,18 @@ def test_a_missing_bump_is_found_only_with_both_versions_going_up() -> None:
     assert direction(None, v("1.0.0")) == "unknown"
 
 
+def test_a_removed_def_breaks_the_sdks_api_but_not_the_wire() -> None:
+    from acpgen.evolve.changes import Change
+    from acpgen.evolve.semver import change_level, sdk_level
+
+    removed = Change("DEF_REMOVED", "Cost", None, "/$defs/Cost", detail="def removed")
+    added = Change("PROPERTY_ADDED", "ToolCall", "name", "/$defs/ToolCall/properties/name")
+    assert change_level([removed, added]) == "feature"
+    assert sdk_level([removed, added]) == "breaking"
+    assert sdk_level([removed], gate_breaking=False) == "feature"  # an unstable surface
+    assert sdk_level([added]) == "feature"
+
+
 def test_raising_a_version() -> None:
     assert [str(raise_version(v("0.6.1"), b)) for b in ("major", "minor", "patch", "none")] == [
         "1.0.0", "0.7.0", "0.6.2", "0.6.1"]

@@ -150,7 +150,7 @@ def _explain(kind: str) -> str:
 @click.command("bump", help=(
     "Move the project to a new schema: show the diff against the pinned schema, update "
     "schema/acp.lock and regenerate, all or nothing. NEW files must be inside the inputs "
-    "directory (the lock records paths relative to it; inputs are never copied). The roster "
+    "directory (the lock records paths relative to it). The roster "
     "header pins the schema hash: give --roster with a roster for NEW, or "
     "--accept-roster-mismatch to keep the pinned one (recorded in the lock, warned by verify). "
     "The new files take the pinned names (the replaced ones are gone); PROVENANCE.md and the "

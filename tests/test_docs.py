@@ -177,3 +177,18 @@ def test_every_command_block_of_the_doc_runs(doc: str, installed: tuple[Path, Pa
     env = _env(root, farm)
     for block in sorted(runnable, key=lambda b: b.file is None):  # files first, then in order
         _run(block, root, env)
+
+
+_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+
+
+def test_the_documented_worker_count_is_what_ci_runs() -> None:
+    ci = (PROJECT_ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    (workers,) = {int(n) for n in re.findall(r"pytest .*?-n (\d+)", ci)}
+    said = {}
+    for doc in DOCS:
+        text = (PROJECT_ROOT / doc).read_text(encoding="utf-8")
+        for match in re.finditer(r"\b(?:in|on) (\w+)\s+workers\b", text):
+            said[f"{doc}:{text.count(chr(10), 0, match.start()) + 1}"] = _NUMBER_WORDS.get(match[1], match[1])
+    assert {"README.md", "docs/ci.md"} <= {where.split(":")[0] for where in said}, said
+    assert all(n == workers for n in said.values()), (workers, said)

@@ -242,11 +242,19 @@ def _pre_commit(root: Path, env: dict[str, str]) -> subprocess.CompletedProcess[
                           capture_output=True, text=True, timeout=600, check=False)
 
 
-def _hand_edit(root: Path, env: dict[str, str]) -> str:
+def _the_hook_passes_then_fails_on_a_hand_edit(root: Path, env: dict[str, str]) -> None:
+    """In a Git repository with the recipe committed: `pre-commit run --all-files` passes;
+    after a hand edit of a generated file it fails, naming the file."""
+    _git_repo(root, env)
+    done = _pre_commit(root, env)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert re.search(r"^acpgen check.*\.Passed$", done.stdout, re.MULTILINE), done.stdout
     target = root / "generated" / next(p.name for p in (root / "generated").iterdir() if p.is_dir()) / "models.py"
     target.write_text(target.read_text(encoding="utf-8") + "# edited by hand\n", encoding="utf-8")
     subprocess.run([*GIT, "commit", "-qam", "hand edit"], cwd=root, env=env, check=True, timeout=120)
-    return target.relative_to(root).as_posix()
+    done = _pre_commit(root, env)
+    edited = target.relative_to(root / "generated").as_posix()
+    assert done.returncode == 1 and "Failed" in done.stdout and edited in done.stdout, done.stdout[-3000:]
 
 
 @pytest.mark.slow
@@ -266,13 +274,7 @@ def test_the_pre_commit_recipe_from_another_repository_runs(
     sdk = tmp_path / "sdk"
     shutil.copytree(skeleton, sdk)
     (sdk / ".pre-commit-config.yaml").write_text(config, encoding="utf-8")
-    _git_repo(sdk, env)
-    done = _pre_commit(sdk, env)
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    assert re.search(r"^acpgen check .*Passed$", done.stdout, re.MULTILINE), done.stdout
-    edited = _hand_edit(sdk, env)
-    done = _pre_commit(sdk, env)
-    assert done.returncode == 1 and "Failed" in done.stdout and edited in done.stdout, done.stdout[-3000:]
+    _the_hook_passes_then_fails_on_a_hand_edit(sdk, env)
 
 
 @pytest.mark.slow
@@ -283,13 +285,7 @@ def test_the_local_pre_commit_recipe_runs(installed: tuple[Path, Path], tmp_path
     env = {**_env(root, farm), "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
     (root / ".pre-commit-config.yaml").write_text(_recipe("pre-commit local").text, encoding="utf-8")
     (root / ".gitignore").write_text(".venv\n", encoding="utf-8")
-    _git_repo(root, env)
-    done = _pre_commit(root, env)
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    assert re.search(r"^acpgen check\.+Passed$", done.stdout, re.MULTILINE), done.stdout
-    edited = _hand_edit(root, env)
-    done = _pre_commit(root, env)
-    assert done.returncode == 1 and edited in done.stdout, done.stdout[-3000:]
+    _the_hook_passes_then_fails_on_a_hand_edit(root, env)
 
 
 @pytest.mark.slow

@@ -58,14 +58,14 @@ def _fix_lines(report: CheckReport) -> list[str]:
     if "options_changed" in kinds:
         recorded = ", ".join(f"--{name.replace('_', '-')} {v['recorded']}"
                              for name, v in sorted(report.options_changed.items()) if v.get("recorded"))
-        return [f"fix: check with the options the tree was generated with ({recorded}), or run "
-                "`acpgen generate` with the new ones and commit the result"]
+        return [(f"fix: check with the options the tree was generated with ({recorded}), or run "
+                "`acpgen generate` with the new ones and commit the result")]
     if "generator_drift" in kinds:
-        return ["fix: install the versions MANIFEST.json records (`pip install -e .` installs the pins), "
-                "or run `acpgen generate` with the installed ones and commit the result"]
+        return [("fix: install the versions MANIFEST.json records (`pip install -e .` installs the pins), "
+                "or run `acpgen generate` with the installed ones and commit the result")]
     if {"hand_edited", "hand_added"} & set(kinds):
-        return ["fix: move hand-written code out of the generated tree (every `acpgen generate` "
-                "rewrites it), then run `acpgen generate` and commit the result"]
+        return [("fix: move hand-written code out of the generated tree (every `acpgen generate` "
+                "rewrites it), then run `acpgen generate` and commit the result")]
     return ["fix: run `acpgen generate` and commit the result"]
 
 

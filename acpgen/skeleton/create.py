@@ -69,6 +69,7 @@ PLUGIN_FILES = {
     "plugin.py": "pytest_plugin/plugin.py",
     "coverage.py": "pytest_plugin/coverage.py",
     "roster.py": "pytest_plugin/roster.py",
+    "skips.py": "pytest_plugin/skips.py",
     "roster_table.py": "inputs/roster.py",
 }
 

@@ -4,8 +4,10 @@
 (written against the package face, importing it relatively) are copied verbatim from
 ``acpgen/shipped/runtime/`` (:mod:`acpgen.emit.shipped`); this emitter checks that what they
 hard-code is the schema's (the ``ErrorCode`` codes, the cancel-request method) and refuses a
-schema that disagrees. ``handshake.py`` (the protocol version), ``interfaces.py`` and
-``connection.py`` (the method table) are rendered from templates.
+schema that disagrees. The façade (``interfaces.py``, ``connection.py``, ``launch.py``: typed
+signatures that delegate to the shipped runtime) is rendered from templates, and
+:func:`runtime_data` is what ``schema.py`` tells the runtime (the member names of the
+initialize exchange, the cancel and permission methods, the leniency markers).
 
 The runtime's own tests go to ``runtime_tests/`` beside the requirement tests (not inside them:
 ``pytest {tests_dir}`` collects exactly one test per roster requirement): shipped verbatim, with
@@ -36,10 +38,9 @@ REQUEST_PERMISSION = "session/request_permission"
 
 # Rendered modules (template -> path inside the package).
 _PACKAGE_TEMPLATES = {
-    "lenient_markers.py": "runtime/lenient_markers.py.jinja",
-    "handshake.py": "runtime/handshake.py.jinja",
     "interfaces.py": "runtime/interfaces.py.jinja",
     "connection.py": "runtime/connection.py.jinja",
+    "launch.py": "runtime/launch.py.jinja",
 }
 _TEST_TEMPLATES = {"_package.py": "runtime/tests/_package.py.jinja"}
 
@@ -202,6 +203,40 @@ def _cancelled_permission(ir: SchemaIR, permission: Method) -> dict[str, Any]:
     return {"outcome": {union.discriminator: "cancelled"}}
 
 
+def runtime_data(ir: SchemaIR) -> dict[str, Any]:
+    """What ``schema.py`` tells the shipped runtime: the member names it reads and writes,
+    the supported versions and the leniency markers, each checked against the schema."""
+    initialize = _method(ir, INITIALIZE)
+    cancel = _method(ir, SESSION_CANCEL)
+    permission = _method(ir, REQUEST_PERMISSION)
+    result = initialize.result or ""
+    info = ir.defs[result].property(_wire(ir, result, "agentInfo", "info"))
+    return {
+        "supported_versions": [ir.protocol_version],
+        "lenient_markers": lenient_markers(ir),
+        "initialize": {
+            "wire": initialize.wire,
+            "request_version": _py(ir, initialize.params, "protocolVersion"),
+            "client_capabilities": _py(ir, initialize.params, "clientCapabilities", "capabilities"),
+            "response_version": _py(ir, result, "protocolVersion"),
+            "agent_capabilities": _py(ir, result, "agentCapabilities", "capabilities"),
+            "auth_methods": _py(ir, result, "authMethods"),
+            # The default Agent.initialize answers these from class attributes.
+            "agent_info": _py(ir, result, "agentInfo", "info"),
+            "capabilities_type": _ref(ir, result, "agentCapabilities", "capabilities"),
+            "info_type": _ref(ir, result, "agentInfo", "info"),
+            # v2 requires the agent's info in the initialize response; v1 lets it be omitted.
+            "info_required": info is not None and info.required,
+        },
+        "cancel": {"wire": cancel.wire, "session_id": _py(ir, cancel.params, "sessionId")},
+        "permission": {
+            "wire": permission.wire,
+            "session_id": _py(ir, permission.params, "sessionId"),
+            "cancelled_result": _cancelled_permission(ir, permission),
+        },
+    }
+
+
 def context(model: GenerationModel) -> dict[str, Any]:
     ir = model.ir
     # A method either side handles (x-side "both": mcp/message) is on both interfaces.
@@ -217,53 +252,24 @@ def context(model: GenerationModel) -> dict[str, Any]:
             f"{cancel_request!r} (acpgen/shipped/runtime/rpc.py)",
         )
     check_error_codes(ir)
-    initialize = _method(ir, INITIALIZE)
-    cancel = _method(ir, SESSION_CANCEL)
-    permission = _method(ir, REQUEST_PERMISSION)
     sides = [
         SideView("agent", "client", "Agent", "AgentSideConnection", "AGENT_ROUTES",
                  agent_methods, client_methods),
         SideView("client", "agent", "Client", "ClientSideConnection", "CLIENT_ROUTES",
                  client_methods, agent_methods),
     ]
-    result = initialize.result or ""
     keywords = {m.params: keyword_args(ir, m.params) for m in ir.methods}
-    info = ir.defs[result].property(_wire(ir, result, "agentInfo", "info"))
     return {
+        **runtime_data(ir),
         # Whether a keyword's type is ``Annotated[..., Field(...)]`` (connection.py imports them).
         "keyword_fields": any("field" in _annotations(a.type) for args in keywords.values() for a in args or ()),
-        # Results that are any JSON value (mcp/message): returned as they are, no cast.
-        "any_results": sorted(name for name, d in ir.defs.items() if d.shape == "any"),
-
         "keywords": keywords,
         "package": model.options.package,
         "tests_dir": model.options.tests_dir,
         "protocol_version": ir.protocol_version,
-        "supported_versions": [ir.protocol_version],
         "sides": sides,
-        "lenient_markers": lenient_markers(ir),
         "agent_side": sides[0],
         "client_side": sides[1],
-        "initialize": {
-            "wire": initialize.wire,
-            "request_version": _py(ir, initialize.params, "protocolVersion"),
-            "client_capabilities": _py(ir, initialize.params, "clientCapabilities", "capabilities"),
-            "response_version": _py(ir, initialize.result or "", "protocolVersion"),
-            "agent_capabilities": _py(ir, initialize.result or "", "agentCapabilities", "capabilities"),
-            "auth_methods": _py(ir, initialize.result or "", "authMethods"),
-            # The default Agent.initialize answers these from class attributes.
-            "agent_info": _py(ir, result, "agentInfo", "info"),
-            "capabilities_type": _ref(ir, result, "agentCapabilities", "capabilities"),
-            "info_type": _ref(ir, result, "agentInfo", "info"),
-            # v2 requires the agent's info in the initialize response; v1 lets it be omitted.
-            "info_required": info is not None and info.required,
-        },
-        "cancel": {"wire": cancel.wire, "session_id": _py(ir, cancel.params, "sessionId")},
-        "permission": {
-            "wire": permission.wire,
-            "session_id": _py(ir, permission.params, "sessionId"),
-            "cancelled_result": _cancelled_permission(ir, permission),
-        },
     }
 
 

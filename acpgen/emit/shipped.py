@@ -71,7 +71,7 @@ def read(relpath: str) -> str:
     written (``tests/test_fast_format.py``), so the format stage passes it through untouched."""
     path = SHIPPED_DIR / relpath
     try:
-        return Verbatim(path.read_text(encoding="utf-8"))
+        return Verbatim(path.read_text(encoding="utf-8"), f"acpgen/shipped/{relpath}")
     except OSError as exc:
         raise AcpgenError(str(path), f"shipped file missing (broken installation): {exc}") from None
 

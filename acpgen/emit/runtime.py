@@ -43,6 +43,21 @@ _PACKAGE_TEMPLATES = {
     "launch.py": "runtime/launch.py.jinja",
 }
 _TEST_TEMPLATES = {"_package.py": "runtime/tests/_package.py.jinja"}
+# What the runtime tests take from the package, by module (in import order; "": the package).
+TEST_FACE = (
+    ("", ("errors", "extensions", "guards", "methods", "models", "rpc")),
+    ("connection", ("AgentSideConnection", "ClientSideConnection")),
+    ("examples.echo_agent", ("EchoAgent",)),
+    ("handshake", ("LATEST_PROTOCOL_VERSION", "SUPPORTED_PROTOCOL_VERSIONS", "ProtocolVersionError", "negotiate_version")),
+    ("interfaces", ("Agent", "Client")),
+    ("launch", ("connect_in_memory", "connect_to_agent", "run_agent")),
+    ("rpc", ("RpcError",)),
+)
+
+
+def _export_key(name: str) -> tuple[int, str]:
+    """The order ruff's RUF022 wants in ``__all__``: CONSTANTS, Classes, functions."""
+    return (0 if name.isupper() else 1 if name[:1].isupper() else 2, name)
 
 
 @dataclass(frozen=True)
@@ -279,6 +294,8 @@ def emit(model: GenerationModel) -> dict[str, str]:
         f"{model.options.package}/{rel}": render(template, **ctx)
         for rel, template in _PACKAGE_TEMPLATES.items()
     }
+    ctx["face"] = TEST_FACE
+    ctx["exports"] = sorted({"PACKAGE", "package", *(n for _, names in TEST_FACE for n in names)}, key=_export_key)
     files.update(
         {f"{RUNTIME_TESTS_DIR}/{rel}": render(template, **ctx) for rel, template in _TEST_TEMPLATES.items()}
     )

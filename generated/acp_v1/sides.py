@@ -11,6 +11,13 @@ connection when the agent answers one it does not support
 (ACP-V1-INIT-CLIENT-UNSUPPORTED-VERSION), and answers every pending
 ``session/request_permission`` of a session with ``cancelled`` when it sends
 ``session/cancel`` (ACP-V1-PROMPT-CLIENT-RESPOND-PENDING-PERMISSIONS).
+
+Inbound messages are validated strictly, except where the schema marks leniency
+(``lenient.py``); an answer leaves out what the peer cannot take where the spec says to omit
+it (``omit.py``). Outbound calls pass the capability guards (``guards.check_*_call``) first:
+a call the peer did not advertise, or one before ``initialize`` completed, raises
+``guards.AcpGuardError`` and nothing is sent. Handler results pass ``guards.check_*_result``
+before they are answered.
 """
 
 from __future__ import annotations

@@ -1,20 +1,11 @@
 # Edit templates/runtime/connection.py.jinja, not this file: acpgen generate writes it.
-"""Typed ACP connections: an agent's end and a client's end of one JSON-RPC connection.
+"""Typed ACP connections: :class:`AgentSideConnection` (dispatches to an ``Agent``, calls
+the client) and :class:`ClientSideConnection` (dispatches to a ``Client``, calls the agent).
 
-* :class:`AgentSideConnection` dispatches inbound requests to an ``Agent`` and has one
-  typed method per client method, to call the client.
-* :class:`ClientSideConnection` dispatches to a ``Client`` and has one typed method per
-  agent method.
-
-What an end does (dispatch, version negotiation, cancellation, validation, leniency, the
-guards) is the shipped ``sides.py``; this module only adds the typed calls.
-
-Each outbound call takes its params model, or the model's members as keyword arguments
-(``await connection.session_update(session_id=sid, update=...)``; an optional member
-left out or given as None is omitted). Outbound calls pass the capability guards (``guards.check_*_call``) first: a call the
-peer did not advertise, or one before ``initialize`` completed, raises
-``guards.AcpGuardError`` and nothing is sent. Handler results pass ``guards.check_*_result``
-before they are answered.
+Each typed call takes its params model, or the model's members as keyword arguments
+(``await connection.session_update(session_id=sid, update=...)``; an optional member left
+out or given as None is omitted). Everything else an end does (dispatch, version negotiation,
+cancellation, validation, leniency, the capability guards) is the shipped ``sides.py``.
 """
 
 # The typed calls return what the runtime validated into their route's result model (Any to mypy).

@@ -1,6 +1,7 @@
+# Edit acpgen/shipped/runtime/examples/client.py, not this file: acpgen generate writes it.
 """An example client: ``python -m <package>.examples.client [--prompt TEXT]... -- AGENT-COMMAND...``
 
-Copied verbatim by acpgen from acpgen/shipped/runtime/examples/client.py. Do not edit.
+Copied verbatim by acpgen: its first line names the file to edit.
 
 It starts the agent, initializes (checking the version the agent answers), opens a session
 in the current directory, sends each prompt and prints the agent's message chunks as they

@@ -67,11 +67,16 @@ def main() -> None:
     ACP v1 project (its lock, manifests and pinned inputs); --inputs or $ACPGEN_INPUTS
     point them at other copies of the same bytes.
 
-    Exit codes: 0 success; 1 the generated tree differs (check) or compatible changes
-    (diff/bump); 2 bad input or usage (input drift, malformed file, invalid
-    schema/capabilities.toml, bad option value; one line, nothing written); 3 breaking
-    changes (diff/bump). A closed standard output (`acpgen roster | head`) ends a command
-    quietly with 0.
+    \b
+    Exit codes:
+      0  success (bump: applied, unless --fail-on says otherwise)
+      1  check: the generated tree differs; diff: only compatible changes
+      2  bad input or usage (input drift, malformed file, invalid
+         schema/capabilities.toml, bad option value; one line, nothing written)
+      3  diff: a breaking change (proved by a witness)
+      4  diff: no proven break, but a change acpgen cannot decide (unproven)
+    diff and bump take --fail-on breaking|compatible|never and --exit-zero.
+    A closed standard output (`acpgen roster | head`) ends a command quietly with 0.
     """
 
 

@@ -154,13 +154,10 @@ def test_the_generated_echo_agent_passes_every_check_that_applies(tmp_path: Path
     assert "ACP conformance (agent)" in done.stdout
 
 
-# The generated example client's deviation (docs/conformance.md): it sends
-# `clientCapabilities: {}` without saying whether it supports fs and terminal. (An elicitation
-# in a mode it did not advertise is refused -32602 by the receive guards.) A fix shows up
+# The generated example client's deviations (docs/conformance.md): none now (an elicitation
+# in a mode it did not advertise is refused -32602 by the receive guards). A new one shows up
 # here: then update the docs too.
-CLIENT_DEVIATIONS = {
-    "ACP-V1-INIT-CLIENT-SPECIFY-CAPABILITIES",
-}
+CLIENT_DEVIATIONS: set[str] = set()
 
 
 @pytest.mark.slow

@@ -54,13 +54,13 @@ class Surface:
 
     def __init__(self, name: str) -> None:
         self.name = name
-        for module in ("connection", "errors", "guard_data", "guards", "interfaces", "methods", "models"):
+        for module in ("connection", "errors", "schema", "guards", "interfaces", "methods", "models"):
             setattr(self, module, importlib.import_module(f"{name}.{module}"))
 
     def every_capability(self, root: str, but: str | None = None) -> dict[str, Any]:
         """``root``'s capabilities, every one advertised (but ``but`` and what is under it)."""
         advertised: dict[str, Any] = {}
-        paths = self.guard_data.CAPABILITY_PATHS  # type: ignore[attr-defined]
+        paths = self.schema.CAPABILITY_PATHS  # type: ignore[attr-defined]
         for qualified, (kind, wire_path, _py) in sorted(paths.items()):
             if not qualified.startswith(root + "."):
                 continue

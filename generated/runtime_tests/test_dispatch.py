@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/runtime/runtime_tests/test_dispatch.py, not this file: acpgen generate writes it.
 """What the engine does with a decoded message: receive guards, order per session with
 bounded queues, and where a handler's errors go.
 

@@ -1,6 +1,6 @@
 """Test helpers: in-process stream pairs and a raw JSON-RPC peer that can send anything.
 
-Copied verbatim into every generated project by acpgen (``acpgen/shipped/runtime/runtime_tests/helpers.py``).
+Copied verbatim into every generated project by acpgen.
 """
 
 from __future__ import annotations
@@ -169,8 +169,8 @@ def every_capability(root: str) -> dict[str, Any]:
     """``root`` ("agentCapabilities" or "clientCapabilities") with every capability the
     guards know advertised, as wire JSON: true for a flag, {} for an object."""
     advertised: dict[str, Any] = {}
-    guard_data = importlib.import_module(package.__name__ + ".guard_data")
-    for qualified, (kind, wire_path, _py_path) in sorted(guard_data.CAPABILITY_PATHS.items()):
+    schema = importlib.import_module(package.__name__ + ".schema")
+    for qualified, (kind, wire_path, _py_path) in sorted(schema.CAPABILITY_PATHS.items()):
         if not qualified.startswith(root + "."):
             continue
         node = advertised

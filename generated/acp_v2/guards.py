@@ -51,10 +51,12 @@ Decorators (sync or async; signature, typing (ParamSpec) and coroutine-ness are 
     ``name in METHODS`` first, or casts.
 
 Plain checks (raise on refusal, return None otherwise), for runtimes that route every
-outbound message through one place. A receiver may run the same check on an incoming message
+outbound message through one place. A receiver runs the same check on an incoming message
 against its OWN advertised capabilities (e.g. a client given elicitation/create in a mode it
-did not advertise) and answer with the error's ``code`` (-32602, or -32601 for a method it did
-not advertise at all):
+did not advertise) and answers with the error's ``code`` (-32602, or -32601 for a method it did
+not advertise at all): the package's connections do, before any handler (``sides.py``), through
+    ``received_refusal(sender, message, method, payload, own_capabilities, own_auth_methods)``
+    (the refusal, or None; ``paths=False`` leaves the absolute-path rules out)
     ``check_client_call(method, params, agent_capabilities, auth_methods=None)``
     ``check_agent_call(method, params, client_capabilities)``
     ``check_agent_result(method, result, client_capabilities)``

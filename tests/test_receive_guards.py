@@ -169,10 +169,28 @@ async def _quiesce(connection: Any, raw: Raw) -> None:
     raise AssertionError("the notification queues never drained")
 
 
+async def _send_gated(
+    surface: Surface, gate: Any, allowed: bool, connection: Any, raw: Raw, called: list[str]
+) -> tuple[list[str], Any]:
+    """The raw peer sends the gate's message (the gated content, or with ``allowed`` what the
+    gate lets through); the handlers that ran, and the answer (None for a notification)."""
+    route = surface.route(gate.method)
+    params = surface.value(route.params, _fragment(surface, gate, allowed))
+    message: dict[str, Any] = {"jsonrpc": "2.0", "method": gate.method, "params": params}
+    answer = None
+    if route.kind == "request":
+        message["id"] = 7
+        await raw.send(message)
+        answer = await raw.recv()
+    else:
+        await raw.send(message)
+    await _quiesce(connection, raw)
+    return list(called), answer
+
+
 async def _agent_receives(surface: Surface, gate: Any, allowed: bool) -> tuple[list[str], Any]:
     """A raw client sends the gate's message to an agent that advertised everything, or
     everything but the gate's capability; what the agent's handlers saw and the answer."""
-    route = surface.route(gate.method)
     response = surface.models.InitializeResponse  # type: ignore[attr-defined]
     attribute, _ = surface.member(response, surface.models.AgentCapabilities)  # type: ignore[attr-defined]
     capabilities = surface.every_capability(
@@ -196,17 +214,7 @@ async def _agent_receives(surface: Surface, gate: Any, allowed: bool) -> tuple[l
         await raw.send({"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": init_params})
         assert "result" in await raw.recv()
         agent.called.clear()
-        params = surface.value(route.params, _fragment(surface, gate, allowed))
-        message: dict[str, Any] = {"jsonrpc": "2.0", "method": gate.method, "params": params}
-        answer = None
-        if route.kind == "request":
-            message["id"] = 7
-            await raw.send(message)
-            answer = await raw.recv()
-        else:
-            await raw.send(message)
-        await _quiesce(connection, raw)
-        return list(agent.called), answer
+        return await _send_gated(surface, gate, allowed, connection, raw, agent.called)
     finally:
         await connection.close()
         raw.writer.close()
@@ -215,7 +223,6 @@ async def _agent_receives(surface: Surface, gate: Any, allowed: bool) -> tuple[l
 async def _client_receives(surface: Surface, gate: Any, allowed: bool) -> tuple[list[str], Any]:
     """A raw agent sends the gate's message to a client that advertised everything, or
     everything but the gate's capability."""
-    route = surface.route(gate.method)
     base = surface.interfaces.Client  # type: ignore[attr-defined]
     client = _recording(surface, base, surface.connection.CLIENT_ROUTES, {})  # type: ignore[attr-defined]
     (reader, writer), raw = await _pair()
@@ -224,17 +231,7 @@ async def _client_receives(surface: Surface, gate: Any, allowed: bool) -> tuple[
     own = surface.every_capability("clientCapabilities", but=None if allowed else gate.capability)
     try:
         await _initialize_client(surface, connection, raw, own, {})
-        params = surface.value(route.params, _fragment(surface, gate, allowed))
-        message: dict[str, Any] = {"jsonrpc": "2.0", "method": gate.method, "params": params}
-        answer = None
-        if route.kind == "request":
-            message["id"] = 7
-            await raw.send(message)
-            answer = await raw.recv()
-        else:
-            await raw.send(message)
-        await _quiesce(connection, raw)
-        return list(client.called), answer
+        return await _send_gated(surface, gate, allowed, connection, raw, client.called)
     finally:
         await connection.close()
         raw.writer.close()

@@ -130,6 +130,16 @@ DEFAULT_MAX_QUEUED_BYTES = 64 * 1024 * 1024
 DEFAULT_EOF_GRACE = 5.0
 _VERSION = "2.0"
 _NO_ID = object()  # a message without an "id" member (a notification)
+_CANCELLED = object()  # a request's outcome: cancelled (answered -32800)
+
+
+class _Result:
+    """A request's outcome: the handler's result."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
 
 
 class Dispatcher(Protocol):
@@ -157,20 +167,22 @@ def _valid_id(request_id: Any) -> bool:
 
 
 class _Inbound:
-    """One request of the peer's: its handler task."""
+    """One request of the peer's: its handler task, which answers it (``Connection._serve``)."""
 
-    __slots__ = ("batch", "context", "key", "request_id", "task")
+    __slots__ = ("batch", "context", "key", "method", "request_id", "started", "task")
 
     def __init__(
         self,
         request_id: Any,
-        task: asyncio.Task[Any],
+        method: str,
         context: RequestContext | None = None,
         batch: _Batch | None = None,
     ) -> None:
         self.key = _id_key(request_id)
         self.request_id = request_id
-        self.task = task
+        self.method = method
+        self.task: asyncio.Task[Any] | None = None
+        self.started = False  # whether the handler began (else a cancel answers for it)
         self.context = context
         self.batch = batch
 
@@ -340,7 +352,7 @@ class Connection:
         await self.close()
 
     def _all_tasks(self) -> list[asyncio.Task[Any]]:
-        tasks = [r.task for records in self._inbound.values() for r in records]
+        tasks = [r.task for rs in self._inbound.values() for r in rs if r.task is not None]
         tasks.extend(self._tasks)
         tasks.extend(lane.task for lane in self._lanes.values() if lane.task is not None)
         if self._reader_task is not None:
@@ -651,11 +663,13 @@ class Connection:
             # Acted on here, not queued: it must overtake the request it cancels.
             request_id = params.get("requestId") if isinstance(params, dict) else None
             if _valid_id(request_id):
-                for record in self._inbound.get(_id_key(request_id), []):
-                    if not record.task.done():
+                for record in list(self._inbound.get(_id_key(request_id), [])):
+                    if record.task is not None and not record.task.done():
                         if record.context is not None:
                             record.context.cancel(CANCEL_REQUEST_METHOD)
                         record.task.cancel()
+                        if not record.started:  # its handler will never run: answered here
+                            self._answer(record, _CANCELLED)
             return
         key = _session_key(params)
         lane = self._lanes.get(key)
@@ -682,18 +696,30 @@ class Connection:
         context = RequestContext(
             method, request_id, session_id if isinstance(session_id, str) else None
         )
-        handler = start_in_context(
-            context,
-            lambda: asyncio.ensure_future(self._dispatcher.handle_request(method, params)),
+        record = _Inbound(request_id, method, context, batch)
+        record.task = start_in_context(
+            context, lambda: asyncio.ensure_future(self._serve(record, params))
         )
-        record = _Inbound(request_id, handler, context, batch)
         if batch is not None:
             batch.pending += 1
         # Duplicate ids in flight are each tracked (and each cancelled by a cancel for it).
         self._inbound.setdefault(record.key, []).append(record)
-        # Answered once the handler is done, by a task started then: no task sits waiting
-        # for each handler (a closed connection sends nothing, so starts none).
-        handler.add_done_callback(lambda _: self._answer(record, method))
+
+    async def _serve(self, record: _Inbound, params: Any) -> None:
+        """Run the handler and answer, in the handler's own task: no callback and no task
+        per request beyond it (a closed connection sends nothing)."""
+        record.started = True
+        try:
+            result = await self._dispatcher.handle_request(record.method, params)
+        except asyncio.CancelledError:
+            # By $/cancel_request or by the handler itself: the same -32800 either way
+            # (ACP-V1-CANCEL-INTERNAL-SHOULD).
+            self._answer(record, _CANCELLED)
+            raise
+        except Exception as exc:
+            self._answer(record, exc)
+        else:
+            self._answer(record, _Result(result))
 
     def cancel_session(self, session_id: str, reason: str) -> int:
         """Mark every in-flight request of the peer's that carries ``sessionId`` ==
@@ -705,26 +731,29 @@ class Connection:
                 if (
                     context is not None
                     and context.session_id == session_id
+                    and record.task is not None
                     and not record.task.done()
                 ):
                     context.cancel(reason)
                     marked += 1
         return marked
 
-    def _answer(self, record: _Inbound, method: str) -> None:
-        """Send the finished handler's one response (whatever became of it): written at once
-        when the pipe takes it, else by a task that waits for room; a request of a batch hands
-        it to the batch instead (a closed connection sends nothing)."""
+    def _answer(self, record: _Inbound, outcome: Any) -> None:
+        """Send the request's one response for ``outcome`` (a :class:`_Result`, the
+        exception the handler raised, or ``_CANCELLED``): written at once when the pipe takes
+        it, else by a task that waits for room; a request of a batch hands it to the batch
+        instead (a closed connection sends nothing)."""
         records = self._inbound.get(record.key, [])
-        if record in records:
-            records.remove(record)
+        if record not in records:
+            return  # answered already
+        records.remove(record)
         if not records:
             self._inbound.pop(record.key, None)
         if self._closed.is_set():
             if record.batch is not None:
                 record.batch.add(None)  # nothing will be sent: the batch is not left waiting
             return
-        response = self._outcome(record, method)
+        response = self._outcome(record, outcome)
         if record.batch is not None:
             record.batch.add(response)
         elif response is not None:
@@ -732,19 +761,13 @@ class Connection:
             if not self._write_now(frame):
                 self._spawn(self._write_response(frame))
 
-    def _outcome(self, record: _Inbound, method: str) -> dict[str, Any] | None:
-        """The response a finished handler's task owes (None: nothing is owed)."""
-        task = record.task
-        if task.cancelled():
-            # Cancelled by $/cancel_request, possibly before it started, or by the handler
-            # itself: the same -32800 either way (ACP-V1-CANCEL-INTERNAL-SHOULD).
+    def _outcome(self, record: _Inbound, exc: Any) -> dict[str, Any] | None:
+        """The response a finished handler owes (None: nothing is owed)."""
+        method = record.method
+        if exc is _CANCELLED:
             response = _error_response(record.request_id, RequestCancelledError())
-        elif (exc := task.exception()) is None:
-            response = {
-                "jsonrpc": _VERSION,
-                "id": record.request_id,
-                "result": task.result(),
-            }
+        elif isinstance(exc, _Result):
+            response = {"jsonrpc": _VERSION, "id": record.request_id, "result": exc.value}
         elif isinstance(exc, RpcError) and exc.peer_call is None:
             response = _error_response(record.request_id, exc)  # the handler's own answer
         elif isinstance(exc, RpcError):

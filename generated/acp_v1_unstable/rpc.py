@@ -716,7 +716,7 @@ class Connection:
             # (ACP-V1-CANCEL-INTERNAL-SHOULD).
             self._answer(record, _CANCELLED)
             raise
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001  # every failure is answered (_outcome)
             self._answer(record, exc)
         else:
             self._answer(record, _Result(result))

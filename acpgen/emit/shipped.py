@@ -24,7 +24,10 @@ if TYPE_CHECKING:
 SHIPPED_DIR = Path(__file__).resolve().parents[1] / "shipped"
 
 RUNTIME_TESTS_DIR = "runtime_tests"  # relative to the output directory
-KIT_PACKAGE = "_acp_kit"  # the conformance kit's package inside the tests directory
+KIT_PACKAGE = "_acp_kit"
+# The conformance kit's modules the trace judge needs: wire frames, outcomes, validation and
+# the checks that read transcripts alone (not the scenarios, processes or pytest glue).
+TRACE_KIT = ("__init__.py", "checks_wire.py", "outcome.py", "validate.py", "wire.py")  # the conformance kit's package inside the tests directory
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,8 @@ class Shipment:
     # Shipped only to surfaces of these protocol versions (None: to every surface): the
     # examples' shapes differ between v1 and v2 (docs/surfaces.md).
     protocol_versions: tuple[int, ...] | None = None
+    # Only these files of the folder (None: every ``*.py``).
+    only: tuple[str, ...] | None = None
 
 
 SHIPMENTS: tuple[Shipment, ...] = (
@@ -55,6 +60,11 @@ SHIPMENTS: tuple[Shipment, ...] = (
     Shipment("runtime/runtime_tests", RUNTIME_TESTS_DIR, with_init=True),
     Shipment("reqchecks", "{tests_dir}", with_init=False),
     Shipment("conformance", "{tests_dir}/" + KIT_PACKAGE, with_init=True, needs_conformance=True),
+    # The trace package (recorder, offline judge, picture: ``python -m {package}.trace``),
+    # and the kit's transcript checks it judges recorded frames with, beside it in the
+    # package so that ``..conformance`` resolves the same here and there.
+    Shipment("trace", "{package}/trace", with_init=True),
+    Shipment("conformance", "{package}/conformance", with_init=True, only=TRACE_KIT),
 )
 
 
@@ -62,7 +72,12 @@ def shipped_files(shipment: Shipment) -> tuple[str, ...]:
     """The file names the shipment copies, sorted."""
     folder = SHIPPED_DIR / shipment.source
     return tuple(
-        sorted(p.name for p in folder.glob("*.py") if shipment.with_init or p.name != "__init__.py")
+        sorted(
+            p.name
+            for p in folder.glob("*.py")
+            if (shipment.with_init or p.name != "__init__.py")
+            and (shipment.only is None or p.name in shipment.only)
+        )
     )
 
 

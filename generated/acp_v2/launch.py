@@ -9,29 +9,55 @@ import asyncio
 import contextlib
 import functools
 import socket
+import os
 from collections.abc import AsyncIterator, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from .connection import AgentSideConnection, ClientSideConnection
 from .interfaces import Agent, Client
 from .rpc import DEFAULT_MAX_FRAME_BYTES
 from .stdio import spawn_process, stdio_streams
+from .trace.tap import recorded_streams
+
+Record = str | os.PathLike[str] | None  # a trace file to record the connection to (docs/traces.md)
 
 __all__ = ["connect_in_memory", "connect_to_agent", "connect_to_client", "run_agent"]
 
 
 async def run_agent(
-    agent: Agent, *, max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES, trace: bool = False
+    agent: Agent,
+    *,
+    max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
+    trace: bool = False,
+    record: Record = None,
 ) -> None:
-    """Serve ``agent`` over this process' stdin/stdout until the client closes stdin."""
-    reader, writer = await stdio_streams()
+    """Serve ``agent`` over this process' stdin/stdout until the client closes stdin; with
+    ``record``, every frame both ways is also written to that trace file."""
+    stdio = await stdio_streams()
     limit = max_frame_bytes
-    connection = AgentSideConnection(agent, reader, writer, max_frame_bytes=limit, trace=trace)
-    connection.start()
-    try:
-        await connection.wait_closed()
-    finally:
-        await connection.close()
+    async with _recorded(*stdio, record, "agent", limit) as (reader, writer):
+        connection = AgentSideConnection(agent, reader, writer, max_frame_bytes=limit, trace=trace)
+        connection.start()
+        try:
+            await connection.wait_closed()
+        finally:
+            await connection.close()
+
+
+@contextlib.asynccontextmanager
+async def _recorded(
+    reader: asyncio.StreamReader,
+    writer: asyncio.StreamWriter,
+    record: Record,
+    role: Literal["agent", "client"],
+    limit: int,
+) -> AsyncIterator[tuple[asyncio.StreamReader, asyncio.StreamWriter]]:
+    """The streams as they are, or wrapped to record them when ``record`` names a file."""
+    if record is None:
+        yield reader, writer
+        return
+    async with recorded_streams(reader, writer, record, role, limit) as pair:
+        yield pair
 
 
 @contextlib.asynccontextmanager
@@ -43,12 +69,13 @@ async def connect_to_agent(
     cwd: str | None = None,
     max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
     trace: bool = False,
+    record: Record = None,
 ) -> AsyncIterator[ClientSideConnection]:
     """Spawn an agent (``command``) and yield a started connection to it. The process gets
     this process' environment unless ``env`` is given; on exit its stdin is closed and its
-    process group stopped."""
+    process group stopped. With ``record``, every frame is also written to that trace file."""
     side = functools.partial(ClientSideConnection, max_frame_bytes=max_frame_bytes, trace=trace)
-    async with _spawned(side, client, command, env, cwd) as connection:
+    async with _spawned(side, client, command, env, cwd, (record, "client")) as connection:
         yield connection
 
 
@@ -61,22 +88,32 @@ async def connect_to_client(
     cwd: str | None = None,
     max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
     trace: bool = False,
+    record: Record = None,
 ) -> AsyncIterator[AgentSideConnection]:
     """Spawn a client (``command``, which speaks ACP on its stdin/stdout) and serve ``agent``
     to it; yield the started connection. The process gets this process' environment unless
-    ``env`` is given; on exit its stdin is closed and its process group stopped."""
+    ``env`` is given; on exit its stdin is closed and its process group stopped. With
+    ``record``, every frame is also written to that trace file."""
     side = functools.partial(AgentSideConnection, max_frame_bytes=max_frame_bytes, trace=trace)
-    async with _spawned(side, agent, command, env, cwd) as connection:
+    async with _spawned(side, agent, command, env, cwd, (record, "agent")) as connection:
         yield connection
 
 
 @contextlib.asynccontextmanager
 async def _spawned(
-    side: Any, handler: Any, command: Sequence[str], env: dict[str, str] | None, cwd: str | None
+    side: Any,
+    handler: Any,
+    command: Sequence[str],
+    env: dict[str, str] | None,
+    cwd: str | None,
+    record: tuple[Record, Literal["agent", "client"]],
 ) -> AsyncIterator[Any]:
     """``side(handler, reader, writer)`` on a process spawned from ``command``, started, and
     closed on exit before the process is stopped."""
-    async with spawn_process(command, env=env, cwd=cwd) as (reader, writer, _process):
+    async with (
+        spawn_process(command, env=env, cwd=cwd) as (stdout, stdin, _process),
+        _recorded(stdout, stdin, *record, side.keywords["max_frame_bytes"]) as (reader, writer),
+    ):
         connection = side(handler, reader, writer)
         connection.start()
         try:

@@ -8,8 +8,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import socket
 import os
+import socket
 from collections.abc import AsyncIterator, Sequence
 from typing import Any, Literal
 

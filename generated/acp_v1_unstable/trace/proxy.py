@@ -74,7 +74,8 @@ class _Proxy:
             stdout=subprocess.PIPE,
             bufsize=0,
             start_new_session=True,  # its own process group: signals and cleanup reach all of it
-            preexec_fn=_die_with_parent if sys.platform == "linux" else None,
+            # Safe here: the proxy starts the agent before it starts any thread of its own.
+            preexec_fn=_die_with_parent if sys.platform == "linux" else None,  # noqa: PLW1509
         )
         assert self.process.stdin is not None and self.process.stdout is not None
         self.to_agent = self.process.stdin.fileno()

@@ -23,6 +23,10 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..conformance import checks_wire as w
+from ..conformance.outcome import CheckFailed, CheckSkipped, skip
+from ..conformance.validate import Validator
+from ..conformance.wire import Direction, Frame, Transcript, decode_line
 from ..guards import (
     GATES,
     INITIALIZE_FIRST,
@@ -31,11 +35,7 @@ from ..guards import (
     check_agent_call,
     check_client_call,
 )
-from ..conformance import checks_wire as w
-from ..conformance.outcome import CheckFailed, CheckSkipped, fail, skip
-from ..conformance.validate import Validator
-from ..conformance.wire import Direction, Frame, Transcript, decode_line
-from .format import Sender, Trace
+from .format import Trace
 from .requirements import REQUIREMENTS
 
 __all__ = ["Verdict", "judge", "package_name"]
@@ -70,9 +70,9 @@ class Verdict:
     frames: tuple[int, ...] = ()  # the frame numbers the failure points at
 
     def to_json(self) -> dict[str, Any]:
-        keyword, role, text = REQUIREMENTS.get(self.req_id, ("", "", ""))
-        return {**dataclasses.asdict(self), "frames": list(self.frames), "keyword": keyword,
-                "wording": text}  # fmt: skip
+        keyword, _role, text = REQUIREMENTS.get(self.req_id, ("", "", ""))
+        data = {**dataclasses.asdict(self), "frames": list(self.frames)}
+        return {**data, "keyword": keyword, "wording": text}
 
 
 class Failed(CheckFailed):
@@ -334,10 +334,12 @@ def cancellation(c: Conversation, side: Side) -> Iterator[tuple[str, str, tuple[
             if isinstance(error, dict) and error.get("code") != -32800:
                 yield (
                     "ACP-V1-CANCEL-REQUEST-MUST-RESPOND",
-                    f"{target.method} (frame {target.request.number}) was cancelled with "
-                    f"$/cancel_request (frame {message.number}) and answered with error "
-                    f"{error.get('code')}, not a result or -32800 "
-                    f"(frame {target.responses[0].number})",
+                    (
+                        f"{target.method} (frame {target.request.number}) was cancelled with "
+                        f"$/cancel_request (frame {message.number}) and answered with error "
+                        f"{error.get('code')}, not a result or -32800 "
+                        f"(frame {target.responses[0].number})"
+                    ),
                     (target.request, message, target.responses[0]),
                 )
 
@@ -365,17 +367,21 @@ def _cancelled_prompt(
         if isinstance(error, dict):
             yield (
                 "ACP-V1-PROMPT-AGENT-CATCH-ABORT-ERRORS",
-                f"the prompt (frame {e.request.number}) cancelled at frame {cancel.number} ended "
-                f"with error {error.get('code')} after {took:.3f}s, not stopReason cancelled "
-                f"(frame {response.number})",
+                (
+                    f"the prompt (frame {e.request.number}) cancelled at frame {cancel.number} ended "
+                    f"with error {error.get('code')} after {took:.3f}s, not stopReason cancelled "
+                    f"(frame {response.number})"
+                ),
                 (e.request, cancel, response),
             )
         elif isinstance(result, dict) and result.get("stopReason") != "cancelled":
             yield (
                 "ACP-V1-PROMPT-AGENT-CANCELLED-STOP-REASON",
-                f"the prompt (frame {e.request.number}) cancelled at frame {cancel.number} ended "
-                f"{took:.3f}s later with stopReason {result.get('stopReason')!r}, not "
-                f"'cancelled' (frame {response.number})",
+                (
+                    f"the prompt (frame {e.request.number}) cancelled at frame {cancel.number} ended "
+                    f"{took:.3f}s later with stopReason {result.get('stopReason')!r}, not "
+                    f"'cancelled' (frame {response.number})"
+                ),
                 (e.request, cancel, response),
             )
 
@@ -392,9 +398,11 @@ def _pending_permissions(
         if not (isinstance(outcome, dict) and outcome.get("outcome") == "cancelled"):
             yield (
                 "ACP-V1-PROMPT-CLIENT-RESPOND-PENDING-PERMISSIONS",
-                f"session/request_permission (frame {e.request.number}) was pending when the "
-                f"client cancelled the turn (frame {cancel.number}) and was answered without "
-                f"the cancelled outcome (frame {e.responses[0].number})",
+                (
+                    f"session/request_permission (frame {e.request.number}) was pending when the "
+                    f"client cancelled the turn (frame {cancel.number}) and was answered without "
+                    f"the cancelled outcome (frame {e.responses[0].number})"
+                ),
                 (e.request, cancel, e.responses[0]),
             )
 

@@ -7,7 +7,6 @@ import base64
 import json
 import random
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,13 +14,11 @@ import pytest
 from conftest import generated_dir, load_real_project
 
 GENERATED = generated_dir()
-if str(GENERATED) not in sys.path:
-    sys.path.append(str(GENERATED))
 
-from acp_v1.trace import cli, page  # noqa: E402
-from acp_v1.trace.format import TraceError, TraceWriter, read_trace  # noqa: E402
-from acp_v1.trace.judge import judge  # noqa: E402
-from acp_v1.conformance.validate import Validator  # noqa: E402
+from acp_v1.conformance.validate import Validator
+from acp_v1.trace import cli, page
+from acp_v1.trace.format import TraceError, TraceWriter, read_trace
+from acp_v1.trace.judge import judge
 
 HEADER = {"format": 1, "kind": "acp-trace", "recorder": "test"}
 

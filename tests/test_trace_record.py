@@ -17,11 +17,9 @@ import pytest
 from conftest import generated_dir
 
 GENERATED = generated_dir()
-if str(GENERATED) not in sys.path:
-    sys.path.append(str(GENERATED))
 
-from acp_v1.trace.format import read_trace  # noqa: E402
-from acp_v1.trace.judge import judge  # noqa: E402
+from acp_v1.trace.format import read_trace
+from acp_v1.trace.judge import judge
 
 pytestmark = pytest.mark.slow  # real processes
 PYTHON = sys.executable

@@ -263,3 +263,15 @@ def test_the_page_marks_what_the_judge_failed(tmp_path: Path) -> None:
     joined = {row[0]: row[6] for row in data["rows"]}
     assert joined[5] == 9 and joined[9] == 5 and joined[6] == 7  # prompt and fs request answered
     assert data["sessions"] == ["s1"]
+
+
+def test_batches_are_judged_message_by_message(tmp_path: Path) -> None:
+    batch = [req(7, "_ext/a", {}), req(8, "_ext/b", {}), note("_ext/c", {})]
+    answers = [res(8, {}), res(7, {})]
+    frames = [*clean(), ("client", (json.dumps(batch) + "\n").encode()),
+              ("agent", (json.dumps(answers) + "\n").encode())]
+    assert failures(write_trace(tmp_path / "t.jsonl", frames)) == {}
+    frames[-1] = ("agent", (json.dumps(answers[:1]) + "\n").encode())  # _ext/a never answered
+    assert failures(write_trace(tmp_path / "t.jsonl", frames)) == {
+        ("agent", "ACP-V1-EXT-RESPOND-TO-CUSTOM-REQUEST"): (10,)
+    }

@@ -120,6 +120,17 @@ class Conversation:
     ended: bool  # the recording ended normally (both sides were done)
     exchanges: list[Exchange] = field(default_factory=list)
     stray: list[Frame] = field(default_factory=list)  # responses that answer no request
+    request_of: dict[int, Frame] = field(default_factory=dict)  # id(response) -> its request
+    # Every message, those of a batch one by one: made once, so each keeps its identity.
+    parts: list[Frame] = field(default_factory=list)
+    index_of: dict[int, int] = field(default_factory=dict)  # id(message) -> its place in parts
+    _capability_findings: list[tuple[Side, str, str, tuple[Frame, ...]]] | None = None
+
+    def capability_findings(self) -> list[tuple[Side, str, str, tuple[Frame, ...]]]:
+        """:func:`capability_findings`, computed once for both sides."""
+        if self._capability_findings is None:
+            self._capability_findings = list(capability_findings(self))
+        return self._capability_findings
 
     @classmethod
     def of(cls, trace: Trace) -> Conversation:
@@ -132,19 +143,21 @@ class Conversation:
         ]
         conversation = cls(frames, trace.end is not None)
         open_requests: dict[tuple[Side, str], Exchange] = {}
-        for frame in frames:
-            for part in frame.parts():
-                if part.is_request:
-                    exchange = Exchange(part)
-                    conversation.exchanges.append(exchange)
-                    open_requests[(_sender(part), _key(part.get("id")))] = exchange
-                elif part.is_response and "id" in part.message:
-                    asker: Side = "client" if _sender(part) == "agent" else "agent"
-                    found = open_requests.get((asker, _key(part.get("id"))))
-                    if found is None:
-                        conversation.stray.append(part)
-                    else:
-                        found.responses.append(part)
+        conversation.parts = [part for frame in frames for part in frame.parts()]
+        conversation.index_of = {id(part): i for i, part in enumerate(conversation.parts)}
+        for part in conversation.parts:
+            if part.is_request:
+                exchange = Exchange(part)
+                conversation.exchanges.append(exchange)
+                open_requests[(_sender(part), _key(part.get("id")))] = exchange
+            elif part.is_response and "id" in part.message:
+                asker: Side = "client" if _sender(part) == "agent" else "agent"
+                found = open_requests.get((asker, _key(part.get("id"))))
+                if found is None:
+                    conversation.stray.append(part)
+                else:
+                    found.responses.append(part)
+                    conversation.request_of[id(part)] = found.request
         return conversation
 
     def seen_from(self, side: Side) -> Transcript:
@@ -156,8 +169,7 @@ class Conversation:
         return Transcript("trace", frames)
 
     def messages(self) -> Iterator[Frame]:
-        for frame in self.frames:
-            yield from frame.parts()
+        return iter(self.parts)
 
     def answered_by(self, side: Side) -> list[Exchange]:
         """The requests ``side`` had to answer (those its peer sent)."""
@@ -219,8 +231,8 @@ def updates_before_response(c: Conversation, _side: Side) -> None:
     prompts = [e for e in c.exchanges if e.method == "session/prompt" and e.responses]
     if not prompts:
         raise skip("no answered session/prompt in the trace")
-    messages = list(c.messages())
-    position = {id(m): i for i, m in enumerate(messages)}
+    messages = c.parts
+    position = c.index_of
     for e in prompts:
         response = e.responses[0]
         start, end = position[id(e.request)], position[id(response)]
@@ -273,7 +285,7 @@ class _Capabilities:
             self.client = caps if isinstance(caps, dict) else {}
             self.init.append(message)
         elif message.is_response and isinstance(message.get("result"), dict):
-            request = next((e.request for e in c.exchanges if message in e.responses), None)
+            request = c.request_of.get(id(message))
             if request is not None and request.method == "initialize":
                 result = message.message["result"]
                 caps = result.get("agentCapabilities")
@@ -311,7 +323,7 @@ def cancellation(c: Conversation, side: Side) -> Iterator[tuple[str, str, tuple[
     """(requirement, what happened, frames) for what follows a cancellation: the agent's
     answer to a cancelled prompt, the client's answers to the permission requests pending
     when it cancelled, and the answer to a ``$/cancel_request``ed request."""
-    messages = list(c.messages())
+    messages = c.parts
     for index, message in enumerate(messages):
         params = message.get("params") if isinstance(message.get("params"), dict) else {}
         if message.method == "session/cancel" and side == "agent":
@@ -324,7 +336,7 @@ def cancellation(c: Conversation, side: Side) -> Iterator[tuple[str, str, tuple[
                     e
                     for e in c.answered_by(side)
                     if _key(e.request.get("id")) == _key(params.get("requestId"))
-                    and messages.index(e.request) < index
+                    and c.index_of[id(e.request)] < index
                 ),
                 None,
             )
@@ -349,8 +361,8 @@ def _outstanding(c: Conversation, messages: list[Frame], index: int, method: str
         e
         for e in c.exchanges
         if e.method == method
-        and messages.index(e.request) < index
-        and not any(messages.index(r) < index for r in e.responses)
+        and c.index_of[id(e.request)] < index
+        and not any(c.index_of[id(r)] < index for r in e.responses)
     ]
 
 
@@ -469,7 +481,7 @@ def _guard_requirements(side: Side) -> set[str]:
 
 
 def _capability_rules(c: Conversation, side: Side) -> dict[str, list[Rule]]:
-    found = [(r, text, frames) for s, r, text, frames in capability_findings(c) if s == side]
+    found = [(r, text, frames) for s, r, text, frames in c.capability_findings() if s == side]
     initialized = any(m.method == "initialize" for m in c.messages())
     why = None if initialized else "no initialize exchange in the trace"
     return _findings_rules(found, {req_id: why for req_id in _guard_requirements(side)})

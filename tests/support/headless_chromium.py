@@ -136,6 +136,7 @@ class Page:
         """Navigate to ``url``; the seconds until its load event."""
         for domain in ("Page", "Runtime", "Log", "Network"):
             self.call(f"{domain}.enable")
+        self.events.clear()  # the load event awaited is this navigation's
         start = time.perf_counter()
         self.call("Page.navigate", url=url)
         self.wait_for("Page.loadEventFired")

@@ -82,16 +82,15 @@ class _Proxy:
         self.from_agent = self.process.stdout.fileno()
 
     def pump(self, source: int, target: int, sender: Sender) -> None:
-        """Copy ``source`` to ``target`` unchanged, recording as ``sender``; close both at EOF."""
+        """Copy ``source`` to ``target`` unchanged, recording as ``sender``; close both at EOF.
+
+        Recorded before forwarded: the peer cannot answer a line before the trace has it, so
+        the trace's order never puts an answer before what it answers."""
         try:
             while data := os.read(source, CHUNK):
-                try:
-                    _write_all(target, data)
-                except OSError:  # the reader went away (EPIPE): its side is gone
-                    self.writer.feed(sender, data)
-                    break
                 self.writer.feed(sender, data)
-        except OSError:
+                _write_all(target, data)
+        except OSError:  # the reader went away (EPIPE): its side is gone
             pass
         self.writer.finish(sender)
         if sender == "client":

@@ -41,7 +41,9 @@ def _kind(frame: Any) -> str:
 
 def _label(frame: Any, kind: str) -> str:
     if kind == "bad":
-        return frame.problem or "not a JSON-RPC message"
+        text = frame.raw.decode("utf-8", errors="backslashreplace").rstrip("\r\n")
+        why = (frame.problem or "not a JSON-RPC message").split(" (")[0]
+        return f"{why}: {text[:120]}"
     if kind == "batch":
         return f"batch of {len(frame.message)}"
     if kind in ("req", "note"):
@@ -156,7 +158,7 @@ header h1 { font-size: 15px; margin: 0; }
 .failure b { color: #b3261e; }
 .failure q { color: #555; }
 main { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); min-height: 0; }
-#list-head, .row { display: grid; grid-template-columns: 52px 92px 1fr 1fr 190px; }
+#list-head, .row { display: grid; grid-template-columns: 48px 128px 1fr 1fr 220px; }
 #list-head { font-weight: 600; border-bottom: 1px solid #ccc; background: #f6f8fa; }
 #list-head > span { padding: 4px 6px; }
 #left { display: grid; grid-template-rows: auto 1fr; min-height: 0; }

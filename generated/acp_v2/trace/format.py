@@ -108,8 +108,8 @@ class _Splitter:
 
 class TraceWriter:
     """Writes one trace file. Thread-safe: the two directions of a proxy feed it from their
-    own threads. Each record is one ``write`` to the file, so a recorder that is killed leaves
-    every earlier record whole."""
+    own threads. Records are written as soon as their line is complete, whole lines in one
+    ``write``, so a recorder that is killed leaves every earlier record whole."""
 
     def __init__(self, path: str | os.PathLike[str], header: Mapping[str, Any]) -> None:
         self._fd = os.open(os.fspath(path), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -122,17 +122,26 @@ class TraceWriter:
         self._write({"format": FORMAT_VERSION, "kind": KIND, "started": started, **header})
 
     def _write(self, record: Mapping[str, Any]) -> None:
-        data = _line(record)
-        while data:
-            data = data[os.write(self._fd, data) :]
+        self._write_bytes(_line(record))
+
+    def _write_bytes(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self._fd, view) :]
 
     def feed(self, sender: Sender, data: bytes) -> None:
-        """Bytes ``sender`` wrote, as they came: each completed line becomes a frame."""
+        """Bytes ``sender`` wrote, as they came: each completed line becomes a frame (the
+        frames completed by one call are written together, in one ``write``)."""
         with self._lock:
             if self._closed:
                 return
+            elapsed = time.monotonic() - self._start
+            records = []
             for line in self._splitters[sender].feed(data):
-                self._frame(sender, line)
+                self._count += 1
+                records.append(_line(frame_record(self._count, sender, elapsed, line)))
+            if records:
+                self._write_bytes(b"".join(records))
 
     def _frame(self, sender: Sender, raw: bytes) -> None:
         self._count += 1

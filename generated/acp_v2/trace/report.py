@@ -25,6 +25,10 @@ def _sessions(trace: Trace) -> int:
     )
 
 
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" + ("" if count == 1 else "s")
+
+
 def _frames(numbers: Sequence[int]) -> str:
     if not numbers:
         return ""
@@ -48,7 +52,8 @@ def text_report(name: str, trace: Trace, verdicts: Sequence[Verdict], verbose: b
     counts = Counter(v.status for v in verdicts)
     ended = "ended" if trace.end is not None else "cut off (no end record)"
     lines = [
-        f"{name}: {len(trace.frames)} frames, {_sessions(trace)} sessions, recording {ended}",
+        f"{name}: {len(trace.frames)} frames, {_plural(_sessions(trace), 'session')}, "
+        f"recording {ended}",
     ]
     for v in verdicts:
         if v.status == "fail" or verbose:

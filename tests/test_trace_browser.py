@@ -13,10 +13,10 @@ from support.system_packages import ensure_command
 from test_trace import HOSTILE, chunk, clean, write_trace
 
 generated_dir()
-from acp_v1.conformance.validate import Validator  # noqa: E402  (the tree generated now)
-from acp_v1.trace.format import read_trace  # noqa: E402
-from acp_v1.trace.judge import judge  # noqa: E402
-from acp_v1.trace.page import render_page  # noqa: E402
+from acp_v1.conformance.validate import Validator
+from acp_v1.trace.format import read_trace
+from acp_v1.trace.judge import judge
+from acp_v1.trace.page import render_page
 
 pytestmark = pytest.mark.slow  # a browser
 

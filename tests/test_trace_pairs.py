@@ -12,14 +12,15 @@ import json
 import os
 import shlex
 import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import generated_dir
 from test_conformance import GENERATED, PYTHON, TESTS_DIR, _kit
 
+generated_dir()  # on sys.path: the tree generated now
 from acp_v1.conformance.validate import Validator
 from acp_v1.trace.format import read_trace
 from acp_v1.trace.judge import judge

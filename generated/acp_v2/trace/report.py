@@ -51,10 +51,8 @@ def verdict_lines(v: Verdict) -> list[str]:
 def text_report(name: str, trace: Trace, verdicts: Sequence[Verdict], verbose: bool) -> list[str]:
     counts = Counter(v.status for v in verdicts)
     ended = "ended" if trace.end is not None else "cut off (no end record)"
-    lines = [
-        f"{name}: {len(trace.frames)} frames, {_plural(_sessions(trace), 'session')}, "
-        f"recording {ended}",
-    ]
+    sessions = _plural(_sessions(trace), "session")
+    lines = [f"{name}: {len(trace.frames)} frames, {sessions}, recording {ended}"]
     for v in verdicts:
         if v.status == "fail" or verbose:
             lines += verdict_lines(v)

@@ -57,7 +57,7 @@ _FRAME_NUMBER = re.compile(r"frame (\d+):")
 
 
 def package_name() -> str:
-    """The generated package this judge belongs to (``acp_v1`` for ``acp_v1.trace``)."""
+    """The generated package this judge belongs to (``<package>`` for ``<package>.trace``)."""
     return __name__.rsplit(".", 2)[0]
 
 

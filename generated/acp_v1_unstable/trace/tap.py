@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import os
 from collections.abc import AsyncIterator
-from typing import Any, Literal
+from typing import Literal
 
 from .format import Sender, TraceWriter
 
@@ -33,12 +33,10 @@ class _RecordingWriter(asyncio.StreamWriter):
         self._sender: Sender = sender
 
     def write(self, data: bytes | bytearray | memoryview) -> None:
+        # The connection writes only through write() (whole frames): writelines() would
+        # bypass the recording, and is never called.
         self._trace.feed(self._sender, bytes(data))
         super().write(data)
-
-    def writelines(self, data: Any) -> None:
-        for chunk in data:
-            self.write(chunk)
 
 
 async def _pump(

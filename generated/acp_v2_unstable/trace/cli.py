@@ -67,7 +67,7 @@ def _check(args: argparse.Namespace) -> int:
     if not REQUIREMENTS:
         print(
             f"trace: error: {package_name()} has no requirement roster to judge with "
-            "(judge with the roster's surface, e.g. acp_v1)",
+            "(judge with the trace package of the roster's surface)",
             file=sys.stderr,
         )
         return EXIT_NO_ROSTER

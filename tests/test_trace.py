@@ -275,3 +275,15 @@ def test_batches_are_judged_message_by_message(tmp_path: Path) -> None:
     assert failures(write_trace(tmp_path / "t.jsonl", frames)) == {
         ("agent", "ACP-V1-EXT-RESPOND-TO-CUSTOM-REQUEST"): (10,)
     }
+
+
+def test_a_surface_without_a_roster_records_and_draws_but_does_not_judge(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from acp_v2.trace import cli as v2_cli
+
+    path = write_trace(tmp_path / "t.jsonl", clean())
+    assert v2_cli.main(["check", str(path)]) == 3
+    assert "no requirement roster" in capsys.readouterr().err
+    assert v2_cli.main(["html", str(path), "-o", str(tmp_path / "t.html")]) == 0
+    assert "initialize" in (tmp_path / "t.html").read_text()

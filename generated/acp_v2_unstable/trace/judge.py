@@ -300,14 +300,15 @@ def capability_findings(c: Conversation) -> Iterator[tuple[Side, str, str, tuple
     caps = _Capabilities()
     for message in c.messages():
         sender = _sender(message)
+        # Any method name may be on the wire; the guards take any string (their Literal
+        # types are for the SDK's callers).
+        method: Any = message.method
         try:
-            if message.method is not None:
+            if method is not None:
                 if sender == "client":
-                    check_client_call(
-                        message.method, message.get("params"), caps.agent, caps.auth_methods
-                    )
+                    check_client_call(method, message.get("params"), caps.agent, caps.auth_methods)
                 else:
-                    check_agent_call(message.method, message.get("params"), caps.client)
+                    check_agent_call(method, message.get("params"), caps.client)
         except PathNotAbsoluteError:
             pass  # OVERVIEW-ABSOLUTE-PATHS: the kit's check judges every path
         except AcpGuardError as exc:

@@ -16,6 +16,16 @@ from .validate import STABLE_ERROR_CODES, Validator
 from .wire import Frame, Transcript, decode_line
 
 TRACE_KEYS = ("traceparent", "tracestate", "baggage")
+# Session updates that carry the conversation (a prompt turn's content, what session/load
+# replays); the others describe the session's state and may come at any time.
+TURN_UPDATES = (
+    "user_message_chunk",
+    "agent_message_chunk",
+    "agent_thought_chunk",
+    "tool_call",
+    "tool_call_update",
+    "plan",
+)
 _TRACEPARENT = re.compile(r"^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$")
 CONCISE_MESSAGE = 200  # characters: "a concise single sentence"
 

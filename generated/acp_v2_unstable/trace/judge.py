@@ -43,16 +43,6 @@ __all__ = ["Verdict", "judge", "package_name"]
 Status = Literal["fail", "pass", "not exercised"]
 Side = Literal["agent", "client"]
 SIDES: tuple[Side, Side] = ("agent", "client")
-# Updates that belong to a prompt turn (the conversation); the others (commands, modes,
-# config options, session info, usage) describe the session and may come at any time.
-TURN_UPDATES = (
-    "user_message_chunk",
-    "agent_message_chunk",
-    "agent_thought_chunk",
-    "tool_call",
-    "tool_call_update",
-    "plan",
-)
 _FRAME_NUMBER = re.compile(r"frame (\d+):")
 
 
@@ -249,7 +239,7 @@ def updates_before_response(c: Conversation, _side: Side) -> None:
             if _sender(m) == "agent"
             and m.method == "session/update"
             and (m.get("params") or {}).get("sessionId") == e.session
-            and _update_kind(m) in TURN_UPDATES
+            and _update_kind(m) in w.TURN_UPDATES
         ]
         before = [m for m in in_turn if position[id(m)] < end]
         after = [m for m in in_turn if position[id(m)] > end]

@@ -259,17 +259,28 @@ def _stop_if_broken(config: pytest.Config, side: str, broken: str | None) -> Non
     )
 
 
+def _checker(
+    side: str,
+    kit: AgentKit | ClientKit | None,
+    trace: TraceVerdicts | None,
+    node: pytest.Item,
+    missing: str,
+) -> Checker:
+    """The side's kit, else the trace's verdicts, else a skip saying what to pass."""
+    source = kit if kit is not None else trace
+    if source is None:
+        pytest.skip(f"black-box {side} check: {missing}")
+    return Checker(side, source, node)
+
+
 @pytest.fixture
 def acp_agent(
     request: pytest.FixtureRequest,
     _acp_agent_kit: AgentKit | None,
     _acp_trace: TraceVerdicts | None,
 ) -> Checker:
-    if _acp_agent_kit is None and _acp_trace is not None:
-        return Checker("agent", _acp_trace, request.node)
-    if _acp_agent_kit is None:
-        pytest.skip('black-box agent check: no agent under test (run with --acp-agent="CMD")')
-    return Checker("agent", _acp_agent_kit, request.node)
+    missing = 'no agent under test (run with --acp-agent="CMD")'
+    return _checker("agent", _acp_agent_kit, _acp_trace, request.node, missing)
 
 
 @pytest.fixture
@@ -278,13 +289,8 @@ def acp_client(
     _acp_client_kit: ClientKit | None,
     _acp_trace: TraceVerdicts | None,
 ) -> Checker:
-    if _acp_client_kit is None and _acp_trace is not None:
-        return Checker("client", _acp_trace, request.node)
-    if _acp_client_kit is None:
-        pytest.skip(
-            'black-box client check: no client under test (run with --acp-client="CMD ... {agent}")'
-        )
-    return Checker("client", _acp_client_kit, request.node)
+    missing = 'no client under test (run with --acp-client="CMD ... {agent}")'
+    return _checker("client", _acp_client_kit, _acp_trace, request.node, missing)
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:

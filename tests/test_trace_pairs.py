@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import generated_dir
+from conftest import INPUTS, generated_dir
 from test_conformance import GENERATED, PYTHON, TESTS_DIR, _kit
 
 generated_dir()  # on sys.path: the tree generated now
@@ -91,3 +91,29 @@ def test_offline_verdicts_agree_with_the_live_kit(tmp_path: Path) -> None:
     assert all(count >= 15 for count, _d in summary.values()), summary  # a real overlap
     # The recordings are clean: what the live kit fails in these peers needs its provocations.
     assert [k for k, s in {**echo, **official}.items() if s == "fail"] == []
+
+
+def test_the_kits_tests_judge_a_trace(tmp_path: Path) -> None:
+    """``pytest --acp-trace FILE``: both sides' black-box tests report the judge's verdicts."""
+    from test_trace import chunk, clean, write_trace
+
+    trace = write_trace(tmp_path / "t.jsonl", [*clean(), ("agent", chunk("late"))])
+    report = tmp_path / "report.json"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+    env["PYTHONPATH"] = str(GENERATED)
+    done = subprocess.run(
+        [PYTHON, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-q",
+         f"--acp-roster={INPUTS / 'roster' / 'requirements.md'}",
+         str(TESTS_DIR / "test_conformance_agent.py"), str(TESTS_DIR / "test_conformance_client.py"),
+         f"--acp-trace={trace}", f"--acp-conformance-json={report}"],
+        cwd=GENERATED.parent, env=env, capture_output=True, text=True, timeout=300, check=False,
+    )
+    assert done.returncode == 1, done.stdout[-3000:]  # one requirement fails
+    assert "ACP-V1-PROMPT-UPDATES-BEFORE-RESPONSE" in done.stdout and "(frames 9, 10)" in done.stdout
+    agent = {e["id"]: e for e in json.loads(Path(f"{report}.agent").read_text())["requirements"]}
+    client = {e["id"]: e for e in json.loads(Path(f"{report}.client").read_text())["requirements"]}
+    assert [i for i, e in agent.items() if e["status"] == "fail"] == ["ACP-V1-PROMPT-UPDATES-BEFORE-RESPONSE"]
+    assert [i for i, e in client.items() if e["status"] == "fail"] == []
+    assert agent["ACP-V1-JSONRPC-VERSION-MEMBER"]["status"] == "pass"
+    assert "not judged from a trace" in agent["ACP-V1-INIT-AGENT-SAME-VERSION"]["message"]
+    assert "not exercised by the trace" in agent["ACP-V1-JSONRPC-ERROR-CODE-INTEGER"]["message"]

@@ -277,6 +277,7 @@ def test_batches_are_judged_message_by_message(tmp_path: Path) -> None:
     }
 
 
+@pytest.mark.slow  # imports another surface's package
 def test_a_surface_without_a_roster_records_and_draws_but_does_not_judge(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

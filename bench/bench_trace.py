@@ -137,7 +137,7 @@ def recording_cost(rounds: int, updates: int, work: Path) -> dict[str, Any]:
 def writer_cost(frames: int, work: Path) -> float:
     """The recorder's own work per frame, in this process: the bytes of ``frames`` typical
     update lines fed to a TraceWriter in 64 KiB chunks (as the proxy reads them)."""
-    from acp_v1.trace.format import TraceWriter
+    from acp_v1.recording import TraceWriter
 
     line = json.dumps({"jsonrpc": "2.0", "method": "session/update", "params": {
         "sessionId": "bench", "update": {"sessionUpdate": "agent_message_chunk", "content": {

@@ -16,8 +16,9 @@ from conftest import generated_dir, load_real_project
 GENERATED = generated_dir()
 
 from acp_v1.conformance.validate import Validator
+from acp_v1.recording import TraceWriter
 from acp_v1.trace import cli, page
-from acp_v1.trace.format import TraceError, TraceWriter, read_trace
+from acp_v1.trace.format import TraceError, read_trace
 from acp_v1.trace.judge import judge
 
 HEADER = {"format": 1, "kind": "acp-trace", "recorder": "test"}

@@ -3,5 +3,5 @@
 Copied verbatim into every generated package by acpgen (``acpgen/shipped/trace/``); run it as
 ``python -m <package>.trace record|check|html`` (docs/traces.md). A trace is a JSON Lines
 file: a header line with the format version, then one line per frame that crossed the wire,
-its bytes kept exactly (:mod:`.format`).
+its bytes kept exactly (:mod:`.format`; the writer is the runtime's ``recording.py``).
 """

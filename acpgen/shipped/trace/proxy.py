@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
 
-from .format import Sender, TraceWriter
+from ..recording import Sender, TraceWriter
 
 __all__ = ["record_stdio"]
 

@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/trace/__main__.py, not this file: acpgen generate writes it.
 """``python -m <package>.trace``: the command line (:mod:`.cli`)."""
 
 from __future__ import annotations

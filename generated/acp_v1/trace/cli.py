@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/trace/cli.py, not this file: acpgen generate writes it.
 """``python -m <package>.trace``: ``record``, ``check`` and ``html`` (docs/traces.md).
 
 Exit codes: ``record`` exits with the agent's exit code (128 + N when a signal N ended it,

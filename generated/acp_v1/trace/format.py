@@ -1,4 +1,5 @@
-"""The trace format (version 1), its writer and its reader.
+# Edit acpgen/shipped/trace/format.py, not this file: acpgen generate writes it.
+"""The trace format (version 1) and its reader (the writer is the runtime's ``recording.py``).
 
 A trace is UTF-8 JSON Lines. The first line is the header, ``{"format": 1, "kind":
 "acp-trace", ...}``; every further line is one record:
@@ -19,27 +20,13 @@ from __future__ import annotations
 import base64
 import json
 import os
-import threading
-import time
-from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-__all__ = [
-    "FORMAT_VERSION",
-    "Sender",
-    "Trace",
-    "TraceError",
-    "TraceFrame",
-    "TraceWriter",
-    "read_trace",
-]
+from ..recording import FORMAT_VERSION, KIND, SENDERS, Sender
 
-FORMAT_VERSION = 1
-KIND = "acp-trace"
-Sender = Literal["client", "agent"]
-SENDERS: tuple[Sender, Sender] = ("client", "agent")
+__all__ = ["Trace", "TraceError", "TraceFrame", "read_trace"]
 
 
 class TraceError(ValueError):
@@ -66,105 +53,6 @@ class Trace:
     header: dict[str, Any]
     frames: list[TraceFrame] = field(default_factory=list)
     end: dict[str, Any] | None = None  # the end record, None when the recording was cut off
-
-
-def frame_record(number: int, sender: Sender, elapsed: float, raw: bytes) -> dict[str, Any]:
-    record: dict[str, Any] = {"n": number, "from": sender, "t": round(elapsed, 6)}
-    try:
-        record["data"] = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        record["b64"] = base64.b64encode(raw).decode("ascii")
-    return record
-
-
-def _line(record: Mapping[str, Any]) -> bytes:
-    # ensure_ascii=False keeps the file readable; the text is valid UTF-8 (decoded from it).
-    return json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
-
-
-class _Splitter:
-    """Cuts one direction's byte stream into lines, whatever the chunks it arrives in."""
-
-    def __init__(self) -> None:
-        self.pending = bytearray()
-
-    def feed(self, data: bytes) -> Iterator[bytes]:
-        start = 0
-        while (end := data.find(b"\n", start)) != -1:
-            if self.pending:
-                self.pending += data[start : end + 1]
-                yield bytes(self.pending)
-                self.pending.clear()
-            else:
-                yield data[start : end + 1]
-            start = end + 1
-        self.pending += data[start:]
-
-    def flush(self) -> bytes:
-        rest = bytes(self.pending)
-        self.pending.clear()
-        return rest
-
-
-class TraceWriter:
-    """Writes one trace file. Thread-safe: the two directions of a proxy feed it from their
-    own threads. Records are written as soon as their line is complete, whole lines in one
-    ``write``, so a recorder that is killed leaves every earlier record whole."""
-
-    def __init__(self, path: str | os.PathLike[str], header: Mapping[str, Any]) -> None:
-        self._fd = os.open(os.fspath(path), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        self._lock = threading.Lock()
-        self._start = time.monotonic()
-        self._count = 0
-        self._splitters = {sender: _Splitter() for sender in SENDERS}
-        self._closed = False
-        started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        self._write({"format": FORMAT_VERSION, "kind": KIND, "started": started, **header})
-
-    def _write(self, record: Mapping[str, Any]) -> None:
-        self._write_bytes(_line(record))
-
-    def _write_bytes(self, data: bytes) -> None:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(self._fd, view) :]
-
-    def feed(self, sender: Sender, data: bytes) -> None:
-        """Bytes ``sender`` wrote, as they came: each completed line becomes a frame (the
-        frames completed by one call are written together, in one ``write``)."""
-        with self._lock:
-            if self._closed:
-                return
-            elapsed = time.monotonic() - self._start
-            records = []
-            for line in self._splitters[sender].feed(data):
-                self._count += 1
-                records.append(_line(frame_record(self._count, sender, elapsed, line)))
-            if records:
-                self._write_bytes(b"".join(records))
-
-    def _frame(self, sender: Sender, raw: bytes) -> None:
-        self._count += 1
-        self._write(frame_record(self._count, sender, time.monotonic() - self._start, raw))
-
-    def finish(self, sender: Sender) -> None:
-        """``sender`` closed its stream: a last line without a newline becomes a frame."""
-        with self._lock:
-            rest = self._splitters[sender].flush()
-            if rest and not self._closed:
-                self._frame(sender, rest)
-
-    def close(self, exit_code: int | None = None) -> None:
-        """Write the end record (after what is left of both directions) and close the file."""
-        for sender in SENDERS:
-            self.finish(sender)
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            elapsed = round(time.monotonic() - self._start, 6)
-            self._write({"end": True, "t": elapsed, "exit": exit_code})
-            os.close(self._fd)
 
 
 def _record(where: str, text: bytes) -> dict[str, Any]:

@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/trace/proxy.py, not this file: acpgen generate writes it.
 """The recorder: a transparent stdio proxy between a client and the agent it starts.
 
 ``python -m <package>.trace record -o trace.jsonl -- AGENT_COMMAND`` is itself an agent
@@ -32,7 +33,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
 
-from .format import Sender, TraceWriter
+from ..recording import Sender, TraceWriter
 
 __all__ = ["record_stdio"]
 

@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/trace/judge.py, not this file: acpgen generate writes it.
 """The offline judge: a recorded conversation held to the roster's wire requirements.
 
 Two sources of rules, one verdict per requirement and side:
@@ -27,14 +28,8 @@ from ..conformance import checks_wire as w
 from ..conformance.outcome import CheckFailed, CheckSkipped, skip
 from ..conformance.validate import Validator
 from ..conformance.wire import Direction, Frame, Transcript, decode_line
-from ..guards import (
-    GATES,
-    INITIALIZE_FIRST,
-    AcpGuardError,
-    PathNotAbsoluteError,
-    check_agent_call,
-    check_client_call,
-)
+from ..guards import AcpGuardError, PathNotAbsoluteError, check_agent_call, check_client_call
+from ..schema import GATES, INITIALIZE_FIRST
 from .format import Trace
 from .requirements import REQUIREMENTS
 

@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/trace/page.py, not this file: acpgen generate writes it.
 """The picture: one self-contained HTML page of a trace (``python -m <package>.trace html``).
 
 A sequence view with the client and agent as lanes (a row per frame, its arrow from sender

@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/trace/report.py, not this file: acpgen generate writes it.
 """The judge's verdicts as text: each failure with its requirement, wording and frames."""
 
 from __future__ import annotations

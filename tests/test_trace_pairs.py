@@ -117,3 +117,28 @@ def test_the_kits_tests_judge_a_trace(tmp_path: Path) -> None:
     assert agent["ACP-V1-JSONRPC-VERSION-MEMBER"]["status"] == "pass"
     assert "not judged from a trace" in agent["ACP-V1-INIT-AGENT-SAME-VERSION"]["message"]
     assert "not exercised by the trace" in agent["ACP-V1-JSONRPC-ERROR-CODE-INTEGER"]["message"]
+
+
+VIOLATING = Path(__file__).parent / "support" / "violating_agent.py"  # the kit matrix's agent
+# Violations an ordinary conversation shows (the others need the kit's provocations).
+SEEN_IN_A_CONVERSATION = ("ACP-V1-TRANSPORT-UTF8", "ACP-V1-JSONRPC-VERSION-MEMBER",
+                          "ACP-V1-OVERVIEW-ABSOLUTE-PATHS", "ACP-V1-EXT-NO-ROOT-CUSTOM-FIELDS",
+                          "ACP-V1-JSONRPC-RPC-PREFIX-RESERVED", "ACP-V1-EXT-META-TRACE-KEYS-RESERVED")
+
+
+def test_a_recorded_violation_fails_offline_as_it_fails_live(tmp_path: Path) -> None:
+    """The kit matrix's violating agent, breaking one requirement at a time: the trace of a
+    conversation with it fails exactly that requirement; and for one of them the live kit,
+    run on the same agent, gives the same verdicts wherever both decided (a failure among them)."""
+    agent_tests = str(TESTS_DIR / "test_conformance_agent.py")
+    shown = "ACP-V1-JSONRPC-VERSION-MEMBER"
+    with ThreadPoolExecutor(1) as pool:
+        kit = pool.submit(live, [agent_tests, f"--acp-agent={PYTHON} {VIOLATING} {shown}"],
+                          tmp_path / "live")
+        judged = {req_id: record(tmp_path / f"{req_id}.jsonl", [PYTHON, str(VIOLATING), req_id])
+                  for req_id in SEEN_IN_A_CONVERSATION}
+        live_verdicts = kit.result()
+    for req_id, verdicts in judged.items():
+        assert [k for k, s in verdicts.items() if s == "fail"] == [("agent", req_id)], req_id
+    both = agreement(judged[shown], live_verdicts, "agent")
+    assert both["differ"] == {} and both["common"][shown][0] == "fail", both

@@ -289,3 +289,17 @@ def test_a_surface_without_a_roster_records_and_draws_but_does_not_judge(
     assert "no requirement roster" in capsys.readouterr().err
     assert v2_cli.main(["html", str(path), "-o", str(tmp_path / "t.html")]) == 0
     assert "initialize" in (tmp_path / "t.html").read_text()
+
+
+def test_a_load_answered_before_its_replay_ends(tmp_path: Path) -> None:
+    load = req(3, "session/load", {"sessionId": "s1", "cwd": "/tmp", "mcpServers": []})
+    replayed = note("session/update", {"sessionId": "s1", "update": {
+        "sessionUpdate": "user_message_chunk", "content": {"type": "text", "text": "hi"}}})
+    frames = [*clean(), ("client", load), ("agent", replayed), ("agent", res(3, {})),
+              ("agent", chunk("hi"))]  # frame 13: replayed after the load's response (12)
+    frames[1] = ("agent", res(0, {"protocolVersion": 1, "agentCapabilities": {"loadSession": True}}))
+    assert failures(write_trace(tmp_path / "t.jsonl", frames)) == {
+        ("agent", "ACP-V1-SETUP-LOAD-RESPOND-AFTER-REPLAY"): (12, 13)
+    }
+    del frames[-1]
+    assert failures(write_trace(tmp_path / "t.jsonl", frames)) == {}

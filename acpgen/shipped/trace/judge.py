@@ -208,26 +208,30 @@ def _update_kind(frame: Frame) -> Any:
     return update.get("sessionUpdate") if isinstance(update, dict) else None
 
 
-def updates_before_response(c: Conversation, _side: Side) -> None:
-    """Every update of a prompt turn comes before the turn's response, exactly: the turn of
-    session S runs from its session/prompt request to its response; a turn update for S
-    after that response and before S's next prompt belongs to the ended turn."""
-    prompts = [e for e in c.exchanges if e.method == "session/prompt" and e.responses]
-    if not prompts:
-        raise skip("no answered session/prompt in the trace")
-    messages = c.parts
-    position = c.index_of
-    for e in prompts:
+# What opens a stretch of a session's conversation updates, and what the stretch is called.
+STRETCHES = {"session/prompt": "turn", "session/load": "replay"}
+
+
+def updates_before_response(c: Conversation, method: str) -> None:
+    """Every update of a prompt turn (``method`` session/prompt) or of a session/load replay
+    comes before the request's response, exactly: the stretch of session S runs from the
+    request to its response; a conversation update for S after that response and before S's
+    next prompt or load belongs to the stretch that ended."""
+    opened = [e for e in c.exchanges if e.method == method and e.responses]
+    if not opened:
+        raise skip(f"no answered {method} in the trace")
+    what = STRETCHES[method]
+    messages, position = c.parts, c.index_of
+    for e in opened:
         response = e.responses[0]
         start, end = position[id(e.request)], position[id(response)]
         later = [
             m
             for m in messages[end + 1 :]
-            if m.method == "session/prompt"
-            and (m.get("params") or {}).get("sessionId") == e.session
+            if m.method in STRETCHES and (m.get("params") or {}).get("sessionId") == e.session
         ]
         stop = position[id(later[0])] if later else len(messages)
-        in_turn = [
+        in_stretch = [
             m
             for m in messages[start:stop]
             if _sender(m) == "agent"
@@ -235,19 +239,19 @@ def updates_before_response(c: Conversation, _side: Side) -> None:
             and (m.get("params") or {}).get("sessionId") == e.session
             and _update_kind(m) in w.TURN_UPDATES
         ]
-        before = [m for m in in_turn if position[id(m)] < end]
-        after = [m for m in in_turn if position[id(m)] > end]
+        before = [m for m in in_stretch if position[id(m)] < end]
+        after = [m for m in in_stretch if position[id(m)] > end]
         if after and not before:
             raise Failed(
-                f"the session/prompt response (frame {response.number}) came before every "
-                f"update of its turn (the first at frame {after[0].number})",
+                f"the {method} response (frame {response.number}) came before every update "
+                f"of its {what} (the first at frame {after[0].number})",
                 response,
                 after[0],
             )
         if after:
             raise Failed(
-                f"an update of the turn (frame {after[0].number}, {_update_kind(after[0])}) "
-                f"came after its session/prompt response (frame {response.number})",
+                f"an update of the {what} (frame {after[0].number}, {_update_kind(after[0])}) "
+                f"came after its {method} response (frame {response.number})",
                 response,
                 after[0],
             )
@@ -436,7 +440,12 @@ def _trace_rules(c: Conversation, side: Side) -> dict[str, list[Rule]]:
         "ACP-V1-JSONRPC-RESPONSE-SAME-ID": [lambda: answered_at_most_once(c, side)],
     }
     if side == "agent":
-        rules["ACP-V1-PROMPT-UPDATES-BEFORE-RESPONSE"] = [lambda: updates_before_response(c, side)]
+        rules["ACP-V1-PROMPT-UPDATES-BEFORE-RESPONSE"] = [
+            lambda: updates_before_response(c, "session/prompt")
+        ]
+        rules["ACP-V1-SETUP-LOAD-RESPOND-AFTER-REPLAY"] = [
+            lambda: updates_before_response(c, "session/load")
+        ]
     return rules
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from acpgen.emit.render import render
+from acpgen.emit.render import export_sort_key, render
 from acpgen.errors import AcpgenError
 from acpgen.ir.naming import pascal
 from acpgen.load.capabilities import Manifest
@@ -91,9 +91,7 @@ _REEXPORTS = (
         "INVALID_PARAMS", "INVALID_REQUEST", "METHOD_NOT_FOUND", "PARSE_ERROR", "InvalidParamsError",
         "InvalidRequestError", "MethodNotFoundError",
     )),
-    ("errors", ("RpcError as JsonRpcError",)),
-    ("method_table", ("AnyMessage", "lookup", "method", "parse_message")),
-)
+)  # then (in the template) errors.RpcError as JsonRpcError and method_table's names
 # What methods.py takes from schema.py beside the envelope classes.
 _FROM_SCHEMA = (
     "METHODS", "MethodName", "MethodToAgent", "MethodToClient", "NotificationsToAgent",
@@ -115,10 +113,6 @@ _MODULE_IMPORTS = (
 # Models schema.py re-exports by name (the runtime reads them through the schema contract).
 REEXPORTED_MODELS = ("AgentCapabilities", "AuthMethod", "ClientCapabilities", "RequestId")
 
-
-def export_sort_key(name: str) -> tuple[int, str]:
-    """The order ruff's RUF022 wants: CONSTANTS, then Classes, then functions."""
-    return (0 if name.isupper() else 1 if name[:1].isupper() else 2, name)
 
 
 def envelope_classes(methods: list[dict[str, Any]]) -> set[str]:

@@ -1,9 +1,13 @@
 """No dead code: vulture (pinned in the test extra) finds no unused name in acpgen, its tests
 and benchmarks, beyond the reviewed allow-list below.
 
-The generated tree (built now by this checkout, ``conftest.generated_dir()``) is scanned too
-but never reported: it is where the shipped code's names are used by the rendered modules
-(``_Model`` by ``models.py``, ``parse_envelope`` by ``methods.py``, ...).
+Two scans. The product (``acpgen/``) is scanned alone: a product function that only a test
+calls is dead product code (a test of it proves nothing anybody uses), so tests do not count
+as its callers. Tests and benchmarks are scanned with the product they exercise, for names
+of their own nobody uses. The generated tree (built now by this checkout,
+``conftest.generated_dir()``) is scanned with both but never reported: it is where the
+shipped code's names are used by the rendered modules (``_Model`` by ``models.py``,
+``parse_envelope`` by ``methods.py``, ...).
 """
 
 from __future__ import annotations
@@ -15,7 +19,8 @@ from conftest import PROJECT_ROOT, generated_dir
 
 vulture = pytest.importorskip("vulture")
 
-SCANNED = ("acpgen", "tests", "bench")
+PRODUCT = "acpgen"
+SCANNED = (PRODUCT, "tests", "bench")
 # Decorators that register what they decorate (so it is used without a call site).
 REGISTERING = ["@check", "@pytest.fixture", "@*.command", "@click.*", "@cli.*", "@*.hookimpl"]
 # pytest finds these by name; scripted peers dispatch a method to its `on_<method>` handler.
@@ -27,7 +32,20 @@ ALLOWED = {
     ("tests/conftest.py", "dont_write_bytecode"): "sys.dont_write_bytecode, read by importlib",
     # Read by templates (jinja2 attribute access), not by Python.
     ("acpgen/emit/runtime.py", "routes"): "templates/runtime/interfaces.py.jinja",
-    ("acpgen/emit/test_stubs.py", "xfail_reason"): "templates/tests/section.py.jinja",
+    ("acpgen/emit/models_plan.py", "omit_only"): "templates/models/_blocks.jinja",
+    ("acpgen/emit/models_plan.py", "open_limits"): "templates/models/_blocks.jinja",
+    ("acpgen/emit/requirement_stubs.py", "xfail_reason"): "templates/tests/section.py.jinja",
+    # The escaping contract: the names tests/test_escaping.py holds every template to.
+    ("acpgen/emit/escape.py", "ESCAPING_FILTERS"): "the escaping filters, read by test_escaping",
+    ("acpgen/emit/escape.py", "ESCAPING_GLOBALS"): "the escaping globals, read by test_escaping",
+    ("acpgen/emit/escape.py", "LAYOUT_PARTS"): "the layout parts, read by test_escaping",
+    ("acpgen/emit/render.py", "LAYOUT_HELPERS"): "the layout helpers, read by test_escaping",
+    # What a stub is, said once for the tests that count stubs (the template reads xfail_reason).
+    ("acpgen/emit/requirement_stubs.py", "is_stub"): "a planned test's kind, read by test_stubs",
+    # The IR records what the schema says, also what no emitter needs yet.
+    ("acpgen/ir/types.py", "additional_properties"): "the schema's additionalProperties, read by test_build",
+    # The work counters exist for tests and benchmarks (acpgen/output/work_stats.py says so).
+    ("acpgen/output/work_stats.py", "since"): "what a test or benchmark reads after a mark",
     # Parameters whose names pytest's hook and fixture protocols require.
     ("acpgen/pytest_plugin/plugin.py", "early_config"): "pytest_load_initial_conftests signature",
     ("acpgen/pytest_plugin/plugin.py", "collector"): "pytest_make_collect_report signature",
@@ -58,10 +76,11 @@ ALLOWED = {
 }
 
 
-def _unused() -> set[tuple[str, str]]:
+def _scan(roots: tuple[str, ...], reported: tuple[str, ...]) -> set[tuple[str, str]]:
+    """Unused names under ``reported`` when ``roots`` and the generated tree are all the code."""
     scan = vulture.Vulture(ignore_names=BY_NAME, ignore_decorators=REGISTERING)
     out = generated_dir()
-    scan.scavenge([str(PROJECT_ROOT / p) for p in SCANNED] + [str(out)],
+    scan.scavenge([str(PROJECT_ROOT / p) for p in roots] + [str(out)],
                   # npm installs (tests/real_peers, tests/interop_ts) are not ours.
                   exclude=["*/__pycache__/*", "*/node_modules/*"])
     found = set()
@@ -69,8 +88,16 @@ def _unused() -> set[tuple[str, str]]:
         path = Path(item.filename).resolve()
         if out in path.parents:
             continue  # a copy of shipped code, or rendered: reported where it is written
-        found.add((path.relative_to(PROJECT_ROOT).as_posix(), item.name))
+        rel = path.relative_to(PROJECT_ROOT).as_posix()
+        if rel.split("/", 1)[0] in reported:
+            found.add((rel, item.name))
     return found
+
+
+def _unused() -> set[tuple[str, str]]:
+    """The product's unused names (its own callers only), then the tests' and benchmarks'."""
+    others = tuple(p for p in SCANNED if p != PRODUCT)
+    return _scan((PRODUCT,), (PRODUCT,)) | _scan(SCANNED, others)
 
 
 @pytest.mark.slow  # vulture over the whole tree: seconds
@@ -78,6 +105,20 @@ def test_no_dead_code_beyond_the_reviewed_allow_list() -> None:
     unused = _unused()
     assert unused - set(ALLOWED) == set(), "dead code (remove it, or allow it with a reason)"
     assert set(ALLOWED) - unused == set(), "allowed but no longer reported: drop the entry"
+
+
+def test_a_product_function_only_a_test_calls_is_dead(tmp_path: Path) -> None:
+    """Scanned alone, the product sees no callers in the tests."""
+    (tmp_path / "product").mkdir()
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "product" / "m.py").write_text("def helper() -> int:\n    return 1\n")
+    (tmp_path / "tests" / "test_m.py").write_text("from m import helper\n\n\ndef test_h():\n    helper()\n")
+    alone = vulture.Vulture(ignore_names=BY_NAME, ignore_decorators=REGISTERING)
+    alone.scavenge([str(tmp_path / "product")])
+    assert [i.name for i in alone.get_unused_code(min_confidence=60)] == ["helper"]
+    both = vulture.Vulture(ignore_names=BY_NAME, ignore_decorators=REGISTERING)
+    both.scavenge([str(tmp_path / "product"), str(tmp_path / "tests")])
+    assert [i.name for i in both.get_unused_code(min_confidence=60)] == []
 
 
 def test_the_check_finds_dead_code(tmp_path: Path) -> None:

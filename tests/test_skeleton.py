@@ -16,7 +16,7 @@ from test_skeleton_support import SKELETON_PACKAGE
 
 from acpgen.inputs.lock import load_lock
 from acpgen.output.generate import MANIFEST_NAME
-from acpgen.skeleton.create import SKELETON_TEMPLATES, skeleton_lock
+from acpgen.skeleton.create import SKELETON_TEMPLATES, skeleton_project
 
 PACKAGE = SKELETON_PACKAGE
 
@@ -62,7 +62,7 @@ def test_the_skeleton_lock_pins_the_same_inputs(skeleton: Path, project: Any, in
     # With --reference-inputs: the same pins, the inputs found by their absolute path (a
     # relative one between two resolved trees breaks as soon as the skeleton moves).
     root = tmp_path / "some" / "where" / "sdk"
-    lock = skeleton_lock(project, root, PACKAGE, vendor_inputs=False)
+    lock = skeleton_project(project, root, PACKAGE, vendor_inputs=False).lock
     assert {n: f.sha256 for n, f in lock.files.items()} == pins
     assert Path(lock.inputs) == inputs_dir.resolve()
     gating = (project.root / "schema" / "capabilities.toml").read_bytes()

@@ -13,7 +13,6 @@ from acpgen.evolve.bump import BumpPlan, analyse, apply_bump, pinned_meta, plan_
 from acpgen.evolve.compat import RULES, explain
 from acpgen.evolve.diff import SchemaSide, build_side, load_side
 from acpgen.evolve.report import exit_code, render_text, to_json
-from acpgen.inputs.lock import STABLE_SURFACE, surface_file
 from acpgen.load.project import Project
 
 _EXIT_HELP = (
@@ -64,14 +63,13 @@ def _side(project: Project, arg: str, meta: tuple[str, bytes] | None,
     """OLD or NEW: a schema file or inputs directory, or the name of a surface the project
     pins (``v1``, ``v1-unstable``, ``v2``, ...: its pinned schema and method table) when no
     file of that name exists."""
-    surfaces = [STABLE_SURFACE, *project.lock.surfaces]
-    if arg not in surfaces or Path(arg).exists():
+    spec = next((s for s in project.lock.surface_table if s.name == arg), None)
+    if spec is None or Path(arg).exists():
         return load_side(arg, meta, trusted=trusted)
-    schema, table = (project.lock.files[surface_file(k, arg)] for k in ("schema", "meta"))
+    schema, table = project.lock.files[spec.schema_file], project.lock.files[spec.meta_file]
     directory = project.inputs.directory
-    schema_key, meta_key = surface_file("schema", arg), surface_file("meta", arg)
-    return build_side(schema.path, directory / schema.path, project.inputs.data[schema_key],
-                      table.path, project.inputs.data[meta_key], trusted)
+    return build_side(schema.path, directory / schema.path, project.inputs.data[spec.schema_file],
+                      table.path, project.inputs.data[spec.meta_file], trusted)
 
 
 def _explain(kind: str) -> str:

@@ -15,15 +15,15 @@ from acpgen.emit import (
     methods,
     models,
     package,
+    requirement_stubs,
     runtime,
     shipped,
-    test_stubs,
 )
 from acpgen.model.generation import GenerationModel
 
 Emitter = Callable[[GenerationModel], dict[str, str]]
 
 EMITTERS: tuple[Emitter, ...] = (
-    package.emit, models.emit, builders.emit, methods.emit, guards.emit, test_stubs.emit, runtime.emit,
+    package.emit, models.emit, builders.emit, methods.emit, guards.emit, requirement_stubs.emit, runtime.emit,
     conformance.emit, shipped.emit,
 )

@@ -84,8 +84,8 @@ def render_text(diff: SchemaDiff, impact: Impact, verbose: bool = False) -> str:
                  f"agent (generated from OLD); {len(diff.annotations)} annotation-only change(s)")
     lines.append(f"verdict: {verdict(diff)} (exit {exit_code(diff)})")
     by_change = {id(ci.change): ci for ci in impact.changes}
-    for title, prefixes in _SECTIONS:
-        section = [c for c in sem if c.kind.startswith(prefixes)]
+    for title, _ in _SECTIONS:
+        section = [c for c in sem if section_of(c.kind) == title]
         if not section:
             continue
         lines += ["", f"{title}: {len(section)}"]

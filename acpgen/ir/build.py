@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any, Literal
 
 from acpgen.errors import AcpgenError, json_pointer
+from acpgen.ir.envelopes import envelope_refs
 from acpgen.ir.naming import (
     NamingError,
     def_class_name,
@@ -475,7 +476,7 @@ def _methods(
     schema_where: str,
     meta_where: str,
 ) -> tuple[Method, ...]:
-    params_refs, result_refs, request_refs = _envelope_refs(schema)
+    params_refs, result_refs, request_refs = envelope_refs(schema)
     annotated: dict[str, list[Definition]] = {}
     for d in defs.values():
         if d.x_method is not None:
@@ -558,48 +559,6 @@ def _methods(
                 f"def {types[0].name} is annotated x-method {wire!r}, which meta.json does not list",
             )
     return tuple(methods)
-
-
-def _envelope_refs(schema: dict[str, Any]) -> tuple[set[str], set[str], set[str]]:
-    """Defs referenced from envelope ``params`` / ``result`` members, and those of requests.
-
-    A params union inside an envelope whose required members include ``id`` belongs to a
-    request; one without ``id`` to a notification.
-    """
-    params: set[str] = set()
-    results: set[str] = set()
-    requests: set[str] = set()
-
-    def collect(node: Any, into: set[str]) -> None:
-        if isinstance(node, dict):
-            if "$ref" in node:
-                into.add(str(node["$ref"])[len(_REF_PREFIX) :])
-            for value in node.values():
-                collect(value, into)
-        elif isinstance(node, list):
-            for value in node:
-                collect(value, into)
-
-    def visit(node: Any) -> None:
-        if isinstance(node, dict):
-            props = node.get("properties")
-            if isinstance(props, dict):
-                found: set[str] = set()
-                if "params" in props:
-                    collect(props["params"], found)
-                    params.update(found)
-                    if "id" in node.get("required", []):
-                        requests.update(found)
-                if "result" in props:
-                    collect(props["result"], results)
-            for value in node.values():
-                visit(value)
-        elif isinstance(node, list):
-            for value in node:
-                visit(value)
-
-    visit(schema)
-    return params, results, requests
 
 
 def _capabilities(defs: dict[str, Definition], where: str) -> tuple[Capability, ...]:

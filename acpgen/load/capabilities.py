@@ -42,11 +42,6 @@ _PATH_KEYS = {"method", "sender", "in", "select", "requirements", "note"}
 _TOP_KEYS = {"initialize_first", "unadvertised", "gate", "absolute_path", "not_a_gate", "ungated"}
 
 
-def surface_manifest_relpath(surface: str) -> str:
-    """The gating manifest of a surface other than v1 stable (``schema/capabilities-v2.toml``)."""
-    return f"schema/capabilities-{surface}.toml"
-
-
 @dataclass(frozen=True)
 class Gate:
     """One gate: ``sender`` may send ``target`` only if its peer advertised ``capability``."""
@@ -142,19 +137,6 @@ def parse_select(text: str) -> tuple[str, ...]:
 
 
 # ---- loading --------------------------------------------------------------------------------
-
-
-def selected_members(
-    ir: SchemaIR, roster: Roster, method: str, message: str, select: tuple[str, ...]
-) -> set[tuple[str, str]]:
-    """The (def, member) pairs a selector's last step names, e.g. ``{("Diff", "path")}``."""
-    m = ir.method(method)
-    if m is None:
-        raise AcpgenError(MANIFEST_RELPATH, f"unknown method {method!r}")
-    validator = _Validator(ir, roster)
-    validator.resolve(f"{method} {message}.{format_select(select)}",
-                      m.params if message == "params" else str(m.result), select)
-    return validator.last_owners
 
 
 EMPTY = Manifest((), (), (), {}, {})

@@ -83,7 +83,7 @@ def test_public_names_are_exported_and_never_positional(ir: SchemaIR) -> None:
     unexported = sorted(n for n in names if not n.startswith("_") and n not in m.__all__)
     assert unexported == []
     # No class named by its position in a union (SessionUpdate10, AgentClientProtocol7).
-    ranges = {f["name"] for f in int_formats()}  # Int32, Uint64: named by format
+    ranges = {f.name for f in int_formats()}  # Int32, Uint64: named by format
     positional = [n for n in names if re.search(r"\d+$", n) and n not in ranges]
     assert positional == []
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from acpgen.emit.models_plan import type_node
 from acpgen.emit.render import render
 from acpgen.emit.shipped import RUNTIME_TESTS_DIR
+from acpgen.emit.type_tree import Kind, ListOf, Prim, TypeNode, nodes, qualified
 from acpgen.errors import AcpgenError
 from acpgen.ir.types import Method, SchemaIR
 from acpgen.shipped.runtime import errors as runtime_errors
@@ -134,35 +135,21 @@ _CALL_NAMES = frozenset({"self", "params", "fields"})
 @dataclass(frozen=True)
 class KeywordArg:
     name: str  # the member's Python name
-    type: dict[str, Any]  # its type tree (models_plan.type_node), names qualified with models.
+    type: TypeNode  # its type tree (models_plan.type_node), names qualified with models.
     required: bool  # else the keyword defaults to None, which means "omitted"
     nullable: bool  # null is a value of the member
 
 
-def _qualified(tree: dict[str, Any]) -> dict[str, Any]:
-    """A type tree whose names resolve from another module of the package (``models.X``)."""
-    out = dict(tree)
-    if tree.get("k") in ("name", "prim"):
-        out["qual"] = True  # spell_type writes ``models.`` before the (escaped) name
-    if isinstance(tree.get("items"), dict):
-        out["items"] = _qualified(tree["items"])
-    if "members" in tree:
-        out["members"] = [_qualified(m) for m in tree["members"]]
-    return out
-
-
-def _annotations(tree: dict[str, Any]) -> set[str]:
+def _annotations(tree: TypeNode) -> set[str]:
     """The rendering shapes of a keyword's type that need more than ``models.X`` names:
     "field" (a constrained primitive or array: ``Annotated[..., Field(...)]``) or "union"
     (a union rendered with pydantic markers of the models module)."""
     found: set[str] = set()
-    if tree.get("k") in ("prim", "list") and tree.get("kw"):
-        found.add("field")
-    if tree.get("k") in ("ltr", "disc", "tagged"):
-        found.add("union")
-    for child in [tree.get("items"), *tree.get("members", [])]:
-        if isinstance(child, dict):
-            found |= _annotations(child)
+    for node in nodes(tree):
+        if isinstance(node, (Prim, ListOf)) and node.kw:
+            found.add("field")
+        if node.k in (Kind.LTR, Kind.DISC, Kind.TAGGED):
+            found.add("union")
     return found
 
 
@@ -175,7 +162,8 @@ def keyword_args(ir: SchemaIR, params: str) -> list[KeywordArg] | None:
     if any(p.py_name in _CALL_NAMES for p in definition.properties):
         return None
     args = [
-        KeywordArg(p.py_name, _qualified(type_node(p.type)), p.required, p.nullable and p.type.kind != "any")
+        KeywordArg(p.py_name, qualified(type_node(p.type, ir.schema_where)), p.required,
+                   p.nullable and p.type.kind != "any")
         for p in definition.properties
     ]
     if any("union" in _annotations(a.type) for a in args):

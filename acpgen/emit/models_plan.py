@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, assert_never
 
 from acpgen.emit.escape import doc_text
 from acpgen.emit.type_tree import (
@@ -69,7 +69,7 @@ from acpgen.emit.type_tree import (
 from acpgen.errors import AcpgenError
 from acpgen.ir.formats import INTEGER_FORMATS
 from acpgen.ir.naming import MODULE_NAMES, member_name, pascal, snake_case
-from acpgen.ir.types import Definition, Property, SchemaIR, TypeExpr, Variant
+from acpgen.ir.types import Definition, Property, SchemaIR, Shape, TypeExpr, Variant
 from acpgen.ir.visit import def_types, fold, refs, walk_all
 
 _PRIMITIVE_BASES = {
@@ -288,20 +288,20 @@ class Planner:
         if name in self.blocks:
             return
         match d.shape:
-            case "object":
+            case Shape.OBJECT:
                 self.add(self.object_block(d))
-            case "enum":
+            case Shape.ENUM:
                 self.add(self.enum_block(d))
-            case "open_enum":
+            case Shape.OPEN_ENUM:
                 self.add(self.open_enum_block(d))
-            case "primitive":
+            case Shape.PRIMITIVE:
                 self.add(self.alias(name, d.description, type_node(d.primitive or TypeExpr("any"), self.ir.schema_where)))
-            case "any":
+            case Shape.ANY:
                 self.add(self.alias(name, d.description, AnyNode()))
-            case "union" | "tagged_union":
+            case Shape.UNION | Shape.TAGGED_UNION:
                 self.union_block(d)
-            case _:  # pragma: no cover - the IR has no other shapes
-                raise AcpgenError(self.ir.schema_where, f"{d.pointer}: unknown shape {d.shape!r}")
+            case _:
+                assert_never(d.shape)
 
     # -- blocks ----------------------------------------------------------------------------
 
@@ -363,7 +363,7 @@ class Planner:
             and all(len(e.classes) == 1 and e.type is None for e in entries)
         )
         typ: TypeNode
-        if disc is None or d.shape == "union":
+        if disc is None or d.shape == Shape.UNION:
             members = tuple(_entry_type(e) for e in entries)
             typ = members[0] if len(members) == 1 else UnionOf(members)
         elif simple:
@@ -473,9 +473,9 @@ class Planner:
         """The classes a branch referring to ``ref`` extends: the def itself when it is an
         object, or each member class of a union def (the branch is then a nested union)."""
         target = self.defs[ref]
-        if target.shape == "object":
+        if target.shape == Shape.OBJECT:
             return [(ref, "")]
-        if target.shape in ("union", "tagged_union"):
+        if target.shape in (Shape.UNION, Shape.TAGGED_UNION):
             self.plan_def(ref, target)
             out: list[tuple[str, str]] = []
             for e in self.entries[ref]:

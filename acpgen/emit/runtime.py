@@ -23,7 +23,7 @@ from acpgen.emit.render import render
 from acpgen.emit.shipped import RUNTIME_TESTS_DIR
 from acpgen.emit.type_tree import Kind, ListOf, Prim, TypeNode, nodes, qualified
 from acpgen.errors import AcpgenError
-from acpgen.ir.types import Method, SchemaIR
+from acpgen.ir.types import Method, SchemaIR, Shape
 from acpgen.shipped.runtime import errors as runtime_errors
 
 if TYPE_CHECKING:
@@ -157,7 +157,7 @@ def keyword_args(ir: SchemaIR, params: str) -> list[KeywordArg] | None:
     """The keyword form of an outbound call: one argument per member of its params object;
     None when the params are not an object (a union) or a member name is taken."""
     definition = ir.defs.get(params)
-    if definition is None or definition.shape != "object" or not definition.properties:
+    if definition is None or definition.shape != Shape.OBJECT or not definition.properties:
         return None
     if any(p.py_name in _CALL_NAMES for p in definition.properties):
         return None
@@ -221,7 +221,7 @@ def context(model: GenerationModel) -> dict[str, Any]:
         # Whether a keyword's type is ``Annotated[..., Field(...)]`` (connection.py imports them).
         "keyword_fields": any("field" in _annotations(a.type) for args in keywords.values() for a in args or ()),
         # Results that are any JSON value (mcp/message): returned as they are, no cast.
-        "any_results": sorted(name for name, d in ir.defs.items() if d.shape == "any"),
+        "any_results": sorted(name for name, d in ir.defs.items() if d.shape == Shape.ANY),
 
         "keywords": keywords,
         "package": model.options.package,

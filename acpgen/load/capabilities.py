@@ -23,7 +23,7 @@ from acpgen.errors import AcpgenError
 from acpgen.inputs import toml_manifest
 from acpgen.inputs.roster import Roster
 from acpgen.ir.naming import method_py_name
-from acpgen.ir.types import Capability, Definition, Method, SchemaIR, TypeExpr
+from acpgen.ir.types import Capability, Definition, Method, SchemaIR, Shape, TypeExpr
 
 MANIFEST_RELPATH = "schema/capabilities.toml"
 
@@ -431,10 +431,10 @@ class _Validator:
                 continue
             if t.kind == "ref" and t.name in self.ir.defs:
                 d = self.ir.defs[t.name]
-                if d.shape == "primitive" and d.primitive is not None:
+                if d.shape == Shape.PRIMITIVE and d.primitive is not None:
                     stack.append(d.primitive)
                     continue
-                if d.shape == "union" and not d.properties:
+                if d.shape == Shape.UNION and not d.properties:
                     if t.name in seen:
                         continue
                     seen.add(t.name)

@@ -40,7 +40,14 @@ import acpgen
 from acpgen.emit.render import render
 from acpgen.emit.shipped import RUNTIME_TESTS_DIR
 from acpgen.errors import AcpgenError
-from acpgen.inputs.lock import LOCK_RELPATH, PinnedFile, dump_lock
+from acpgen.inputs.lock import (
+    DEFAULT_INPUTS,
+    DEFAULT_OUT,
+    DEFAULT_TESTS_DIR,
+    LOCK_RELPATH,
+    PinnedFile,
+    dump_lock,
+)
 from acpgen.load import conformance
 from acpgen.load.project import Project, load_project
 from acpgen.model.package_name import check_package_name
@@ -48,10 +55,10 @@ from acpgen.output.generate import build_tree, options_for
 from acpgen.output.writer import discarded_on_error, stage
 from acpgen.skeleton.wheel import build_wheel, wheel_name
 
-GENERATED_DIR = "generated"
+GENERATED_DIR = DEFAULT_OUT  # a skeleton keeps the lock's defaults
 VENDOR_DIR = "vendor"  # the acpgen wheel the skeleton installs (no package index needed)
-TESTS_DIR = "tests"  # relative to GENERATED_DIR, beside the package: never a package name
-VENDORED_INPUTS = "schema/inputs"
+TESTS_DIR = DEFAULT_TESTS_DIR  # relative to GENERATED_DIR, beside the package: never a package name
+VENDORED_INPUTS = DEFAULT_INPUTS
 LICENCE_PREFIXES = ("LICENSE", "LICENCE", "COPYING", "NOTICE")
 # The vendored pytest plugin: its directory, and where each file comes from (relative to the
 # acpgen package). roster_table.py is acpgen's roster parser, which imports nothing from acpgen.

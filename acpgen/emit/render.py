@@ -14,6 +14,7 @@ generation memo never pays for it.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 from pathlib import Path
@@ -28,7 +29,7 @@ from acpgen.errors import AcpgenError
 if TYPE_CHECKING:
     import jinja2
 
-__all__ = ["BlackLayout", "Verbatim", "environment", "py_literal", "render", "templates_dir"]
+__all__ = ["BlackLayout", "Verbatim", "environment", "py_literal", "render", "render_plan", "templates_dir"]
 
 ENV_TEMPLATES = "ACPGEN_TEMPLATES"  # named in the error for a bad one (read by acpgen.cli.options)
 BLACK_LAYOUT_MARK = "{# acpgen: black-layout"
@@ -202,6 +203,12 @@ def _BytecodeCache(directory: Path) -> jinja2.BytecodeCache:
                 pass
 
     return Cache(str(directory))
+
+
+def render_plan(template: str, plan: Any, **context: Any) -> str:
+    """Render ``template`` with the fields of ``plan`` (a dataclass a planner built: its
+    fields are the names the template reads) and ``context``."""
+    return render(template, **{f.name: getattr(plan, f.name) for f in dataclasses.fields(plan)}, **context)
 
 
 def render(template: str, **context: Any) -> str:

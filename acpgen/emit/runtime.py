@@ -51,7 +51,6 @@ class SideView:
     peer: str
     cls: str
     connection: str
-    routes: str
     methods: tuple[Method, ...]  # what this side handles
     outbound: tuple[Method, ...]  # what this side sends (the peer's methods)
 
@@ -209,10 +208,8 @@ def context(model: GenerationModel) -> dict[str, Any]:
     cancel = _method(ir, SESSION_CANCEL)
     permission = _method(ir, REQUEST_PERMISSION)
     sides = [
-        SideView("agent", "client", "Agent", "AgentSideConnection", "AGENT_ROUTES",
-                 agent_methods, client_methods),
-        SideView("client", "agent", "Client", "ClientSideConnection", "CLIENT_ROUTES",
-                 client_methods, agent_methods),
+        SideView("agent", "client", "Agent", "AgentSideConnection", agent_methods, client_methods),
+        SideView("client", "agent", "Client", "ClientSideConnection", client_methods, agent_methods),
     ]
     result = initialize.result or ""
     keywords = {m.params: keyword_args(ir, m.params) for m in ir.methods}

@@ -31,13 +31,12 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
 import acpgen
-from acpgen.emit.render import render
+from acpgen.emit.render import render_plan
 from acpgen.emit.shipped import RUNTIME_TESTS_DIR
 from acpgen.errors import AcpgenError
 from acpgen.inputs.lock import (
@@ -170,10 +169,47 @@ def _md_cell(text: str) -> str:
     return " ".join(text.split()).replace("\\", "\\\\").replace("|", "\\|").replace("`", "'")
 
 
-def _provenance_row(pinned: PinnedFile) -> dict[str, str]:
+@dataclass(frozen=True)
+class ProvenanceRow:
+    """One pinned input as the vendored inputs' PROVENANCE.md lists it (markdown cells)."""
+
+    path: str
+    sha256: str
+    size: str
+    upstream: str
+
+
+def _provenance_row(pinned: PinnedFile) -> ProvenanceRow:
     upstream = "; ".join(f"{key}: {value}" for key, value in sorted(pinned.upstream.items()))
-    return {"path": _md_cell(pinned.path), "sha256": pinned.sha256, "size": str(pinned.size),
-            "upstream": _md_cell(upstream) or "-"}
+    return ProvenanceRow(_md_cell(pinned.path), pinned.sha256, str(pinned.size), _md_cell(upstream) or "-")
+
+
+@dataclass(frozen=True)
+class SkeletonPlan:
+    """What the skeleton's templates (``templates/skeleton/``) write."""
+
+    package: str
+    surface_packages: tuple[str, ...]  # the other surfaces' packages (--surface), installed beside it
+    dist_name: str
+    protocol_version: int
+    roster_revision: str
+    acpgen_version: str
+    acpgen_wheel: str | None  # the vendored wheel's path, unless --acpgen-requirement
+    acpgen_install: str
+    acpgen_requirement: str | None
+    acpgen_requirement_toml: str | None
+    acpgen_direct_reference: bool
+    vendored: bool
+    inputs: str
+    licences: tuple[str, ...]
+    provenance: tuple[ProvenanceRow, ...]
+    generated_dir: str
+    tests_dir: str
+    runtime_tests_dir: str
+    plugin_dir: str
+    pins: dict[str, str]
+    method_count: int
+    def_count: int
 
 
 def _plugin_sources() -> dict[str, bytes]:
@@ -231,36 +267,35 @@ def build_skeleton(
     wheel = None if requirement else f"{VENDOR_DIR}/{wheel_name()}"
     if wheel:
         files[wheel] = build_wheel()
-    ctx: dict[str, Any] = {
-        "package": package,
-        # The other surfaces' packages (--surface), installed beside it.
-        "surface_packages": [s.package for s in skeleton.others],
-        "dist_name": package.replace("_", "-"),
-        "protocol_version": project.ir.protocol_version,
-        "roster_revision": project.roster.revision,
-        "acpgen_version": acpgen.__version__,
-        "acpgen_wheel": wheel,
-        "acpgen_install": f"pip install ./{wheel}" if wheel else "pip install -e '.[test,dev]'",
-        "acpgen_requirement": requirement.spec if requirement else None,
-        "acpgen_requirement_toml": json.dumps(requirement.spec) if requirement else None,
-        "acpgen_direct_reference": bool(requirement and requirement.direct),
-        "vendored": vendor_inputs,
-        "inputs": lock.inputs,
-        "licences": sorted(licences),
-        "provenance": [_provenance_row(lock.files[name]) for name in sorted(lock.files)],
-        "generated_dir": GENERATED_DIR,
-        "tests_dir": TESTS_DIR,
-        "runtime_tests_dir": RUNTIME_TESTS_DIR,
-        "plugin_dir": PLUGIN_DIR,
-        "pins": {name: f.sha256 for name, f in sorted(lock.files.items())},
-        "method_count": len(project.ir.methods),
-        "def_count": len(project.ir.defs),
-    }
+    plan = SkeletonPlan(
+        package=package,
+        surface_packages=tuple(s.package for s in skeleton.others),
+        dist_name=package.replace("_", "-"),
+        protocol_version=project.ir.protocol_version,
+        roster_revision=project.roster.revision,
+        acpgen_version=acpgen.__version__,
+        acpgen_wheel=wheel,
+        acpgen_install=f"pip install ./{wheel}" if wheel else "pip install -e '.[test,dev]'",
+        acpgen_requirement=requirement.spec if requirement else None,
+        acpgen_requirement_toml=json.dumps(requirement.spec) if requirement else None,
+        acpgen_direct_reference=bool(requirement and requirement.direct),
+        vendored=vendor_inputs,
+        inputs=lock.inputs,
+        licences=tuple(sorted(licences)),
+        provenance=tuple(_provenance_row(lock.files[name]) for name in sorted(lock.files)),
+        generated_dir=GENERATED_DIR,
+        tests_dir=TESTS_DIR,
+        runtime_tests_dir=RUNTIME_TESTS_DIR,
+        plugin_dir=PLUGIN_DIR,
+        pins={name: f.sha256 for name, f in sorted(lock.files.items())},
+        method_count=len(project.ir.methods),
+        def_count=len(project.ir.defs),
+    )
     templates = dict(SKELETON_TEMPLATES)
     if vendor_inputs:
         templates.update(VENDORED_TEMPLATES)
     for rel, template in templates.items():
-        files[rel] = render(template, **ctx).encode("utf-8")
+        files[rel] = render_plan(template, plan).encode("utf-8")
     for rel, name in SKELETON_FILES.items():
         files[rel] = (Path(__file__).resolve().parent / name).read_bytes()
     return dict(sorted(files.items()))

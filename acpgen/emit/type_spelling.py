@@ -9,21 +9,9 @@ from __future__ import annotations
 
 from typing import Any, assert_never
 
+from acpgen.emit import type_tree as tt
 from acpgen.emit.escape import ident, py_literal
-from acpgen.emit.type_tree import (
-    AnyNode,
-    DictOf,
-    Disc,
-    LeftToRight,
-    ListOf,
-    Lit,
-    Named,
-    NoneNode,
-    Prim,
-    Tagged,
-    TypeNode,
-    UnionOf,
-)
+from acpgen.emit.type_tree import TypeNode
 
 
 def _field_args(kw: tuple[tuple[str, Any], ...]) -> str:
@@ -38,29 +26,29 @@ def spell_type(t: TypeNode) -> str:
     """The annotation for type tree ``t`` (a ``qual`` name is written from another module of
     the package, ``models.X``)."""
     match t:
-        case Named():
+        case tt.Named():
             return ("models." if t.qual else "") + ident(t.name)
-        case Prim():
+        case tt.Prim():
             base = ("models." if t.qual else "") + ident(t.base)
             return f"Annotated[{base}, Field({_field_args(t.kw)})]" if t.kw else base
-        case ListOf():
+        case tt.ListOf():
             inner = f"list[{spell_type(t.items)}]"
             return f"Annotated[{inner}, Field({_field_args(t.kw)})]" if t.kw else inner
-        case DictOf():
+        case tt.DictOf():
             return f"dict[str, {spell_type(t.items)}]"
-        case UnionOf():
+        case tt.UnionOf():
             return _bar(t.members)
-        case LeftToRight():
+        case tt.LeftToRight():
             return f'Annotated[{_bar(t.members)}, Field(union_mode="left_to_right")]'
-        case Lit():
+        case tt.Lit():
             return f"Literal[{py_literal(t.value)}]"
-        case NoneNode():
+        case tt.NoneNode():
             return "None"
-        case AnyNode():
+        case tt.AnyNode():
             return "Any"
-        case Disc():
+        case tt.Disc():
             return f"Annotated[{_bar(t.members)}, Field(discriminator={py_literal(t.field)}), _BY_CLASS]"
-        case Tagged():
+        case tt.Tagged():
             branches = " | ".join(f"Annotated[{spell_type(m.type)}, Tag({py_literal(m.tag)})]" for m in t.members)
             picker = (f"_tag_in({py_literal(t.wire)}, {py_literal(t.attr)}, {py_literal(list(t.known))}, "
                       f"other={py_literal(t.other)}, untagged={py_literal(t.default)})")

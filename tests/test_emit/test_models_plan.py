@@ -9,23 +9,12 @@ from __future__ import annotations
 import pytest
 from support.fixture_schemas import fixture_ir, fixture_meta, fixture_schema
 
+from acpgen.emit import type_tree as tt
 from acpgen.emit.models_plan import Block, EnumMember, FieldSpec, IntRange, int_formats, plan_models
-from acpgen.emit.type_tree import (
-    AnyNode,
-    DictOf,
-    Disc,
-    Lit,
-    Named,
-    NoneNode,
-    Prim,
-    Tagged,
-    TaggedMember,
-    UnionOf,
-)
 from acpgen.errors import AcpgenError
 from acpgen.ir.build import build_ir
 
-STR = Prim("StrictStr")
+STR = tt.Prim("StrictStr")
 
 
 def blocks(shape: str) -> dict[str, Block]:
@@ -42,11 +31,11 @@ def test_object_fields_aliases_flags_and_constraints() -> None:
     f = fields(session)
     assert list(f) == ["session_id", "title", "tags", "extra", "counts", "field_meta"]
     assert (f["session_id"].alias, f["session_id"].required, f["session_id"].description) == ("sessionId", True, "The id.")
-    assert f["title"].type == Prim("StrictStr", (("max_length", 80), ("min_length", 1)))
+    assert f["title"].type == tt.Prim("StrictStr", (("max_length", 80), ("min_length", 1)))
     assert f["title"].omit_only and not f["title"].nullable  # optional: absent yes, null no
     assert (f["tags"].has_default, f["tags"].default, f["tags"].validate_default) == (True, [], True)
-    assert f["extra"].type == DictOf(AnyNode())
-    assert f["counts"].type == DictOf(Prim("StrictInt"))
+    assert f["extra"].type == tt.DictOf(tt.AnyNode())
+    assert f["counts"].type == tt.DictOf(tt.Prim("StrictInt"))
     assert (f["field_meta"].alias, f["field_meta"].nullable, f["field_meta"].omit_only) == ("_meta", True, False)
 
 
@@ -70,35 +59,35 @@ def test_tagged_union_branches_subclass_their_defs_and_the_catch_all_is_nested()
     # Branch classes are public, named {Union}{Variant} (the variant from the tag).
     text = b["ContentBlockText"]
     assert (text.public, text.bases, text.deps) == (True, ["TextContent"], {"TextContent"})
-    assert fields(text)["type"].type == Lit("text")
+    assert fields(text)["type"].type == tt.Lit("text")
     assert fields(text)["type"].tag  # required at run time, defaulted for type checkers
     assert b["ContentBlock"].kind == "alias"
-    assert b["ContentBlock"].type == Disc("type", (Named("ContentBlockText"), Named("ContentBlockImage")))
+    assert b["ContentBlock"].type == tt.Disc("type", (tt.Named("ContentBlockText"), tt.Named("ContentBlockImage")))
     assert b["ContentBlock"].deps == {"ContentBlockText", "ContentBlockImage"}
 
     # Elicitation: common member message on every branch; "other" is one class per scope.
     assert b["ElicitationForm"].bases == ["FormMode"]
     assert list(fields(b["ElicitationForm"])) == ["message", "mode"]
-    assert fields(b["ElicitationForm"])["mode"].type == Lit("form")
+    assert fields(b["ElicitationForm"])["mode"].type == tt.Lit("form")
     for scope in ("Session", "Request"):
         cls = b[f"ElicitationOther{scope}"]
         assert (cls.bases, cls.public) == ([f"{scope}Scope"], True)
         assert fields(cls)["mode"].type == STR and fields(cls)["message"].required
     typ = b["Elicitation"].type
-    assert isinstance(typ, Tagged)
+    assert isinstance(typ, tt.Tagged)
     assert (typ.k, typ.wire, typ.attr, typ.known, typ.other, typ.default) == (
         "tagged", "mode", "mode", ("form",), "(other)", None)
     assert typ.members == (
-        TaggedMember("form", Named("ElicitationForm")),
-        TaggedMember("(other)", UnionOf((Named("ElicitationOtherSession"), Named("ElicitationOtherRequest")))),
+        tt.TaggedMember("form", tt.Named("ElicitationForm")),
+        tt.TaggedMember("(other)", tt.UnionOf((tt.Named("ElicitationOtherSession"), tt.Named("ElicitationOtherRequest")))),
     )
 
 
 def test_untagged_unions_are_plain_unions_of_their_members() -> None:
     b = blocks("untagged_union")
-    assert b["RequestId"].type == UnionOf((NoneNode(), Prim("Int64"), STR))
+    assert b["RequestId"].type == tt.UnionOf((tt.NoneNode(), tt.Prim("Int64"), STR))
     # A branch that adds nothing is the def's own class (no subclass).
-    assert b["McpServer"].type == UnionOf((Named("HttpServer"), Named("StdioServer")))
+    assert b["McpServer"].type == tt.UnionOf((tt.Named("HttpServer"), tt.Named("StdioServer")))
     assert [name for name in b if name.startswith("McpServer")] == ["McpServer"]
 
 
@@ -106,13 +95,13 @@ def test_integer_formats_become_named_ranges_plus_tighter_bounds() -> None:
     b = blocks("integer_formats")
     f = fields(b["Limits"])
     assert {name: spec.type for name, spec in f.items()} == {
-        "small": Prim("Uint16"),
-        "count": Prim("Uint32", (("ge", 1),)),
-        "big": Prim("Uint64"),  # minimum 0 is the format's own bound
-        "offset": Prim("Int64"),
-        "plain": Prim("StrictInt"),
+        "small": tt.Prim("Uint16"),
+        "count": tt.Prim("Uint32", (("ge", 1),)),
+        "big": tt.Prim("Uint64"),  # minimum 0 is the format's own bound
+        "offset": tt.Prim("Int64"),
+        "plain": tt.Prim("StrictInt"),
     }
-    assert b["Port"].type == Prim("Uint16", (("ge", 1024),))
+    assert b["Port"].type == tt.Prim("Uint16", (("ge", 1024),))
     assert int_formats(fixture_ir("integer_formats")) == [
         IntRange("Int64", -(2**63), 2**63 - 1),
         IntRange("Uint16", 0, 2**16 - 1),
@@ -131,7 +120,7 @@ def test_nullable_optional_and_default_flags() -> None:
         "reviewer": (False, True, False, True, True),  # a ref default is validated
         "entries": (True, False, False, False, False),
     }
-    assert f["owner"].type == Named("Person")
+    assert f["owner"].type == tt.Named("Person")
 
 
 def test_recursive_refs_are_lazy_and_aliases_follow_their_members() -> None:

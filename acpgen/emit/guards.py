@@ -1,10 +1,10 @@
-"""``guard_data.py``: the rows the capability guards read, from the gating manifest.
+"""The rows the capability guards read, from the gating manifest (a section of ``schema.py``).
 
 The gate data comes from ``schema/capabilities.toml`` as validated by :mod:`acpgen.load.capabilities`
 (every capability path resolved in the IR, with its wire path and the attribute path on the
-generated models), rendered by ``templates/guards/guard_data.py.jinja``. The checks and
-decorators that read it (``guards.py``, ``guard_rules.py``) are fixed code, shipped from
-``acpgen/shipped/runtime/``.
+generated models), laid out by ``templates/schema/schema.py.jinja`` (:mod:`acpgen.emit.schema`).
+The checks and decorators that read it (``guards.py``) and the rows' types (``contract.py``)
+are fixed code, shipped from ``acpgen/shipped/runtime/``.
 """
 
 from __future__ import annotations
@@ -12,14 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from acpgen.emit.render import render_plan
 from acpgen.load.capabilities import Gate, Manifest, PathRule
 
 if TYPE_CHECKING:
     from acpgen.ir.types import Capability
     from acpgen.model.generation import GenerationModel
-
-TEMPLATE = "guards/guard_data.py.jinja"
 
 
 @dataclass(frozen=True)
@@ -71,7 +68,7 @@ class GateRow:
 
 @dataclass(frozen=True)
 class GuardPlan:
-    """What ``templates/guards/guard_data.py.jinja`` writes."""
+    """The capability-gate section of ``schema.py``."""
 
     protocol_version: int
     gates: tuple[GateRow, ...]
@@ -94,8 +91,3 @@ def guard_plan(model: GenerationModel, manifest: Manifest) -> GuardPlan:
         unadvertised=tuple(manifest.unadvertised),
         initialize_first={side: tuple(ids) for side, ids in sorted(manifest.initialize_first.items())},
     )
-
-
-def emit(model: GenerationModel) -> dict[str, str]:
-    plan = guard_plan(model, model.capabilities)
-    return {f"{model.options.package}/guard_data.py": render_plan(TEMPLATE, plan)}

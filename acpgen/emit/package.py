@@ -1,4 +1,4 @@
-"""The package skeleton: ``__init__.py`` and ``_pins.py`` (what the code was generated from)."""
+"""The package face: ``__init__.py`` (every public name in one import) and ``py.typed``."""
 
 from __future__ import annotations
 
@@ -11,27 +11,46 @@ if TYPE_CHECKING:
     from acpgen.model.generation import GenerationModel
 
 
+# The package face: what ``import <package>`` offers beside the models, by module (in import
+# order). Written once: the template renders both the imports and ``__all__`` from it.
+FACE = (
+    ("connection", ("AgentSideConnection", "ClientSideConnection")),
+    ("errors", (
+        "AuthenticationRequiredError", "ConnectionClosed", "InternalError", "InvalidParamsError",
+        "InvalidRequestError", "MalformedResponse", "MessageTooLarge", "MethodNotFoundError", "ParseError",
+        "RequestCancelledError", "ResourceNotFoundError", "RpcError",
+    )),
+    ("guards", ("AcpGuardError",)),
+    ("handshake", ("ProtocolVersionError",)),
+    ("interfaces", ("Agent", "Client")),
+    ("launch", ("connect_in_memory", "connect_to_agent", "connect_to_client", "run_agent")),
+)
+PINS = ("PROTOCOL_VERSION", "ROSTER_REVISION")  # from schema.py
+
+
+def _export_key(name: str) -> tuple[int, str]:
+    """The order ruff's RUF022 wants in ``__all__``: CONSTANTS, Classes, functions."""
+    return (0 if name.isupper() else 1 if name[:1].isupper() else 2, name)
+
+
 @dataclass(frozen=True)
 class PackagePlan:
-    """What ``templates/package/`` writes."""
+    """What ``templates/package/__init__.py.jinja`` writes."""
 
     package: str
     protocol_version: int
-    roster_revision: str
-    pins: dict[str, str]  # input name -> SHA-256
-    upstream_commit: str
+    face: tuple[tuple[str, tuple[str, ...]], ...]  # module -> the names imported from it
+    exports: list[str]  # __all__, in RUF022's order
 
 
 def emit(model: GenerationModel) -> dict[str, str]:
     plan = PackagePlan(
         package=model.options.package,
         protocol_version=model.ir.protocol_version,
-        roster_revision=model.roster.revision,
-        pins={i.name: i.sha256 for i in model.pinned_inputs},
-        upstream_commit=model.roster.commit,
+        face=FACE,
+        exports=sorted({*PINS, "models", *(n for _, names in FACE for n in names)}, key=_export_key),
     )
     return {
         f"{model.options.package}/__init__.py": render_plan("package/__init__.py.jinja", plan),
-        f"{model.options.package}/_pins.py": render_plan("package/_pins.py.jinja", plan),
         f"{model.options.package}/py.typed": "",
     }

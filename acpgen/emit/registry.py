@@ -11,12 +11,12 @@ from collections.abc import Callable
 from acpgen.emit import (
     builders,
     conformance,
-    guards,
     methods,
     models,
     package,
     requirement_stubs,
     runtime,
+    schema,
     shipped,
 )
 from acpgen.model.generation import GenerationModel
@@ -24,6 +24,6 @@ from acpgen.model.generation import GenerationModel
 Emitter = Callable[[GenerationModel], dict[str, str]]
 
 EMITTERS: tuple[Emitter, ...] = (
-    package.emit, models.emit, builders.emit, methods.emit, guards.emit, requirement_stubs.emit, runtime.emit,
+    package.emit, models.emit, builders.emit, schema.emit, methods.emit, requirement_stubs.emit, runtime.emit,
     conformance.emit, shipped.emit,
 )

@@ -18,7 +18,7 @@ import dataclasses
 import functools
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 from acpgen import disk_cache
 from acpgen.emit import escape
@@ -29,16 +29,30 @@ from acpgen.errors import AcpgenError
 if TYPE_CHECKING:
     import jinja2
 
-__all__ = ["BlackLayout", "Verbatim", "environment", "py_literal", "render", "render_plan", "templates_dir"]
+__all__ = [
+    "BlackLayout", "Sourced", "Verbatim", "environment", "plan_fields", "py_literal", "render", "render_plan",
+    "templates_dir",
+]
 
 ENV_TEMPLATES = "ACPGEN_TEMPLATES"  # named in the error for a bad one (read by acpgen.cli.options)
 BLACK_LAYOUT_MARK = "{# acpgen: black-layout"
 
 
-class BlackLayout(str):
-    """Text rendered by a template that declares black's layout (see the module docstring)."""
+class Sourced(str):
+    """Emitted text that knows the file a contributor edits to change it: ``origin`` is its
+    template (``templates/...``) or the shipped file it is a copy of (``acpgen/shipped/...``).
+    The emit stage names it in the file's first line and in ``MANIFEST.json``."""
 
-    __slots__ = ()
+    origin: str = ""
+
+    def __new__(cls, text: str, origin: str = "") -> Self:
+        made = super().__new__(cls, text)
+        made.origin = origin
+        return made
+
+
+class BlackLayout(Sourced):
+    """Text rendered by a template that declares black's layout (see the module docstring)."""
 
 
 class Verbatim(BlackLayout):
@@ -47,8 +61,6 @@ class Verbatim(BlackLayout):
     stage passes it through untouched, without even the layout check; that black leaves it
     unchanged, and that it is the same for other inputs and options, is tested once
     (``tests/test_fast_format.py``) instead of paid on every run."""
-
-    __slots__ = ()
 
 
 # Another templates directory, set by the CLI edge from $ACPGEN_TEMPLATES (use_templates).
@@ -205,10 +217,14 @@ def _BytecodeCache(directory: Path) -> jinja2.BytecodeCache:
     return Cache(str(directory))
 
 
+def plan_fields(plan: Any) -> dict[str, Any]:
+    """The fields of a plan (a dataclass a planner built) by name: the names a template reads."""
+    return {f.name: getattr(plan, f.name) for f in dataclasses.fields(plan)}
+
+
 def render_plan(template: str, plan: Any, **context: Any) -> str:
-    """Render ``template`` with the fields of ``plan`` (a dataclass a planner built: its
-    fields are the names the template reads) and ``context``."""
-    return render(template, **{f.name: getattr(plan, f.name) for f in dataclasses.fields(plan)}, **context)
+    """Render ``template`` with the fields of ``plan`` and ``context``."""
+    return render(template, **plan_fields(plan), **context)
 
 
 def render(template: str, **context: Any) -> str:
@@ -227,6 +243,7 @@ def render(template: str, **context: Any) -> str:
         line = getattr(exc, "lineno", None)
         where = f"templates/{template}" + (f":{line}" if line else "")
         raise AcpgenError(where if name else template, f"template failed to render: {exc}") from None
+    origin = f"templates/{template}"
     if _declares_black_layout(str(templates_dir()), template):
-        return BlackLayout(text)
-    return text
+        return BlackLayout(text, origin)
+    return Sourced(text, origin)

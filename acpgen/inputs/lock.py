@@ -59,6 +59,10 @@ class Lock:
         """Every surface this lock builds, the roster's first (:mod:`acpgen.inputs.surfaces`)."""
         return surface_table(self.package, self.surfaces)
 
+    def surface(self, name: str) -> SurfaceSpec | None:
+        """The record of the surface called ``name`` (``v1``, ``v2-unstable``), if it builds one."""
+        return next((s for s in self.surface_table if s.name == name), None)
+
     def with_files(self, files: dict[str, PinnedFile]) -> Lock:
         return replace(self, files=files)
 
@@ -69,7 +73,8 @@ def find_project_root(start: Path) -> Path:
     for candidate in (start, *start.parents):
         if (candidate / LOCK_RELPATH).is_file():
             return candidate
-    raise AcpgenError(str(start), f"no {LOCK_RELPATH} here or in any parent directory")
+    raise AcpgenError(str(start), f"no {LOCK_RELPATH} here or in any parent directory; run it inside a "
+                      "project (one made by `acpgen skeleton --package NAME --out DIR`) or pass --project DIR")
 
 
 def builtin_project_root() -> Path:

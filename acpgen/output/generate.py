@@ -22,6 +22,7 @@ from typing import Any
 
 import acpgen
 from acpgen import disk_cache
+from acpgen.emit.provenance import sourced
 from acpgen.emit.registry import EMITTERS
 from acpgen.errors import AcpgenError
 from acpgen.load.project import Project
@@ -94,8 +95,13 @@ def emit_model(model: GenerationModel) -> dict[str, str]:
         for rel, text in emitter(model).items():
             if rel in sources:
                 raise AcpgenError(rel, "two emitters produce the same file")
-            sources[rel] = text
+            sources[rel] = sourced(rel, text, emitter)
     return sources
+
+
+def origins(sources: dict[str, str]) -> dict[str, str]:
+    """Each emitted file's origin (:mod:`acpgen.emit.provenance`), by path."""
+    return {rel: getattr(text, "origin", "") for rel, text in sorted(sources.items())}
 
 
 def recorded_inputs(models: tuple[GenerationModel, ...]) -> list[RecordedInput]:
@@ -104,9 +110,10 @@ def recorded_inputs(models: tuple[GenerationModel, ...]) -> list[RecordedInput]:
     return sorted(found.values(), key=lambda i: i.name)
 
 
-def manifest(models: tuple[GenerationModel, ...], files: dict[str, bytes]) -> dict[str, Any]:
+def manifest(models: tuple[GenerationModel, ...], files: dict[str, bytes],
+             sources: dict[str, str] | None = None) -> dict[str, Any]:
     """MANIFEST.json: the roster surface's options (which name every package) and roster,
-    every surface's inputs, every file's hash."""
+    every surface's inputs, every file's hash and origin."""
     return {
         "generator": {"name": "acpgen", "version": acpgen.__version__},
         "tools": tool_versions(),
@@ -114,6 +121,8 @@ def manifest(models: tuple[GenerationModel, ...], files: dict[str, bytes]) -> di
         "inputs": {i.name: {"path": i.path, "sha256": i.sha256} for i in recorded_inputs(models)},
         "roster_revision": models[0].roster.revision,
         "files": {rel: hashlib.sha256(data).hexdigest() for rel, data in sorted(files.items())},
+        # Beside each hash, the file to edit to change that file (docs/architecture.md).
+        "origins": origins(sources or {}),
     }
 
 
@@ -144,9 +153,10 @@ def prove_packages(files: dict[str, bytes], options: GenOptions) -> None:
 def _build_tree(project: Project, options: GenOptions) -> dict[str, bytes]:
     """The whole output in memory: emitted, formatted, with its manifest."""
     models = surface_models(project, options)  # built once: the emitters and the manifest read them
-    formatted = format_tree(emit_sources(models))
+    sources = emit_sources(models)
+    formatted = format_tree(sources)
     files = {rel: text.encode("utf-8") for rel, text in sorted(formatted.items())}
-    doc = manifest(models, files)
+    doc = manifest(models, files, sources)
     files[MANIFEST_NAME] = (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode("utf-8")
     return files
 

@@ -37,16 +37,16 @@ from packaging.utils import canonicalize_name
 
 import acpgen
 from acpgen.emit.render import render_plan
-from acpgen.emit.shipped import RUNTIME_TESTS_DIR
+from acpgen.emit.shipped import RUNTIME_TESTS_DIR, skeleton_files
 from acpgen.errors import AcpgenError
 from acpgen.inputs.lock import (
     DEFAULT_INPUTS,
     DEFAULT_OUT,
     DEFAULT_TESTS_DIR,
     LOCK_RELPATH,
-    PinnedFile,
     dump_lock,
 )
+from acpgen.inputs.provenance import ProvenanceRow, provenance_row
 from acpgen.load import conformance
 from acpgen.load.project import Project, load_project
 from acpgen.model.package_name import check_package_name
@@ -59,15 +59,8 @@ VENDOR_DIR = "vendor"  # the acpgen wheel the skeleton installs (no package inde
 TESTS_DIR = DEFAULT_TESTS_DIR  # relative to GENERATED_DIR, beside the package: never a package name
 VENDORED_INPUTS = DEFAULT_INPUTS
 LICENCE_PREFIXES = ("LICENSE", "LICENCE", "COPYING", "NOTICE")
-# The vendored pytest plugin: its directory, and where each file comes from (relative to the
-# acpgen package). roster_table.py is acpgen's roster parser, which imports nothing from acpgen.
+# The vendored pytest plugin's directory (what goes into it: acpgen.emit.shipped.SHIPMENTS).
 PLUGIN_DIR = "acp_requirements"
-PLUGIN_FILES = {
-    "plugin.py": "pytest_plugin/plugin.py",
-    "coverage.py": "pytest_plugin/coverage.py",
-    "roster.py": "pytest_plugin/roster.py",
-    "roster_table.py": "inputs/roster.py",
-}
 
 # Skeleton file -> template (paths relative to the skeleton root).
 SKELETON_TEMPLATES = {
@@ -164,26 +157,6 @@ def _licences(directory: Path) -> dict[str, bytes]:
     return found
 
 
-def _md_cell(text: str) -> str:
-    """A lock string (untrusted: it comes from the inputs' upstream notes) as one table cell."""
-    return " ".join(text.split()).replace("\\", "\\\\").replace("|", "\\|").replace("`", "'")
-
-
-@dataclass(frozen=True)
-class ProvenanceRow:
-    """One pinned input as the vendored inputs' PROVENANCE.md lists it (markdown cells)."""
-
-    path: str
-    sha256: str
-    size: str
-    upstream: str
-
-
-def _provenance_row(pinned: PinnedFile) -> ProvenanceRow:
-    upstream = "; ".join(f"{key}: {value}" for key, value in sorted(pinned.upstream.items()))
-    return ProvenanceRow(_md_cell(pinned.path), pinned.sha256, str(pinned.size), _md_cell(upstream) or "-")
-
-
 @dataclass(frozen=True)
 class SkeletonPlan:
     """What the skeleton's templates (``templates/skeleton/``) write."""
@@ -210,17 +183,6 @@ class SkeletonPlan:
     pins: dict[str, str]
     method_count: int
     def_count: int
-
-
-def _plugin_sources() -> dict[str, bytes]:
-    base = Path(acpgen.__file__).resolve().parent
-    files: dict[str, bytes] = {}
-    for name, rel in PLUGIN_FILES.items():
-        try:
-            files[f"{PLUGIN_DIR}/{name}"] = (base / rel).read_bytes()
-        except OSError as exc:
-            raise AcpgenError(str(base / rel), f"cannot read acpgen's pytest plugin: {exc.strerror}") from None
-    return files
 
 
 def build_skeleton(
@@ -263,7 +225,7 @@ def build_skeleton(
         licences = _licences(project.inputs.directory)
         for name, data in licences.items():
             files[f"{VENDORED_INPUTS}/{name}"] = data
-    files.update(_plugin_sources())
+    files.update(skeleton_files(PLUGIN_DIR))
     wheel = None if requirement else f"{VENDOR_DIR}/{wheel_name()}"
     if wheel:
         files[wheel] = build_wheel()
@@ -282,7 +244,7 @@ def build_skeleton(
         vendored=vendor_inputs,
         inputs=lock.inputs,
         licences=tuple(sorted(licences)),
-        provenance=tuple(_provenance_row(lock.files[name]) for name in sorted(lock.files)),
+        provenance=tuple(provenance_row(lock.files[name]) for name in sorted(lock.files)),
         generated_dir=GENERATED_DIR,
         tests_dir=TESTS_DIR,
         runtime_tests_dir=RUNTIME_TESTS_DIR,

@@ -154,12 +154,10 @@ def test_the_generated_echo_agent_passes_every_check_that_applies(tmp_path: Path
     assert "ACP conformance (agent)" in done.stdout
 
 
-# The generated example client's deviations (docs/conformance.md): it answers an elicitation
-# in an unadvertised mode with -32601, and sends `clientCapabilities: {}` without saying
-# whether it supports fs and terminal. A fix shows up here: then update the docs too.
+# The generated example client's deviation (docs/conformance.md): it answers an elicitation
+# in an unadvertised mode with -32601. A fix shows up here: then update the docs too.
 CLIENT_DEVIATIONS = {
     "ACP-V1-ELIC-CLIENT-UNADVERTISED-MODE-INVALID-PARAMS",
-    "ACP-V1-INIT-CLIENT-SPECIFY-CAPABILITIES",
 }
 
 

@@ -86,7 +86,11 @@ async def run(
     async with connect_to_agent(PrintingClient(out, err), command) as connection:
         init = await connection.initialize(
             protocol_version=PROTOCOL_VERSION,
-            client_capabilities=models.ClientCapabilities(),
+            # What it supports, said explicitly (the protocol asks for it): no files, no terminals.
+            client_capabilities=models.ClientCapabilities(
+                fs=models.FileSystemCapabilities(read_text_file=False, write_text_file=False),
+                terminal=False,
+            ),
             client_info=models.Implementation(name=CLIENT_NAME, version="0.1.0"),
         )
         out.write(f"[protocol version {init.protocol_version}]\n")

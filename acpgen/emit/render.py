@@ -222,9 +222,16 @@ def plan_fields(plan: Any) -> dict[str, Any]:
     return {f.name: getattr(plan, f.name) for f in dataclasses.fields(plan)}
 
 
-def render_plan(template: str, plan: Any, **context: Any) -> str:
-    """Render ``template`` with the fields of ``plan`` and ``context``."""
-    return render(template, **plan_fields(plan), **context)
+def render_plan(template: str, *plans: Any, **context: Any) -> str:
+    """Render ``template`` with the fields of ``plans`` and ``context``; a name two of them
+    give must have one value (a planner bug otherwise)."""
+    names: dict[str, Any] = {}
+    for part in (*map(plan_fields, plans), context):
+        for name, value in part.items():
+            if name in names and names[name] != value:
+                raise AcpgenError(f"templates/{template}", f"two plans give {name!r} different values")
+            names[name] = value
+    return render(template, **names)
 
 
 def render(template: str, **context: Any) -> str:

@@ -1,7 +1,7 @@
 """``schema.py``: the one module of data the shipped runtime reads, rendered from the inputs.
 
 The bottom of the generated package beside ``models.py`` (docs/architecture.md, "The
-generated package"): the pins, the method table (:func:`acpgen.emit.methods.table_context`),
+generated package"): the pins, the method table (:func:`acpgen.emit.methods.method_table`),
 the member names of the initialize exchange and the leniency markers
 (:func:`acpgen.emit.runtime.runtime_data`) and the capability gates
 (:func:`acpgen.emit.guards.guard_plan`), laid out by ``templates/schema/schema.py.jinja``
@@ -11,11 +11,11 @@ stub ``acpgen/shipped/runtime/schema.pyi``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from acpgen.emit.guards import guard_plan
-from acpgen.emit.methods import table_context
-from acpgen.emit.render import plan_fields, render
+from acpgen.emit.methods import method_table
+from acpgen.emit.render import render_plan
 from acpgen.emit.runtime import runtime_data
 
 if TYPE_CHECKING:
@@ -26,12 +26,10 @@ TEMPLATE = "schema/schema.py.jinja"
 
 def emit(model: GenerationModel) -> dict[str, str]:
     manifest = model.capabilities
-    ctx: dict[str, Any] = {
-        **table_context(model, manifest),
-        **plan_fields(guard_plan(model, manifest)),
-        **runtime_data(model.ir),
-        "pins": {i.name: i.sha256 for i in model.pinned_inputs},
-        "roster_revision": model.roster.revision,
-        "upstream_commit": model.roster.commit,
-    }
-    return {f"{model.options.package}/schema.py": render(TEMPLATE, **ctx)}
+    text = render_plan(
+        TEMPLATE, method_table(model, manifest), guard_plan(model, manifest), runtime_data(model.ir),
+        pins={i.name: i.sha256 for i in model.pinned_inputs},
+        roster_revision=model.roster.revision,
+        upstream_commit=model.roster.commit,
+    )
+    return {f"{model.options.package}/schema.py": text}

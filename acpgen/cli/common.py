@@ -90,7 +90,7 @@ def open_project(
     ``metaschema`` runs the JSON Schema 2020-12 pass (where inputs are accepted)."""
     options = run_options(project_dir, inputs)
     use_templates(options.templates)
-    root = project_root(project_dir, builtin=builtin)
+    root = project_root(options.project_dir, builtin=builtin)
     try:
         return load_project(root, options.inputs, metaschema=metaschema)
     except InputDriftError as exc:

@@ -184,7 +184,9 @@ def method_table(model: GenerationModel, manifest: Manifest) -> MethodTable:
 
 
 def emit(model: GenerationModel) -> dict[str, str]:
-    fields = plan_fields(method_table(model, model.capabilities))
-    fields["models"] = fields.pop("face_models")  # methods.py names the models of its face
+    table = method_table(model, model.capabilities)
+    fields = plan_fields(table)
+    del fields["face_models"]
+    fields["models"] = table.face_models  # methods.py names the models of its face
     reexports = [(module, sorted(names, key=export_sort_key)) for module, names in _REEXPORTS]
     return {f"{model.options.package}/methods.py": render(TEMPLATE, reexports=reexports, **fields)}

@@ -95,7 +95,7 @@ class LenientMarker(NamedTuple):
 
     wire: str
     default_on_error: bool
-    skip_invalid_items: bool
+    skip: bool  # skip invalid items (of an array)
     stated: bool  # a default is stated here (else the model's own default applies)
     default: Any  # that default, a JSON value
 
@@ -234,12 +234,16 @@ class InitializeNames:
 
 @dataclass(frozen=True)
 class CancelNames:
+    """session/cancel: its wire name and the Python name of its session id."""
+
     wire: str
     session_id: str
 
 
 @dataclass(frozen=True)
 class PermissionNames:
+    """session/request_permission: what the runtime answers for a cancelled turn."""
+
     wire: str
     session_id: str
     cancelled_result: dict[str, Any]  # the wire value (JSON) of a cancelled permission response

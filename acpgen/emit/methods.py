@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from acpgen.emit.render import plan_fields, render
+from acpgen.emit.render import export_sort_key, plan_fields, render
 from acpgen.errors import AcpgenError
 from acpgen.ir.naming import pascal
 from acpgen.load.capabilities import Manifest
@@ -126,10 +126,6 @@ _MODULE_IMPORTS = (
 # Models schema.py re-exports by name (the runtime reads them through the schema contract).
 REEXPORTED_MODELS = ("AgentCapabilities", "AuthMethod", "ClientCapabilities", "RequestId")
 
-
-def export_sort_key(name: str) -> tuple[int, str]:
-    """The order ruff's RUF022 wants: CONSTANTS, then Classes, then functions."""
-    return (0 if name.isupper() else 1 if name[:1].isupper() else 2, name)
 
 
 def envelope_classes(methods: list[MethodRow]) -> set[str]:

@@ -30,8 +30,8 @@ if TYPE_CHECKING:
     import jinja2
 
 __all__ = [
-    "BlackLayout", "Sourced", "Verbatim", "environment", "plan_fields", "py_literal", "render", "render_plan",
-    "templates_dir",
+    "BlackLayout", "Sourced", "Verbatim", "environment", "export_sort_key", "plan_fields", "py_literal", "render",
+    "render_plan", "templates_dir",
 ]
 
 ENV_TEMPLATES = "ACPGEN_TEMPLATES"  # named in the error for a bad one (read by acpgen.cli.options)
@@ -61,6 +61,12 @@ class Verbatim(BlackLayout):
     stage passes it through untouched, without even the layout check; that black leaves it
     unchanged, and that it is the same for other inputs and options, is tested once
     (``tests/test_fast_format.py``) instead of paid on every run."""
+
+
+def export_sort_key(name: str) -> tuple[int, str]:
+    """The order isort and ruff's RUF022 want names in (an import list, ``__all__``):
+    CONSTANTS, then Classes, then functions."""
+    return (0 if name.isupper() else 1 if name[:1].isupper() else 2, name)
 
 
 # Another templates directory, set by the CLI edge from $ACPGEN_TEMPLATES (use_templates).

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from acpgen.emit.models_plan import type_node
-from acpgen.emit.render import render_plan
+from acpgen.emit.render import export_sort_key, render_plan
 from acpgen.emit.shipped import RUNTIME_TESTS_DIR
 from acpgen.emit.type_tree import Kind, ListOf, Prim, TypeNode, nodes, qualified
 from acpgen.errors import AcpgenError
@@ -55,10 +55,6 @@ TEST_FACE = (
     ("rpc", ("RpcError",)),
 )
 
-
-def _export_key(name: str) -> tuple[int, str]:
-    """The order ruff's RUF022 wants in ``__all__``: CONSTANTS, Classes, functions."""
-    return (0 if name.isupper() else 1 if name[:1].isupper() else 2, name)
 
 
 @dataclass(frozen=True)
@@ -348,7 +344,7 @@ def emit(model: GenerationModel) -> dict[str, str]:
         f"{model.options.package}/{rel}": render_plan(template, plan, **sides)
         for rel, template in _PACKAGE_TEMPLATES.items()
     }
-    exports = sorted({"PACKAGE", "package", *(n for _, names in TEST_FACE for n in names)}, key=_export_key)
+    exports = sorted({"PACKAGE", "package", *(n for _, names in TEST_FACE for n in names)}, key=export_sort_key)
     files.update({f"{RUNTIME_TESTS_DIR}/{rel}": render_plan(template, plan, face=TEST_FACE, exports=exports)
                   for rel, template in _TEST_TEMPLATES.items()})
     return files

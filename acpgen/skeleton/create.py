@@ -46,7 +46,7 @@ from acpgen.inputs.lock import (
     LOCK_RELPATH,
     dump_lock,
 )
-from acpgen.inputs.provenance import ProvenanceRow, provenance_row
+from acpgen.inputs.provenance_note import ProvenanceRow, provenance_row
 from acpgen.load import conformance
 from acpgen.load.project import Project, load_project
 from acpgen.model.package_name import check_package_name

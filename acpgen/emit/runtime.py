@@ -229,20 +229,14 @@ class InitializeNames:
 
 
 @dataclass(frozen=True)
-class CancelNames:
-    """session/cancel: its wire name and the Python name of its session id."""
+class SessionMethodNames:
+    """A session method the runtime sends or answers itself (session/cancel,
+    session/request_permission): its wire name, the Python name of its session id, and for the
+    permission request the wire value (JSON) it answers for a cancelled turn."""
 
     wire: str
     session_id: str
-
-
-@dataclass(frozen=True)
-class PermissionNames:
-    """session/request_permission: what the runtime answers for a cancelled turn."""
-
-    wire: str
-    session_id: str
-    cancelled_result: dict[str, Any]  # the wire value (JSON) of a cancelled permission response
+    cancelled_result: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -253,8 +247,8 @@ class RuntimeData:
     supported_versions: tuple[int, ...]
     lenient_markers: list[tuple[str, list[LenientMarker]]]
     initialize: InitializeNames
-    cancel: CancelNames
-    permission: PermissionNames
+    cancel: SessionMethodNames
+    permission: SessionMethodNames
 
 
 def runtime_data(ir: SchemaIR) -> RuntimeData:
@@ -278,9 +272,9 @@ def runtime_data(ir: SchemaIR) -> RuntimeData:
             info_type=_ref(ir, result, "agentInfo", "info"),
             info_required=info is not None and info.required,
         ),
-        cancel=CancelNames(cancel.wire, _py(ir, cancel.params, "sessionId")),
-        permission=PermissionNames(permission.wire, _py(ir, permission.params, "sessionId"),
-                                   _cancelled_permission(ir, permission)),
+        cancel=SessionMethodNames(cancel.wire, _py(ir, cancel.params, "sessionId")),
+        permission=SessionMethodNames(permission.wire, _py(ir, permission.params, "sessionId"),
+                                      _cancelled_permission(ir, permission)),
     )
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from acpgen.emit.guards import guard_plan
 from acpgen.emit.methods import method_table
 from acpgen.emit.render import render_plan
-from acpgen.emit.runtime import runtime_data
+from acpgen.emit.runtime import RuntimeData, runtime_data
 
 if TYPE_CHECKING:
     from acpgen.model.generation import GenerationModel
@@ -24,12 +24,17 @@ if TYPE_CHECKING:
 TEMPLATE = "schema/schema.py.jinja"
 
 
-def emit(model: GenerationModel) -> dict[str, str]:
+def schema_text(model: GenerationModel, runtime: RuntimeData) -> str:
+    """What the template lays out: the table, the gates, the pins, and ``runtime`` (what
+    :func:`acpgen.emit.runtime.runtime_data` reads of the schema for the runtime)."""
     manifest = model.capabilities
-    text = render_plan(
-        TEMPLATE, method_table(model, manifest), guard_plan(model, manifest), runtime_data(model.ir),
+    return render_plan(
+        TEMPLATE, method_table(model, manifest), guard_plan(model, manifest), runtime,
         pins={i.name: i.sha256 for i in model.pinned_inputs},
         roster_revision=model.roster.revision,
         upstream_commit=model.roster.commit,
     )
-    return {f"{model.options.package}/schema.py": text}
+
+
+def emit(model: GenerationModel) -> dict[str, str]:
+    return {f"{model.options.package}/schema.py": schema_text(model, runtime_data(model.ir))}

@@ -43,7 +43,7 @@ How unions come out (the rest of the contract):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, assert_never
 
@@ -207,7 +207,7 @@ class EnumMember:
     doc: str | None
 
 
-@dataclass
+@dataclass(frozen=True)
 class Block:
     kind: BlockKind
     name: str
@@ -337,16 +337,13 @@ class Planner:
                      members=members, base=base)
 
     def open_enum_block(self, d: Definition) -> Block:
-        block = self.enum_block(d)
-        block.kind = BlockKind.OPEN_ENUM
         catch = d.catch_all or TypeExpr("primitive", name=d.enum_base)
         limits = dict(_constraints(catch))
         if catch.name == "integer" and catch.format in INTEGER_FORMATS:
             lo, hi = INTEGER_FORMATS[catch.format]
             limits["ge"] = max(lo, limits.get("ge", lo))
             limits["le"] = min(hi, limits.get("le", hi))
-        block.open_limits = sorted(limits.items())
-        return block
+        return replace(self.enum_block(d), kind=BlockKind.OPEN_ENUM, open_limits=sorted(limits.items()))
 
     # -- unions ------------------------------------------------------------------------------
 

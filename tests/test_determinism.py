@@ -173,6 +173,7 @@ def test_the_edge_reads_where_the_cache_lives_from_the_environment(tmp_path: Pat
     assert cache_root({ENV_NO_CACHE: "0"}) == home / ".cache" / "acpgen", "0 leaves it on"
 
 
+@pytest.mark.slow
 def test_every_command_uses_the_cache_the_environment_names(tmp_path: Path, inputs_dir: Path) -> None:
     """The group's edge: `acpgen verify` with $ACPGEN_CACHE_DIR memoises its metaschema pass
     there, and with $ACPGEN_NO_CACHE writes nothing."""

@@ -215,8 +215,6 @@ def test_the_template_measure_finds_the_longest_run() -> None:
 # Modules that may read the environment, each with the reason (reviewed).
 ENVIRONMENT_READERS = {
     "acpgen/cli/options.py": "the CLI edge: flags and environment become the run's options",
-    "acpgen/disk_cache.py": "where this machine keeps its caches ($ACPGEN_CACHE_DIR, "
-    "$XDG_CACHE_HOME, $ACPGEN_NO_CACHE): no option of a run, never a byte of output",
     "acpgen/pytest_plugin/roster.py": "pytest's edge: the plugin runs inside pytest (vendored "
     "into skeletons without acpgen) and falls back to $ACPGEN_INPUTS as documented",
 }

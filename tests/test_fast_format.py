@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from repin import make_project
+from support.cache import cache_at
 
 from acpgen.emit.render import BlackLayout, Verbatim
 from acpgen.load.project import load_project
@@ -60,7 +61,7 @@ NO_BLACK_AT_ALL = ("__init__.py", "connection.py", "schema.py",
 
 
 def test_these_modules_need_no_black_at_all(sources: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("ACPGEN_NO_CACHE", "1")
+    cache_at(monkeypatch, None)
     # Every package of the tree (one per surface the lock lists).
     modules = {rel: text for rel, text in sources.items()
                if rel.count("/") == 1 and rel.rsplit("/", 1)[1] in NO_BLACK_AT_ALL}
@@ -73,7 +74,7 @@ def test_these_modules_need_no_black_at_all(sources: dict[str, str], monkeypatch
 
 @pytest.mark.slow
 def test_only_declared_files_skip_black(sources: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("ACPGEN_NO_CACHE", "1")
+    cache_at(monkeypatch, None)
     mark = STATS.mark()
     out = format_parallel.format_tree(sources)
     formatted = set(STATS.since(mark).sent_to_black)
@@ -186,7 +187,7 @@ def test_the_layout_check_passes_real_black_layout() -> None:
 
 
 def test_a_refused_black_layout_file_goes_through_black(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("ACPGEN_NO_CACHE", "1")
+    cache_at(monkeypatch, None)
     out = format_parallel.format_tree({"pkg/a.py": BlackLayout("x = 'a'\n"),
                                        "pkg/b.py": BlackLayout(SNIPPETS["long-call"])})
     assert out["pkg/a.py"] == 'x = "a"\n'
@@ -210,7 +211,7 @@ def test_verbatim_files_are_black_formatted_and_do_not_vary(project: Any, source
 
 
 def test_verbatim_text_passes_through_untouched(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("ACPGEN_NO_CACHE", "1")
+    cache_at(monkeypatch, None)
     mark = STATS.mark()
     text = "x = 'a'\n"  # a spelling the layout check leaves to black
     assert black_layout(text) is None

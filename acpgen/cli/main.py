@@ -12,7 +12,8 @@ import click
 import acpgen
 from acpgen.cli import roster_filter
 from acpgen.cli.common import emit_json, handle_errors, open_project, project_options
-from acpgen.cli.options import run_options
+from acpgen.cli.options import cache_root, run_options
+from acpgen.disk_cache import use_cache
 from acpgen.errors import EXIT_DRIFT, AcpgenError
 from acpgen.inputs.lock import find_project_root
 from acpgen.inputs.roster import KEYWORDS, KINDS, RESPONSIBILITIES, ROLES
@@ -79,6 +80,9 @@ def main() -> None:
     diff and bump take --fail-on breaking|compatible|never and --exit-zero.
     A closed standard output (`acpgen roster | head`) ends a command quietly with 0.
     """
+    # Where this machine keeps acpgen's memos is read from the environment here, at the edge,
+    # once for every command (acpgen.cli.options.cache_root).
+    use_cache(cache_root())
 
 
 @main.command()

@@ -27,6 +27,7 @@ from .methods import MethodSpec as Route  # a method's entry: wire, py_name, kin
 from .observability import connection_logger, request_tracer, span_kind
 from .outbound import OutboundPlan
 from .rpc import DEFAULT_MAX_FRAME_BYTES, Connection, RpcError
+from .transport import FrameTransport
 
 __all__ = ["AGENT_ROUTES", "CLIENT_ROUTES", "Route", "from_peer", "from_wire", "to_wire"]
 
@@ -104,8 +105,8 @@ class _Side:
     def __init__(
         self,
         handler: Any,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
+        reader: asyncio.StreamReader | FrameTransport,
+        writer: asyncio.StreamWriter | None,
         *,
         max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
         trace: bool = False,
@@ -379,8 +380,8 @@ class _AgentEnd(_Side):
     def __init__(
         self,
         agent: Agent,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
+        reader: asyncio.StreamReader | FrameTransport,
+        writer: asyncio.StreamWriter | None,
         *,
         max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
         trace: bool = False,
@@ -412,8 +413,8 @@ class _ClientEnd(_Side):
     def __init__(
         self,
         client: Client,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
+        reader: asyncio.StreamReader | FrameTransport,
+        writer: asyncio.StreamWriter | None,
         *,
         max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
         supported_versions: frozenset[int] = SUPPORTED_PROTOCOL_VERSIONS,

@@ -26,6 +26,7 @@ from ..interfaces import Client
 from ..rpc import DEFAULT_MAX_FRAME_BYTES
 from .channel import ATTACH_METHODS, MessageChannel, inspect_message
 from .extra import missing_extra
+from .security import quiet_header_logs
 
 try:
     import httpx2
@@ -36,6 +37,8 @@ except ImportError as exc:
     raise missing_extra(exc) from exc
 
 __all__ = ["RemoteRefused", "connect_to_remote_agent"]
+
+quiet_header_logs()  # no token or cookie in any log, at any level
 
 _QUEUE = 1024  # frames received and not yet taken by the engine (then the socket waits)
 

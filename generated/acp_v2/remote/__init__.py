@@ -9,7 +9,8 @@ optional ``remote`` extra: importing this module needs none of them, using one o
 below without them raises :class:`ImportError` naming the extra.
 
 * :func:`serve_agent`: a ready server (hypercorn) for an agent factory;
-* :func:`agent_app`: the same endpoint as an ASGI application to mount in an existing app;
+* :func:`agent_app`: the same endpoint as an ASGI application to mount in an existing app
+  (:func:`serve_app` serves one such app, as :func:`serve_agent` does);
 * :func:`connect_to_remote_agent`: a client connection to a URL (``ws://``/``wss://``:
   WebSocket; ``http://``/``https://``: Streamable HTTP over HTTP/2);
 * :class:`ServerOptions`: the security options and limits (secure defaults).
@@ -22,13 +23,18 @@ from typing import TYPE_CHECKING, Any
 
 from .options import ServerOptions
 
-__all__ = ["ServerOptions", "agent_app", "connect_to_remote_agent", "serve_agent"]
+__all__ = ["ServerOptions", "agent_app", "connect_to_remote_agent", "serve_agent", "serve_app"]
 
 if TYPE_CHECKING:
     from .client import connect_to_remote_agent
-    from .server import agent_app, serve_agent
+    from .server import agent_app, serve_agent, serve_app
 
-_LAZY = {"agent_app": "server", "serve_agent": "server", "connect_to_remote_agent": "client"}
+_LAZY = {
+    "agent_app": "server",
+    "serve_agent": "server",
+    "serve_app": "server",
+    "connect_to_remote_agent": "client",
+}
 
 
 def __getattr__(name: str) -> Any:

@@ -7,6 +7,7 @@ Nothing here logs a header's value: tokens and cookies never reach a log.
 from __future__ import annotations
 
 import ipaddress
+import logging
 import secrets
 from collections.abc import Hashable
 from urllib.parse import urlsplit
@@ -20,6 +21,7 @@ __all__ = [
     "new_connection_id",
     "origin_allowed",
     "principal_of",
+    "quiet_header_logs",
 ]
 
 ANONYMOUS: Hashable = ("anonymous",)  # the principal of every request when there is no token hook
@@ -73,3 +75,31 @@ async def principal_of(authorization: str | None, options: ServerOptions) -> Has
     if options.token_check is None:
         return ANONYMOUS
     return await options.token_check(bearer_token(authorization))
+
+
+# The remote libraries' loggers whose DEBUG records print header values (Authorization,
+# Cookie, Set-Cookie): HTTP/2 header decoding, the HTTP client's frames, WebSocket handshakes.
+_HEADER_LOGGERS = (
+    "hpack.hpack",
+    "hpack.table",
+    "httpcore2.http11",
+    "httpcore2.http2",
+    "websockets.client",
+    "websockets.server",
+)
+
+
+class _NoHeaderDebug(logging.Filter):
+    """Drops the DEBUG records of a logger that prints headers (its other records pass)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.levelno > logging.DEBUG
+
+
+_FILTER = _NoHeaderDebug()
+
+
+def quiet_header_logs() -> None:
+    """Keep tokens and cookies out of every log, even at DEBUG (idempotent)."""
+    for name in _HEADER_LOGGERS:
+        logging.getLogger(name).addFilter(_FILTER)  # a second add of the same filter is a no-op

@@ -33,6 +33,7 @@ from .security import (
     new_connection_id,
     origin_allowed,
     principal_of,
+    quiet_header_logs,
 )
 from .sessions import SessionRegistry
 from .sse import KEEPALIVE, encode_event
@@ -49,9 +50,10 @@ try:
 except ImportError as exc:
     raise missing_extra(exc) from exc
 
-__all__ = ["AcpEndpoint", "AgentFactory", "agent_app", "serve_agent"]
+__all__ = ["AcpEndpoint", "AgentFactory", "agent_app", "serve_agent", "serve_app"]
 
 logger = logging.getLogger(__name__)
+quiet_header_logs()  # no token or cookie in any log, at any level
 
 AgentFactory = Callable[[], Agent]  # one agent per connection (it is bound to it)
 
@@ -553,20 +555,46 @@ async def serve_agent(
     endpoint's URL once the socket listens. Loopback by default: another ``host`` is an
     explicit choice (then set ``options.token_check`` or TLS, or both).
     """
-    options = options or ServerOptions()
     app = agent_app(agent_factory, options)
+    await serve_app(
+        app,
+        host=host,
+        port=port,
+        certfile=certfile,
+        keyfile=keyfile,
+        ready=ready,
+        shutdown=shutdown,
+    )
+
+
+async def serve_app(
+    app: Starlette,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    certfile: str | None = None,
+    keyfile: str | None = None,
+    ready: Callable[[str], object] | None = None,
+    shutdown: Callable[[], Awaitable[object]] | None = None,
+) -> None:
+    """:func:`serve_agent` for an app made by :func:`agent_app` (``app.state.acp`` is its
+    endpoint: its connections and sessions, for tests, metrics and deployments)."""
+    options: ServerOptions = app.state.acp.options
     config = Config.from_mapping(
         bind=[f"[{host}]:{port}" if ":" in host else f"{host}:{port}"],
         certfile=certfile,
         keyfile=keyfile,
         websocket_max_message_size=options.max_frame_bytes,
-        websocket_ping_interval=options.keepalive_interval,
+        websocket_ping_interval=None,  # its ping task outlives a closed socket by an interval
         accesslog=None,  # an access log would hold ids; tokens and cookies are never logged
         errorlog=logger,
         # aclose() has already answered or cancelled every request and ended every stream
         # when hypercorn starts waiting: what is left are sockets on their way out.
         graceful_timeout=2.0,
         include_server_header=False,
+        # A connection with no request open (its SSE streams are requests) closes after
+        # this; hypercorn's HTTP/2 also waits this long to notice a client that closed.
+        keep_alive_timeout=2.0,
     )
     if not is_loopback_host(host) and options.token_check is None:
         logger.warning(

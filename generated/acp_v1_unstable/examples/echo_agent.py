@@ -16,6 +16,7 @@ import argparse
 import asyncio
 import logging
 import re
+import signal
 import sys
 import uuid
 from collections.abc import Sequence
@@ -142,7 +143,8 @@ def _address(text: str) -> tuple[str, int]:
 
 
 async def serve(host: str, port: int) -> None:
-    """Serve remote clients on ``host:port`` until interrupted; prints the URL on stderr."""
+    """Serve remote clients on ``host:port`` (port 0: a free one) until SIGTERM or SIGINT;
+    prints the URL on stderr."""
     from ..remote import serve_agent  # the `remote` extra, imported only when asked for
 
     transcripts: dict[str, list[tuple[str, str]]] = {}
@@ -150,7 +152,12 @@ async def serve(host: str, port: int) -> None:
     def ready(url: str) -> None:
         print(f"echo-agent: serving on {url} (WebSocket: ws{url[4:]})", file=sys.stderr, flush=True)
 
-    await serve_agent(lambda: RemoteEchoAgent(transcripts), host=host, port=port, ready=ready)
+    stop = asyncio.Event()  # SIGTERM or SIGINT: a graceful shutdown (requests answered)
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        asyncio.get_running_loop().add_signal_handler(signum, stop.set)
+    await serve_agent(
+        lambda: RemoteEchoAgent(transcripts), host=host, port=port, ready=ready, shutdown=stop.wait
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

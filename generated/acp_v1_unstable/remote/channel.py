@@ -105,6 +105,7 @@ class Envelope:
     key: str | None  # the id as JSON text ("1" and 1 differ); None for a notification
     session_id: str | None  # params.sessionId
     result_session_id: str | None  # result.sessionId (a response to session/new, say)
+    failed: bool = False  # an error response
 
     @property
     def is_request(self) -> bool:
@@ -131,4 +132,5 @@ def inspect_message(message: Any) -> Envelope:
         key,
         _member(message.get("params"), "sessionId"),
         _member(message.get("result"), "sessionId"),
+        "error" in message,
     )

@@ -89,6 +89,7 @@ class _Remote:
         options = endpoint.options
         self.last_activity = time.monotonic()
         self.inflight: dict[str, tuple[str, str | None]] = {}  # client request -> method, session
+        self.attaching: dict[str, int] = {}  # session -> its session/load ... requests in flight
         self.ended = False
         self.init_key: str | None = None
         self.init_response: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
@@ -117,6 +118,8 @@ class _Remote:
         self.last_activity = time.monotonic()
         if envelope.is_request and envelope.key is not None and envelope.method is not None:
             self.inflight[envelope.key] = (envelope.method, envelope.session_id)
+            if envelope.method in ATTACH_METHODS and envelope.session_id is not None:
+                self.attaching[envelope.session_id] = self.attaching.get(envelope.session_id, 0) + 1
 
     # -- outbound: the engine's frames (channel.Outbox) -------------------------------
 
@@ -129,18 +132,34 @@ class _Remote:
             method, session_id = self.inflight.get(envelope.key, ("", None))
             if method in ATTACH_METHODS:
                 session_id = None  # the client may not have the session's stream yet
+        # While a session is being loaded, its replay and the load's answer share the
+        # connection's stream: one stream keeps them in order (updates before the answer).
+        if session_id is not None and session_id in self.attaching:
+            session_id = None
+        # A session's stream exists once the session does here (session/new answered, a load
+        # succeeded): its messages wait there, in order, until the client opens it.
         stream = self.streams.get(session_id) if session_id is not None else None
-        if stream is None or not stream.listening:
-            stream = self.streams[None]
-        return envelope, stream
+        return envelope, self.streams[None] if stream is None else stream
 
     def _sent(self, envelope: Envelope) -> None:
         self.last_activity = time.monotonic()
-        if envelope.is_response and envelope.key is not None:
-            method, _ = self.inflight.pop(envelope.key, ("", None))
-            created = envelope.result_session_id
-            if created is not None and method in ("session/new", "session/fork"):
-                self.endpoint.sessions.attach(created, self.id, self.principal)
+        if not envelope.is_response or envelope.key is None:
+            return
+        method, session_id = self.inflight.pop(envelope.key, ("", None))
+        if method in ATTACH_METHODS and session_id is not None:
+            left = self.attaching.pop(session_id, 1) - 1
+            if left:
+                self.attaching[session_id] = left
+            if not envelope.failed:
+                self._open_stream_of(session_id)
+        created = envelope.result_session_id
+        if created is not None and method in ("session/new", "session/fork"):
+            self.endpoint.sessions.attach(created, self.id, self.principal)
+            self._open_stream_of(created)
+
+    def _open_stream_of(self, session_id: str) -> None:
+        if session_id not in self.streams:
+            self.streams[session_id] = _Stream(self.endpoint.options.max_buffered_messages)
 
     def offer(self, frame: bytes) -> bool:
         if self.websocket is not None:

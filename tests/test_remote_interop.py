@@ -1,5 +1,6 @@
 """Interop of the generated remote transports with the official Python SDK 1.0.0rc3, both ways,
-each profile (opt-in: ``pytest -m remote_interop tests/test_remote_interop.py``).
+each profile, and with the official TypeScript SDK 2.4.0's remote client (opt-in:
+``pytest -m remote_interop tests/test_remote_interop.py``).
 
 The suite's venv pins the SDK's 0.12.1 (tests/test_interop.py), so rc3 is installed, pinned,
 into a venv this module makes (``pip install --pre 'agent-client-protocol[http]==1.0.0rc3'``,
@@ -7,17 +8,23 @@ from the package index). Its side runs as a process (tests/remote_rc3_peer.py): 
 agent served by its own ASGI app, or its client driving the generated server. Each pairing
 goes through initialize, session/new, a streamed prompt, a permission request, a cancel and
 the end of the connection, and leaves no process behind.
+
+The TypeScript SDK (installed as tests/interop_ts installs it, ``npm ci``) drives the
+generated server with its ``/experimental/ws-client`` and ``/experimental/http-client``
+(tests/interop_ts/remote.mjs; node 20 needs ``--experimental-websocket`` for its WebSocket).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import subprocess
 import venv
 from pathlib import Path
 
 import pytest
+import ts_sdk
 from conftest import generated_dir
 
 GENERATED = generated_dir()
@@ -47,9 +54,11 @@ def _env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
 
 
-@pytest.mark.parametrize("profile", ["ws", "http"])
-def test_the_rc3_client_drives_the_generated_server(rc3_python: str, profile: str) -> None:
-    async def body() -> None:
+def _drive_the_generated_server(profile: str, *peer_command: str) -> str:
+    """Serve the generated echo agent, run the peer's client against it (the URL appended to
+    ``peer_command``), and return what the peer printed once every connection has ended."""
+
+    async def body() -> str:
         app = agent_app(EchoAgent, ServerOptions())
         ready: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         stop = asyncio.Event()
@@ -57,15 +66,14 @@ def test_the_rc3_client_drives_the_generated_server(rc3_python: str, profile: st
         url = await ready
         target = url if profile == "http" else "ws" + url[4:]
         peer = await asyncio.create_subprocess_exec(
-            rc3_python, str(PEER), "client", target, env=_env(),
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            *peer_command, target, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
             out, err = await asyncio.wait_for(peer.communicate(), 90)
         finally:
             if peer.returncode is None:
                 peer.kill()
                 await peer.wait()
-        assert peer.returncode == 0 and out.decode().strip() == "ok", err.decode()[-3000:]
+        assert peer.returncode == 0, err.decode()[-3000:]
         for _ in range(100):
             if not app.state.acp.connections:
                 break
@@ -73,8 +81,30 @@ def test_the_rc3_client_drives_the_generated_server(rc3_python: str, profile: st
         assert app.state.acp.connections == {}
         stop.set()
         await asyncio.wait_for(server, 15)
+        return out.decode()
 
-    asyncio.run(asyncio.wait_for(body(), 180))
+    return asyncio.run(asyncio.wait_for(body(), 180))
+
+
+@pytest.mark.parametrize("profile", ["ws", "http"])
+def test_the_rc3_client_drives_the_generated_server(rc3_python: str, profile: str) -> None:
+    assert _drive_the_generated_server(profile, rc3_python, str(PEER), "client").strip() == "ok"
+
+
+@pytest.mark.parametrize("profile", ["ws", "http"])
+def test_the_typescript_client_drives_the_generated_server(profile: str) -> None:
+    root = ts_sdk.install()
+    out = _drive_the_generated_server(
+        profile, ts_sdk.node(), "--experimental-websocket", str(root / "remote.mjs"))
+    report = json.loads(out)
+    words = " ".join(f"w{i}" for i in range(50))
+    assert report == {
+        "protocolVersion": 1,
+        "agentName": "acp_v1-echo-agent",
+        "echo": {"stopReason": "end_turn", "text": words, "chunks": 50},
+        "permission": {"stopReason": "end_turn", "text": "permission: allow", "chunks": 1},
+        "wait": "cancelled",
+    }
 
 
 class _Recorder:

@@ -18,6 +18,7 @@ import logging
 import os
 import re
 import resource
+import shutil
 import subprocess
 import sys
 import tracemalloc
@@ -463,9 +464,15 @@ def test_the_status_codes_asserted_here_are_the_pinned_rfds() -> None:
 
 
 async def _churn(url: str, count: int) -> None:
-    """Open and drop ``count`` connections, each profile in turn, some mid-stream."""
-    async with httpx2.AsyncClient(http2=True, http1=False) as http:
+    """Open and drop ``count`` connections, each profile in turn, some mid-stream. A new HTTP/2
+    connection every 50: hypercorn (h2) answers a long run of streams reset mid-response on one
+    connection with GOAWAY, as a server should (the "rapid reset" attack)."""
+    http = httpx2.AsyncClient(http2=True, http1=False)
+    try:
         for i in range(count):
+            if i % 50 == 49:
+                await http.aclose()
+                http = httpx2.AsyncClient(http2=True, http1=False)
             if i % 2:
                 async with ws_connect(ws(url)) as socket:
                     await socket.send(json.dumps(INIT))
@@ -478,6 +485,8 @@ async def _churn(url: str, count: int) -> None:
                     assert stream.status_code == 200
             else:
                 await http.delete(url, headers=conn)
+    finally:
+        await http.aclose()
 
 
 def _descriptors() -> int:
@@ -558,3 +567,60 @@ except ImportError as exc:
         capture_output=True, text=True, env=env, timeout=60, check=False)
     assert client.returncode == 1
     assert client.stderr.count("\n") == 1 and "[remote]" in client.stderr
+
+
+def test_the_import_proof_compiles_the_extras_modules_without_importing_them() -> None:
+    """acpgen runs where the `remote` extra need not be installed: its import proof compiles
+    remote/server.py and remote/client.py but does not import them (acpgen/output/proof.py)."""
+    from acpgen.errors import AcpgenError
+    from acpgen.output import proof
+
+    missing = b"import no_such_library_anywhere_32\n"
+    files = {"pkgx32/__init__.py": b"", "pkgx32/remote/__init__.py": b"",
+             "pkgx32/remote/server.py": missing, "pkgx32/remote/client.py": missing}
+    proof.prove(files, "pkgx32")
+    with pytest.raises(AcpgenError, match="compile"):
+        proof.prove({**files, "pkgx32/remote/server.py": b"def (:\n"}, "pkgx32")
+    with pytest.raises(AcpgenError, match="does not import"):
+        proof.prove({**files, "pkgx32/other.py": missing}, "pkgx32")
+
+
+# -- TLS ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.slow  # a certificate made with openssl, a TLS server: a second or more
+def test_tls_through_the_servers_standard_options_for_both_profiles(tmp_path: Path) -> None:
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        pytest.skip("openssl is not installed: it makes the test's self-signed certificate")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run([openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                    "-keyout", str(key), "-out", str(cert)],
+                   check=True, capture_output=True, timeout=60)
+
+    async def body() -> None:
+        app = agent_app(EchoAgent, ServerOptions())
+        ready: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        stop = asyncio.Event()
+        task = asyncio.create_task(serve_app(app, port=0, certfile=str(cert), keyfile=str(key),
+                                             ready=ready.set_result, shutdown=stop.wait))
+        url = await ready
+        assert url.startswith("https://127.0.0.1:")
+        try:
+            for target in (url, "wss" + url[5:]):
+                client = Recorder()
+                async with connect_to_remote_agent(client, target, verify=str(cert)) as conn:
+                    await initialized(conn)
+                    session = await conn.session_new(cwd="/", mcp_servers=[])
+                    await conn.session_prompt(session_id=session.session_id,
+                                              prompt=prompt("over TLS"))
+                assert "".join(client.chunks) == "over TLS", target
+            with pytest.raises(ConnectionError):  # an unknown certificate is refused
+                async with connect_to_remote_agent(Recorder(), url) as conn:
+                    await initialized(conn)
+        finally:
+            stop.set()
+            await asyncio.wait_for(task, 10)
+
+    run(body)

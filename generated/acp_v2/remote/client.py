@@ -308,7 +308,8 @@ async def _streamable_http(
     open_timeout: float,
 ) -> AsyncIterator[ClientSideConnection]:
     timeout = httpx2.Timeout(open_timeout, read=None)  # SSE streams are quiet for long
-    http = httpx2.AsyncClient(http1=False, http2=True, cookies=jar, verify=verify, timeout=timeout)
+    tls = verify if verify is True else _ssl_context(verify)
+    http = httpx2.AsyncClient(http1=False, http2=True, cookies=jar, verify=tls, timeout=timeout)
     link = _HttpLink(url, http, headers, limit)
     link.channel = MessageChannel(link, _QUEUE)
     side = ClientSideConnection(client, link.channel, None, max_frame_bytes=limit)

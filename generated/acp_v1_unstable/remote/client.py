@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import ssl
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from http.cookies import SimpleCookie
 from typing import Any
 
@@ -239,54 +240,61 @@ async def connect_to_remote_agent(
     dict comes back to the same server. ``verify``: TLS verification (``True``, a CA bundle
     path or an ``ssl.SSLContext``). On exit the connection ends (HTTP: ``DELETE``).
     """
-    jar = cookies if cookies is not None else {}
-    sent = _headers(token, headers)
+    dial = _Dial(
+        url,
+        _headers(token, headers),
+        cookies if cookies is not None else {},
+        verify,
+        max_frame_bytes,
+        open_timeout,
+    )
     scheme = url.partition(":")[0].lower()
     if scheme in ("ws", "wss"):
-        async with _websocket(
-            client, url, sent, jar, verify, max_frame_bytes, open_timeout
-        ) as side:
+        async with _websocket(client, dial) as side:
             yield side
     elif scheme in ("http", "https"):
-        async with _streamable_http(
-            client, url, sent, jar, verify, max_frame_bytes, open_timeout
-        ) as side:
+        async with _streamable_http(client, dial) as side:
             yield side
     else:
         raise ValueError(f"not a ws://, wss://, http:// or https:// URL: {url!r}")
 
 
+@dataclass(frozen=True)
+class _Dial:
+    """Where and how to connect: what both profiles take from connect_to_remote_agent."""
+
+    url: str
+    headers: dict[str, str]
+    jar: dict[str, str]  # the caller's cookies, updated in place
+    verify: Any
+    limit: int
+    open_timeout: float
+
+
 @contextlib.asynccontextmanager
-async def _websocket(
-    client: Client,
-    url: str,
-    headers: dict[str, str],
-    jar: dict[str, str],
-    verify: Any,
-    limit: int,
-    open_timeout: float,
-) -> AsyncIterator[ClientSideConnection]:
-    if jar:
-        headers = {**headers, "Cookie": "; ".join(f"{k}={v}" for k, v in jar.items())}
+async def _websocket(client: Client, dial: _Dial) -> AsyncIterator[ClientSideConnection]:
+    headers = dial.headers
+    if dial.jar:
+        headers = {**headers, "Cookie": "; ".join(f"{k}={v}" for k, v in dial.jar.items())}
     options: dict[str, Any] = {}
-    if url.lower().startswith("wss:") and verify is not True:
-        options["ssl"] = _ssl_context(verify)
+    if dial.url.lower().startswith("wss:") and dial.verify is not True:
+        options["ssl"] = _ssl_context(dial.verify)
     try:
         socket = await ws_connect(
-            url,
+            dial.url,
             additional_headers=headers,
-            max_size=limit,
-            open_timeout=open_timeout,
+            max_size=dial.limit,
+            open_timeout=dial.open_timeout,
             compression=None,
             **options,
         )
     except (WebSocketException, OSError, TimeoutError) as exc:
-        raise ConnectionError(f"WebSocket to {url} failed: {exc}") from exc
+        raise ConnectionError(f"WebSocket to {dial.url} failed: {exc}") from exc
     if socket.response is not None:
-        _keep_cookies(jar, socket.response.headers.get_all("Set-Cookie"))
+        _keep_cookies(dial.jar, socket.response.headers.get_all("Set-Cookie"))
     link = _WebSocketLink(socket)
     channel = MessageChannel(link, _QUEUE)
-    side = ClientSideConnection(client, channel, None, max_frame_bytes=limit)
+    side = ClientSideConnection(client, channel, None, max_frame_bytes=dial.limit)
     pump = asyncio.create_task(link.pump(channel), name="acp-remote.ws")
     side.start()
     try:
@@ -298,26 +306,20 @@ async def _websocket(
 
 
 @contextlib.asynccontextmanager
-async def _streamable_http(
-    client: Client,
-    url: str,
-    headers: dict[str, str],
-    jar: dict[str, str],
-    verify: Any,
-    limit: int,
-    open_timeout: float,
-) -> AsyncIterator[ClientSideConnection]:
-    timeout = httpx2.Timeout(open_timeout, read=None)  # SSE streams are quiet for long
-    tls = verify if verify is True else _ssl_context(verify)
-    http = httpx2.AsyncClient(http1=False, http2=True, cookies=jar, verify=tls, timeout=timeout)
-    link = _HttpLink(url, http, headers, limit)
+async def _streamable_http(client: Client, dial: _Dial) -> AsyncIterator[ClientSideConnection]:
+    timeout = httpx2.Timeout(dial.open_timeout, read=None)  # SSE streams are quiet for long
+    tls = dial.verify if dial.verify is True else _ssl_context(dial.verify)
+    http = httpx2.AsyncClient(
+        http1=False, http2=True, cookies=dial.jar, verify=tls, timeout=timeout
+    )
+    link = _HttpLink(dial.url, http, dial.headers, dial.limit)
     link.channel = MessageChannel(link, _QUEUE)
-    side = ClientSideConnection(client, link.channel, None, max_frame_bytes=limit)
+    side = ClientSideConnection(client, link.channel, None, max_frame_bytes=dial.limit)
     side.start()
     try:
         yield side
     finally:
         await side.close()
         await link.close()
-        jar.update({name: value for name, value in http.cookies.items()})
+        dial.jar.update({name: value for name, value in http.cookies.items()})
         await http.aclose()

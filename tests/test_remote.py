@@ -248,6 +248,57 @@ def test_a_foreign_origin_is_refused_on_http_and_websocket_and_an_allowed_one_pa
     run(body)
 
 
+def test_each_message_goes_to_the_stream_the_rfd_names_in_order() -> None:
+    """session/new's answer on the connection's stream; a prompt's updates and its answer on
+    the session's, in the order sent."""
+
+    async def events(http: httpx2.AsyncClient, url: str, headers: dict[str, str],
+                     into: list[dict[str, Any]], opened: asyncio.Event) -> None:
+        async with http.stream("GET", url, headers={**SSE, **headers}) as stream:
+            assert stream.status_code == 200
+            assert stream.headers["content-type"].startswith("text/event-stream")
+            opened.set()
+            async for event in httpx2.EventSource(stream):
+                into.append(json.loads(event.data))
+
+    async def body() -> None:
+        async with serving() as (url, _), httpx2.AsyncClient(http2=True, http1=False) as http:
+            answer = await http.post(url, json=INIT, headers=JSON)
+            assert answer.http_version == "HTTP/2"
+            conn = {"Acp-Connection-Id": answer.headers["acp-connection-id"]}
+            on_connection: list[dict[str, Any]] = []
+            opened = asyncio.Event()
+            readers = [asyncio.ensure_future(events(http, url, conn, on_connection, opened))]
+            await opened.wait()
+            new = {"jsonrpc": "2.0", "id": 1, "method": "session/new",
+                   "params": {"cwd": "/", "mcpServers": []}}
+            assert (await http.post(url, json=new, headers={**JSON, **conn})).status_code == 202
+            while not on_connection:
+                await asyncio.sleep(0.01)
+            session = on_connection[0]["result"]["sessionId"]
+            assert on_connection[0]["id"] == 1
+            scoped = {**conn, "Acp-Session-Id": session}
+            on_session: list[dict[str, Any]] = []
+            opened = asyncio.Event()
+            readers.append(asyncio.ensure_future(events(http, url, scoped, on_session, opened)))
+            await opened.wait()
+            words = " ".join(f"w{i}" for i in range(30))
+            ask = {"jsonrpc": "2.0", "id": 2, "method": "session/prompt",
+                   "params": {"sessionId": session, "prompt": [{"type": "text", "text": words}]}}
+            assert (await http.post(url, json=ask, headers={**JSON, **scoped})).status_code == 202
+            while not on_session or "id" not in on_session[-1]:
+                await asyncio.sleep(0.01)
+            *updates, done = on_session
+            assert done == {"jsonrpc": "2.0", "id": 2, "result": {"stopReason": "end_turn"}}
+            assert "".join(u["params"]["update"]["content"]["text"] for u in updates) == words
+            assert all(u["method"] == "session/update" for u in updates)
+            assert len(on_connection) == 1  # nothing of the session's on the connection's
+            assert (await http.delete(url, headers=conn)).status_code == 202
+            await asyncio.wait_for(asyncio.gather(*readers), 5)  # both streams end with it
+
+    run(body)
+
+
 # -- isolation between connections ----------------------------------------------------------
 
 

@@ -546,7 +546,9 @@ def _descriptors() -> int:
 
 def _memory_and_leftovers(count: int) -> None:
     async def body() -> None:
-        async with serving(idle_timeout=0.3) as (url, endpoint):
+        # The idle limit ends the connections dropped with a stream open; long enough that a
+        # loaded machine's slow handshake is not taken for idleness.
+        async with serving(idle_timeout=1.0) as (url, endpoint):
             await _churn(url, 20)  # warm: imports, caches, pools
             await _settled(0, timeout=3.0)
             gc.collect()

@@ -68,7 +68,7 @@ from .framing import (
     encode_message,
     sniff_envelope,
 )
-from .transport import FrameTransport, StreamTransport
+from .transport import SENT_QUEUED, FrameTransport, StreamTransport
 
 __all__ = [
     # Re-exported from .errors, where they are defined.
@@ -285,9 +285,10 @@ class Connection:
         nobody waiting for room); False, having written nothing, when it must wait."""
         if self._write_lock.locked() or self._closed.is_set():
             return False
-        if not self._transport.send_nowait(frame):
+        sent = self._transport.send_nowait(frame)
+        if not sent:
             return False
-        if self._transport.backlogged:  # part of it still queued: drained in a task
+        if sent == SENT_QUEUED:  # part of it still queued: drained in a task
             self._spawn(self._write_response(b""))
         return True
 

@@ -14,11 +14,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
-from typing import Protocol
+from typing import Final, Protocol
 
 from .framing import Oversized, read_frames
 
-__all__ = ["FrameTransport", "StreamTransport"]
+__all__ = ["NOT_SENT", "SENT", "SENT_QUEUED", "FrameTransport", "StreamTransport"]
+
+# What send_nowait did (ints, so that "not sent" is falsy and one call says it all: the
+# engine's hot path makes no second call to ask whether a frame is still queued).
+NOT_SENT: Final = 0
+SENT: Final = 1
+SENT_QUEUED: Final = 2  # taken whole, part of it still queued: send(b"") waits it out
 
 
 class FrameTransport(Protocol):
@@ -29,14 +35,10 @@ class FrameTransport(Protocol):
         longer than ``limit`` bytes; ends when the peer has closed its end."""
         ...
 
-    def send_nowait(self, frame: bytes) -> bool:
-        """Send ``frame`` whole if that needs no waiting; False, having sent nothing, if not."""
-        ...
-
-    @property
-    def backlogged(self) -> bool:
-        """Whether frames already accepted still wait to go out (:meth:`send` of ``b""``
-        waits for them)."""
+    def send_nowait(self, frame: bytes) -> int:
+        """Send ``frame`` whole if that needs no waiting: :data:`SENT`, or
+        :data:`SENT_QUEUED` when part of it still waits to go out; :data:`NOT_SENT`, having
+        sent nothing, when it must wait its turn."""
         ...
 
     async def send(self, frame: bytes) -> None:
@@ -61,19 +63,15 @@ class StreamTransport:
     def frames(self, limit: int) -> AsyncIterator[bytes | Oversized]:
         return read_frames(self._reader, limit)
 
-    def send_nowait(self, frame: bytes) -> bool:
+    def send_nowait(self, frame: bytes) -> int:
         transport = self._writer.transport
         if transport.is_closing() or transport.get_write_buffer_size():
-            return False  # something is queued, or nothing can be: the caller waits its turn
+            return NOT_SENT  # something is queued, or nothing can be: the caller waits its turn
         try:
             self._writer.write(frame)  # whole: write() never splits a frame among others
         except (ConnectionError, RuntimeError):
-            return False
-        return True
-
-    @property
-    def backlogged(self) -> bool:
-        return bool(self._writer.transport.get_write_buffer_size())
+            return NOT_SENT
+        return SENT_QUEUED if transport.get_write_buffer_size() else SENT
 
     async def send(self, frame: bytes) -> None:
         if frame:

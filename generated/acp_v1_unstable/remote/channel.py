@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..framing import Oversized
+from ..transport import NOT_SENT, SENT
 
 __all__ = ["ATTACH_METHODS", "Envelope", "MessageChannel", "Outbox", "inspect_message"]
 
@@ -76,12 +77,9 @@ class MessageChannel:
         while (frame := await self._inbound.get()) is not None:
             yield frame if len(frame) <= limit else Oversized(frame[:_SNIFF_BYTES], limit)
 
-    def send_nowait(self, frame: bytes) -> bool:
-        return not self._closed and self._outbox.offer(frame)
-
-    @property
-    def backlogged(self) -> bool:
-        return False  # an outbox takes a frame whole or not at all
+    def send_nowait(self, frame: bytes) -> int:
+        # An outbox takes a frame whole or not at all: nothing is ever left queued.
+        return SENT if not self._closed and self._outbox.offer(frame) else NOT_SENT
 
     async def send(self, frame: bytes) -> None:
         if self._closed:

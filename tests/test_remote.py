@@ -219,6 +219,10 @@ def test_the_endpoint_answers_what_the_rfd_says_to_requests_outside_the_rules() 
                               "params": {"sessionId": "s", "prompt": []}}
             assert (await http.post(url, json=prompt_message, headers={**JSON, **conn})
                     ).status_code == 400  # session-scoped without Acp-Session-Id
+            async with http.stream("GET", url, headers={**SSE, **conn}) as stream:
+                assert stream.status_code == 200
+                # One reader per stream: a second GET of the same one is a conflict.
+                assert (await http.get(url, headers={**SSE, **conn})).status_code == 409
             assert (await http.delete(url)).status_code == 400
             assert (await http.delete(url, headers=conn)).status_code == 202
             assert (await http.post(url, json=new, headers={**JSON, **conn})).status_code == 404

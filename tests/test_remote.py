@@ -411,6 +411,44 @@ def test_idle_connections_and_their_streams_end_at_the_limit_and_quiet_streams_g
     run(body)
 
 
+@pytest.mark.slow  # waits for the idle limit
+def test_an_http_client_gone_mid_request_is_ended_at_the_idle_limit() -> None:
+    """Its prompt still runs (and would wait forever for a reader): once its streams are gone
+    (its TCP connection closed), no message for the idle limit ends the connection all the
+    same."""
+
+    async def body() -> None:
+        async with serving(idle_timeout=0.5, keepalive_interval=0.2) as (url, endpoint):
+            http = httpx2.AsyncClient(http2=True, http1=False)
+            answer = await http.post(url, json=INIT, headers=JSON)
+            conn = {"Acp-Connection-Id": answer.headers["acp-connection-id"]}
+            new = {"jsonrpc": "2.0", "id": 1, "method": "session/new",
+                   "params": {"cwd": "/", "mcpServers": []}}
+            async with http.stream("GET", url, headers={**SSE, **conn}) as stream:
+                await http.post(url, json=new, headers={**JSON, **conn})
+                async for event in httpx2.EventSource(stream):
+                    session = json.loads(event.data)["result"]["sessionId"]
+                    break
+                wait = {"jsonrpc": "2.0", "id": 2, "method": "session/prompt", "params": {
+                    "sessionId": session, "prompt": [{"type": "text", "text": "/wait"}]}}
+                scoped = {**JSON, **conn, "Acp-Session-Id": session}
+                assert (await http.post(url, json=wait, headers=scoped)).status_code == 202
+                (remote,) = endpoint.connections.values()
+                for _ in range(100):
+                    if remote.inflight:
+                        break
+                    await asyncio.sleep(0.01)
+                assert remote.inflight  # the prompt runs
+                await http.aclose()  # the client is gone, its stream with it
+            for _ in range(200):
+                if not endpoint.connections:
+                    break
+                await asyncio.sleep(0.05)
+            assert endpoint.connections == {}
+
+    run(body)
+
+
 # -- the token hook, and what reaches the logs ---------------------------------------------------
 
 

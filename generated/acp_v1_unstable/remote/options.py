@@ -27,8 +27,9 @@ class ServerOptions:
     a body over ``max_body_bytes`` is 413, a WebSocket message over ``max_frame_bytes``
     closes that socket with 1009, a connection past ``max_connections`` is 503, a stream past
     ``max_streams_per_connection`` is 429, an ``Origin`` not allowed is 403, a refused token
-    401. A connection with no message either way and no request in flight for
-    ``idle_timeout`` seconds is ended (its streams close).
+    401. A connection with no message either way for ``idle_timeout`` seconds is ended (its
+    streams close) when no request is in flight, or when none of its streams is open (an
+    HTTP client gone mid-request).
     """
 
     path: str = DEFAULT_PATH

@@ -196,6 +196,12 @@ class _Remote:
         if not self.init_response.done():
             self.init_response.set_result(frame)
 
+    @property
+    def unheard(self) -> bool:
+        """An HTTP connection nobody reads: no stream open (a client gone mid-request, whose
+        answers would wait for it forever)."""
+        return self.websocket is None and not any(s.listening for s in self.streams.values())
+
     # -- the end ------------------------------------------------------------------------
 
     async def _engine_closed(self) -> None:
@@ -284,7 +290,7 @@ class AcpEndpoint:
             await asyncio.sleep(period)
             horizon = time.monotonic() - self.options.idle_timeout
             for remote in list(self.connections.values()):
-                if not remote.inflight and remote.last_activity < horizon:
+                if remote.last_activity < horizon and (not remote.inflight or remote.unheard):
                     logger.info("ending an idle connection")
                     await self._close(remote)
 
@@ -450,12 +456,12 @@ class AcpEndpoint:
         stream.listening = True
         remote.last_activity = time.monotonic()
         return StreamingResponse(
-            self._events(remote, stream),
+            self._events(stream),
             media_type="text/event-stream",
             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
         )
 
-    async def _events(self, remote: _Remote, stream: _Stream) -> AsyncIterator[bytes]:
+    async def _events(self, stream: _Stream) -> AsyncIterator[bytes]:
         queue = stream.queue
         keepalive = self.options.keepalive_interval
         try:
@@ -466,7 +472,7 @@ class AcpEndpoint:
                     try:
                         frame = await asyncio.wait_for(queue.get(), keepalive)
                     except TimeoutError:
-                        yield KEEPALIVE
+                        yield KEEPALIVE  # also how a reader that left is found: the write fails
                         continue
                 if frame == _CLOSE:
                     return

@@ -3,10 +3,8 @@
 Where the new files must be
     The lock records every input as a path *relative to the inputs directory* (``schema/inputs``
     in a project made by acpgen). So ``--schema`` (and ``--meta`` / ``--roster``) must name
-    files inside the inputs directory, e.g.
-    ``schema/inputs/history/schema-v1.21.0.json``, which the lock then records as
-    ``history/schema-v1.21.0.json``. A file outside it is refused (exit 2): put it in the
-    inputs directory first.
+    files inside the inputs directory, e.g. ``schema/inputs/schema/v1/schema.next.json``. A
+    file outside it is refused (exit 2): put it in the inputs directory first.
 
 The pinned names stay
     The new bytes take the place of the ones they replace: ``--schema``'s file is moved onto the
@@ -62,7 +60,7 @@ from acpgen.evolve.diff import SchemaDiff, SchemaSide, build_side, diff_sides
 from acpgen.evolve.impact import Impact, compute_impact, load_gate_entries, tagged_gates
 from acpgen.inputs.lock import Lock, PinnedFile, dump_lock
 from acpgen.inputs.pinned import RawInputs, sha256_hex
-from acpgen.inputs.provenance import update_rows
+from acpgen.inputs.provenance_note import update_rows
 from acpgen.inputs.roster import Roster
 from acpgen.ir.types import SchemaIR
 from acpgen.load import conformance

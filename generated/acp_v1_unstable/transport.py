@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/runtime/transport.py, not this file: acpgen generate writes it.
 """How frames come in and go out: the seam between the JSON-RPC engine and a transport.
 
 Copied verbatim into every generated package by acpgen (``acpgen/shipped/runtime/transport.py``).

@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/runtime/remote/extra.py, not this file: acpgen generate writes it.
 """The optional ``remote`` extra: a missing library named in one line, with how to install it.
 
 Copied verbatim into every generated package by acpgen (``acpgen/shipped/runtime/remote/``).

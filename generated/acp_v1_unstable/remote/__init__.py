@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/runtime/remote/__init__.py, not this file: acpgen generate writes it.
 """ACP over the network: Streamable HTTP and WebSocket on one ``/acp`` endpoint, both sides.
 
 Copied verbatim into every generated package by acpgen (``acpgen/shipped/runtime/remote/``).

@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/runtime/remote/channel.py, not this file: acpgen generate writes it.
 """The remote side of the frame seam: frames handed in by a server or client, handed out to
 an outbox; and what the transport reads of a message to route it.
 

@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/runtime/remote/client.py, not this file: acpgen generate writes it.
 """A client's connection to a remote agent: WebSocket (``ws://``, ``wss://``) or Streamable
 HTTP over HTTP/2 (``http://``, ``https://``), under the same engine and typed
 :class:`~..connection.ClientSideConnection` as stdio.

@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/runtime/remote/security.py, not this file: acpgen generate writes it.
 """The checks every remote request passes: origin, bearer token, unguessable ids, listen address.
 
 Copied verbatim into every generated package by acpgen (``acpgen/shipped/runtime/remote/``).

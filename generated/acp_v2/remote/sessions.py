@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/runtime/remote/sessions.py, not this file: acpgen generate writes it.
 """Which connection holds which session: sessions outlive connections, never cross them.
 
 Copied verbatim into every generated package by acpgen (``acpgen/shipped/runtime/remote/``).

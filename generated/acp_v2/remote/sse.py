@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/runtime/remote/sse.py, not this file: acpgen generate writes it.
 """Server-sent events as the Streamable HTTP profile sends them: one JSON-RPC message per event
 (the client reads them with httpx2's ``EventSource``).
 

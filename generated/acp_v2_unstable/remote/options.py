@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/runtime/remote/options.py, not this file: acpgen generate writes it.
 """The remote server's options: who may connect, and the limits, each with a secure default.
 
 Copied verbatim into every generated package by acpgen (``acpgen/shipped/runtime/remote/``).

@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/runtime/remote/server.py, not this file: acpgen generate writes it.
 """The agent's remote endpoint: Streamable HTTP and WebSocket on one path, as an ASGI app
 (:func:`agent_app`, starlette) and as a ready server (:func:`serve_agent`, hypercorn).
 

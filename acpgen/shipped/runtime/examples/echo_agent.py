@@ -7,7 +7,7 @@ turn with ``end_turn``; ``/permission`` asks the client first (a ``cancelled`` o
 turn ``cancelled``); ``/wait`` waits for ``session/cancel``. Logs go to stderr only. Served
 remotely, its sessions outlive their connection: a client that reconnects resumes one with
 ``session/load``, which replays what was said.
-Copied verbatim by acpgen from acpgen/shipped/runtime/examples/echo_agent.py. Do not edit.
+Copied verbatim by acpgen: its first line names the file to edit.
 """
 
 from __future__ import annotations

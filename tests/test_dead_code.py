@@ -53,6 +53,8 @@ ALLOWED = {
     ("acpgen/shipped/runtime/errors.py", "request_cancelled"): "RpcError constructor for users",
     ("acpgen/shipped/runtime/guards.py", "__call__"): "the decorator Protocols' call signature",
     ("acpgen/shipped/runtime/model_base.py", "__class_getitem__"): "Omittable[X] subscription",
+    # A module's __getattr__ (PEP 562): the import system calls it for the lazy names.
+    ("acpgen/shipped/runtime/remote/__init__.py", "__getattr__"): "lazy import of the remote extra",
     # Interface methods a test class overrides to be called by the runtime.
     ("tests/test_guards.py", "resume_session"): "Agent override, called by the runtime",
     # Attributes the standard library reads (set on a zipfile.ZipInfo for a deterministic wheel).

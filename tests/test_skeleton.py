@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
 import sysconfig
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +31,8 @@ def test_the_skeleton_has_its_project_files(skeleton: Path) -> None:
         assert (skeleton / rel).is_file(), rel
     package = skeleton / "generated" / PACKAGE
     for module in ("models", "schema", "methods", "guards", "rpc", "stdio", "handshake", "interfaces",
-                   "connection", "examples/echo_agent", "examples/client"):
+                   "connection", "examples/echo_agent", "examples/client", "transport",
+                   "remote/server", "remote/client"):
         assert (package / f"{module}.py").is_file(), module
     assert list((skeleton / "generated" / "runtime_tests").glob("test_*.py"))
     yaml = pytest.importorskip("yaml")
@@ -39,6 +42,11 @@ def test_the_skeleton_has_its_project_files(skeleton: Path) -> None:
     assert any("pytest" in run for run in runs[runs.index("acpgen check"):])
     pyproject = (skeleton / "pyproject.toml").read_text()
     assert f'packages = ["generated/{PACKAGE}"]' in pyproject
+    # The remote transports' libraries are an extra of their own, not a dependency.
+    extras = tomllib.loads(pyproject)["project"]["optional-dependencies"]
+    remote = {re.split(r"[\[<>=]", spec)[0] for spec in extras["remote"]}
+    assert remote == {"starlette", "hypercorn", "websockets", "httpx2"}
+    assert not remote & {re.split(r"[<>=]", d)[0] for d in tomllib.loads(pyproject)["project"]["dependencies"]}
 
 
 def test_the_skeleton_lock_pins_the_same_inputs(skeleton: Path, project: Any, inputs_dir: Path,

@@ -59,6 +59,7 @@ from .schema import (
     AgentCapabilities,
     ClientCapabilities,
 )
+from .transport import FrameTransport
 
 __all__ = [
     "AGENT_ROUTES",
@@ -177,8 +178,8 @@ class Side:
     def __init__(
         self,
         handler: Handler,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
+        reader: asyncio.StreamReader | FrameTransport,
+        writer: asyncio.StreamWriter | None,
         *,
         max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
         trace: bool = False,
@@ -610,8 +611,8 @@ class AgentEnd(Side):
     def __init__(
         self,
         agent: Handler,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
+        reader: asyncio.StreamReader | FrameTransport,
+        writer: asyncio.StreamWriter | None,
         *,
         max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
         trace: bool = False,
@@ -662,8 +663,8 @@ class ClientEnd(Side):
     def __init__(
         self,
         client: Handler,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
+        reader: asyncio.StreamReader | FrameTransport,
+        writer: asyncio.StreamWriter | None,
         *,
         max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
         supported_versions: frozenset[int] = SUPPORTED_PROTOCOL_VERSIONS,

@@ -3,7 +3,8 @@
 Copied verbatim into every generated package by acpgen.
 
 One :class:`Connection` per peer, over any asyncio ``StreamReader``/``StreamWriter`` pair
-(stdio, a subprocess' pipes, a socket). It correlates responses with requests by id, runs
+(stdio, a subprocess' pipes, a socket) or any other :class:`~.transport.FrameTransport` (the
+remote transports: HTTP and WebSocket). It correlates responses with requests by id, runs
 inbound requests concurrently, delivers notifications in the order they arrived, and never
 lets one bad frame end the connection. What it guarantees:
 
@@ -86,9 +87,9 @@ from .framing import (
     UnencodableMessage,
     decode_frame,
     encode_message,
-    read_frames,
     sniff_envelope,
 )
+from .transport import SENT_QUEUED, FrameTransport, StreamTransport
 
 __all__ = [
     # Re-exported from .errors, where they are defined.
@@ -248,13 +249,15 @@ class Connection:
     ``dispatcher`` receives inbound requests and notifications. Call :meth:`start` (or use
     ``async with``) to begin reading; :meth:`request` and :meth:`notify` send.
     ``max_frame_bytes`` is the longest line accepted from the peer; ``max_send_bytes`` (by
-    default the same) the longest this side writes: the peer's limit.
+    default the same) the longest this side writes: the peer's limit. The frames travel over
+    ``reader``/``writer`` (newline-delimited), or over ``reader`` alone when it is a
+    :class:`~.transport.FrameTransport` and ``writer`` is None.
     """
 
     def __init__(
         self,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
+        reader: asyncio.StreamReader | FrameTransport,
+        writer: asyncio.StreamWriter | None,
         dispatcher: Dispatcher,
         *,
         max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
@@ -267,8 +270,12 @@ class Connection:
     ) -> None:
         if min(max_queued_per_session, max_queued_total, max_queued_bytes) < 1:
             raise ValueError("the notification queue limits must be at least 1")
-        self._reader = reader
-        self._writer = writer
+        if isinstance(reader, asyncio.StreamReader):
+            if writer is None:
+                raise TypeError("a StreamReader needs its StreamWriter")
+            self._transport: FrameTransport = StreamTransport(reader, writer)
+        else:
+            self._transport = reader
         self._dispatcher = dispatcher
         self._max_frame_bytes = max_frame_bytes
         self._max_send_bytes = max_frame_bytes if max_send_bytes is None else max_send_bytes
@@ -327,13 +334,7 @@ class Connection:
         """
         if not self._writer_closed:
             self._writer_closed = True
-            with contextlib.suppress(Exception):
-                if self._writer.can_write_eof():
-                    self._writer.write_eof()
-            with contextlib.suppress(Exception):
-                self._writer.close()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._writer.wait_closed(), 2.0)
+            await self._transport.close()
         current = asyncio.current_task()
         if self._reader_task is not None and self._reader_task is not current:
             self._reader_task.cancel()
@@ -386,16 +387,12 @@ class Connection:
     def _write_now(self, frame: bytes) -> bool:
         """Write ``frame`` if it goes straight into the pipe (the usual case: nothing queued,
         nobody waiting for room); False, having written nothing, when it must wait."""
-        transport = self._writer.transport
-        if self._write_lock.locked() or transport.is_closing() or self._closed.is_set():
+        if self._write_lock.locked() or self._closed.is_set():
             return False
-        if transport.get_write_buffer_size():
+        sent = self._transport.send_nowait(frame)
+        if not sent:
             return False
-        try:
-            self._writer.write(frame)  # whole: write() never splits a frame among others
-        except (ConnectionError, RuntimeError):
-            return False
-        if transport.get_write_buffer_size():  # part of it still queued: drained in a task
+        if sent == SENT_QUEUED:  # part of it still queued: drained in a task
             self._spawn(self._write_response(b""))
         return True
 
@@ -406,9 +403,7 @@ class Connection:
             return
         try:
             async with self._write_lock:
-                if frame:
-                    self._writer.write(frame)
-                await self._writer.drain()
+                await self._transport.send(frame)
         except (ConnectionError, RuntimeError) as exc:
             raise ConnectionClosed(str(exc) or "connection lost") from exc
 
@@ -484,7 +479,7 @@ class Connection:
 
     async def _read_loop(self) -> None:
         try:
-            async for frame in read_frames(self._reader, self._max_frame_bytes):
+            async for frame in self._transport.frames(self._max_frame_bytes):
                 try:
                     if isinstance(frame, Oversized):
                         await self._refuse_oversized(frame)

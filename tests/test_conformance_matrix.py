@@ -83,6 +83,7 @@ def _target(violation: str, env: tuple[tuple[str, str], ...] | None = None) -> A
         elicitation_prompt="/elicit",
         auth_method="login",
         logout=True,
+        cancel_grace=2.0,
     )
 
 
@@ -176,10 +177,10 @@ def test_the_violating_agent_passes_every_check_when_it_breaks_nothing(baseline:
 
 
 def test_a_requirement_not_checkable_on_the_wire_is_reported_so_whatever_the_agent() -> None:
-    # Its check looks at no run: it cannot pass, and it says why.
+    # Its check looks at no run (a kit with no runner at all): it cannot pass, and it says why.
     for req_id in NOT_CHECKABLE:
         with pytest.raises(CheckSkipped, match=f"^{NOT_CHECKABLE_PREFIX}: the kit"):
-            AGENT_CHECKS[req_id](None)  # type: ignore[arg-type]
+            AGENT_CHECKS[req_id](AgentKit(None, None))  # type: ignore[arg-type]
     assert set(VIOLATIONS) | _aliased() | set(NOT_CHECKABLE) == set(AGENT_CHECKS)
 
 

@@ -159,6 +159,12 @@ class Agent:
                 then(message)
             return
         params = message.get("params")
+        if broken("KIT-INERT") and method != "initialize":
+            # Exercises nothing: every request but initialize fails at once, notifications
+            # are ignored (the kit's not-exercised proof, tests/test_conformance_classes.py).
+            if "id" in message:
+                self.error(message, -32603, "Internal error")
+            return
         if "id" not in message:
             self.notification(method, params if isinstance(params, dict) else {})
             return

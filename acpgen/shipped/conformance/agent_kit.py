@@ -5,7 +5,7 @@ helpers several roster sections share (the checks are in ``checks_agent_<section
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .agent_scenarios import (
@@ -14,7 +14,7 @@ from .agent_scenarios import (
     Run,
     obj,
 )
-from .outcome import fail, skip
+from .outcome import fail, not_exercised, skip
 from .validate import Validator
 from .wire import Frame, Transcript
 
@@ -82,6 +82,7 @@ CONTENT_UPDATES = (
 class AgentKit:
     runner: AgentRunner
     validator: Validator
+    consulted: int = field(default=0, init=False)  # scenario steps the running check read
 
     def run(self, name: str) -> Run:
         return self.runner.run(name)
@@ -102,6 +103,7 @@ class AgentKit:
         from the bytes (RESPONSE-REQUIRED for a request provably never answered)."""
         run = self.run(scenario)
         if key in run.notes:
+            self.consulted += 1
             return run.notes[key]
         if run.stopped is not None:
             raise skip(f"[{scenario}] {run.stopped}")
@@ -118,6 +120,14 @@ class AgentKit:
             return f"[basic] {run.stopped}" if run.stopped else None
         error = note[1].get("error")
         if isinstance(error, dict):
+            return f"an ordinary prompt turn fails here too: {note[1].shown()}"
+        return None
+
+    def prompts_error(self) -> str | None:
+        """Why an ordinary prompt turn ended with an error here, or None (also when it never
+        ended: that excuses no error of another turn)."""
+        note = self.run("basic").notes.get("prompt_text")
+        if note is not None and isinstance(note[1].get("error"), dict):
             return f"an ordinary prompt turn fails here too: {note[1].shown()}"
         return None
 
@@ -141,18 +151,64 @@ Check = Callable[[AgentKit], None]
 AGENT_CHECKS: dict[str, Check] = {}
 
 
-def check(*ids: str) -> Callable[[Check], Check]:
-    def register(func: Check) -> Check:
+@dataclass(frozen=True)
+class Observation:
+    """What could have failed a check: ``count(kit)`` such observations were made in the runs.
+
+    A check that found nothing wrong passes only when at least one was made; otherwise it is
+    reported "not exercised" (a skip saying which observation was missing), never passed."""
+
+    what: str
+    count: Callable[[AgentKit], int]
+
+
+# A check declared without an observation of its own reads scenario steps (kit.note) or
+# counts what it judged (kit.consulted): it passes only when it read or judged one; a step
+# that did not happen already skips it with why.
+STEPS = Observation("scenario step or message this check reads", lambda kit: kit.consulted)
+OBSERVES: dict[str, Observation] = {}  # requirement ID -> what could fail its check
+
+
+def judged(func: Check, observes: Observation) -> Check:
+    """``func`` reporting "not exercised" instead of a pass when ``observes`` counts none."""
+
+    def run(kit: AgentKit) -> None:
+        kit.consulted = 0
+        func(kit)
+        if observes.count(kit) == 0:
+            raise not_exercised(observes.what)
+
+    return run
+
+
+def register(req_id: str, func: Check, observes: Observation = STEPS) -> None:
+    assert req_id not in AGENT_CHECKS, req_id
+    AGENT_CHECKS[req_id] = judged(func, observes)
+    OBSERVES[req_id] = observes
+
+
+def check(*ids: str, observes: Observation = STEPS) -> Callable[[Check], Check]:
+    def add(func: Check) -> Check:
         for req_id in ids:
-            assert req_id not in AGENT_CHECKS, req_id
-            AGENT_CHECKS[req_id] = func
+            register(req_id, func, observes)
         return func
 
-    return register
+    return add
 
 
-def wire_check(req_id: str, func: Callable[[Sequence[Transcript]], None]) -> None:
-    AGENT_CHECKS[req_id] = lambda kit: func(kit.transcripts())
+def received_count(kit: AgentKit, wanted: Callable[[Frame], bool]) -> int:
+    """How many messages the agent wrote (in every run, batches element by element) that
+    ``wanted`` selects."""
+    return sum(1 for t in kit.transcripts() for f in t.received() for p in f.parts() if wanted(p))
+
+
+MESSAGES = Observation("message from the agent", lambda kit: received_count(kit, lambda f: True))
+
+
+def wire_check(
+    req_id: str, func: Callable[[Sequence[Transcript]], None], observes: Observation = MESSAGES
+) -> None:
+    register(req_id, lambda kit: func(kit.transcripts()), observes)
 
 
 def step_result(frame: Frame | None, what: str, own: tuple[int, ...] = ()) -> dict[str, Any]:
@@ -253,3 +309,32 @@ def elicitation_modes(t: Transcript) -> set[str]:
             caps = obj(obj(obj(f.get("params")).get("clientCapabilities")).get("elicitation"))
             return {mode for mode, value in caps.items() if isinstance(value, dict)}
     return set()
+
+
+def update_observation(kind: str) -> Observation:
+    return Observation(f"{kind} session update", lambda kit: len(update_kinds(kit, kind)))
+
+
+def finished_turns(kit: AgentKit, names: Sequence[str]) -> int:
+    """session/prompt turns of the runs ``names`` that ended with a result: only such a turn
+    gave the agent the chance to do what a turn-time requirement forbids."""
+    count = 0
+    for name in names:
+        t = kit.run(name).transcript
+        for f in t.received():
+            for part in f.responses():
+                request = t.request_for(part)
+                if request is not None and request.method == "session/prompt":
+                    count += "result" in part.message
+    return count
+
+
+def turns_observed(what: str, names: Sequence[str]) -> Observation:
+    return Observation(
+        f"prompt turn that ended with a result {what}", lambda kit: finished_turns(kit, names)
+    )
+
+
+TURNS_WITHOUT_FS_TERMINAL = turns_observed(
+    "while the kit advertised fs and terminal false", WITHOUT_FS_TERMINAL
+)

@@ -45,6 +45,7 @@ def _modes(kit: AgentKit) -> None:
         if not isinstance(modes, dict):
             continue
         seen += 1
+        kit.consulted += 1  # an observation that could fail it
         ids = [m.get("id") for m in modes.get("availableModes") or [] if isinstance(m, dict)]
         if modes.get("currentModeId") not in ids:
             raise fail(

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from .agent_kit import (
     AgentKit,
+    Observation,
     check,
     elicitation_modes,
+    received_count,
 )
 from .agent_scenarios import obj
 from .outcome import CheckSkipped, fail, skip
@@ -49,7 +51,12 @@ def _no_elicitation_seen(kit: AgentKit, what: str) -> CheckSkipped:
     return skip(f"the agent sent no {what} (the kit advertised form and url elicitation)")
 
 
-@check("ACP-V1-ELIC-AGENT-UNIQUE-ELICITATION-ID")
+@check(
+    "ACP-V1-ELIC-AGENT-UNIQUE-ELICITATION-ID",
+    observes=Observation(
+        "URL elicitation", lambda kit: sum(len(_url_elicitations(t)) for t in kit.transcripts())
+    ),
+)
 def _unique_elicitation_id(kit: AgentKit) -> None:
     # Outstanding for sure while the kit has not answered it (the kit reads what the agent
     # wrote before it could see the answer); the agent alone knows when an accepted one ends.
@@ -73,6 +80,12 @@ def _unique_elicitation_id(kit: AgentKit) -> None:
         raise _no_elicitation_seen(kit, "URL elicitation")
 
 
+COMPLETIONS = Observation(
+    "elicitation/complete notification",
+    lambda kit: received_count(kit, lambda f: f.method == "elicitation/complete"),
+)
+
+
 def _completions(kit: AgentKit) -> list[tuple[Transcript, Frame, list[Frame]]]:
     """Each elicitation/complete with a string id, and the URL elicitations sent before it
     on the same connection with that id."""
@@ -89,7 +102,7 @@ def _completions(kit: AgentKit) -> list[tuple[Transcript, Frame, list[Frame]]]:
     return found
 
 
-@check("ACP-V1-ELIC-AGENT-COMPLETE-SAME-CLIENT")
+@check("ACP-V1-ELIC-AGENT-COMPLETE-SAME-CLIENT", observes=COMPLETIONS)
 def _complete_same_client(kit: AgentKit) -> None:
     for t, f, matching in _completions(kit):
         if not matching:
@@ -99,7 +112,7 @@ def _complete_same_client(kit: AgentKit) -> None:
             )
 
 
-@check("ACP-V1-ELIC-AGENT-COMPLETE-MAY")
+@check("ACP-V1-ELIC-AGENT-COMPLETE-MAY", observes=COMPLETIONS)
 def _complete_after_interaction(kit: AgentKit) -> None:
     # "after the external interaction finishes": it cannot have begun before the kit accepted
     # the URL elicitation. An id never elicited is ELIC-AGENT-COMPLETE-SAME-CLIENT's.

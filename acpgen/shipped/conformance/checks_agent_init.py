@@ -9,14 +9,18 @@ from collections.abc import Sequence
 from typing import Any
 
 from .agent_kit import (
+    ALL_SCENARIOS,
     ANY_ERROR,
     INVALID,
+    TURNS_WITHOUT_FS_TERMINAL,
     WITHOUT_FS_TERMINAL,
     AgentKit,
+    Observation,
     check,
     elicitation_modes,
     step_result,
     stop_reason_of,
+    turns_observed,
 )
 from .agent_scenarios import PROTOCOL_VERSION, UNSUPPORTED_VERSION, obj
 from .outcome import fail, skip
@@ -127,7 +131,10 @@ def _no_requests(
                 raise fail(f"{why}, yet the agent sent {f.method}: [{t.name}] {f.shown()}")
 
 
-@check("ACP-V1-INIT-OMITTED-UNSUPPORTED")
+@check(
+    "ACP-V1-INIT-OMITTED-UNSUPPORTED",
+    observes=turns_observed("without clientCapabilities", ("no_capabilities",)),
+)
 def _omitted(kit: AgentKit) -> None:
     kit.note("no_capabilities", "prompt_text")
     _no_requests(
@@ -138,7 +145,11 @@ def _omitted(kit: AgentKit) -> None:
     )
 
 
-@check("ACP-V1-FS-AGENT-CHECK-CAPABILITY", "ACP-V1-FS-AGENT-NO-CALL-WITHOUT-CAPABILITY")
+@check(
+    "ACP-V1-FS-AGENT-CHECK-CAPABILITY",
+    "ACP-V1-FS-AGENT-NO-CALL-WITHOUT-CAPABILITY",
+    observes=TURNS_WITHOUT_FS_TERMINAL,
+)
 def _no_fs(kit: AgentKit) -> None:
     kit.note("basic", "prompt_text")
     _no_requests(
@@ -149,13 +160,20 @@ def _no_fs(kit: AgentKit) -> None:
     )
 
 
-@check("ACP-V1-TERM-AGENT-CHECK-CAPABILITY", "ACP-V1-TERM-AGENT-NO-CALL-WITHOUT-CAPABILITY")
+@check(
+    "ACP-V1-TERM-AGENT-CHECK-CAPABILITY",
+    "ACP-V1-TERM-AGENT-NO-CALL-WITHOUT-CAPABILITY",
+    observes=TURNS_WITHOUT_FS_TERMINAL,
+)
 def _no_terminal(kit: AgentKit) -> None:
     kit.note("basic", "prompt_text")
     _no_requests(kit, ("terminal/",), WITHOUT_FS_TERMINAL, "the kit advertised terminal false")
 
 
-@check("ACP-V1-ELIC-AGENT-NO-UNADVERTISED-MODE")
+@check(
+    "ACP-V1-ELIC-AGENT-NO-UNADVERTISED-MODE",
+    observes=turns_observed("in any run", ALL_SCENARIOS),
+)
 def _no_elicitation(kit: AgentKit) -> None:
     kit.note("basic", "prompt_text")
     for t in kit.transcripts():
@@ -243,6 +261,7 @@ def _optional(kit: AgentKit) -> None:
             continue
         frame = note[1] if isinstance(note, tuple) else note
         seen += 1
+        kit.consulted += 1  # an observation that could fail it
         error = frame.get("error")
         if isinstance(error, dict) and error.get("code") == -32601:
             raise fail(f"{method} is advertised but answered method-not-found: {frame.shown()}")
@@ -251,11 +270,19 @@ def _optional(kit: AgentKit) -> None:
         raise skip("the agent advertises no optional session method")
 
 
-@check("ACP-V1-AUTH-AGENT-TERMINAL-METHOD-ONLY-WITH-CAPABILITY")
+@check(
+    "ACP-V1-AUTH-AGENT-TERMINAL-METHOD-ONLY-WITH-CAPABILITY",
+    observes=Observation("auth method advertised", lambda kit: len(_auth_methods_of(kit))),
+)
 def _terminal_auth(kit: AgentKit) -> None:
-    for method in kit.init_result().get("authMethods") or []:
+    for method in _auth_methods_of(kit):
         if isinstance(method, dict) and method.get("type") == "terminal":
             raise fail(
                 f"advertises terminal auth method {method.get('id')!r} although the kit did not "
                 f"enable clientCapabilities.auth.terminal: {kit.note('basic', 'initialize')[0].shown()}"
             )
+
+
+def _auth_methods_of(kit: AgentKit) -> list[Any]:
+    methods = kit.init_result().get("authMethods")
+    return methods if isinstance(methods, list) else []

@@ -5,21 +5,26 @@ Each registers itself in ``AGENT_CHECKS`` (``agent_kit``); ``checks_agent`` impo
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .agent_kit import (
-    AGENT_CHECKS,
     CONTENT_UPDATES,
     AgentKit,
     Check,
+    Observation,
     cancelled_turn,
     check,
     known_stop_reason,
+    register,
     session_ids_of,
     step_result,
     stop_reason_of,
     update_kind,
     update_kinds,
+    update_observation,
 )
-from .outcome import fail, skip
+from .agent_scenarios import Run
+from .outcome import Findings, fail, skip
 from .wire import Frame
 
 
@@ -38,6 +43,7 @@ def _message_id(kit: AgentKit) -> None:
         for t, f, update in update_kinds(kit, kind):
             if "messageId" in update:
                 seen += 1
+                kit.consulted += 1  # an observation that could fail it
                 if not isinstance(update["messageId"], str):
                     raise fail(f"messageId is not a string: [{t.name}] {f.shown()}")
     if not seen:
@@ -59,9 +65,12 @@ def _variant_check(kind: str) -> Check:
     return run
 
 
-AGENT_CHECKS["ACP-V1-PROMPT-USAGE-UPDATE-MAY"] = _variant_check("usage_update")
-AGENT_CHECKS["ACP-V1-PROMPT-TOOL-UPDATES-MAY"] = _variant_check("tool_call_update")
-AGENT_CHECKS["ACP-V1-COMMANDS-ADVERTISE-MAY"] = _variant_check("available_commands_update")
+for _id, _kind in (
+    ("ACP-V1-PROMPT-USAGE-UPDATE-MAY", "usage_update"),
+    ("ACP-V1-PROMPT-TOOL-UPDATES-MAY", "tool_call_update"),
+    ("ACP-V1-COMMANDS-ADVERTISE-MAY", "available_commands_update"),
+):
+    register(_id, _variant_check(_kind), update_observation(_kind))
 
 
 @check("ACP-V1-PROMPT-PERMISSION-MAY", "ACP-V1-TOOLS-PERMISSION-MAY")
@@ -73,6 +82,7 @@ def _permission(kit: AgentKit) -> None:
         known = session_ids_of(t)
         for f in t.requests("session/request_permission"):
             seen += 1
+            kit.consulted += 1  # an observation that could fail it
             params = f.get("params") or {}
             if params.get("sessionId") not in known:
                 raise fail(
@@ -102,57 +112,128 @@ def _client_caps_use(kit: AgentKit) -> None:
             raise fail(f"{method} for a session the agent never created: {f.shown()}")
 
 
-def _cancel_took_effect(kit: AgentKit) -> tuple[Frame, Frame, Frame]:
-    """The cancelled turn, once the kit knows the cancel reached a turn that was running."""
-    sent, cancel_frame, response = cancelled_turn(kit)
-    if response.time < cancel_frame.time:
-        raise skip(f"the turn ended before session/cancel was sent: {response.shown()}")
-    if kit.prompts_fail():
-        raise skip(str(kit.prompts_fail()))
-    return sent, cancel_frame, response
+# Every run in which the kit sent session/cancel for a running turn: the plain cancel, the
+# cancel during a permission request and the fallback after an ignored $/cancel_request.
+CANCEL_RUNS = ("cancel", "permission", "cancel_request")
 
 
-@check("ACP-V1-PROMPT-AGENT-STOP-ON-CANCEL")
+@dataclass(frozen=True)
+class Cancel:
+    run: Run
+    sent: Frame  # the session/prompt request
+    cancel: Frame  # the session/cancel notification
+    response: Frame | None  # the turn's response; None: still running when the kit stopped
+
+    @property
+    def elapsed(self) -> float:
+        """Seconds from the cancel to the turn's end, or to when the kit stopped listening."""
+        end = self.response.time if self.response is not None else self.run.ended
+        return end - self.cancel.time
+
+    def where(self) -> str:
+        return f"[{self.run.name}]"
+
+
+def cancels(kit: AgentKit) -> list[Cancel]:
+    """Each cancel the kit sent while the turn still ran (a turn that ended before its cancel
+    was sent shows nothing about cancellation)."""
+    found = []
+    for name in CANCEL_RUNS:
+        run = kit.run(name)
+        for sent, cancel_frame in run.cancels:
+            response = run.transcript.response_to(sent)
+            if response is None or response.time >= cancel_frame.time:
+                found.append(Cancel(run, sent, cancel_frame, response))
+    return found
+
+
+def _ended_turns(kit: AgentKit) -> list[Cancel]:
+    return [c for c in cancels(kit) if c.response is not None]
+
+
+ENDED_CANCELLED_TURNS = Observation("cancelled turn that ended", lambda kit: len(_ended_turns(kit)))
+
+
+def _stop_judged(kit: AgentKit) -> list[Cancel]:
+    """The cancels whose outcome is known: the turn ended, or it ran on past the grace."""
+    grace = kit.runner.target.cancel_grace
+    return [c for c in cancels(kit) if c.response is not None or c.elapsed > grace]
+
+
+@check(
+    "ACP-V1-PROMPT-AGENT-STOP-ON-CANCEL",
+    observes=Observation(
+        "turn cancelled while it ran that ended or outlived --acp-cancel-grace",
+        lambda kit: len(_stop_judged(kit)),
+    ),
+)
 def _stop_on_cancel(kit: AgentKit) -> None:
-    _sent, cancel_frame, response = cancelled_turn(kit)
-    delay = response.time - cancel_frame.time
-    if delay > kit.runner.target.timeout:
-        raise fail(f"the turn ended {delay:.1f} s after session/cancel: {response.shown()}")
+    # A turn still running when the hang guard stopped the run is judged by the time it had
+    # run on after the cancel: the guard firing first does not make it "not judged".
+    grace = kit.runner.target.cancel_grace
+    with Findings() as found:
+        for c in _stop_judged(kit):
+            if c.elapsed <= grace:
+                continue
+            if c.response is not None:
+                found.add(
+                    f"{c.where()} the turn ended {c.elapsed:.1f} s after session/cancel "
+                    f"(grace {grace:g} s): {c.response.shown()}"
+                )
+            else:
+                found.add(
+                    f"{c.where()} the turn was still running {c.elapsed:.1f} s after "
+                    f"session/cancel (grace {grace:g} s) when the kit stopped waiting: "
+                    f"{c.sent.shown()}"
+                )
+    if not cancels(kit):
+        kit.note("cancel", "cancelled_turn")  # why the cancel run made no cancel
 
 
-@check("ACP-V1-PROMPT-AGENT-CANCELLED-STOP-REASON")
+@check("ACP-V1-PROMPT-AGENT-CANCELLED-STOP-REASON", observes=ENDED_CANCELLED_TURNS)
 def _cancelled(kit: AgentKit) -> None:
     # An error instead of a result is CATCH-ABORT-ERRORS'; here: the result's stopReason.
-    _sent, _cancel, response = _cancel_took_effect(kit)
-    reason = stop_reason_of(response, "session/prompt after session/cancel")
-    known_stop_reason(reason, response)
-    if reason != "cancelled":
-        if not kit.runner.target.slow_prompt:
-            raise skip(
-                f"the turn ended ({reason}) before session/cancel took effect; give "
-                "--acp-slow-prompt to keep the agent busy"
+    with Findings() as found:
+        for c in _ended_turns(kit):
+            assert c.response is not None
+            if not isinstance(c.response.get("result"), dict):
+                continue
+            reason = stop_reason_of(c.response, "session/prompt after session/cancel")
+            known_stop_reason(reason, c.response)
+            if reason == "cancelled":
+                continue
+            if not kit.runner.target.slow_prompt and c.run.name == "cancel":
+                raise skip(
+                    f"the turn ended ({reason}) before session/cancel took effect; give "
+                    "--acp-slow-prompt to keep the agent busy"
+                )
+            found.add(
+                f"{c.where()} a turn cancelled while running ended with stopReason "
+                f"{reason!r}: {c.response.shown()}"
             )
-        raise fail(
-            f"a turn cancelled while running ended with stopReason {reason!r}: {response.shown()}"
-        )
-    run = kit.run("permission")
-    if "permission_turn" in run.notes:
-        response = run.notes["permission_turn"][3]
-        reason = stop_reason_of(response, "session/prompt cancelled during a permission request")
-        if reason != "cancelled":
-            raise fail(
-                f"a turn cancelled during a permission request ended with {reason!r}: {response.shown()}"
-            )
+    if not _ended_turns(kit):
+        kit.note("cancel", "cancelled_turn")
 
 
-@check("ACP-V1-PROMPT-AGENT-CATCH-ABORT-ERRORS")
+@check("ACP-V1-PROMPT-AGENT-CATCH-ABORT-ERRORS", observes=ENDED_CANCELLED_TURNS)
 def _catch_abort(kit: AgentKit) -> None:
-    _sent, _cancel, response = _cancel_took_effect(kit)
-    if isinstance(response.get("error"), dict):
-        raise fail(
-            f"a cancelled turn answered with a JSON-RPC error instead of stopReason cancelled: "
-            f"{response.shown()}"
-        )
+    errors = [
+        (c, c.response)
+        for c in _ended_turns(kit)
+        if c.response is not None and isinstance(c.response.get("error"), dict)
+    ]
+    # The same error for an ordinary turn: the error is the environment's, not the cancel's.
+    # A turn that merely never ended here is no such excuse.
+    if errors and kit.prompts_error():
+        raise skip(str(kit.prompts_error()))
+    with Findings() as found:
+        for c, response in errors:
+            found.add(
+                f"{c.where()} a cancelled turn answered with a JSON-RPC error instead of "
+                f"stopReason cancelled: {response.shown()}"
+            )
+    if not _ended_turns(kit):
+        kit.note("cancel", "cancelled_turn")
 
 
 @check("ACP-V1-PROMPT-UPDATES-BEFORE-RESPONSE")
@@ -214,6 +295,7 @@ def _tool_names(kit: AgentKit) -> None:
             if not isinstance(call_id, str) or not isinstance(name, str):
                 continue
             seen += 1
+            kit.consulted += 1  # an observation that could fail it
             if call_id in names and names[call_id] != name:
                 raise fail(
                     f"tool call {call_id!r} renamed from {names[call_id]!r} to {name!r}: [{t.name}] {f.shown()}"

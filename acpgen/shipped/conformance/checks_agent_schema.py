@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from . import checks_wire as w
 from .agent_kit import (
-    AGENT_CHECKS,
+    MESSAGES,
     STOP_REASONS,
     AgentKit,
     Check,
     check,
+    register,
 )
 from .outcome import fail, skip
 
@@ -39,8 +40,10 @@ _SHAPES = {
     "ACP-V1-SCHEMA-ELICITATION-CREATE-SHAPE": ("elicitation/create",),
     "ACP-V1-SCHEMA-ELICITATION-COMPLETE-SHAPE": ("elicitation/complete",),
 }
-AGENT_CHECKS["ACP-V1-SCHEMA-CONTENT-BLOCK-VARIANTS"] = lambda kit: w.content_blocks(
-    kit.transcripts(), kit.validator, "session/update"
+register(
+    "ACP-V1-SCHEMA-CONTENT-BLOCK-VARIANTS",
+    lambda kit: w.content_blocks(kit.transcripts(), kit.validator, "session/update"),
+    MESSAGES,
 )
 
 
@@ -49,7 +52,7 @@ def _shape_check(methods: tuple[str, ...]) -> Check:
 
 
 for _id, _methods in _SHAPES.items():
-    AGENT_CHECKS[_id] = _shape_check(_methods)
+    register(_id, _shape_check(_methods), MESSAGES)
 
 
 def _auth_shape(kit: AgentKit, method: str, option: str) -> None:
@@ -106,6 +109,7 @@ def _stop_values(kit: AgentKit) -> None:
             if request is None or request.method != "session/prompt" or "result" not in f.message:
                 continue
             seen += 1
+            kit.consulted += 1  # an observation that could fail it
             reason = (
                 (f.message["result"] or {}).get("stopReason")
                 if isinstance(f.message["result"], dict)

@@ -67,6 +67,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="seconds an agent gets for a prompt turn, a client for a whole run (default 60)",
     )
     group.addoption(
+        "--acp-cancel-grace",
+        metavar="SECONDS",
+        type=float,
+        default=10.0,
+        help="seconds a cancelled turn may run on before PROMPT-AGENT-STOP-ON-CANCEL fails "
+        "(default 10; keep it below --acp-turn-timeout)",
+    )
+    group.addoption(
         "--acp-prompt", metavar="TEXT", default=None, help="the prompt the kit sends an agent"
     )
     group.addoption(
@@ -178,6 +186,7 @@ def _acp_agent_kit(pytestconfig: pytest.Config) -> Iterator[AgentKit | None]:
         elicitation_prompt=o("acp_elicitation_prompt"),
         auth_method=o("acp_auth_method"),
         logout=o("acp_logout"),
+        cancel_grace=o("acp_cancel_grace"),
     )
     with AgentRunner(target) as runner:  # its scratch directory goes with the session
         _stop_if_broken(pytestconfig, "agent", runner.start())

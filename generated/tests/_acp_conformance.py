@@ -1327,7 +1327,7 @@ REQUIREMENTS: dict[str, tuple[str, str, str, str]] = {
         "MAY",
         "both",
         "agent",
-        "a request whose params are all optional (session/list), sent without params, must be accepted; no method a client handles has only optional params",
+        "a MAY for the sender of a request: nothing the agent sends can break it, and refusing params omitted is no breach of a MAY (reported not checkable on the wire, never passed)",
     ),
     "ACP-V1-JSONRPC-ID-TYPE": (
         "MUST",

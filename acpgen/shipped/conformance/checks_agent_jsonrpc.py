@@ -18,7 +18,7 @@ from .agent_kit import (
     stop_reason_of,
     wire_check,
 )
-from .outcome import fail, not_checkable, skip
+from .outcome import Findings, fail, not_checkable, skip
 from .validate import STABLE_ERROR_CODES
 from .wire import Frame
 
@@ -162,13 +162,15 @@ def _param_names(kit: AgentKit) -> None:
 
 
 @check("ACP-V1-JSONRPC-PARAMS-MAY-BE-OMITTED")
-def _params_omitted(kit: AgentKit) -> None:
-    frame = kit.note(
-        "basic",
-        "list_no_params",
-        "the agent advertises no method whose params are all optional (session/list)",
+def _params_omitted(_kit: AgentKit) -> None:
+    # The roster's keyword decides: a MAY lets the sender of a request omit params. Nothing an
+    # agent sends can break that permission, and an agent that refuses session/list without
+    # params breaks no MUST of it (the duty "must accept" would come from the manifest, which
+    # may narrow a check, never strengthen it).
+    raise not_checkable(
+        "a permission for the sender of a request (it MAY omit params): nothing the agent "
+        "sends can break it, and refusing a request without params is no breach of a MAY"
     )
-    step_result(frame, "session/list without params", own=(-32602, -32600))
 
 
 # What each probe's error code must be when the answer is an error (SCHEMA-ERROR-OBJECT: the
@@ -270,9 +272,14 @@ def _ext_notifications(kit: AgentKit) -> None:
     notices = [f for f in run.transcript.sent() if f.method == "acpgen-kit/unknown-notice"]
     if notices and run.closed and "still_alive" not in run.notes:
         raise fail(f"the agent went away after unknown notifications: {run.stopped}")
-    frame = kit.note("wire", "still_alive")
-    if not frame.responses():
-        raise fail(f"no answer to session/new after unknown notifications: {frame.shown()}")
+    with Findings() as found:
+        # Answering an unknown notification is not ignoring it (NO-REPLY-TO-NOTIFICATION
+        # fails for the same bytes: one observation breaks both).
+        for answer in answers_in(kit.note("wire", "after_notifications")):
+            found.add(f"[wire] a response to unknown notifications: {answer.shown()}")
+        frame = kit.note("wire", "still_alive")
+        if not frame.responses():
+            found.add(f"no answer to session/new after unknown notifications: {frame.shown()}")
 
 
 @check("ACP-V1-EXT-META-NO-ASSUMPTIONS")

@@ -13,6 +13,14 @@ class CheckSkipped(Exception):
     """The requirement does not apply to this run (not advertised, never exercised, ...)."""
 
 
+class CheckNoted(Exception):
+    """The requirement was kept, with a note on something disputable the run showed (a pass)."""
+
+
+def noted(message: str) -> CheckNoted:
+    return CheckNoted(message)
+
+
 def fail(message: str) -> CheckFailed:
     return CheckFailed(message)
 

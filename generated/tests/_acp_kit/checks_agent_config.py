@@ -14,9 +14,22 @@ from .agent_kit import (
     update_kinds,
 )
 from .outcome import fail, skip
+from .wire import Frame
+
+
+def _sessions_created(kit: AgentKit) -> list[Frame]:
+    """The basic run's session/new answers, once one succeeded; otherwise skip saying what was
+    seen (not "no configOptions": nothing was offered to carry them)."""
+    frames = kit.note("basic", "session/new")
+    if not any(isinstance(f.get("result"), dict) for f in frames):
+        raise skip(
+            f"session/new never succeeded, so what a session offers was not seen: {frames[0].shown()}"
+        )
+    return list(frames)
 
 
 def _config_payloads(kit: AgentKit) -> list[tuple[str, list[Any]]]:
+    _sessions_created(kit)
     payloads: list[tuple[str, list[Any]]] = []
     run = kit.run("basic")
     for f in kit.note("basic", "session/new"):
@@ -40,7 +53,7 @@ def _config_payloads(kit: AgentKit) -> list[tuple[str, list[Any]]]:
 @check("ACP-V1-MODES-INITIAL-STATE-MAY")
 def _modes(kit: AgentKit) -> None:
     seen = 0
-    for f in kit.note("basic", "session/new"):
+    for f in _sessions_created(kit):
         modes = (f.get("result") or {}).get("modes") if isinstance(f.get("result"), dict) else None
         if not isinstance(modes, dict):
             continue
@@ -137,7 +150,7 @@ def _set_complete(kit: AgentKit) -> None:
 
 @check("ACP-V1-CONFIG-AGENT-KEEP-IN-SYNC")
 def _sync(kit: AgentKit) -> None:
-    result = kit.note("basic", "session/new")[0].get("result") or {}
+    result = _sessions_created(kit)[0].get("result") or {}
     modes, options = result.get("modes"), result.get("configOptions")
     mode_options = [o for o in options or [] if isinstance(o, dict) and o.get("category") == "mode"]
     if not isinstance(modes, dict) or not mode_options:

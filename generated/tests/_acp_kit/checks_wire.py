@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from .outcome import Findings, fail, skip
+from .outcome import Findings, fail, noted, skip
 from .validate import STABLE_ERROR_CODES, Validator
 from .wire import Frame, Transcript, decode_line
 
@@ -45,10 +45,12 @@ def require_traffic(ts: Sequence[Transcript]) -> None:
 
 # ---- transport ------------------------------------------------------------------------------
 #
-# Each observation is charged to one requirement, the most specific: a line that is not UTF-8
-# to TRANSPORT-UTF8; a message split over lines (it parses once joined with the next) to
-# STDIO-NEWLINE-DELIMITED; any other line that is no message to STDOUT/STDIN-ONLY-ACP; a wrong
-# "jsonrpc" to JSONRPC-VERSION-MEMBER; a response's members to the response requirements.
+# Each observation fails every requirement it breaks: a line that is not UTF-8 TRANSPORT-UTF8
+# and STDOUT/STDIN-ONLY-ACP; a message split over lines (it parses once joined with the next)
+# STDIO-NEWLINE-DELIMITED and STDOUT/STDIN-ONLY-ACP; any other line that is no message
+# STDOUT/STDIN-ONLY-ACP; a wrong "jsonrpc" JSONRPC-VERSION-MEMBER; a response's members the
+# response requirements. What a message's members break is judged by those requirements, so
+# ONLY-ACP asks only whether the line is a JSON-RPC message at all.
 
 
 def utf8(ts: Sequence[Transcript]) -> None:
@@ -92,14 +94,16 @@ def newline_delimited(ts: Sequence[Transcript]) -> None:
 
 
 def only_messages(ts: Sequence[Transcript]) -> None:
-    """Every line is a JSON-RPC message (or a batch of them); other faults are charged elsewhere."""
+    """Every line is a JSON-RPC message (or a batch of them). A line that is not UTF-8 or a
+    message split over lines also breaks TRANSPORT-UTF8 / STDIO-NEWLINE-DELIMITED, and still
+    fails here: such a line is not a valid ACP message either."""
     require_traffic(ts)
     with Findings() as found:
         for t in ts:
-            split = {id(f) for run in split_messages(t) for f in run}  # STDIO-NEWLINE-DELIMITED
+            split = {id(f) for run in split_messages(t) for f in run[1:]}  # quoted once
             for f in t.received():
-                if id(f) in split or (f.problem and f.problem.startswith("not UTF-8")):
-                    continue  # charged to NEWLINE-DELIMITED, TRANSPORT-UTF8
+                if id(f) in split:
+                    continue
                 problem = f.problem or message_shape_problem(f.message)
                 if problem:
                     found.add(f"a line that is not a valid ACP message ({problem}): {where(t, f)}")
@@ -333,7 +337,7 @@ def every_request_answered(
         (t, i, p)
         for i, t in enumerate(ts)
         for f in t.frames
-        if f.direction == "out"
+        if f.direction == "out" and not f.is_batch  # batches: batch_requests_answered
         for p in f.parts()
         if p.is_request and not (skip_methods and (p.method or "").startswith(skip_methods))
     ]
@@ -343,6 +347,28 @@ def every_request_answered(
         for t, i, p in asked:
             if unanswered(t, p, bool(closed and closed[i])):
                 found.add(f"no response to the kit's request: [{t.name}] {p.shown()}")
+
+
+def batch_requests_answered(ts: Sequence[Transcript]) -> list[str]:
+    """What a peer left unanswered of the requests inside the kit's JSON-RPC batches.
+
+    ACP v1 defines no batch; JSON-RPC 2.0 answers each call of a batch with its own response
+    as a SHOULD ("The Server should respond with an Array containing the corresponding
+    Response objects"). A peer that refuses batches with one -32600 keeps every MUST; this is
+    reported at its own strength, beside the roster's requirements."""
+    found = []
+    for t in ts:
+        for f in t.sent():
+            if not f.is_batch:
+                continue
+            for p in f.parts():
+                if p.is_request and unanswered(t, p, proven=False):
+                    refused = [
+                        r.shown() for g in t.received() if g.time > f.time for r in g.responses()
+                    ]
+                    seen = f" (answered instead: {refused[0]})" if refused else ""
+                    found.append(f"[{t.name}] no response to {p.shown()} in batch{seen}")
+    return found
 
 
 # ---- schema ------------------------------------------------------------------------------------
@@ -467,26 +493,57 @@ def content_blocks(ts: Sequence[Transcript], v: Validator, method: str) -> None:
 
 
 def no_extra_members(ts: Sequence[Transcript], v: Validator) -> None:
+    """No member the schema does not declare. One that the same protocol version's unstable
+    surface declares (``sessionCapabilities.fork``, ``PromptResponse.usage``) is ACP's, not
+    custom: it is reported as a note, never as a failure."""
     require_traffic(ts)
+    unstable = v.unstable()
+    notes: list[str] = []
     with Findings() as found:
         for t, f in received_objects(ts):
             if f.method is not None:
-                verdict = v.params(f.method, f.message.get("params"))
-                which = f"{f.method} params"
+                method, which, payload = f.method, "params", f.message.get("params")
             elif f.is_response and "result" in f.message:
                 request = t.request_for(f)
                 if request is None or request.method is None:
                     continue
-                verdict = v.result(request.method, f.message["result"])
-                which = f"{request.method} result"
+                method, which, payload = request.method, "result", f.message["result"]
             else:
                 continue
+            verdict = v.params(method, payload) if which == "params" else v.result(method, payload)
+            # an auth method's members are SCHEMA-AUTH-METHOD-VARIANTS'
             extra = [p for p in verdict.extra if not p.startswith("/authMethods/")]
-            if extra:  # an auth method's members are SCHEMA-AUTH-METHOD-VARIANTS'
+            if not extra:
+                continue
+            acp = _declared_by(unstable, method, which, payload, extra)
+            custom = [p for p in extra if p not in acp]
+            if acp:
+                notes.append(f"{method} {which}: {', '.join(acp)}")
+            if custom:
                 found.add(
-                    f"{which} carries members the schema does not declare ({', '.join(extra)}): "
-                    f"{where(t, f)}"
+                    f"{method} {which} carries members the schema does not declare "
+                    f"({', '.join(custom)}): {where(t, f)}"
                 )
+    if notes:
+        raise noted(
+            "members the stable v1 schema does not declare but the v1 unstable schema does "
+            f"(ACP's, not custom): {'; '.join(dict.fromkeys(notes))}"
+        )
+
+
+def _declared_by(
+    unstable: Validator | None, method: str, which: str, payload: Any, extra: list[str]
+) -> list[str]:
+    """Which of ``extra`` (member paths undeclared by the stable schema) the unstable surface
+    declares; none when it is not generated or does not accept the payload at all."""
+    if unstable is None:
+        return []
+    verdict = (
+        unstable.params(method, payload) if which == "params" else unstable.result(method, payload)
+    )
+    if not verdict.ok:
+        return []
+    return [p for p in extra if p not in verdict.extra]
 
 
 def extension_names(ts: Sequence[Transcript], v: Validator, notifications: bool) -> None:

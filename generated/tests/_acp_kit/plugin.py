@@ -21,11 +21,12 @@ from .agent_scenarios import AgentRunner, AgentTarget
 from .checks_agent import AGENT_CHECKS, AgentKit
 from .checks_client import CLIENT_CHECKS, ClientKit
 from .client_scenarios import ClientRunner, ClientTarget
-from .outcome import CheckFailed, CheckSkipped
+from .outcome import CheckFailed, CheckNoted, CheckSkipped
 from .validate import Validator
 
 MANIFEST_MODULE = "_acp_conformance"  # generated beside the kit: package name and requirements
 USER_PROPERTY = "acp_conformance"  # "<side> <ID>" on each black-box test's reports
+NOTE_PROPERTY = "acp_conformance_note"  # a passing check's note (CheckNoted)
 _RESULTS = pytest.StashKey[dict[str, dict[str, report.Result]]]()
 _BROKEN = pytest.StashKey[dict[str, str]]()  # side -> why its command could not even start
 _CONFIG: list[pytest.Config] = []  # the run's config, for the report hook (which gets none)
@@ -156,6 +157,8 @@ class Checker:
                 AGENT_CHECKS[req_id](self.kit)
             else:
                 CLIENT_CHECKS[req_id](self.kit)
+        except CheckNoted as exc:  # kept, with a note the report shows
+            self.node.user_properties.append((NOTE_PROPERTY, str(exc)))
         except CheckSkipped as exc:
             skipped = str(exc)
         except CheckFailed as exc:
@@ -260,7 +263,8 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
         reason = str(longrepr[2]) if isinstance(longrepr, tuple) else str(longrepr)
         results[side][req_id] = report_result("skipped", reason.removeprefix("Skipped: "))
     elif report.when == "call":
-        results[side][req_id] = report_result("pass", "")
+        note = dict(report.user_properties).get(NOTE_PROPERTY, "")
+        results[side][req_id] = report_result("pass", f"note: {note}" if note else "")
 
 
 def report_result(status: str, message: str) -> report.Result:

@@ -123,6 +123,7 @@ def test_the_skeleton_says_how_to_install_its_acpgen_where_a_test_needs_it(tmp_p
     assert "(pip install -e '.[test,dev]')" in other["tests/test_generated_is_current.py"].decode()
 
 
+@pytest.mark.slow
 def test_roster_ids_print_the_requirements_wording_and_refuse_an_unknown_one(tmp_path: Path) -> None:
     # With or without the ACP-V1- prefix, any case, in the order given.
     done = run_acpgen("roster", "jsonrpc-response-required", "ACP-V1-INIT-AGENT-RESPONSE", cwd=tmp_path)

@@ -85,11 +85,14 @@ def test_wire_checks_name_the_offending_frame() -> None:
     orphan = _frame("in", {"jsonrpc": "2.0", "id": 9, "result": {}})
     with pytest.raises(CheckFailed, match="matches no request"):
         w.response_ids_known([_transcript(orphan)])
-    # A message split by a raw newline is NEWLINE-DELIMITED's; a log line is STDOUT-ONLY-ACP's.
+    # A message split by a raw newline breaks NEWLINE-DELIMITED and, as a line that is no
+    # message, STDOUT-ONLY-ACP too (class g: quoted once, at its first line); a log line only
+    # STDOUT-ONLY-ACP.
     split = _transcript(decode_line("in", b'{"jsonrpc":"2.0",\n', 0), decode_line("in", b'"method":"x"}\n', 1))
     with pytest.raises(CheckFailed, match="one message over several lines"):
         w.newline_delimited([split])
-    w.only_messages([split])
+    with pytest.raises(CheckFailed, match=r'^a line that is not a valid ACP message \(not JSON .*\{"jsonrpc":"2.0",$'):
+        w.only_messages([split])
     log = _transcript(decode_line("in", b"starting up...\n", 0))
     w.newline_delimited([log])
     with pytest.raises(CheckFailed, match="not a valid ACP message"):

@@ -246,7 +246,7 @@ def tree_digest(root: Path) -> dict[str, bytes]:
 # `pytest -n N --dist loadfile` (and xdist's own reordering by test count turned off: addopts)
 # a worker takes the next module in collection order whenever it is free: handing out the longest first keeps one long module from starting last and running
 # alone at the end (the longest-processing-time rule). Order only: every module still runs.
-LONGEST_FIRST = ("test_docs.py", "test_standalone_ci.py", "test_conformance.py",
+LONGEST_FIRST = ("test_docs.py", "test_standalone_ci.py", "test_skeleton_bump.py", "test_conformance.py",
                  "test_conformance_matrix.py", "test_conformance_classes.py", "test_conformance_ci.py",
                  "test_hostile_inputs.py", "test_fast_format.py",
                  "test_check.py", "test_surfaces.py", "test_standalone.py", "test_injection_routes.py",

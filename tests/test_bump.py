@@ -99,23 +99,29 @@ def test_invalid_new_schema_changes_nothing(world: Path) -> None:
 @pytest.mark.slow
 def test_bump_applies_lock_and_regenerates(world: Path) -> None:
     proj, new_schema = world / "proj", world / "proj" / "schema" / "inputs" / NPM_2_0
+    pinned = proj / "schema" / "inputs" / "schema" / "v1" / "schema.json"
+    new_bytes = new_schema.read_bytes()
     old_lock = tomllib.loads((proj / "schema" / "acp.lock").read_text(encoding="utf-8"))
     result = bump(world, "--schema", f"schema/inputs/{NPM_2_0}", "--accept-roster-mismatch")
-    assert result.returncode == 1, result.stderr
-    assert "bump applied" in result.stdout
+    assert result.returncode == 0, result.stderr  # applied: bump defaults to --fail-on never
+    assert "bump applied" in result.stdout and "verdict: compatible" in result.stdout
     lock = tomllib.loads((proj / "schema" / "acp.lock").read_text(encoding="utf-8"))
     schema = lock["files"]["schema"]
+    # The new bytes took the pinned name; the file given to --schema and the old bytes are gone.
+    assert pinned.read_bytes() == new_bytes and not new_schema.exists()
     assert (schema["path"], schema["sha256"], schema["size"]) == (
-        NPM_2_0, sha(new_schema), new_schema.stat().st_size)
+        "schema/v1/schema.json", sha(pinned), len(new_bytes))
     assert lock["files"]["meta"] == old_lock["files"]["meta"]  # no meta.json beside it: kept
     roster = lock["files"]["roster"]
     assert roster["sha256"] == old_lock["files"]["roster"]["sha256"]
     assert roster["upstream"]["pins_schema_sha256"] == old_lock["files"]["schema"]["sha256"]
-    # No roster pins the new bytes, so their upstream is unknown: no (empty) table for it.
-    assert "upstream" not in schema
+    # No roster pins the new bytes and no --upstream-* was given: their commit is unknown
+    # (the repository and path carry over), never the old bytes' commit or tag.
+    assert schema["upstream"] == {"commit": "unknown", "path": "schema/v1/schema.json",
+                                  "repository": "agentclientprotocol/agent-client-protocol"}
     assert not _empty_tables(lock)
     manifest = json.loads((proj / "generated" / "MANIFEST.json").read_text(encoding="utf-8"))
-    assert manifest["inputs"]["schema"]["sha256"] == sha(new_schema)
+    assert manifest["inputs"]["schema"]["sha256"] == sha(pinned)
     # The bumped project is consistent: verify (warning about the roster) and check pass.
     verify = run_acpgen("verify", cwd=proj)
     assert verify.returncode == 0, verify.stderr
@@ -138,16 +144,17 @@ def test_dry_run_writes_nothing(world: Path) -> None:
     before = digest(world)  # every file of the project and of the inputs
     result = bump(world, "--schema", f"schema/inputs/{NPM_2_0}",
                   "--roster", "schema/inputs/roster/requirements-2.0.0.md", "--dry-run", "--json")
-    assert result.returncode == 1, result.stderr  # compatible changes only
+    assert result.returncode == 0, result.stderr  # compatible changes only, --fail-on never
     assert digest(world) == before
     data = json.loads(result.stdout)
     assert data["bump"]["dry_run"] and not data["bump"]["applied"]
     assert data["bump"]["roster_note"] is None
     lock_lines = data["bump"]["lock"]
-    assert any(line.startswith(f"schema: schema/v1/schema.json -> {NPM_2_0} ({new_sha[:12]}")
+    assert any(line.startswith(f"schema: {NPM_2_0} -> schema/v1/schema.json ({new_sha[:12]}")
                for line in lock_lines)
-    assert any(line.startswith("roster: roster/requirements.md -> roster/requirements-2.0.0.md")
+    assert any(line.startswith("roster: roster/requirements-2.0.0.md -> roster/requirements.md")
                for line in lock_lines)
+    assert data["bump"]["moved"] and data["exit_code"] == 1
     # What would change under generated/ is listed (the manifest pins the schema hash).
     assert "MANIFEST.json" in data["bump"]["generated"]["changed"]
     assert {c["subject"] for c in data["changes"] if c["kind"] == "DEF_ADDED"} == set(
@@ -187,3 +194,48 @@ def test_outside_error_names_the_inputs_directory_in_use(world: Path) -> None:
     [line] = result.stderr.strip().splitlines()
     assert str(other.resolve()) in line
     assert "schema/inputs" not in line
+
+
+@pytest.mark.slow
+def test_a_downgrade_with_upstream_coordinates_is_recorded_and_said(world: Path) -> None:
+    """The release schema-v1.21.0 (older than the pinned schema-v1.23.0) with its upstream
+    commit and tag: the lock and PROVENANCE.md describe the new bytes, the report says
+    downgrade, --fail-on breaking fails on the removed members, and a plain bump exits 0."""
+    from acpgen.inputs.provenance import HEADER
+
+    inputs = world / "proj" / "schema" / "inputs"
+    shutil.copyfile(HISTORY / "schema-v1.21.0.json", inputs / "schema" / "v1" / "older.json")
+    (inputs / "PROVENANCE.md").write_text(
+        f"# Inputs\n\n{HEADER}\n|---|---|---|---|\n| schema/v1/schema.json | old | 1 | - |\n",
+        encoding="utf-8")
+    (world / "proj" / "pyproject.toml").write_text(
+        '[project]\nname = "sdk"\nversion = "1.4.2"\n\n[tool.acpgen]\nbump-sdk-version = true\n',
+        encoding="utf-8")
+    commit = "272bf799f35a258c6a4107a0410ed361e83683d3"  # tests/data/releases/PROVENANCE.md
+    args = ("--schema", "schema/inputs/schema/v1/older.json", "--accept-roster-mismatch",
+            "--upstream-commit", commit, "--upstream-tag", "schema-v1.21.0")
+    before = digest(world)
+    checked = bump(world, *args, "--dry-run", "--fail-on", "breaking")
+    assert checked.returncode == 3, checked.stdout + checked.stderr
+    assert "Release: downgrade: schema-v1.23.0 (lock tag) -> schema-v1.21.0 (--upstream-tag)" in checked.stdout
+    assert digest(world) == before
+    done = bump(world, *args)
+    assert done.returncode == 0, done.stdout + done.stderr
+    lock = tomllib.loads((world / "proj" / "schema" / "acp.lock").read_text(encoding="utf-8"))
+    assert lock["files"]["schema"]["upstream"] == {
+        "commit": commit, "path": "schema/v1/schema.json", "tag": "schema-v1.21.0",
+        "repository": "agentclientprotocol/agent-client-protocol"}
+    pinned = inputs / "schema" / "v1" / "schema.json"
+    assert pinned.read_bytes() == (HISTORY / "schema-v1.21.0.json").read_bytes()
+    assert not (inputs / "schema" / "v1" / "older.json").exists()
+    # The SDK's own release: a break from 1.4.2 is a major release, its changelog entry says so.
+    assert 'version = "2.0.0"' in (world / "proj" / "pyproject.toml").read_text(encoding="utf-8")
+    changelog = (world / "proj" / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert "## [2.0.0] - " in changelog and "Schema bump (downgrade)" in changelog
+    removed = changelog.split("### Removed", 1)[1]
+    assert "#### Agent" in removed and "- **BREAKING** `PROPERTY_REMOVED` ToolCall.name" in removed
+    row = f"| schema/v1/schema.json | {sha(pinned)} | {pinned.stat().st_size} | commit: {commit}; "
+    assert row in (inputs / "PROVENANCE.md").read_text(encoding="utf-8")
+    bad = bump(world, "--schema", "schema/inputs/schema/v1/schema.json", "--accept-roster-mismatch",
+               "--upstream-tag", "v1\nx")
+    assert bad.returncode == 2 and bad.stderr.startswith("acpgen: error: --upstream-tag")

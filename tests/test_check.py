@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -325,7 +326,7 @@ def test_diff_is_cut_to_a_readable_length(copy: Path, inputs_dir: Path, fresh_tr
 def test_ci_doc_workflow_runs_the_check_and_matches_the_hook() -> None:
     """docs/ci.md's GitHub Actions example is valid YAML that gates on `acpgen check`."""
     text = (PROJECT_ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
-    blocks = [b.split("```", 1)[0] for b in text.split("```yaml\n")[1:]]
+    blocks = [b.split("```", 1)[0] for b in re.split(r"```yaml[^\n]*\n", text)[1:]]
     workflow = yaml.safe_load(blocks[0])
     steps = workflow["jobs"]["check"]["steps"]
     runs = [s.get("run", "") for s in steps if "if" not in s]
@@ -498,3 +499,22 @@ def test_output_that_does_not_compile_is_refused_by_generate_naming_the_file_and
     assert len(lines) == 1 and lines[0].startswith("acpgen: error: acp_v1/models.py: generated code does not compile (line "), lines
     assert "SyntaxError: 'return' outside function" in lines[0]
     assert tree_digest(copy / "generated") == before
+
+
+def test_the_report_starts_with_the_cause_and_the_fix(copy: Path, inputs_dir: Path, project) -> None:  # type: ignore[no-untyped-def]
+    """After an option change hundreds of files differ; the first lines still say why and
+    what to do, and the file lists are cut (the JSON has them all)."""
+    result = cli(*check_args(copy, inputs_dir, "--package", "other_sdk"))
+    assert result.exit_code == 1
+    lines = result.stderr.splitlines()
+    assert re.fullmatch(r"drift: generated/ differs from what the pinned inputs produce "
+                        r"\(\d+ changed, \d+ added, \d+ missing\)", lines[0]), lines[0]
+    assert lines[1].startswith("cause: generate options changed: the tree was generated with package "
+                               f"{project.lock.package!r}, checking with package 'other_sdk'")
+    assert lines[2] == (f"fix: check with the options the tree was generated with (--package {project.lock.package}), "
+                        "or run `acpgen generate` with the new ones and commit the result")
+    summary = result.stderr.split("\n\n", 1)[0].splitlines()
+    assert len([line for line in summary if line.startswith("  missing: ")]) == 20
+    assert any(re.fullmatch(r"  \.\.\. and \d+ more missing \(--json lists them all\)", line) for line in summary)
+    report = check(project, str(copy / "generated"), "other_sdk").to_json()
+    assert len(report["missing"]) > 20

@@ -58,6 +58,7 @@ def test_a_command_that_writes_outside_any_project_says_so(tmp_path: Path) -> No
     done = run_acpgen("check", cwd=tmp_path)
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert "no schema/acp.lock here or in any parent directory" in done.stderr
+    assert "(one made by `acpgen skeleton --package NAME --out DIR`) or pass --project DIR" in done.stderr
 
 
 @pytest.mark.slow

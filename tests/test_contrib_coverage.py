@@ -1,10 +1,13 @@
-"""The accumulator's coverage check fails for a schema with a SessionUpdate variant it does
-not fold (``{package}/contrib.py``, ``runtime_tests/test_contrib.py``).
+"""The accumulator takes a schema with a SessionUpdate variant it has no dedicated fold for
+(``{package}/contrib.py``, ``runtime_tests/test_contrib.py``): a compatible schema bump adds
+such variants, and the skeleton's CI must stay green.
 
 A fixture schema is the pinned one with one more ``SessionUpdate`` variant (``mood_update``,
-built on an object of its own); the package generated from it must fail its runtime test
-``test_the_accumulator_folds_every_session_update_variant_of_the_schema``, naming the
-variant, while the package generated from the pinned schema passes it.
+built on an object of its own); the package generated from it passes its runtime test
+``test_the_accumulator_folds_every_session_update_variant_of_the_schema``, which applies the
+new variant, finds it in ``SessionState.other`` (the generic fold) and names it in a warning.
+The package generated from the pinned schema folds every variant its own way: acpgen's own
+guard that the shipped accumulator keeps up with the schema acpgen pins (no warning).
 """
 
 from __future__ import annotations
@@ -57,12 +60,14 @@ def _coverage_test(proj: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_a_variant_the_accumulator_does_not_fold_fails_the_coverage_test(
+def test_a_variant_the_accumulator_does_not_fold_takes_the_generic_fold(
     project_root: Path, inputs_copy: Path, tmp_path: Path
 ) -> None:
     pinned = _coverage_test(make_project(project_root, tmp_path / "pinned", inputs_copy))
     assert pinned.returncode == 0, pinned.stdout + pinned.stderr
+    assert "generic way" not in pinned.stdout, pinned.stdout  # acpgen's pinned schema: all folded
     _add_variant(inputs_copy)
     grown = _coverage_test(make_project(project_root, tmp_path / "grown", inputs_copy))
-    assert grown.returncode == 1, grown.stdout + grown.stderr
-    assert "mood_update" in grown.stdout and "1 failed" in grown.stdout
+    assert grown.returncode == 0, grown.stdout + grown.stderr
+    assert "1 passed" in grown.stdout, grown.stdout
+    assert "folded the generic way (SessionState.other): mood_update" in grown.stdout, grown.stdout

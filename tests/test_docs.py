@@ -19,14 +19,17 @@ Words after the language in the info string say what else to do with a block:
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import yaml
 from conftest import PROJECT_ROOT
 from venv_support import site_farm
 
@@ -48,8 +51,9 @@ class Block:
         return next((f.split("=", 1)[1] for f in self.flags if f.startswith("file=")), None)
 
 
-def blocks(doc: str, text: str) -> list[Block]:
-    """The fenced blocks of one Markdown file that are commands (``no-run`` ones left out)."""
+def blocks(doc: str, text: str, languages: dict[str, str] = RUN_LANGUAGES) -> list[Block]:
+    """The fenced blocks of one Markdown file that are commands (``no-run`` ones left out), or
+    (``languages``) of other languages."""
     found = []
     pos = 0
     while match := FENCE.search(text, pos):
@@ -58,12 +62,12 @@ def blocks(doc: str, text: str) -> list[Block]:
         assert end is not None, f"{doc}:{text.count(chr(10), 0, match.start()) + 1}: unclosed code block"
         words = match["info"].split()
         pos = end.end()
-        if not words or words[0] not in RUN_LANGUAGES or "no-run" in words[1:]:
+        if not words or words[0] not in languages or "no-run" in words[1:]:
             continue
         body = text[match.end():end.start()]
         if match["indent"]:  # a block inside a list item: its lines carry the item's indent
             body = "".join(line[len(match["indent"]):] for line in body.splitlines(keepends=True))
-        found.append(Block(doc, text.count("\n", 0, match.start()) + 1, RUN_LANGUAGES[words[0]],
+        found.append(Block(doc, text.count("\n", 0, match.start()) + 1, languages[words[0]],
                            tuple(words[1:]), body))
     return found
 
@@ -177,3 +181,128 @@ def test_every_command_block_of_the_doc_runs(doc: str, installed: tuple[Path, Pa
     env = _env(root, farm)
     for block in sorted(runnable, key=lambda b: b.file is None):  # files first, then in order
         _run(block, root, env)
+
+
+_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+
+
+def test_the_documented_worker_count_is_what_ci_runs() -> None:
+    ci = (PROJECT_ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    (workers,) = {int(n) for n in re.findall(r"pytest .*?-n (\d+)", ci)}
+    said = {}
+    for doc in DOCS:
+        text = (PROJECT_ROOT / doc).read_text(encoding="utf-8")
+        for match in re.finditer(r"\b(?:in|on) (\w+)\s+workers\b", text):
+            said[f"{doc}:{text.count(chr(10), 0, match.start()) + 1}"] = _NUMBER_WORDS.get(match[1], match[1])
+    assert {"README.md", "docs/ci.md"} <= {where.split(":")[0] for where in said}, said
+    assert all(n == workers for n in said.values()), (workers, said)
+
+
+
+# -- docs/ci.md's recipes: the workflow and the pre-commit configurations, each run for real --
+
+GIT = ["git", "-c", "user.name=docs test", "-c", "user.email=docs@test.invalid", "-c", "init.defaultBranch=main"]
+
+
+def ci_recipes() -> list[Block]:
+    return [b for b in blocks("docs/ci.md", (PROJECT_ROOT / "docs" / "ci.md").read_text(encoding="utf-8"),
+                              {"yaml": "yaml"}) if b.file]
+
+
+def _recipe(kind: str) -> Block:
+    found = [b for b in ci_recipes() if _kind(b) == kind]
+    assert len(found) == 1, (kind, found)
+    return found[0]
+
+
+def _kind(block: Block) -> str:
+    if block.file == ".pre-commit-config.yaml":
+        (repo,) = yaml.safe_load(block.text)["repos"]
+        return "pre-commit local" if repo["repo"] == "local" else "pre-commit remote"
+    if block.file and block.file.startswith(".github/workflows/"):
+        return "workflow"
+    return f"unknown ({block.file})"
+
+
+def test_every_recipe_of_the_ci_doc_is_run_here() -> None:
+    """Each YAML recipe of docs/ci.md is one this module runs (a new one needs a runner)."""
+    assert sorted(_kind(b) for b in ci_recipes()) == ["pre-commit local", "pre-commit remote", "workflow"]
+    assert not [b for b in blocks("docs/ci.md", (PROJECT_ROOT / "docs" / "ci.md").read_text(encoding="utf-8"),
+                                  {"yaml": "yaml"}) if not b.file]
+
+
+def _git_repo(root: Path, env: dict[str, str], tag: str | None = None) -> None:
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "snapshot"], *([["tag", tag]] if tag else [])):
+        done = subprocess.run([*GIT, *args], cwd=root, env=env, capture_output=True, text=True, timeout=120, check=False)
+        assert done.returncode == 0, (args, done.stderr)
+
+
+def _pre_commit(root: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "pre_commit", "run", "--all-files"], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=600, check=False)
+
+
+def _the_hook_passes_then_fails_on_a_hand_edit(root: Path, env: dict[str, str]) -> None:
+    """In a Git repository with the recipe committed: `pre-commit run --all-files` passes;
+    after a hand edit of a generated file it fails, naming the file."""
+    _git_repo(root, env)
+    done = _pre_commit(root, env)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert re.search(r"^acpgen check.*\.Passed$", done.stdout, re.MULTILINE), done.stdout
+    target = root / "generated" / next(p.name for p in (root / "generated").iterdir() if p.is_dir()) / "models.py"
+    target.write_text(target.read_text(encoding="utf-8") + "# edited by hand\n", encoding="utf-8")
+    subprocess.run([*GIT, "commit", "-qam", "hand edit"], cwd=root, env=env, check=True, timeout=120)
+    done = _pre_commit(root, env)
+    edited = target.relative_to(root / "generated").as_posix()
+    assert done.returncode == 1 and "Failed" in done.stdout and edited in done.stdout, done.stdout[-3000:]
+
+
+@pytest.mark.slow
+def test_the_pre_commit_recipe_from_another_repository_runs(
+        skeleton: Path, installed: tuple[Path, Path], tmp_path: Path) -> None:
+    """As written, but for the URL and the rev: a repository of this project, tagged here,
+    stands in for the URL; a fresh skeleton is the other repository. pre-commit installs the
+    hook's environment from that repository (offline: the farm), and the hook runs for real."""
+    _, farm = installed
+    env = {**_env(tmp_path / "none", farm), "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
+    hooks = _copy_project(tmp_path / "acpgen")
+    _git_repo(hooks, env, tag="v0.1.0-docs-test")
+    recipe = _recipe("pre-commit remote")
+    (repo,) = yaml.safe_load(recipe.text)["repos"]
+    assert repo["repo"].startswith("https://") and repo["rev"] == "TAG-OR-COMMIT-SHA", repo
+    config = recipe.text.replace(repo["repo"], str(hooks)).replace(repo["rev"], "v0.1.0-docs-test")
+    sdk = tmp_path / "sdk"
+    shutil.copytree(skeleton, sdk)
+    (sdk / ".pre-commit-config.yaml").write_text(config, encoding="utf-8")
+    _the_hook_passes_then_fails_on_a_hand_edit(sdk, env)
+
+
+@pytest.mark.slow
+def test_the_local_pre_commit_recipe_runs(installed: tuple[Path, Path], tmp_path: Path) -> None:
+    base, farm = installed
+    root = _copy_project(tmp_path / "project")
+    (root / ".venv").symlink_to(base / ".venv")
+    env = {**_env(root, farm), "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
+    (root / ".pre-commit-config.yaml").write_text(_recipe("pre-commit local").text, encoding="utf-8")
+    (root / ".gitignore").write_text(".venv\n", encoding="utf-8")
+    _the_hook_passes_then_fails_on_a_hand_edit(root, env)
+
+
+@pytest.mark.slow
+def test_the_github_workflow_runs_as_written(installed: tuple[Path, Path], tmp_path: Path) -> None:
+    """Every `run:` step in order in a copy of the project (the install included), but the
+    tests step: that is the README's test command's pytest, which runs this very test."""
+    _, farm = installed
+    root = _copy_project(tmp_path / "project")
+    env = _env(root, farm)
+    steps = yaml.safe_load(_recipe("workflow").text)["jobs"]["check"]["steps"]
+    runs = [(s.get("name", ""), str(s["run"])) for s in steps if "run" in s]
+    (ci,) = [b for b in doc_blocks("README.md") if "ci" in b.flags]
+    name, tests = runs[-1]
+    assert name == "Tests" and tests.strip() in ci.text, (tests, ci.text)
+    for _, script in runs[:-1]:
+        done = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", script], cwd=root, env=env,
+                              capture_output=True, text=True, timeout=600, check=False)
+        assert done.returncode == 0, f"{script}:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    report = json.loads((root / "acpgen-check.json").read_text(encoding="utf-8"))
+    assert report["status"] == "clean"

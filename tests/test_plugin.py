@@ -395,3 +395,53 @@ def test_reports_for_tests_this_process_did_not_collect_count_by_their_propertie
     assert report["requirements"][0]["tests"] == [
         {"nodeid": "w.py::test_remote", "outcome": "passed", "reason": None, "stub": False}
     ]
+
+
+SKIPPING_SUITE = '''
+import pytest
+
+def test_stub():
+    pytest.skip("not implemented: ACP-V1-PROMPT-AGENT-STOP-REASON")
+
+def test_other_stub():
+    pytest.skip("not implemented: ACP-V1-SETUP-CLIENT-CHECK-LOADSESSION")
+
+@pytest.fixture
+def acp_agent():
+    pytest.skip('black-box agent check: no agent under test (run with --acp-agent="CMD")')
+
+def test_kit(acp_agent):
+    pass
+
+def test_unrelated():
+    pytest.skip("needs a GPU")
+
+def test_passes():
+    pass
+'''
+
+
+def test_a_run_with_stubs_and_waiting_kit_tests_ends_with_one_line_saying_so(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_sdk=SKIPPING_SUITE)
+    result = run(pytester, "-q")
+    lines = [line for line in result.outlines if line.strip()]
+    assert re.match(r"^1 passed, 4 skipped", lines[-1]), lines
+    assert lines[-2] == (
+        'acp: 4 skipped: 2 requirement stubs ("not implemented: <ID>": tests for you to write; -rs lists them), '
+        '1 conformance-kit tests waiting for a peer under test (run them: pytest test_sdk.py --acp-agent="CMD"), '
+        "1 other (-rs lists why)")
+    assert sum(line.startswith("acp: ") for line in result.outlines) == 1
+
+
+def test_a_run_without_acp_skips_prints_no_such_line(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_plain='''
+import pytest
+
+def test_a():
+    pytest.skip("not implemented: someday")
+
+def test_b():
+    pass
+''')
+    result = run(pytester, "-q")
+    assert not any(line.startswith("acp: ") for line in result.outlines), result.outlines

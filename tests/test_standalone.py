@@ -6,6 +6,7 @@ acpgen's wheel installed on top of its dependencies; the user venv has no acpgen
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -123,6 +124,15 @@ def test_the_skeleton_tests_pass_without_acpgen_and_after_a_copy(
     done = run([python(user), "-m", "pytest", "-q", "generated/tests", "tests", "--acp-coverage"], copy, user)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert " passed" in done.stdout and "roster acp-v1-2797d331-r2: 240 requirements" in done.stdout
+    # The vendored plugin's last line explains the skips: the stubs, and the kit's tests waiting
+    # for a peer (with the commands that run them).
+    last, stats = done.stdout.strip().splitlines()[-2:]
+    skipped = re.search(r"(\d+) skipped", stats)
+    assert skipped and last.startswith(f"acp: {skipped[1]} skipped: "), done.stdout[-2000:]
+    assert re.search(r": \d+ requirement stubs .*, \d+ conformance-kit tests waiting for a peer under test "
+                     r'\(run them: pytest generated/tests/test_conformance_agent.py --acp-agent="CMD"; '
+                     r'pytest generated/tests/test_conformance_client.py --acp-client="CMD ... \{agent\}"\)'
+                     r"(, \d+ other \(-rs lists why\))?$", last), last
     # The vendored plugin validates markers without acpgen: a typo is a collection error.
     (copy / "tests" / "test_typo.py").write_text(
         "import pytest\n\n@pytest.mark.acp_requirement('ACP-V1-NO-SUCH-THING')\ndef test_x() -> None:\n    pass\n")

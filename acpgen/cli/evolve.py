@@ -9,19 +9,75 @@ import click
 
 from acpgen.cli.common import emit_json, handle_errors, open_project, project_options
 from acpgen.errors import AcpgenError
+from acpgen.evolve.advice import kind_of
 from acpgen.evolve.bump import BumpPlan, analyse, apply_bump, pinned_meta, plan_bump
+from acpgen.evolve.changelog import SdkRelease, with_sdk_release
 from acpgen.evolve.compat import RULES, explain
-from acpgen.evolve.diff import SchemaSide, build_side, load_side
-from acpgen.evolve.report import exit_code, render_text, to_json
+from acpgen.evolve.diff import SchemaDiff, SchemaSide, build_side, load_side
+from acpgen.evolve.impact import Impact
+from acpgen.evolve.release import ReleaseView, release_view
+from acpgen.evolve.report import FAIL_ON, exit_status, render_text, to_json
+from acpgen.evolve.report_ci import render_github, render_markdown
 from acpgen.inputs.lock import STABLE_SURFACE, surface_file
 from acpgen.load.project import Project
 
 _EXIT_HELP = (
-    "Exit codes: 0 no change at all; 1 only compatible changes (annotation-only changes "
-    "count as compatible changes); 3 at least one change breaks a client or an agent "
-    "generated from OLD (each with a witness: a JSON value jsonschema confirms); 4 no proven "
-    "break but a change acpgen cannot decide (unproven); 2 bad input (nothing written)."
+    "Exit codes: 0 no change at all (or nothing --fail-on fails on); 1 only compatible "
+    "changes (annotation-only changes count as compatible changes); 3 at least one change "
+    "breaks a client or an agent generated from OLD (each with a witness: a JSON value "
+    "jsonschema confirms); 4 no proven break but a change acpgen cannot decide (unproven); "
+    "2 bad input (nothing written). --fail-on breaking keeps only 3 and 4; --fail-on never "
+    "(or --exit-zero) exits 0 whatever the verdict; breaking changes of an unstable surface "
+    "count as compatible unless --fail-on-unstable."
 )
+FORMATS = ("text", "json", "github", "markdown")
+
+
+def _report_options(fail_on_default: str):  # type: ignore[no-untyped-def]
+    """The output and exit options diff and bump share."""
+    def wrap(f):  # type: ignore[no-untyped-def]
+        for option in reversed((
+            click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
+                         help="text (default), json (the full report), github (workflow "
+                              "annotations at each change's line) or markdown (a PR comment)."),
+            click.option("--json", "as_json", is_flag=True, help="Same as --format json."),
+            click.option("--fail-on", type=click.Choice(FAIL_ON), default=fail_on_default,
+                         show_default=True, help="Which verdicts exit non-zero."),
+            click.option("--exit-zero", is_flag=True,
+                         help="Exit 0 whatever the verdict (--fail-on never); bad input is still 2."),
+            click.option("--fail-on-unstable", is_flag=True,
+                         help="Let breaking changes of an unstable surface fail too."),
+        )):
+            f = option(f)
+        return f
+    return wrap
+
+
+def _emit(diff: SchemaDiff, impact: Impact, release: ReleaseView, fmt: str, verbose: bool,
+          extra: dict[str, object] | None = None, tail: str = "") -> None:
+    if fmt == "json":
+        data = to_json(diff, impact, release)
+        if extra:
+            data.update(extra)
+        emit_json(data)
+    elif fmt == "github":
+        click.echo(render_github(diff, impact, release))
+    elif fmt == "markdown":
+        click.echo(render_markdown(diff, impact, release) + (f"\n\n```text\n{tail}\n```" if tail else ""))
+    else:
+        click.echo(render_text(diff, impact, verbose, release) + (f"\n\n{tail}" if tail else ""))
+
+
+def _lock_tag(project: Project, arg: str) -> str | None:
+    """The release tag the lock records for a surface name or the project's inputs directory."""
+    surfaces = [STABLE_SURFACE, *project.lock.surfaces]
+    if arg in surfaces and not Path(arg).exists():
+        key = surface_file("schema", arg)
+    elif Path(arg).is_dir() and Path(arg).resolve() == project.inputs.directory.resolve():
+        key = "schema"
+    else:
+        return None
+    return project.lock.files[key].upstream.get("tag")
 
 
 @click.command("diff", help=(
@@ -35,14 +91,19 @@ _EXIT_HELP = (
 ))
 @click.argument("old", required=False)
 @click.argument("new", required=False)
-@click.option("--json", "as_json", is_flag=True, help="Print the full report as JSON (for CI).")
+@_report_options("compatible")
 @click.option("--verbose", "-v", is_flag=True, help="List every change, not counts and the first 20.")
 @click.option("--explain", "explain_kind", metavar="KIND",
-              help="Print the policy for one change kind (e.g. DEFAULT_CHANGED, or 'all'), and exit.")
+              help="Print the policy for one change kind (DEFAULT_CHANGED, 'default changed', "
+                   "or 'all'), and exit.")
+@click.option("--old-version", metavar="VERSION", help="OLD's release version or tag (v0.6.1).")
+@click.option("--new-version", metavar="VERSION", help="NEW's release version or tag.")
 @project_options
 @handle_errors
-def diff_command(old: str | None, new: str | None, as_json: bool, verbose: bool,
-                 explain_kind: str | None, project_dir: Path | None, inputs: str | None) -> None:
+def diff_command(old: str | None, new: str | None, fmt: str | None, as_json: bool, fail_on: str,
+                 exit_zero: bool, fail_on_unstable: bool, verbose: bool, explain_kind: str | None,
+                 old_version: str | None, new_version: str | None,
+                 project_dir: Path | None, inputs: str | None) -> None:
     if explain_kind is not None:
         click.echo(_explain(explain_kind))
         return
@@ -52,11 +113,12 @@ def diff_command(old: str | None, new: str | None, as_json: bool, verbose: bool,
     meta = pinned_meta(project)
     old_side = _side(project, old, meta)
     result, impact = analyse(project, old_side, _side(project, new, meta, trusted=old_side))
-    if as_json:
-        emit_json(to_json(result, impact))
-    else:
-        click.echo(render_text(result, impact, verbose))
-    sys.exit(exit_code(result))
+    versions = [(v, "--old-version" if v else "lock tag") if v else (_lock_tag(project, a), "lock tag")
+                for v, a in ((old_version, old), (new_version, new))]
+    release = release_view(result, versions[0][0], versions[1][0], versions[0][1], versions[1][1],
+                           fail_on_unstable)
+    _emit(result, impact, release, "json" if as_json else fmt or "text", verbose)
+    sys.exit(exit_status(result, "never" if exit_zero else fail_on, release))
 
 
 def _side(project: Project, arg: str, meta: tuple[str, bytes] | None,
@@ -77,7 +139,8 @@ def _side(project: Project, arg: str, meta: tuple[str, bytes] | None,
 def _explain(kind: str) -> str:
     if kind.lower() == "all":
         return "\n\n".join(filter(None, (explain(k) for k in RULES)))
-    text = explain(kind)
+    found = kind_of(kind)
+    text = explain(found) if found else None
     if text is None:
         raise AcpgenError("--explain", f"unknown change kind {kind!r}; one of: {', '.join(RULES)}")
     return text
@@ -89,54 +152,80 @@ def _explain(kind: str) -> str:
     "directory (the lock records paths relative to it; inputs are never copied). The roster "
     "header pins the schema hash: give --roster with a roster for NEW, or "
     "--accept-roster-mismatch to keep the pinned one (recorded in the lock, warned by verify). "
-    "With --dry-run nothing is written.\n\n" + _EXIT_HELP + " The exit code is that of the "
-    "diff; the bump is applied whatever it is (unless --dry-run)."
+    "The new files take the pinned names (the replaced ones are gone); PROVENANCE.md and the "
+    "lock's upstream coordinates describe the new bytes (--upstream-commit/--upstream-tag, else "
+    "unknown). In a project whose pyproject.toml has [tool.acpgen] bump-sdk-version = true (a "
+    "skeleton), the SDK's version is raised by the release the change needs and CHANGELOG.md "
+    "gets an entry. With --dry-run nothing is written.\n\n" + _EXIT_HELP + " bump defaults to "
+    "--fail-on never: 0 once applied; the bump is applied whatever the verdict (unless --dry-run)."
 ))
 @click.option("--schema", "schema", required=True, metavar="FILE", help="The new schema.json.")
 @click.option("--meta", "meta", metavar="FILE", help="The new meta.json (default: beside the schema, else keep).")
 @click.option("--roster", "roster", metavar="FILE", help="A roster whose header pins the new schema.")
 @click.option("--accept-roster-mismatch", is_flag=True,
               help="Keep the pinned roster although it pins another schema.")
+@click.option("--upstream-commit", metavar="SHA", help="The upstream commit of the new bytes (recorded in the lock).")
+@click.option("--upstream-tag", metavar="TAG", help="The upstream release tag of the new bytes (schema-v1.25.0).")
 @click.option("--dry-run", is_flag=True, help="Validate and report; write nothing.")
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (for CI).")
+@_report_options("never")
 @click.option("--verbose", "-v", is_flag=True, help="List every change and every generated file.")
 @project_options
 @handle_errors
 def bump_command(schema: str, meta: str | None, roster: str | None, accept_roster_mismatch: bool,
-                 dry_run: bool, as_json: bool, verbose: bool,
+                 upstream_commit: str | None, upstream_tag: str | None, dry_run: bool,
+                 fmt: str | None, as_json: bool, fail_on: str, exit_zero: bool,
+                 fail_on_unstable: bool, verbose: bool,
                  project_dir: Path | None, inputs: str | None) -> None:
     project = open_project(project_dir, inputs)
+    given = {k: v for k, v in (("commit", upstream_commit), ("tag", upstream_tag)) if v}
+    for key, value in given.items():
+        if not value.strip() or any(ord(ch) < 32 for ch in value):
+            raise AcpgenError(f"--upstream-{key}", f"{value!r} is empty or has a control character")
     try:
-        plan = plan_bump(project, schema, meta, roster, accept_roster_mismatch)
+        plan = plan_bump(project, schema, meta, roster, accept_roster_mismatch, given or None)
+        old_tag = project.lock.files["schema"].upstream.get("tag")
+        release = release_view(plan.diff, old_tag, upstream_tag, "lock tag", "--upstream-tag",
+                               fail_on_unstable)
+        plan, sdk = with_sdk_release(plan, release)
         if not dry_run:
             apply_bump(plan)
     except OSError as exc:  # whatever the file system says, one line and exit 2
         raise AcpgenError(str(exc.filename or schema), f"file-system error: {exc.strerror or exc}") from None
     out_dir = plan.project.lock.out.rstrip("/")
-    if as_json:
-        data = to_json(plan.diff, plan.impact)
-        data["bump"] = {
-            "dry_run": dry_run,
-            "applied": not dry_run and not plan.no_op,
-            "lock": list(plan.lock_changes),
-            "roster_note": plan.roster_note,
-            "generated": {"dir": out_dir, "added": list(plan.tree.added),
-                          "removed": list(plan.tree.removed), "changed": list(plan.tree.changed)},
-        }
-        emit_json(data)
-    else:
-        click.echo(render_text(plan.diff, plan.impact, verbose))
-        click.echo("")
-        click.echo(_bump_text(plan, dry_run, out_dir, verbose))
-    sys.exit(exit_code(plan.diff))
+    extra: dict[str, object] = {"bump": {
+        "dry_run": dry_run,
+        "applied": not dry_run and not plan.no_op,
+        "lock": list(plan.lock_changes),
+        "moved": [[str(a), str(b)] for a, b in plan.moves],
+        "rewritten": sorted(str(p) for p in plan.texts),
+        "notes": list(plan.notes),
+        "sdk_version": ({"old": str(sdk.old), "new": str(sdk.new), "bump": sdk.bump}
+                        if sdk is not None else None),
+        "roster_note": plan.roster_note,
+        "generated": {"dir": out_dir, "added": list(plan.tree.added),
+                      "removed": list(plan.tree.removed), "changed": list(plan.tree.changed)},
+    }}
+    tail = _bump_text(plan, sdk, dry_run, out_dir, verbose)
+    _emit(plan.diff, plan.impact, release, "json" if as_json else fmt or "text", verbose,
+          extra, "" if fmt == "github" else tail)
+    sys.exit(exit_status(plan.diff, "never" if exit_zero else fail_on, release))
 
 
-def _bump_text(plan: object, dry_run: bool, out_dir: str, verbose: bool) -> str:
-    assert isinstance(plan, BumpPlan)
+def _bump_text(plan: BumpPlan, sdk: SdkRelease | None, dry_run: bool, out_dir: str,
+               verbose: bool) -> str:
+    root = plan.project.root
     lines = ["Lock (schema/acp.lock):"]
     lines += [f"  {c}" for c in plan.lock_changes] or ["  unchanged"]
     if plan.roster_note:
         lines.append(f"  note: {plan.roster_note}")
+    for source, dest in plan.moves:
+        lines.append(f"  moved {_rel(source, root)} -> {_rel(dest, root)} (replacing the pinned file)")
+    for path in plan.texts:
+        lines.append(f"  rewritten {_rel(path, root)}")
+    lines += [f"  note: {n}" for n in plan.notes]
+    if sdk is not None:
+        lines.append(f"SDK version: {sdk.old} -> {sdk.new} ({sdk.bump})" if sdk.bump != "none"
+                     else f"SDK version: {sdk.old} (no release needed)")
     t = plan.tree
     lines.append(f"Generated ({out_dir}/): {len(t.changed)} changed, {len(t.added)} added, "
                  f"{len(t.removed)} removed")
@@ -153,3 +242,10 @@ def _bump_text(plan: object, dry_run: bool, out_dir: str, verbose: bool) -> str:
     else:
         lines.append("bump applied: lock updated and output regenerated")
     return "\n".join(lines)
+
+
+def _rel(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return str(path)

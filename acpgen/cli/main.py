@@ -67,11 +67,16 @@ def main() -> None:
     ACP v1 project (its lock, manifests and pinned inputs); --inputs or $ACPGEN_INPUTS
     point them at other copies of the same bytes.
 
-    Exit codes: 0 success; 1 the generated tree differs (check) or compatible changes
-    (diff/bump); 2 bad input or usage (input drift, malformed file, invalid
-    schema/capabilities.toml, bad option value; one line, nothing written); 3 breaking
-    changes (diff/bump). A closed standard output (`acpgen roster | head`) ends a command
-    quietly with 0.
+    \b
+    Exit codes:
+      0  success (bump: applied, unless --fail-on says otherwise)
+      1  check: the generated tree differs; diff: only compatible changes
+      2  bad input or usage (input drift, malformed file, invalid
+         schema/capabilities.toml, bad option value; one line, nothing written)
+      3  diff: a breaking change (proved by a witness)
+      4  diff: no proven break, but a change acpgen cannot decide (unproven)
+    diff and bump take --fail-on breaking|compatible|never and --exit-zero.
+    A closed standard output (`acpgen roster | head`) ends a command quietly with 0.
     """
 
 
@@ -174,41 +179,49 @@ def roster(
 
 
 @main.command()
-@click.argument("type_name", required=False, metavar="[TYPE]")
+@click.argument("name", required=False, metavar="[NAME]")
 @click.option("--methods", is_flag=True, help="The method table (one method per line).")
 @click.option("--capabilities", is_flag=True,
               help="The capability tree (one dotted path and its kind per line, e.g. clientCapabilities.fs.readTextFile).")
-@click.option("--gates", is_flag=True, help="The capability gates of schema/capabilities.toml.")
+@click.option("--gates", is_flag=True, help="The capability gates of the surface's gating manifest (schema/capabilities.toml for v1).")
+@click.option("--surface", metavar="SURFACE", help="The protocol surface to show: v1 (default), v1-unstable, v2, v2-unstable (docs/surfaces.md).")
+@click.option("--full", is_flag=True, help="Show every description whole (the text view summarises each to about a line).")
 @click.option("--json", "as_json", is_flag=True, help="Print the same selection as JSON (objects, every field).")
 @project_options
 @handle_errors
 def inspect(
-    type_name: str | None,
+    name: str | None,
     methods: bool,
     capabilities: bool,
     gates: bool,
+    surface: str | None,
+    full: bool,
     as_json: bool,
     project_dir: Path | None,
     inputs: str | None,
 ) -> None:
-    """Show the IR: one def (TYPE), the methods, the capability tree or the gates."""
+    """Show the IR of one surface: what NAME names (a $def such as ToolCall, a Python class
+    such as ContentBlockText, a method such as session/prompt or session_prompt; any case),
+    the methods, the capability tree or the gates."""
     from acpgen.cli import inspect_view
 
-    if sum([bool(type_name), methods, capabilities, gates]) != 1:
-        raise AcpgenError("acpgen inspect", "give exactly one of TYPE, --methods, --capabilities, --gates")
+    if sum([bool(name), methods, capabilities, gates]) != 1:
+        raise AcpgenError("acpgen inspect", "give exactly one of NAME, --methods, --capabilities, --gates")
     project = open_project(project_dir, inputs, builtin=True)
+    scope = inspect_view.choose_scope(project, surface)
     if methods:
-        data: Any = [m.to_json() for m in project.ir.methods]
+        data: Any = [{**m.to_json(), "py_name": m.py_name} for m in scope.ir.methods]
         text = inspect_view.methods_text(data)
     elif capabilities:
-        data = [c.to_json() for c in project.ir.capabilities]
+        data = [c.to_json() for c in scope.ir.capabilities]
         text = inspect_view.capabilities_text(data)
     elif gates:
-        data = inspect_view.gates(project)
-        text = inspect_view.gates_text(data)
+        data = inspect_view.gates(scope)
+        text = inspect_view.gates_text(data, scope.manifest_where)
     else:
-        data = inspect_view.definition(project, type_name or "")
-        text = inspect_view.definition_text(data)
+        others = [s for s in inspect_view.scopes(project).values() if s.name != scope.name]
+        data = inspect_view.lookup(scope, others, name or "")
+        text = inspect_view.definition_text(data, full)
     if as_json:
         emit_json(data)
     else:

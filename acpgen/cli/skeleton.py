@@ -66,4 +66,4 @@ def skeleton(
         project, out, package, vendor_inputs=vendor_inputs, acpgen_requirement=acpgen_requirement,
         surfaces=surfaces,
     )
-    click.echo(f"created {len(files)} files in {out}/ (package {package}); next: cd {out} && pip install -e '.[test]' && pytest")
+    click.echo(f"created {len(files)} files in {out}/ (package {package}); next: cd {out} && python3 -m venv .venv && . .venv/bin/activate && pip install -e '.[test]' && pytest")

@@ -8,8 +8,22 @@ Where the new files must be
     ``history/schema-v1.21.0.json``. A file outside it is refused (exit 2): put it in the
     inputs directory first.
 
+The pinned names stay
+    The new bytes take the place of the ones they replace: ``--schema``'s file is moved onto the
+    pinned schema's path (``schema/v1/schema.json`` keeps its name, the old bytes are gone),
+    and so are ``--meta`` and ``--roster``'s. ``PROVENANCE.md`` beside the inputs (the table
+    ``acpgen skeleton`` writes) gets the new rows, and the lock's upstream coordinates describe
+    the new bytes: ``--upstream-commit`` / ``--upstream-tag``, else a roster that pins them,
+    else ``commit = "unknown"``.
+
 Meta
     ``--meta`` if given; else a ``meta.json`` beside the new schema; else the pinned meta stays.
+
+The SDK's own version
+    In a project whose ``pyproject.toml`` says ``[tool.acpgen] bump-sdk-version = true`` (a
+    skeleton does), ``[project] version`` is raised by the release the change needs
+    (:mod:`acpgen.evolve.semver`) and ``CHANGELOG.md`` gets an entry
+    (:mod:`acpgen.evolve.changelog`).
 
 The roster pin
     The roster header pins the schema's SHA-256, and every command refuses a roster that pins
@@ -32,7 +46,9 @@ Order (never half-applied)
        ``acpgen generate``; not rebuilt, so what was reported is exactly what is written) is
        swapped in atomically by ``acpgen.output.writer.write_tree``; if that fails the temporary
        lock is removed and nothing has changed;
-    5. the temporary lock is renamed over ``schema/acp.lock`` (one atomic rename).
+    5. the new input files are moved onto the pinned names, ``PROVENANCE.md``,
+       ``pyproject.toml`` and ``CHANGELOG.md`` replaced (each written to a temporary file
+       first), and the temporary lock is renamed over ``schema/acp.lock`` (one atomic rename).
 """
 
 from __future__ import annotations
@@ -46,6 +62,7 @@ from acpgen.evolve.diff import SchemaDiff, SchemaSide, build_side, diff_sides
 from acpgen.evolve.impact import Impact, compute_impact, load_gate_entries, tagged_gates
 from acpgen.inputs.lock import Lock, PinnedFile, dump_lock
 from acpgen.inputs.pinned import RawInputs, sha256_hex
+from acpgen.inputs.provenance import update_rows
 from acpgen.inputs.roster import Roster
 from acpgen.ir.types import SchemaIR
 from acpgen.load import conformance
@@ -79,10 +96,16 @@ class BumpPlan:
     tree: TreeChanges
     roster_note: str | None = None
     lock_changes: tuple[str, ...] = field(default=())
+    # (source, destination) of each new input file moved onto its pinned name
+    moves: tuple[tuple[Path, Path], ...] = field(default=())
+    # other files the bump rewrites: path -> new text (PROVENANCE.md, pyproject.toml, CHANGELOG.md)
+    texts: dict[Path, str] = field(default_factory=dict)
+    notes: tuple[str, ...] = field(default=())
 
     @property
     def no_op(self) -> bool:
-        return self.lock_text == dump_lock(self.project.lock) and self.tree.total == 0
+        return (self.lock_text == dump_lock(self.project.lock) and self.tree.total == 0
+                and not self.moves)
 
 
 def old_side(project: Project) -> SchemaSide:
@@ -127,8 +150,10 @@ def plan_bump(
     meta_arg: str | None = None,
     roster_arg: str | None = None,
     accept_roster_mismatch: bool = False,
+    upstream: dict[str, str] | None = None,
 ) -> BumpPlan:
-    """Validate the whole bump in memory; raise (exit 2) on anything wrong."""
+    """Validate the whole bump in memory; raise (exit 2) on anything wrong. ``upstream``:
+    the new bytes' coordinates (``commit`` / ``tag``, from ``--upstream-commit/-tag``)."""
     lock = project.lock
     schema_rel, schema_path = _inside(project, schema_arg, "--schema")
     schema_blob = _read(schema_path, schema_arg)
@@ -164,12 +189,17 @@ def plan_bump(
                        f"not {new_sha[:12]}: accepted (--accept-roster-mismatch)")
     roster_upstream["revision"] = roster.revision
 
+    pins = new_sha == roster.schema_sha256
+    sources = {"schema": schema_rel, "meta": meta_rel, "roster": roster_rel}
     files = {
-        "schema": _pinned("schema", schema_rel, schema_blob, lock, roster, new_sha == roster.schema_sha256),
-        "meta": _pinned("meta", meta_rel, meta_blob, lock, roster, new_sha == roster.schema_sha256),
-        "roster": PinnedFile("roster", roster_rel, sha256_hex(roster_blob), len(roster_blob),
-                             dict(sorted(roster_upstream.items()))),
+        "schema": _pinned("schema", schema_blob, lock, roster, pins, upstream),
+        "meta": _pinned("meta", meta_blob, lock, roster, pins, upstream),
+        "roster": PinnedFile("roster", lock.files["roster"].path, sha256_hex(roster_blob),
+                             len(roster_blob), dict(sorted(roster_upstream.items()))),
     }
+    base = project.inputs.directory
+    moves = tuple((base / sources[n], base / files[n].path) for n in sorted(files)
+                  if sources[n] != files[n].path)
     # A bump moves v1 stable; the other surfaces the lock lists keep their pins and bytes.
     others = {n: f for n, f in lock.files.items() if n not in files}
     new_lock = lock.with_files({**others, **files})
@@ -196,23 +226,45 @@ def plan_bump(
         changed=tuple(sorted(r for r in set(built) & set(current) if built[r] != current[r])),
     )
     lock_changes = tuple(
-        f"{n}: {lock.files[n].path} -> {files[n].path} ({files[n].sha256[:12]}, {files[n].size} bytes)"
-        for n in sorted(files) if (files[n].path, files[n].sha256) != (lock.files[n].path, lock.files[n].sha256)
+        f"{n}: {sources[n]} -> {files[n].path} ({files[n].sha256[:12]}, {files[n].size} bytes)"
+        for n in sorted(files) if files[n].sha256 != lock.files[n].sha256
     )
+    changed = [files[n] for n in sorted(files) if files[n].sha256 != lock.files[n].sha256]
+    texts, notes = _provenance(base, changed)
     return BumpPlan(project, new_project, diff, impact, dump_lock(new_lock), built, tree,
-                    roster_note, lock_changes)
+                    roster_note, lock_changes, moves, texts, notes)
 
 
-def _pinned(name: str, rel: str, blob: bytes, lock: Lock, roster: Roster, roster_pins: bool) -> PinnedFile:
+def _provenance(base: Path, changed: list[PinnedFile]) -> tuple[dict[Path, str], tuple[str, ...]]:
+    """The inputs' PROVENANCE.md with the rows of the replaced files (or a note why not)."""
+    path = base / "PROVENANCE.md"
+    if not changed or not path.is_file():
+        return {}, ()
+    text = _read(path, str(path)).decode("utf-8", "replace")
+    new = update_rows(text, changed)
+    if new is None:
+        return {}, (f"{path.name} is not in acpgen's table format: update it by hand for "
+                    + ", ".join(f.path for f in changed),)
+    return ({path: new} if new != text else {}), ()
+
+
+def _pinned(name: str, blob: bytes, lock: Lock, roster: Roster, roster_pins: bool,
+            given: dict[str, str] | None) -> PinnedFile:
+    """The new pin of ``name``: its bytes under the pinned path, with their upstream."""
     old = lock.files[name]
     sha = sha256_hex(blob)
-    if sha == old.sha256 and rel == old.path:
+    if sha == old.sha256:
         return old
-    # Upstream provenance of the new bytes is known only when a roster pins them.
-    upstream: dict[str, str] = {}
-    if roster_pins:
-        upstream = {"repository": roster.repository, "commit": roster.commit}
-    return PinnedFile(name, rel, sha, len(blob), upstream)
+    # Where the bytes come from upstream: as given, else from a roster that pins them, else
+    # unknown; the repository and path within it carry over from the pin they replace.
+    upstream = {k: v for k, v in old.upstream.items() if k in ("repository", "path")}
+    if given:
+        upstream.update({"commit": "unknown", **given})
+    elif roster_pins:
+        upstream.update({"repository": roster.repository, "commit": roster.commit})
+    else:
+        upstream["commit"] = "unknown"
+    return PinnedFile(name, old.path, sha, len(blob), dict(sorted(upstream.items())))
 
 
 def _check_manifest(project: Project, new_roster: Roster, ir: SchemaIR) -> Manifest | None:
@@ -252,13 +304,23 @@ def apply_bump(plan: BumpPlan) -> None:
         tmp.write_text(plan.lock_text, encoding="utf-8")
     except OSError as exc:
         raise AcpgenError(str(tmp), f"cannot write the new lock: {exc.strerror or exc}") from None
+    staged: list[Path] = []
     try:
+        for path, text in plan.texts.items():
+            staged.append(path.with_name(path.name + ".bump-tmp"))
+            staged[-1].write_text(text, encoding="utf-8")
         # The tree built and validated by plan_bump (acpgen.output.generate.build_tree, the same
         # pipeline `generate` runs), so what was reported is exactly what is written.
         write_tree(output_dir(plan.new_project), plan.files)
+        for source, dest in plan.moves:
+            os.replace(source, dest)
+        for path, done in zip(plan.texts, staged, strict=True):
+            os.replace(done, path)
         os.replace(tmp, lock_path)
     except BaseException as exc:
         tmp.unlink(missing_ok=True)
+        for done in staged:
+            done.unlink(missing_ok=True)
         if isinstance(exc, OSError):
             where = exc.filename or output_dir(plan.new_project)
             raise AcpgenError(str(where), f"cannot write: {exc.strerror or exc}") from None

@@ -1,8 +1,12 @@
-"""Render a schema diff (with its roster impact) as plain text or JSON-ready data.
+"""Render a schema diff (with its roster impact) as plain text or JSON-ready data, and the
+exit code it leads to.
 
 Plain text is summarised so each section fits a screen: annotation-only changes are counted
-per key, long sections are cut with a "--verbose" hint. JSON always carries everything.
-Output is deterministic: sorted, no timestamps, paths exactly as the user gave them.
+per key, long sections are cut with a "--verbose" hint. Each change is named by its kind (the
+vocabulary of ``--explain``), with who it breaks, why, and what the SDK's user changes
+(:mod:`acpgen.evolve.advice`). JSON always carries everything; GitHub annotations and a
+Markdown PR comment are in :mod:`acpgen.evolve.report_ci`. Output is deterministic: sorted,
+no timestamps, paths exactly as the user gave them.
 """
 
 from __future__ import annotations
@@ -10,14 +14,19 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any
 
+from acpgen.evolve.advice import advice, handler_names, where
 from acpgen.evolve.changes import Change
+from acpgen.evolve.compat import RULES
 from acpgen.evolve.diff import SchemaDiff
-from acpgen.evolve.impact import Impact
+from acpgen.evolve.impact import ChangeImpact, Impact
+from acpgen.evolve.release import ReleaseView, release_lines
 
 EXIT_NO_CHANGE = 0
 EXIT_COMPATIBLE = 1
 EXIT_BREAKING = 3
 EXIT_UNPROVEN = 4
+# --fail-on: which verdicts fail (exit non-zero with their code); "never" is --exit-zero.
+FAIL_ON = ("breaking", "compatible", "never")
 _SECTION_LIMIT = 20
 _REQ_LIMIT = 6
 
@@ -40,6 +49,21 @@ def exit_code(diff: SchemaDiff) -> int:
     return EXIT_UNPROVEN if any(c.unproven for c in diff.changes) else EXIT_COMPATIBLE
 
 
+def exit_status(diff: SchemaDiff, fail_on: str, release: ReleaseView | None = None) -> int:
+    """The exit code under ``--fail-on``: ``compatible`` fails on any change (the verdict's
+    code: 1, 3 or 4), ``breaking`` only on a proven break (3) or an unproven change (4),
+    ``never`` on nothing (0). Breaking changes of an unstable surface count as compatible
+    unless the project opted in (:class:`~acpgen.evolve.release.ReleaseView`)."""
+    code = exit_code(diff)
+    if code == EXIT_BREAKING and release is not None and not release.gates_breaking:
+        code = EXIT_COMPATIBLE
+    if fail_on == "never" or code == EXIT_NO_CHANGE:
+        return 0
+    if fail_on == "breaking":
+        return code if code in (EXIT_BREAKING, EXIT_UNPROVEN) else 0
+    return code
+
+
 def verdict(diff: SchemaDiff) -> str:
     return {EXIT_NO_CHANGE: "no change", EXIT_COMPATIBLE: "compatible",
             EXIT_BREAKING: "breaking", EXIT_UNPROVEN: "unproven"}[exit_code(diff)]
@@ -53,8 +77,18 @@ def _mark(c: Change) -> str:
     return "compatible"
 
 
-def _where(c: Change) -> str:
-    return c.describe().split(": ", 1)[0]
+_where = where
+
+
+def advice_for(diff: SchemaDiff, impact: Impact) -> dict[int, str]:
+    """id(change) -> its "do" line."""
+    handlers = {**handler_names(diff.new.meta), **handler_names(diff.old.meta)}
+    by_change: dict[int, ChangeImpact] = {id(ci.change): ci for ci in impact.changes}
+    out = {}
+    for c in diff.semantic:
+        ci = by_change.get(id(c))
+        out[id(c)] = advice(c, ci.carriers if ci else (), handlers)
+    return out
 
 
 def _annotation_groups(changes: tuple[Change, ...]) -> list[tuple[str, int, int]]:
@@ -73,7 +107,8 @@ def section_of(kind: str) -> str | None:
     return next((title for title, prefixes in _SECTIONS if kind.startswith(prefixes)), None)
 
 
-def render_text(diff: SchemaDiff, impact: Impact, verbose: bool = False) -> str:
+def render_text(diff: SchemaDiff, impact: Impact, verbose: bool = False,
+                release: ReleaseView | None = None) -> str:
     lines: list[str] = []
     sem = diff.semantic
     bc = sum(c.client == "breaking" for c in sem)
@@ -82,8 +117,11 @@ def render_text(diff: SchemaDiff, impact: Impact, verbose: bool = False) -> str:
                  f"{diff.new.label} ({diff.new.sha256[:12]})")
     lines.append(f"{len(sem)} semantic change(s): {bc} breaking for a client, {ba} breaking for an "
                  f"agent (generated from OLD); {len(diff.annotations)} annotation-only change(s)")
-    lines.append(f"verdict: {verdict(diff)} (exit {exit_code(diff)})")
+    lines.append(f"verdict: {verdict(diff)}")
+    if release is not None:
+        lines += release_lines(release)
     by_change = {id(ci.change): ci for ci in impact.changes}
+    todo = advice_for(diff, impact)
     for title, prefixes in _SECTIONS:
         section = [c for c in sem if c.kind.startswith(prefixes)]
         if not section:
@@ -91,11 +129,14 @@ def render_text(diff: SchemaDiff, impact: Impact, verbose: bool = False) -> str:
         lines += ["", f"{title}: {len(section)}"]
         shown = section if verbose else section[:_SECTION_LIMIT]
         for c in shown:
-            lines.append(f"  {_mark(c):<16} {c.describe()}")
+            lines.append(f"  {_mark(c):<16} {c.kind} {c.describe()}")
             for w in c.witnesses:
                 lines.append(f"  {'':<16}   {w.short()}")
             if c.unproven:
                 lines.append(f"  {'':<16}   {c.reason.split(';')[0]}")
+            if c.breaking or c.unproven:
+                lines.append(f"  {'':<16}   why: {RULES[c.kind].why}")
+            lines.append(f"  {'':<16}   do: {todo[id(c)]}")
         if len(shown) < len(section):
             lines.append(f"  ... {len(section) - len(shown)} more (--verbose lists all)")
     if diff.annotations:
@@ -138,8 +179,9 @@ def render_text(diff: SchemaDiff, impact: Impact, verbose: bool = False) -> str:
     return "\n".join(lines)
 
 
-def to_json(diff: SchemaDiff, impact: Impact) -> dict[str, Any]:
+def to_json(diff: SchemaDiff, impact: Impact, release: ReleaseView | None = None) -> dict[str, Any]:
     by_change = {id(ci.change): ci for ci in impact.changes}
+    todo = advice_for(diff, impact)
     return {
         "old": {"schema": diff.old.label, "meta": diff.old.meta_label, "sha256": diff.old.sha256},
         "new": {"schema": diff.new.label, "meta": diff.new.meta_label, "sha256": diff.new.sha256},
@@ -152,8 +194,10 @@ def to_json(diff: SchemaDiff, impact: Impact) -> dict[str, Any]:
             "breaking_for_agent": sum(c.agent == "breaking" for c in diff.semantic),
             "unproven": sum(c.unproven for c in diff.semantic),
         },
+        "release": release.to_json() if release is not None else None,
         "changes": [
-            {**c.to_json(), "impact": by_change[id(c)].to_json() if id(c) in by_change else None}
+            {**c.to_json(), "do": todo[id(c)],
+             "impact": by_change[id(c)].to_json() if id(c) in by_change else None}
             for c in diff.semantic
         ],
         "annotations": [c.to_json() for c in diff.annotations],

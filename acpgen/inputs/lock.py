@@ -65,7 +65,8 @@ def find_project_root(start: Path) -> Path:
     for candidate in (start, *start.parents):
         if (candidate / LOCK_RELPATH).is_file():
             return candidate
-    raise AcpgenError(str(start), f"no {LOCK_RELPATH} here or in any parent directory")
+    raise AcpgenError(str(start), f"no {LOCK_RELPATH} here or in any parent directory; run it inside a "
+                      "project (one made by `acpgen skeleton --package NAME --out DIR`) or pass --project DIR")
 
 
 def builtin_project_root() -> Path:

@@ -17,19 +17,17 @@ def _cause_line(cause: dict[str, Any]) -> str:
         return f"cause: no usable manifest: {cause['detail']}"
     if kind == "generator_drift":
         return ("cause: generator drift: installed versions differ from those MANIFEST.json records "
-                f"({_versions(cause['tools'], 'installed')}); install the pinned versions "
-                "(pip install -e .) before regenerating")
+                f"({_versions(cause['tools'], 'installed')})")
     if kind == "options_changed":
         changed = ", ".join(f"{name} {v['recorded']!r}, checking with {name} {v['current']!r}"
                             for name, v in sorted(cause["options"].items()))
         return ("cause: generate options changed: the tree was generated with " + changed
-                + " (--package, or [generate] in schema/acp.lock); check with the options it was "
-                "generated with, or regenerate with the new ones")
+                + " (--package, or [generate] in schema/acp.lock)")
     if kind == "input_changed":
         changed = ", ".join(f"{name} ({v['path']})" if v.get("path") else name
                             for name, v in sorted(cause["inputs"].items()))
         return ("cause: inputs changed since the last generate: MANIFEST.json records other hashes for "
-                f"{changed}; regenerate after updating the lock or editing a manifest")
+                f"{changed} (the lock was updated or a manifest edited)")
     if kind == "hand_edited":
         return "cause: hand edits: these files no longer match MANIFEST.json: " + ", ".join(cause["files"])
     if kind == "hand_added":
@@ -51,23 +49,48 @@ def _surface_lines(report: CheckReport) -> list[str]:
     return lines
 
 
+MAX_LISTED = 20  # file names per kind in the text report (--json lists them all)
+
+
+def _fix_lines(report: CheckReport) -> list[str]:
+    """What to do, for the most fundamental cause first."""
+    kinds = [cause["kind"] for cause in report.causes]
+    if "options_changed" in kinds:
+        recorded = ", ".join(f"--{name.replace('_', '-')} {v['recorded']}"
+                             for name, v in sorted(report.options_changed.items()) if v.get("recorded"))
+        return [(f"fix: check with the options the tree was generated with ({recorded}), or run "
+                "`acpgen generate` with the new ones and commit the result")]
+    if "generator_drift" in kinds:
+        return [("fix: install the versions MANIFEST.json records (`pip install -e .` installs the pins), "
+                "or run `acpgen generate` with the installed ones and commit the result")]
+    if {"hand_edited", "hand_added"} & set(kinds):
+        return [("fix: move hand-written code out of the generated tree (every `acpgen generate` "
+                "rewrites it), then run `acpgen generate` and commit the result")]
+    return ["fix: run `acpgen generate` and commit the result"]
+
+
+def _listed(label: str, paths: list[str]) -> list[str]:
+    lines = [f"  {label}: {p}" for p in paths[:MAX_LISTED]]
+    if len(paths) > MAX_LISTED:
+        lines.append(f"  ... and {len(paths) - MAX_LISTED} more {label} (--json lists them all)")
+    return lines
+
+
 def render_text(report: CheckReport) -> str:
+    """The cause and the fix first, then which files differ, then the diff."""
     if report.clean:
         surfaces = ", ".join(f"{n} ({p})" for n, p in report.surfaces.items()) if len(report.surfaces) > 1 else ""
         return f"ok: {report.out}/ is exactly what the pinned inputs produce" + (
             f"; surfaces: {surfaces}" if surfaces else "")
-    lines = [f"drift: {report.out}/ differs from what the pinned inputs produce"]
+    counts = ", ".join(f"{len(paths)} {label}" for label, paths in (
+        ("changed", report.changed), ("added", report.added), ("missing", report.missing)) if paths)
+    lines = [f"drift: {report.out}/ differs from what the pinned inputs produce ({counts})"]
+    lines.extend(_cause_line(cause) for cause in report.causes)
+    lines.extend(_fix_lines(report))
     lines.extend(_surface_lines(report))
     for label, paths in (("changed", report.changed), ("added (not generated)", report.added),
                          ("missing", report.missing)):
-        lines.extend(f"  {label}: {p}" for p in paths)
-    lines.extend(_cause_line(cause) for cause in report.causes)
-    kinds = {cause["kind"] for cause in report.causes}
-    if kinds & {"hand_edited", "hand_added"}:
-        lines.append("fix: move hand-written code out of the generated tree (or change the templates), "
-                     "then run `acpgen generate` and commit the result")
-    else:
-        lines.append("fix: run `acpgen generate` and commit the result")
+        lines.extend(_listed(label, paths))
     lines.append("")
     lines.extend(line.rstrip("\n") for line in report.diff)
     if report.diff_truncated:

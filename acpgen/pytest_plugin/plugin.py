@@ -27,6 +27,7 @@ import pytest
 
 from . import coverage as cov
 from . import roster as plugin_roster
+from . import skips
 
 if TYPE_CHECKING:
     from .roster_table import Roster
@@ -126,6 +127,7 @@ def pytest_configure(config: pytest.Config) -> None:
     state = _State(source)
     config.stash[_STATE] = state
     config.pluginmanager.register(_RunHooks(config, state), "acp_requirements_run")
+    config.pluginmanager.register(_SkipSummary(), "acp_requirements_skips")
     coverage = config.getoption("acp_coverage")
     if coverage is not None:
         path = Path(coverage or DEFAULT_COVERAGE_PATH)
@@ -253,3 +255,20 @@ class _RunHooks:
         )
         for req_id in require["missing"]:
             write(f"  {req_id}")
+
+
+class _SkipSummary:
+    """The run's last line says what its expected skips are and how to run them (skips.py)."""
+
+    def __init__(self) -> None:
+        self.tally = skips.SkipTally()
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.skipped and not hasattr(report, "wasxfail"):
+            self.tally.record(report.nodeid, cov.skip_reason(report.longrepr))
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        line = self.tally.line()
+        if line is not None:
+            terminalreporter.write_line(line)

@@ -45,10 +45,10 @@ from acpgen.inputs.lock import (
     LOCK_RELPATH,
     STABLE_SURFACE,
     Lock,
-    PinnedFile,
     dump_lock,
     surface_file,
 )
+from acpgen.inputs.provenance import provenance_row
 from acpgen.load import conformance
 from acpgen.load.capabilities import MANIFEST_RELPATH
 from acpgen.load.project import Project, load_project
@@ -69,6 +69,7 @@ PLUGIN_FILES = {
     "plugin.py": "pytest_plugin/plugin.py",
     "coverage.py": "pytest_plugin/coverage.py",
     "roster.py": "pytest_plugin/roster.py",
+    "skips.py": "pytest_plugin/skips.py",
     "roster_table.py": "inputs/roster.py",
 }
 
@@ -167,17 +168,6 @@ def _licences(directory: Path) -> dict[str, bytes]:
     return found
 
 
-def _md_cell(text: str) -> str:
-    """A lock string (untrusted: it comes from the inputs' upstream notes) as one table cell."""
-    return " ".join(text.split()).replace("\\", "\\\\").replace("|", "\\|").replace("`", "'")
-
-
-def _provenance_row(pinned: PinnedFile) -> dict[str, str]:
-    upstream = "; ".join(f"{key}: {value}" for key, value in sorted(pinned.upstream.items()))
-    return {"path": _md_cell(pinned.path), "sha256": pinned.sha256, "size": str(pinned.size),
-            "upstream": _md_cell(upstream) or "-"}
-
-
 def _plugin_sources() -> dict[str, bytes]:
     base = Path(acpgen.__file__).resolve().parent
     files: dict[str, bytes] = {}
@@ -257,7 +247,7 @@ def build_skeleton(
         "vendored": vendor_inputs,
         "inputs": lock.inputs,
         "licences": sorted(licences),
-        "provenance": [_provenance_row(lock.files[name]) for name in sorted(lock.files)],
+        "provenance": [provenance_row(lock.files[name]) for name in sorted(lock.files)],
         "generated_dir": GENERATED_DIR,
         "tests_dir": TESTS_DIR,
         "runtime_tests_dir": RUNTIME_TESTS_DIR,

@@ -21,7 +21,7 @@ def _inspect(*args: str) -> Any:
 def test_methods_table() -> None:
     methods = _inspect("--methods")
     assert len(methods) == 25
-    assert all(set(m) == {"wire", "side", "kind", "params", "result"} for m in methods)
+    assert all(set(m) == {"wire", "py_name", "side", "kind", "params", "result"} for m in methods)
     assert Counter(m["side"] for m in methods) == {"agent": 13, "client": 11, "protocol": 1}
     assert [m["wire"] for m in methods if m["side"] == "protocol"] == ["$/cancel_request"]
     notifications = {m["wire"] for m in methods if m["kind"] == "notification"}
@@ -101,7 +101,7 @@ def test_inspect_one_type_and_an_unknown_one() -> None:
     assert [p["wire_name"] for p in tool_call["properties"]][:2] == ["toolCallId", "title"]
     result = run_acpgen("inspect", "NoSuchType")
     assert result.returncode == 2
-    assert "no def named 'NoSuchType'" in result.stderr
+    assert "no def, class or method named 'NoSuchType' in surface v1" in result.stderr
 
 
 @pytest.mark.slow
@@ -119,4 +119,4 @@ def test_inspect_text_is_a_view_and_json_has_every_field() -> None:
     assert "clientCapabilities.fs.readTextFile" in [line.split()[0] for line in capabilities]
     tool_call = run_acpgen("inspect", "ToolCall").stdout.splitlines()
     assert tool_call[0] == "ToolCall (object) /$defs/ToolCall"
-    assert any(line.startswith("  toolCallId: ToolCallId [required]") for line in tool_call)
+    assert any(line.startswith("  toolCallId (.tool_call_id): ToolCallId [required]") for line in tool_call)

@@ -7,10 +7,13 @@ generated tree, as the examples are).
 * :class:`SessionAccumulator` (client side) folds the ``session/update`` stream into each
   session's state: messages, thoughts, tool calls with their latest status and content, the
   plan, the current mode, the available commands, config options, session info and usage.
-  It folds wire JSON, so unknown members are kept. :func:`unfolded_variants` names the
-  ``SessionUpdate`` variants of the package's schema it has no fold for (the package's
-  runtime tests fail on any); such an update is still kept, as the latest value of its tag,
-  in ``SessionState.other``.
+  It folds wire JSON, so unknown members are kept. A variant it has no dedicated fold for
+  (one a newer schema added, or an extension's) is folded the generic way: the latest update
+  of each such tag is kept, whole, in ``SessionState.other[tag]``, listeners see it like any
+  other, and nothing fails. :func:`unfolded_variants` names the ``SessionUpdate`` variants of
+  the package's schema that take that generic path (the package's runtime tests check each
+  variant lands where this says and report the generic ones; a schema bump never turns them
+  red).
 * :class:`ToolCallTracker` (agent side) starts tool calls, updates them by id and keeps
   what the client was told, returning the ``session/update`` values to send.
 * :class:`PermissionBroker` (agent side) asks the client for permission, waits with a
@@ -125,8 +128,9 @@ def _usage(state: SessionState, update: dict[str, Any]) -> None:
     state.usage = {k: v for k, v in update.items() if k != "sessionUpdate"}
 
 
-# One fold per SessionUpdate tag. A schema with another variant shows up in
-# unfolded_variants() (and fails the package's runtime tests) until it has one here.
+# One fold per SessionUpdate tag this code was written for. A schema with another variant
+# (a compatible bump adds some) takes the generic fold of SessionAccumulator.apply: the latest
+# update of its tag in SessionState.other; unfolded_variants() names those variants.
 _FOLDS: dict[str, Callable[[SessionState, dict[str, Any]], None]] = {
     "user_message_chunk": _chunk("user"),
     "agent_message_chunk": _chunk("agent"),
@@ -156,7 +160,8 @@ def session_update_tags(union: Any = None) -> frozenset[str]:
 
 
 def unfolded_variants(union: Any = None) -> frozenset[str]:
-    """The ``SessionUpdate`` variants of the schema the accumulator has no fold for."""
+    """The ``SessionUpdate`` variants of the schema the accumulator has no dedicated fold for
+    (each folded the generic way: the latest update of its tag in ``SessionState.other``)."""
     return session_update_tags(union) - FOLDED_VARIANTS
 
 

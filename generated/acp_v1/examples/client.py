@@ -5,13 +5,20 @@ Copied verbatim by acpgen from acpgen/shipped/runtime/examples/client.py. Do not
 It starts the agent, initializes (checking the version the agent answers), opens a session
 in the current directory, sends each prompt and prints the agent's message chunks as they
 stream in, then the stop reason. A permission request is answered with the first
-``allow`` option. An error from the agent is printed as one line (exit status 1).
+``allow`` option (the first option if none allows, ``cancelled`` if none is offered), and
+the decision is printed on stderr, so a user watching sees what was asked and what was
+chosen::
+
+    [permission] tool call "echo-1a2b3c4d" titled "Echo": chose "allow" ("Allow", allow_once) of "allow", "reject"
+
+An error from the agent is printed as one line (exit status 1).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import sys
 from collections.abc import Sequence
@@ -23,9 +30,16 @@ PACKAGE = (__package__ or "").rpartition(".")[0]  # the generated package
 CLIENT_NAME = f"{PACKAGE}-example-client"
 
 
+def _quoted(text: str | None) -> str:
+    """The agent's text as a JSON string: quotes and control characters escaped, so what the
+    agent sends cannot forge or garble the line."""
+    return json.dumps(text, ensure_ascii=False)
+
+
 class PrintingClient(Client):
-    def __init__(self, out: TextIO | None = None) -> None:
+    def __init__(self, out: TextIO | None = None, err: TextIO | None = None) -> None:
         self.out = out or sys.stdout
+        self.err = err or sys.stderr
 
     async def session_update(self, params: models.SessionNotification) -> None:
         update = params.update
@@ -38,16 +52,37 @@ class PrintingClient(Client):
     async def session_request_permission(
         self, params: models.RequestPermissionRequest
     ) -> models.RequestPermissionResponse:
+        call = params.tool_call
+        asked = f"[permission] tool call {_quoted(call.tool_call_id)}" + (
+            f" titled {_quoted(call.title)}" if call.title is not None else ""
+        )
+        if not params.options:
+            self.err.write(f"{asked}: no options offered; answered cancelled\n")
+            self.err.flush()
+            return models.RequestPermissionResponse(
+                outcome=models.RequestPermissionOutcomeCancelled()
+            )
         allow = (models.PermissionOptionKind.ALLOW_ONCE, models.PermissionOptionKind.ALLOW_ALWAYS)
         chosen = next((o for o in params.options if o.kind in allow), params.options[0])
+        offered = ", ".join(_quoted(o.option_id) for o in params.options)
+        self.err.write(
+            f"{asked}: chose {_quoted(chosen.option_id)} ({_quoted(chosen.name)}, "
+            f"{chosen.kind.value}) of {offered}\n"
+        )
+        self.err.flush()
         return models.RequestPermissionResponse(
             outcome=models.RequestPermissionOutcomeSelected(option_id=chosen.option_id)
         )
 
 
-async def run(command: Sequence[str], prompts: Sequence[str], out: TextIO | None = None) -> int:
+async def run(
+    command: Sequence[str],
+    prompts: Sequence[str],
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
     out = out or sys.stdout
-    async with connect_to_agent(PrintingClient(out), command) as connection:
+    async with connect_to_agent(PrintingClient(out, err), command) as connection:
         init = await connection.initialize(
             protocol_version=PROTOCOL_VERSION,
             client_capabilities=models.ClientCapabilities(),

@@ -114,6 +114,27 @@ def test_the_kit_is_copied_verbatim_and_every_observable_requirement_has_a_tagge
         assert text.count("@pytest.mark.acp_requirement") == len(project.conformance.checked_against(side))
 
 
+def test_the_traceability_table_names_every_requirement_exactly_once(project) -> None:  # type: ignore[no-untyped-def]
+    table = (TESTS_DIR / emitter.TRACEABILITY).read_text(encoding="utf-8")
+    rows = [line.split(" | ") for line in table.splitlines() if line.startswith("| ") and line[2].isdigit()]
+    ids = [row[1] for row in rows]
+    roster = [r.id for r in project.roster.requirements]
+    assert sorted(ids) == sorted(roster) and len(ids) == len(set(ids)) == 240
+    manifest = project.conformance.by_id()
+    for row in rows:
+        entry = manifest[row[1]]
+        for side, cell in zip(emitter.SIDES, row[3:5], strict=True):
+            assert (cell == f"`{emitter.test_name(side, entry.id)}`") == entry.checked_against(side), row
+        # Checked somewhere, or a written reason it is not.
+        assert row[3] != "–" or row[4] != "–" or row[5].startswith("not checked: "), row
+
+
+def test_a_markdown_cell_holds_any_input_string_on_one_line() -> None:
+    from acpgen.emit.escape import md_cell
+
+    assert md_cell("a | b\n`c` <d> & e\\") == "a \\| b \\`c\\` &lt;d&gt; &amp; e\\\\"
+
+
 # ---- running the kit ---------------------------------------------------------------------------
 
 

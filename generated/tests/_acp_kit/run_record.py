@@ -29,6 +29,12 @@ ENVIRONMENT_OBSERVED = (
     "https_proxy",
     "all_proxy",
     "no_proxy",
+    "NODE_USE_ENV_PROXY",
+    # model endpoints the published agents read (an agent run offline points them nowhere)
+    "ANTHROPIC_BASE_URL",
+    "OPENAI_BASE_URL",
+    "GOOGLE_GEMINI_BASE_URL",
+    "CODE_ASSIST_ENDPOINT",
 )
 _USERINFO = re.compile(r"//[^/@\s]+@")
 

@@ -67,6 +67,8 @@ def test_wire_names_come_with_their_python_names() -> None:
     assert any(line.startswith("  | text: TextContent -> ContentBlockText") for line in union.splitlines())
     _, outcome, _ = inspect("RequestPermissionOutcome")  # an inline branch: its class, not "?"
     assert any(line.startswith("  | cancelled: RequestPermissionOutcomeCancelled") for line in outcome.splitlines())
+    _, kinds, _ = inspect("PermissionOptionKind")
+    assert '  = "allow_once" (.ALLOW_ONCE)  Allow this operation only this time.' in kinds.splitlines()
     _, methods, _ = inspect("--methods")
     assert re.search(r"^session/prompt +session_prompt +agent +request +PromptRequest -> PromptResponse$",
                      methods, re.MULTILINE)

@@ -27,7 +27,7 @@ def test_the_skeleton_has_its_project_files(skeleton: Path) -> None:
     for rel in ("schema/acp.lock", "schema/capabilities.toml", f"generated/{MANIFEST_NAME}"):
         assert (skeleton / rel).is_file(), rel
     package = skeleton / "generated" / PACKAGE
-    for module in ("models", "methods", "guards", "rpc", "stdio", "handshake", "interfaces",
+    for module in ("models", "schema", "methods", "guards", "rpc", "stdio", "handshake", "interfaces",
                    "connection", "examples/echo_agent", "examples/client"):
         assert (package / f"{module}.py").is_file(), module
     assert list((skeleton / "generated" / "runtime_tests").glob("test_*.py"))

@@ -450,7 +450,7 @@ def test_broken_generated_code_fails_exactly_the_real_tests_that_check_it(projec
         _field(_class(tree, "JsonRpcRequest"), "jsonrpc").annotation = ast.Name("str")
 
     _mutate(package / "envelopes.py", untyped_version)
-    gate_ids = _mutate(package / "guard_data.py", lambda tree: _drop_gate(project, tree))
+    gate_ids = _mutate(package / "schema.py", lambda tree: _drop_gate(project, tree))
     expected = {member_id, variant_id, "ACP-V1-JSONRPC-VERSION-MEMBER", *gate_ids}  # type: ignore[misc]
 
     roster = project.inputs.directory / project.lock.files["roster"].path

@@ -54,9 +54,9 @@ def _report_options(fail_on_default: str):  # type: ignore[no-untyped-def]
 
 
 def _emit(diff: SchemaDiff, impact: Impact, release: ReleaseView, fmt: str, verbose: bool,
-          extra: dict[str, object] | None = None, tail: str = "") -> None:
+          status: int, extra: dict[str, object] | None = None, tail: str = "") -> None:
     if fmt == "json":
-        data = to_json(diff, impact, release)
+        data = to_json(diff, impact, release, status)
         if extra:
             data.update(extra)
         emit_json(data)
@@ -117,8 +117,9 @@ def diff_command(old: str | None, new: str | None, fmt: str | None, as_json: boo
                 for v, a in ((old_version, old), (new_version, new))]
     release = release_view(result, versions[0][0], versions[1][0], versions[0][1], versions[1][1],
                            fail_on_unstable)
-    _emit(result, impact, release, "json" if as_json else fmt or "text", verbose)
-    sys.exit(exit_status(result, "never" if exit_zero else fail_on, release))
+    status = exit_status(result, "never" if exit_zero else fail_on, release)
+    _emit(result, impact, release, "json" if as_json else fmt or "text", verbose, status)
+    sys.exit(status)
 
 
 def _side(project: Project, arg: str, meta: tuple[str, bytes] | None,
@@ -149,7 +150,7 @@ def _explain(kind: str) -> str:
 @click.command("bump", help=(
     "Move the project to a new schema: show the diff against the pinned schema, update "
     "schema/acp.lock and regenerate, all or nothing. NEW files must be inside the inputs "
-    "directory (the lock records paths relative to it; inputs are never copied). The roster "
+    "directory (the lock records paths relative to it). The roster "
     "header pins the schema hash: give --roster with a roster for NEW, or "
     "--accept-roster-mismatch to keep the pinned one (recorded in the lock, warned by verify). "
     "The new files take the pinned names (the replaced ones are gone); PROVENANCE.md and the "
@@ -206,9 +207,10 @@ def bump_command(schema: str, meta: str | None, roster: str | None, accept_roste
                       "removed": list(plan.tree.removed), "changed": list(plan.tree.changed)},
     }}
     tail = _bump_text(plan, sdk, dry_run, out_dir, verbose)
+    status = exit_status(plan.diff, "never" if exit_zero else fail_on, release)
     _emit(plan.diff, plan.impact, release, "json" if as_json else fmt or "text", verbose,
-          extra, "" if fmt == "github" else tail)
-    sys.exit(exit_status(plan.diff, "never" if exit_zero else fail_on, release))
+          status, extra, "" if fmt == "github" else tail)
+    sys.exit(status)
 
 
 def _bump_text(plan: BumpPlan, sdk: SdkRelease | None, dry_run: bool, out_dir: str,

@@ -9,6 +9,7 @@ of the same selection.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import re
@@ -19,7 +20,7 @@ from acpgen.cli.inspect_names import NameIndex, Target, index, resolve
 from acpgen.errors import AcpgenError
 from acpgen.inputs.lock import STABLE_SURFACE
 from acpgen.ir.describe import describe_type
-from acpgen.ir.naming import snake_case
+from acpgen.ir.naming import NamingError, member_name, snake_case
 from acpgen.ir.types import Definition, Method, Property, SchemaIR, TypeExpr
 from acpgen.load.capabilities import Manifest
 from acpgen.load.project import Project
@@ -125,6 +126,9 @@ def lookup(scope: Scope, others: list[Scope], query: str) -> dict[str, Any]:
 def definition_data(scope: Scope, names: NameIndex, d: Definition) -> dict[str, Any]:
     data: dict[str, Any] = {"entry": "def", "surface": scope.name, "python": f"{scope.package}.{d.name}"}
     data.update(_plain(d))
+    for member in data.get("enum_members", []):
+        with contextlib.suppress(NamingError):  # generate refuses such a value; inspect shows it
+            member["py_name"] = member_name(member.get("value"), member.get("title"))
     for number, variant in enumerate(data.get("variants", [])):
         variant["classes"] = names.classes.get((d.name, number), [])
     return data
@@ -244,7 +248,9 @@ def definition_text(data: dict[str, Any], full: bool = False) -> str:
         target = f"{built_on} -> {classes}" if built_on and classes and classes != built_on else classes or built_on or "?"
         lines.extend(_described(f"  | {tag}{target}", variant.get("description"), full, "      "))
     for member in data.get("enum_members", []):
-        lines.extend(_described(f"  = {json.dumps(member.get('value'))}", member.get("description"), full, "      "))
+        python = f" (.{member['py_name']})" if member.get("py_name") else ""
+        lines.extend(_described(f"  = {json.dumps(member.get('value'))}{python}", member.get("description"),
+                                full, "      "))
     return "\n".join(lines)
 
 

@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 
 # Names the builders module defines itself, and Python's keywords and builtins used there:
 # a builder or argument by one of these names is qualified or left out.
-_TAKEN = frozenset({"models", "annotations", "Any", "Annotated", "Field", "Literal", "_build"})
+_TAKEN = frozenset({"models", "annotations", "Any", "Annotated", "Field", "Literal", "_build", "_given",
+                    "entries_of"})
 _ARG_TAKEN = frozenset({"self", "cls", "models"})
 
 

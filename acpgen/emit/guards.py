@@ -1,25 +1,21 @@
-"""``guard_data.py``: the rows the capability guards read, from the gating manifest.
+"""The rows the capability guards read, from the gating manifest (a section of ``schema.py``).
 
 The gate data comes from ``schema/capabilities.toml`` as validated by :mod:`acpgen.load.capabilities`
 (every capability path resolved in the IR, with its wire path and the attribute path on the
-generated models), rendered by ``templates/guards/guard_data.py.jinja``. The checks and
-decorators that read it (``guards.py``, ``guard_rules.py``) are fixed code, shipped from
-``acpgen/shipped/runtime/``.
+generated models), laid out by ``templates/schema/schema.py.jinja`` (:mod:`acpgen.emit.schema`).
+The checks and decorators that read it (``guards.py``) and the rows' types (``contract.py``)
+are fixed code, shipped from ``acpgen/shipped/runtime/``.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from acpgen.emit.render import render
 from acpgen.load.capabilities import Gate, Manifest, PathRule
 
 if TYPE_CHECKING:
     from acpgen.ir.types import Capability
     from acpgen.model.generation import GenerationModel
-
-TEMPLATE = "guards/guard_data.py.jinja"
-
 
 def capability_row(cap: Capability) -> dict[str, Any]:
     return {
@@ -74,8 +70,3 @@ def guard_context(model: GenerationModel, manifest: Manifest) -> dict[str, Any]:
         "unadvertised": list(manifest.unadvertised),
         "initialize_first": {side: list(ids) for side, ids in sorted(manifest.initialize_first.items())},
     }
-
-
-def emit(model: GenerationModel) -> dict[str, str]:
-    ctx = guard_context(model, model.capabilities)
-    return {f"{model.options.package}/guard_data.py": render(TEMPLATE, **ctx)}

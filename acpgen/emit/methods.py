@@ -1,9 +1,11 @@
-"""``methods.py``: the typed method table and the JSON-RPC 2.0 envelope types.
+"""The method table: its rows (in ``schema.py``) and its typed face, ``methods.py``.
 
 The data comes from the IR's method table (wire name, Python name, handling side, params and
 result defs), the gating manifest (gates per method) and the roster (the schema-derived
-requirements on each method's params and result). The code comes from
-``templates/methods/``.
+requirements on each method's params and result). :func:`table_context` is what
+``templates/schema/schema.py.jinja`` lays the table out from (``acpgen.emit.schema``);
+:func:`emit` renders the face, ``templates/methods/methods.py.jinja``: the per-method
+``parse_params`` / ``parse_result`` overloads, delegating to the shipped ``method_table.py``.
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ if TYPE_CHECKING:
     from acpgen.model.generation import GenerationModel
 
 TEMPLATE = "methods/methods.py.jinja"
-EXTENSION_REQUIREMENT = "ACP-V1-SCHEMA-EXTENSION-METHOD-NAMES"
 
 
 def class_stem(py_name: str) -> str:
@@ -64,6 +65,8 @@ def method_context(model: GenerationModel, manifest: Manifest) -> list[dict[str,
     return rows
 
 
+# methods.py's own names (the face of the table); the envelope classes and unions come from
+# schema.py and are re-exported.
 _EXPORTS = (
     "INVALID_PARAMS", "INVALID_REQUEST", "JSONRPC_VERSION", "METHODS", "METHOD_NOT_FOUND",
     "PARSE_ERROR", "AnyMessage", "ExtensionMethod", "ExtensionNotificationMessage",
@@ -74,14 +77,43 @@ _EXPORTS = (
     "NotificationsToClient", "RequestsToAgent", "RequestsToClient", "is_extension_method",
     "lookup", "method", "parse_message", "parse_params", "parse_result",
 )
+# What methods.py re-exports of the shipped modules, by module (in import order).
+_REEXPORTS = (
+    ("contract", ("ExtensionMethod", "MethodSpec")),
+    ("envelopes", (
+        "JSONRPC_VERSION", "ExtensionNotificationMessage", "ExtensionRequestMessage", "JsonRpcErrorObject",
+        "JsonRpcErrorResponse", "JsonRpcNotification", "JsonRpcRequest", "JsonRpcResponse",
+        "JsonRpcSuccessResponse", "is_extension_method",
+    )),
+    # The one error hierarchy of the package (errors.py): what parse_* raise is what the
+    # runtime answers on the wire, with the same codes (the schema's ErrorCode).
+    ("errors", (
+        "INVALID_PARAMS", "INVALID_REQUEST", "METHOD_NOT_FOUND", "PARSE_ERROR", "InvalidParamsError",
+        "InvalidRequestError", "MethodNotFoundError",
+    )),
+    ("errors", ("RpcError as JsonRpcError",)),
+    ("method_table", ("AnyMessage", "lookup", "method", "parse_message")),
+)
+# What methods.py takes from schema.py beside the envelope classes.
+_FROM_SCHEMA = (
+    "METHODS", "MethodName", "MethodToAgent", "MethodToClient", "NotificationsToAgent",
+    "NotificationsToClient", "RequestsToAgent", "RequestsToClient",
+)
 
-
-# Names methods.py imports (a class by one of these names would shadow it).
+# Names schema.py and methods.py define or import (a class by one of these names would shadow it).
 _MODULE_IMPORTS = (
     "Annotated", "Any", "BaseModel", "ConfigDict", "Field", "Final", "Literal", "StrictInt",
     "StrictStr", "TypeAdapter", "TypeAlias", "ValidationError", "MappingProxyType", "cache",
-    "dataclass", "overload", "RequestId", "Mapping", "field",
+    "dataclass", "overload", "RequestId", "Mapping", "field", "method_table", "NO_DEFAULT",
+    "CapabilityPath", "Gate", "Handshake", "Markers", "PathRule", "SessionMethod", "Side",
+    "AgentCapabilities", "AuthMethod", "ClientCapabilities", "PROTOCOL_VERSION",
+    "ROSTER_REVISION", "UPSTREAM_COMMIT", "INPUT_SHA256", "SUPPORTED_PROTOCOL_VERSIONS",
+    "LATEST_PROTOCOL_VERSION", "INITIALIZE", "CANCEL", "PERMISSION", "CANCELLED_PERMISSION",
+    "AgentCapabilityPath", "ClientCapabilityPath", "GATES", "ABSOLUTE_PATHS",
+    "INITIALIZE_EXEMPT", "INITIALIZE_FIRST", "UNADVERTISED", "CAPABILITY_PATHS", "MARKERS",
 )
+# Models schema.py re-exports by name (the runtime reads them through the schema contract).
+REEXPORTED_MODELS = ("AgentCapabilities", "AuthMethod", "ClientCapabilities", "RequestId")
 
 
 def export_sort_key(name: str) -> tuple[int, str]:
@@ -89,15 +121,13 @@ def export_sort_key(name: str) -> tuple[int, str]:
     return (0 if name.isupper() else 1 if name[:1].isupper() else 2, name)
 
 
-def export_names(methods: list[dict[str, Any]]) -> list[str]:
-    names = set(_EXPORTS)
-    names |= {row["message_class"] for row in methods}
-    names |= {row["response_class"] for row in methods if row["response_class"]}
-    return sorted(names, key=export_sort_key)
+def envelope_classes(methods: list[dict[str, Any]]) -> set[str]:
+    names = {row["message_class"] for row in methods}
+    return names | {row["response_class"] for row in methods if row["response_class"]}
 
 
-def emit(model: GenerationModel) -> dict[str, str]:
-    manifest = model.capabilities
+def table_context(model: GenerationModel, manifest: Manifest) -> dict[str, Any]:
+    """What schema.py's method table and methods.py's face are rendered from."""
     methods = method_context(model, manifest)
     # Envelope classes live beside the imported defs and the module's own names: refuse a
     # method whose class name is taken (or shared with another method), naming both.
@@ -111,22 +141,30 @@ def emit(model: GenerationModel) -> dict[str, str]:
                 raise AcpgenError(model.ir.meta_where, f"method {row['wire']!r}: its envelope class {cls} "
                                   f"collides with {taken[cls]}")
             taken[cls] = f"the envelope of method {row['wire']!r}"
-    models = sorted({"RequestId"} | {row["params"] for row in methods}
-                    | {row["result"] for row in methods if row["result"]})
-    ctx: dict[str, Any] = {
+    requests = [row for row in methods if row["kind"] == "request"]
+    return {
         "package": model.options.package,
         "protocol_version": model.ir.protocol_version,
         "methods": methods,
-        "models": models,
-        "requests": [row for row in methods if row["kind"] == "request"],
-        "notifications": [row for row in methods if row["kind"] == "notification"],
+        "requests": requests,
         "handled_by": {
             side: [row for row in methods if row["side"] in (side, "protocol")] for side in ("agent", "client")
         },
         "sent_by": {
             side: [row for row in methods if row["sender"] in (side, "both")] for side in ("agent", "client")
         },
-        "extension_requirement": EXTENSION_REQUIREMENT,
-        "exports": export_names(methods),
+        # The models the face's overloads name.
+        "face_models": sorted({row["params"] for row in methods} | {row["result"] for row in requests}),
+        # The models the table names (the re-exported ones are imported by name).
+        "models": sorted(({row["params"] for row in methods} | {row["result"] for row in methods if row["result"]})
+                         - set(REEXPORTED_MODELS)),
+        "schema_names": sorted({*_FROM_SCHEMA, *envelope_classes(methods)}, key=export_sort_key),
+        "exports": sorted(set(_EXPORTS) | envelope_classes(methods), key=export_sort_key),
     }
+
+
+def emit(model: GenerationModel) -> dict[str, str]:
+    ctx = table_context(model, model.capabilities)
+    ctx["models"] = ctx.pop("face_models")
+    ctx["reexports"] = [(module, sorted(names, key=export_sort_key)) for module, names in _REEXPORTS]
     return {f"{model.options.package}/methods.py": render(TEMPLATE, **ctx)}

@@ -1,4 +1,4 @@
-"""The package skeleton: ``__init__.py`` and ``_pins.py`` (what the code was generated from)."""
+"""The package face: ``__init__.py`` (every public name in one import) and ``py.typed``."""
 
 from __future__ import annotations
 
@@ -10,17 +10,36 @@ if TYPE_CHECKING:
     from acpgen.model.generation import GenerationModel
 
 
+# The package face: what ``import <package>`` offers beside the models, by module (in import
+# order). Written once: the template renders both the imports and ``__all__`` from it.
+FACE = (
+    ("connection", ("AgentSideConnection", "ClientSideConnection")),
+    ("errors", (
+        "AuthenticationRequiredError", "ConnectionClosed", "InternalError", "InvalidParamsError",
+        "InvalidRequestError", "MalformedResponse", "MessageTooLarge", "MethodNotFoundError", "ParseError",
+        "RequestCancelledError", "ResourceNotFoundError", "RpcError",
+    )),
+    ("guards", ("AcpGuardError",)),
+    ("handshake", ("ProtocolVersionError",)),
+    ("interfaces", ("Agent", "Client")),
+    ("launch", ("connect_in_memory", "connect_to_agent", "connect_to_client", "run_agent")),
+)
+PINS = ("PROTOCOL_VERSION", "ROSTER_REVISION")  # from schema.py
+
+
+def _export_key(name: str) -> tuple[int, str]:
+    """The order ruff's RUF022 wants in ``__all__``: CONSTANTS, Classes, functions."""
+    return (0 if name.isupper() else 1 if name[:1].isupper() else 2, name)
+
+
 def emit(model: GenerationModel) -> dict[str, str]:
-    pins = {i.name: i.sha256 for i in model.pinned_inputs}
     ctx: dict[str, Any] = {
         "package": model.options.package,
         "protocol_version": model.ir.protocol_version,
-        "roster_revision": model.roster.revision,
-        "pins": pins,
-        "upstream_commit": model.roster.commit,
+        "face": FACE,
+        "exports": sorted({*PINS, "models", *(n for _, names in FACE for n in names)}, key=_export_key),
     }
     return {
         f"{model.options.package}/__init__.py": render("package/__init__.py.jinja", **ctx),
-        f"{model.options.package}/_pins.py": render("package/_pins.py.jinja", **ctx),
         f"{model.options.package}/py.typed": "",
     }

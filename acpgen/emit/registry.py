@@ -11,11 +11,11 @@ from collections.abc import Callable
 from acpgen.emit import (
     builders,
     conformance,
-    guards,
     methods,
     models,
     package,
     runtime,
+    schema,
     shipped,
     test_stubs,
 )
@@ -24,6 +24,6 @@ from acpgen.model.generation import GenerationModel
 Emitter = Callable[[GenerationModel], dict[str, str]]
 
 EMITTERS: tuple[Emitter, ...] = (
-    package.emit, models.emit, builders.emit, methods.emit, guards.emit, test_stubs.emit, runtime.emit,
+    package.emit, models.emit, builders.emit, schema.emit, methods.emit, test_stubs.emit, runtime.emit,
     conformance.emit, shipped.emit,
 )

@@ -18,7 +18,7 @@ import functools
 import json
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 from acpgen import disk_cache
 from acpgen.emit import escape
@@ -29,16 +29,27 @@ from acpgen.errors import AcpgenError
 if TYPE_CHECKING:
     import jinja2
 
-__all__ = ["BlackLayout", "Verbatim", "environment", "py_literal", "render", "templates_dir"]
+__all__ = ["BlackLayout", "Sourced", "Verbatim", "environment", "py_literal", "render", "templates_dir"]
 
 ENV_TEMPLATES = "ACPGEN_TEMPLATES"
 BLACK_LAYOUT_MARK = "{# acpgen: black-layout"
 
 
-class BlackLayout(str):
-    """Text rendered by a template that declares black's layout (see the module docstring)."""
+class Sourced(str):
+    """Emitted text that knows the file a contributor edits to change it: ``origin`` is its
+    template (``templates/...``) or the shipped file it is a copy of (``acpgen/shipped/...``).
+    The emit stage names it in the file's first line and in ``MANIFEST.json``."""
 
-    __slots__ = ()
+    origin: str = ""
+
+    def __new__(cls, text: str, origin: str = "") -> Self:
+        made = super().__new__(cls, text)
+        made.origin = origin
+        return made
+
+
+class BlackLayout(Sourced):
+    """Text rendered by a template that declares black's layout (see the module docstring)."""
 
 
 class Verbatim(BlackLayout):
@@ -47,8 +58,6 @@ class Verbatim(BlackLayout):
     stage passes it through untouched, without even the layout check; that black leaves it
     unchanged, and that it is the same for other inputs and options, is tested once
     (``tests/test_fast_format.py``) instead of paid on every run."""
-
-    __slots__ = ()
 
 
 def templates_dir() -> Path:
@@ -210,6 +219,7 @@ def render(template: str, directory: str | None = None, **context: Any) -> str:
         line = getattr(exc, "lineno", None)
         where = f"templates/{template}" + (f":{line}" if line else "")
         raise AcpgenError(where if name else template, f"template failed to render: {exc}") from None
+    origin = f"templates/{template}"
     if _declares_black_layout(directory or str(templates_dir()), template):
-        return BlackLayout(text)
-    return text
+        return BlackLayout(text, origin)
+    return Sourced(text, origin)

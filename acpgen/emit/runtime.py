@@ -4,8 +4,10 @@
 (written against the package face, importing it relatively) are copied verbatim from
 ``acpgen/shipped/runtime/`` (:mod:`acpgen.emit.shipped`); this emitter checks that what they
 hard-code is the schema's (the ``ErrorCode`` codes, the cancel-request method) and refuses a
-schema that disagrees. ``handshake.py`` (the protocol version), ``interfaces.py`` and
-``connection.py`` (the method table) are rendered from templates.
+schema that disagrees. The façade (``interfaces.py``, ``connection.py``, ``launch.py``: typed
+signatures that delegate to the shipped runtime) is rendered from templates, and
+:func:`runtime_data` is what ``schema.py`` tells the runtime (the member names of the
+initialize exchange, the cancel and permission methods, the leniency markers).
 
 The runtime's own tests go to ``runtime_tests/`` beside the requirement tests (not inside them:
 ``pytest {tests_dir}`` collects exactly one test per roster requirement): shipped verbatim, with
@@ -36,12 +38,26 @@ REQUEST_PERMISSION = "session/request_permission"
 
 # Rendered modules (template -> path inside the package).
 _PACKAGE_TEMPLATES = {
-    "lenient_markers.py": "runtime/lenient_markers.py.jinja",
-    "handshake.py": "runtime/handshake.py.jinja",
     "interfaces.py": "runtime/interfaces.py.jinja",
     "connection.py": "runtime/connection.py.jinja",
+    "launch.py": "runtime/launch.py.jinja",
 }
 _TEST_TEMPLATES = {"_package.py": "runtime/tests/_package.py.jinja"}
+# What the runtime tests take from the package, by module (in import order; "": the package).
+TEST_FACE = (
+    ("", ("errors", "extensions", "guards", "methods", "models", "rpc")),
+    ("connection", ("AgentSideConnection", "ClientSideConnection")),
+    ("examples.echo_agent", ("EchoAgent",)),
+    ("handshake", ("LATEST_PROTOCOL_VERSION", "SUPPORTED_PROTOCOL_VERSIONS", "ProtocolVersionError", "negotiate_version")),
+    ("interfaces", ("Agent", "Client")),
+    ("launch", ("connect_in_memory", "connect_to_agent", "run_agent")),
+    ("rpc", ("RpcError",)),
+)
+
+
+def _export_key(name: str) -> tuple[int, str]:
+    """The order ruff's RUF022 wants in ``__all__``: CONSTANTS, Classes, functions."""
+    return (0 if name.isupper() else 1 if name[:1].isupper() else 2, name)
 
 
 @dataclass(frozen=True)
@@ -202,55 +218,24 @@ def _cancelled_permission(ir: SchemaIR, permission: Method) -> dict[str, Any]:
     return {"outcome": {union.discriminator: "cancelled"}}
 
 
-def context(model: GenerationModel) -> dict[str, Any]:
-    ir = model.ir
-    # A method either side handles (x-side "both": mcp/message) is on both interfaces.
-    agent_methods = tuple(m for m in ir.methods if m.side in ("agent", "both"))
-    client_methods = tuple(m for m in ir.methods if m.side in ("client", "both"))
-    protocol = [m for m in ir.methods if m.side == "protocol" and m.kind == "notification"]
-    # From errors.py, not the engine: importing rpc.py would import asyncio on every cold run.
-    cancel_request = runtime_errors.CANCEL_REQUEST_METHOD
-    if len(protocol) != 1 or protocol[0].wire != cancel_request:
-        raise AcpgenError(
-            ir.schema_where,
-            "expected exactly one protocol-level (cancel request) notification, "
-            f"{cancel_request!r} (acpgen/shipped/runtime/rpc.py)",
-        )
-    check_error_codes(ir)
+def runtime_data(ir: SchemaIR) -> dict[str, Any]:
+    """What ``schema.py`` tells the shipped runtime: the member names it reads and writes,
+    the supported versions and the leniency markers, each checked against the schema."""
     initialize = _method(ir, INITIALIZE)
     cancel = _method(ir, SESSION_CANCEL)
     permission = _method(ir, REQUEST_PERMISSION)
-    sides = [
-        SideView("agent", "client", "Agent", "AgentSideConnection", "AGENT_ROUTES",
-                 agent_methods, client_methods),
-        SideView("client", "agent", "Client", "ClientSideConnection", "CLIENT_ROUTES",
-                 client_methods, agent_methods),
-    ]
     result = initialize.result or ""
-    keywords = {m.params: keyword_args(ir, m.params) for m in ir.methods}
     info = ir.defs[result].property(_wire(ir, result, "agentInfo", "info"))
     return {
-        # Whether a keyword's type is ``Annotated[..., Field(...)]`` (connection.py imports them).
-        "keyword_fields": any("field" in _annotations(a.type) for args in keywords.values() for a in args or ()),
-        # Results that are any JSON value (mcp/message): returned as they are, no cast.
-        "any_results": sorted(name for name, d in ir.defs.items() if d.shape == "any"),
-
-        "keywords": keywords,
-        "package": model.options.package,
-        "tests_dir": model.options.tests_dir,
-        "protocol_version": ir.protocol_version,
         "supported_versions": [ir.protocol_version],
-        "sides": sides,
         "lenient_markers": lenient_markers(ir),
-        "agent_side": sides[0],
-        "client_side": sides[1],
         "initialize": {
             "wire": initialize.wire,
             "request_version": _py(ir, initialize.params, "protocolVersion"),
             "client_capabilities": _py(ir, initialize.params, "clientCapabilities", "capabilities"),
-            "response_version": _py(ir, initialize.result or "", "protocolVersion"),
-            "agent_capabilities": _py(ir, initialize.result or "", "agentCapabilities", "capabilities"),
-            "auth_methods": _py(ir, initialize.result or "", "authMethods"),
+            "response_version": _py(ir, result, "protocolVersion"),
+            "agent_capabilities": _py(ir, result, "agentCapabilities", "capabilities"),
+            "auth_methods": _py(ir, result, "authMethods"),
             # The default Agent.initialize answers these from class attributes.
             "agent_info": _py(ir, result, "agentInfo", "info"),
             "capabilities_type": _ref(ir, result, "agentCapabilities", "capabilities"),
@@ -267,12 +252,50 @@ def context(model: GenerationModel) -> dict[str, Any]:
     }
 
 
+def context(model: GenerationModel) -> dict[str, Any]:
+    ir = model.ir
+    # A method either side handles (x-side "both": mcp/message) is on both interfaces.
+    agent_methods = tuple(m for m in ir.methods if m.side in ("agent", "both"))
+    client_methods = tuple(m for m in ir.methods if m.side in ("client", "both"))
+    protocol = [m for m in ir.methods if m.side == "protocol" and m.kind == "notification"]
+    # From errors.py, not the engine: importing rpc.py would import asyncio on every cold run.
+    cancel_request = runtime_errors.CANCEL_REQUEST_METHOD
+    if len(protocol) != 1 or protocol[0].wire != cancel_request:
+        raise AcpgenError(
+            ir.schema_where,
+            "expected exactly one protocol-level (cancel request) notification, "
+            f"{cancel_request!r} (acpgen/shipped/runtime/rpc.py)",
+        )
+    check_error_codes(ir)
+    sides = [
+        SideView("agent", "client", "Agent", "AgentSideConnection", "AGENT_ROUTES",
+                 agent_methods, client_methods),
+        SideView("client", "agent", "Client", "ClientSideConnection", "CLIENT_ROUTES",
+                 client_methods, agent_methods),
+    ]
+    keywords = {m.params: keyword_args(ir, m.params) for m in ir.methods}
+    return {
+        **runtime_data(ir),
+        # Whether a keyword's type is ``Annotated[..., Field(...)]`` (connection.py imports them).
+        "keyword_fields": any("field" in _annotations(a.type) for args in keywords.values() for a in args or ()),
+        "keywords": keywords,
+        "package": model.options.package,
+        "tests_dir": model.options.tests_dir,
+        "protocol_version": ir.protocol_version,
+        "sides": sides,
+        "agent_side": sides[0],
+        "client_side": sides[1],
+    }
+
+
 def emit(model: GenerationModel) -> dict[str, str]:
     ctx = context(model)
     files = {
         f"{model.options.package}/{rel}": render(template, **ctx)
         for rel, template in _PACKAGE_TEMPLATES.items()
     }
+    ctx["face"] = TEST_FACE
+    ctx["exports"] = sorted({"PACKAGE", "package", *(n for _, names in TEST_FACE for n in names)}, key=_export_key)
     files.update(
         {f"{RUNTIME_TESTS_DIR}/{rel}": render(template, **ctx) for rel, template in _TEST_TEMPLATES.items()}
     )

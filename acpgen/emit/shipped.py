@@ -3,8 +3,10 @@
 ``acpgen/shipped/`` holds the Python that does not vary with the schema: the runtime (the
 JSON-RPC engine, its framing and errors, the stdio transport, leniency and omission, the
 examples and the runtime's own tests), the requirement tests' check helpers and the
-conformance kit. It is real Python, linted, type-checked and tested where it is written.
-:data:`SHIPMENTS` is the one list of what is shipped where; :func:`emit` is the one copy.
+conformance kit; ``acpgen/pytest_plugin/`` the requirement plugin a skeleton vendors. It is
+real Python, linted, type-checked and tested where it is written. :data:`SHIPMENTS` is the
+one list of what is shipped where, into a generated tree or into a skeleton; :func:`copy` is
+the one copy (:func:`emit` for a tree, :func:`skeleton_files` for a skeleton).
 Shipped modules import their siblings relatively and the runtime tests reach the package
 through a rendered ``_package.py``, so no name is ever substituted.
 """
@@ -21,7 +23,8 @@ from acpgen.errors import AcpgenError
 if TYPE_CHECKING:
     from acpgen.model.generation import GenerationModel
 
-SHIPPED_DIR = Path(__file__).resolve().parents[1] / "shipped"
+ACPGEN_DIR = Path(__file__).resolve().parents[1]
+SHIPPED_DIR = ACPGEN_DIR / "shipped"
 
 RUNTIME_TESTS_DIR = "runtime_tests"  # relative to the output directory
 KIT_PACKAGE = "_acp_kit"  # the conformance kit's package inside the tests directory
@@ -29,10 +32,12 @@ KIT_PACKAGE = "_acp_kit"  # the conformance kit's package inside the tests direc
 
 @dataclass(frozen=True)
 class Shipment:
-    """Every ``*.py`` file of one folder of ``acpgen/shipped/`` (not its subfolders)."""
+    """Every ``*.py`` file of one folder of ``acpgen/`` (not its subfolders)."""
 
-    source: str  # the folder, relative to acpgen/shipped/
-    target: str  # its folder in the output; {package} and {tests_dir} come from the options
+    source: str  # the folder, relative to acpgen/shipped/ (or to acpgen/ for a skeleton's)
+    # Its folder in the output; {package} and {tests_dir} come from the options, {plugin_dir}
+    # from the skeleton.
+    target: str
     # Whether the folder's __init__.py is shipped; if not, it only makes the folder a package
     # of acpgen (the generated package's __init__.py is rendered: it is the package face).
     with_init: bool
@@ -40,6 +45,11 @@ class Shipment:
     # Shipped only to surfaces of these protocol versions (None: to every surface): the
     # examples' shapes differ between v1 and v2 (docs/surfaces.md).
     protocol_versions: tuple[int, ...] | None = None
+    skeleton: bool = False  # shipped into a skeleton project (acpgen skeleton), not a tree
+
+    @property
+    def folder(self) -> Path:
+        return (ACPGEN_DIR if self.skeleton else SHIPPED_DIR) / self.source
 
 
 SHIPMENTS: tuple[Shipment, ...] = (
@@ -55,37 +65,54 @@ SHIPMENTS: tuple[Shipment, ...] = (
     Shipment("runtime/runtime_tests", RUNTIME_TESTS_DIR, with_init=True),
     Shipment("reqchecks", "{tests_dir}", with_init=False),
     Shipment("conformance", "{tests_dir}/" + KIT_PACKAGE, with_init=True, needs_conformance=True),
+    # The requirement plugin with its roster parser, vendored so a skeleton's tests run without
+    # acpgen; its __init__.py is the skeleton's (templates/skeleton/plugin_init.py.jinja).
+    Shipment("pytest_plugin", "{plugin_dir}", with_init=False, skeleton=True),
 )
 
 
 def shipped_files(shipment: Shipment) -> tuple[str, ...]:
     """The file names the shipment copies, sorted."""
-    folder = SHIPPED_DIR / shipment.source
+    folder = shipment.folder
     return tuple(
         sorted(p.name for p in folder.glob("*.py") if shipment.with_init or p.name != "__init__.py")
     )
 
 
-def read(relpath: str) -> str:
-    """A shipped file's text, marked :class:`Verbatim`: it is black-formatted where it is
-    written (``tests/test_fast_format.py``), so the format stage passes it through untouched."""
-    path = SHIPPED_DIR / relpath
+def read(path: Path) -> str:
+    """A shipped file's text, marked :class:`Verbatim` with its origin (``acpgen/...``): it is
+    black-formatted where it is written (``tests/test_fast_format.py``), so the format stage
+    passes it through untouched."""
     try:
-        return Verbatim(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise AcpgenError(str(path), f"shipped file missing (broken installation): {exc}") from None
+    return Verbatim(text, "acpgen/" + path.relative_to(ACPGEN_DIR).as_posix())
+
+
+def copy(shipments: tuple[Shipment, ...], **targets: str) -> dict[str, str]:
+    """Every file of ``shipments`` by its path in the output (``targets`` fill the targets)."""
+    files: dict[str, str] = {}
+    for shipment in shipments:
+        target = PurePosixPath(shipment.target.format(**targets))
+        for name in shipped_files(shipment):
+            files[(target / name).as_posix()] = read(shipment.folder / name)
+    return files
+
+
+def skeleton_files(plugin_dir: str) -> dict[str, bytes]:
+    """What a skeleton project vendors, byte for byte: the requirement plugin."""
+    texts = copy(tuple(s for s in SHIPMENTS if s.skeleton), plugin_dir=plugin_dir)
+    return {rel: text.encode("utf-8") for rel, text in texts.items()}
 
 
 def emit(model: GenerationModel) -> dict[str, str]:
     options = model.options
-    files: dict[str, str] = {}
-    for shipment in SHIPMENTS:
-        if shipment.needs_conformance and model.conformance is None:
-            continue
-        versions = shipment.protocol_versions
-        if versions is not None and model.ir.protocol_version not in versions:
-            continue
-        target = PurePosixPath(shipment.target.format(package=options.package, tests_dir=options.tests_dir))
-        for name in shipped_files(shipment):
-            files[(target / name).as_posix()] = read(f"{shipment.source}/{name}")
-    return files
+    chosen = tuple(
+        shipment
+        for shipment in SHIPMENTS
+        if not shipment.skeleton
+        and not (shipment.needs_conformance and model.conformance is None)
+        and (shipment.protocol_versions is None or model.ir.protocol_version in shipment.protocol_versions)
+    )
+    return copy(chosen, package=options.package, tests_dir=options.tests_dir)

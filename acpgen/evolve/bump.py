@@ -3,10 +3,8 @@
 Where the new files must be
     The lock records every input as a path *relative to the inputs directory* (``schema/inputs``
     in a project made by acpgen). So ``--schema`` (and ``--meta`` / ``--roster``) must name
-    files inside the inputs directory, e.g.
-    ``schema/inputs/history/schema-v1.21.0.json``, which the lock then records as
-    ``history/schema-v1.21.0.json``. A file outside it is refused (exit 2): put it in the
-    inputs directory first.
+    files inside the inputs directory, e.g. ``schema/inputs/schema/v1/schema.next.json``. A
+    file outside it is refused (exit 2): put it in the inputs directory first.
 
 The pinned names stay
     The new bytes take the place of the ones they replace: ``--schema``'s file is moved onto the

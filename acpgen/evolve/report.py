@@ -179,14 +179,18 @@ def render_text(diff: SchemaDiff, impact: Impact, verbose: bool = False,
     return "\n".join(lines)
 
 
-def to_json(diff: SchemaDiff, impact: Impact, release: ReleaseView | None = None) -> dict[str, Any]:
+def to_json(diff: SchemaDiff, impact: Impact, release: ReleaseView | None = None,
+            status: int | None = None) -> dict[str, Any]:
+    """The full report; ``exit_code`` is the process's (``status``, under --fail-on), the
+    verdict's own code is ``verdict_code``."""
     by_change = {id(ci.change): ci for ci in impact.changes}
     todo = advice_for(diff, impact)
     return {
         "old": {"schema": diff.old.label, "meta": diff.old.meta_label, "sha256": diff.old.sha256},
         "new": {"schema": diff.new.label, "meta": diff.new.meta_label, "sha256": diff.new.sha256},
         "verdict": verdict(diff),
-        "exit_code": exit_code(diff),
+        "exit_code": exit_code(diff) if status is None else status,
+        "verdict_code": exit_code(diff),
         "summary": {
             "semantic": len(diff.semantic),
             "annotation_only": len(diff.annotations),

@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from acpgen.evolve.changes import Change
 
 LEVELS = ("none", "fix", "feature", "breaking")
-BUMPS = ("none", "patch", "minor", "major")
 # Kinds whose compatible occurrence leaves the values valid on the wire unchanged.
 _FIX_KINDS = ("DEF_ADDED", "DEF_REMOVED", "EQUIVALENT_REWRITE", "DESCRIPTION_CHANGED",
               "ANNOTATION_CHANGED")

@@ -41,6 +41,7 @@ MODULE_NAMES = frozenset({
     "Annotated", "Any", "BaseModel", "Callable", "ClassVar", "ConfigDict", "Discriminator",
     "Enum", "Field", "GetCoreSchemaHandler", "Literal", "Strict", "TYPE_CHECKING", "Tag",
     "TypeAlias", "TypeVar", "attrgetter", "cast", "core_schema", "get_args", "get_origin",
+    "model_base",
     # models.py's public annotation types (emit.models_plan.HELPER_NAMES, int_formats)
     "StrictStr", "StrictInt", "StrictFloat", "StrictBool", "Omittable",
     "Int8", "Int16", "Int32", "Int64", "Uint8", "Uint16", "Uint32", "Uint64",

@@ -73,6 +73,11 @@ class CheckReport:
     inputs_changed: dict[str, dict[str, str | None]] = field(default_factory=dict)
     options_changed: dict[str, dict[str, Any]] = field(default_factory=dict)  # name -> recorded/current
     manifest_problem: str | None = None
+    # Each file's origin (template, shipped file or emitter), from the regenerated MANIFEST.json.
+    origins: dict[str, str] = field(default_factory=dict)
+    # origin -> the differing files it makes, for each origin whose bytes changed since the
+    # last generate (MANIFEST.json's ``sources`` hashes, recorded against current).
+    sources_changed: dict[str, list[str]] = field(default_factory=dict)
     diff: list[str] = field(default_factory=list)
     diff_truncated: bool = False
     # Every surface the check covers: name -> package ("v1" -> the v1 stable package).
@@ -110,13 +115,17 @@ class CheckReport:
             found.append({"kind": "options_changed", "options": self.options_changed})
         if self.inputs_changed:
             found.append({"kind": "input_changed", "inputs": self.inputs_changed})
+        if self.sources_changed:
+            found.append({"kind": "source_changed", "sources": self.sources_changed})
         for kind, paths in (("hand_edited", self.hand_edited), ("hand_added", self.hand_added),
                             ("hand_deleted", self.hand_deleted)):
             if paths:
                 found.append({"kind": kind, "files": paths})
         if not found:
-            found.append({"kind": "stale_output",
-                          "detail": "the generator or its templates changed since the last generate"})
+            stale = sorted({self.origins[rel] for rel in self.changed + self.missing if rel in self.origins})
+            found.append({"kind": "stale_output", "origins": stale,
+                          "detail": "acpgen's code changed since the last generate"
+                          + (f" (the files come from {', '.join(stale)}, unchanged themselves)" if stale else "")})
         return found
 
     def to_json(self) -> dict[str, Any]:
@@ -134,6 +143,9 @@ class CheckReport:
             "generator_drift": self.tool_drift,
             "inputs_changed": self.inputs_changed,
             "options_changed": self.options_changed,
+            "sources_changed": self.sources_changed,
+            "origins": {rel: self.origins[rel] for rel in (*self.changed, *self.missing, *self.added)
+                        if rel in self.origins},
             "diff": "".join(self.diff),
             "diff_truncated": self.diff_truncated,
             "surfaces": self.by_surface(),
@@ -164,6 +176,7 @@ def check(project: Project, out: str | None = None, package: str | None = None) 
     report.added = sorted(p for p in actual if p not in expected)
     if not report.clean:  # the diagnosis is only worth its cost when there is something to explain
         _diagnose(report, project, options, actual)
+        _diagnose_sources(report, expected, actual)
         _diff(report, expected, actual)
     return report
 
@@ -226,6 +239,29 @@ def _diagnose(report: CheckReport, project: Project, options: GenOptions, actual
             path = held.path if held else (entry.get("path") if isinstance(entry, dict) else None)
             report.inputs_changed[name] = {"path": path, "recorded": was,
                                            "current": held.sha256 if held else None}
+
+
+def _manifest_of(tree: dict[str, bytes]) -> dict[str, Any]:
+    try:
+        doc = json.loads(tree.get(MANIFEST_NAME, b"{}"))
+    except ValueError:
+        return {}
+    return doc if isinstance(doc, dict) else {}
+
+
+def _diagnose_sources(report: CheckReport, expected: dict[str, bytes], actual: dict[str, bytes]) -> None:
+    """Name each differing file's origin, and the origins whose bytes changed since the last
+    generate (a template edit is named as such, not as stale output)."""
+    now = _manifest_of(expected)
+    report.origins = {rel: o for rel, o in _section(now, "origins").items() if isinstance(o, str) and o}
+    was_hashes = _section(_manifest_of(actual), "sources")
+    now_hashes = _section(now, "sources")
+    for rel in (*report.changed, *report.missing):
+        origin = report.origins.get(rel)
+        if rel in report.hand_edited or origin is None or origin not in was_hashes:
+            continue
+        if was_hashes[origin] != now_hashes.get(origin):
+            report.sources_changed.setdefault(origin, []).append(rel)
 
 
 def _diff_order(rel: str) -> tuple[bool, str]:

@@ -28,6 +28,9 @@ def _cause_line(cause: dict[str, Any]) -> str:
                             for name, v in sorted(cause["inputs"].items()))
         return ("cause: inputs changed since the last generate: MANIFEST.json records other hashes for "
                 f"{changed} (the lock was updated or a manifest edited)")
+    if kind == "source_changed":
+        return "cause: changed since the last generate: " + "; ".join(
+            f"{origin} (which makes {', '.join(files)})" for origin, files in sorted(cause["sources"].items()))
     if kind == "hand_edited":
         return "cause: hand edits: these files no longer match MANIFEST.json: " + ", ".join(cause["files"])
     if kind == "hand_added":
@@ -64,9 +67,22 @@ def _fix_lines(report: CheckReport) -> list[str]:
         return [("fix: install the versions MANIFEST.json records (`pip install -e .` installs the pins), "
                 "or run `acpgen generate` with the installed ones and commit the result")]
     if {"hand_edited", "hand_added"} & set(kinds):
-        return [("fix: move hand-written code out of the generated tree (every `acpgen generate` "
-                "rewrites it), then run `acpgen generate` and commit the result")]
+        lines = [("fix: move hand-written code out of the generated tree (every `acpgen generate` "
+                 "rewrites it), then run `acpgen generate` and commit the result")]
+        sources = [(rel, report.origins[rel]) for rel in report.hand_edited if rel in report.origins]
+        if sources:
+            lines.append("fix: to change what is generated, change the source instead: " + "; ".join(
+                f"{rel} is {_source_kind(origin)}" for rel, origin in sources))
+        return lines
     return ["fix: run `acpgen generate` and commit the result"]
+
+
+def _source_kind(origin: str) -> str:
+    if origin.startswith("acpgen/shipped/"):
+        return f"a copy of acpgen's {origin} (real Python in acpgen, copied as it is)"
+    if origin.startswith("templates/"):
+        return f"rendered from acpgen's template {origin}"
+    return f"written by acpgen's {origin}"
 
 
 def _listed(label: str, paths: list[str]) -> list[str]:

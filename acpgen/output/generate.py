@@ -21,6 +21,7 @@ from typing import Any
 
 import acpgen
 from acpgen import disk_cache
+from acpgen.emit.provenance import sourced
 from acpgen.emit.registry import EMITTERS
 from acpgen.errors import AcpgenError
 from acpgen.load.project import Project
@@ -102,8 +103,20 @@ def emit_model(model: GenerationModel) -> dict[str, str]:
         for rel, text in emitter(model).items():
             if rel in sources:
                 raise AcpgenError(rel, "two emitters produce the same file")
-            sources[rel] = text
+            sources[rel] = sourced(rel, text, emitter)
     return sources
+
+
+def origins(sources: dict[str, str]) -> dict[str, str]:
+    """Each emitted file's origin (:mod:`acpgen.emit.provenance`), by path."""
+    return {rel: getattr(text, "origin", "") for rel, text in sorted(sources.items())}
+
+
+def file_origins(files: dict[str, bytes]) -> dict[str, str]:
+    """Each file of a built tree (:func:`build_tree`) -> the file to edit to change it (a
+    template ``templates/...`` or a shipped ``acpgen/shipped/...``), from its ``MANIFEST.json``."""
+    recorded: dict[str, str] = json.loads(files[MANIFEST_NAME]).get("origins", {})
+    return recorded
 
 
 def recorded_inputs(model: GenerationModel, surfaces: tuple[GenerationModel, ...] = ()) -> list[RecordedInput]:
@@ -113,7 +126,7 @@ def recorded_inputs(model: GenerationModel, surfaces: tuple[GenerationModel, ...
 
 
 def manifest(model: GenerationModel, files: dict[str, bytes],
-             surfaces: tuple[GenerationModel, ...] = ()) -> dict[str, Any]:
+             surfaces: tuple[GenerationModel, ...] = (), sources: dict[str, str] | None = None) -> dict[str, Any]:
     return {
         "generator": {"name": "acpgen", "version": acpgen.__version__},
         "tools": tool_versions(),
@@ -121,6 +134,8 @@ def manifest(model: GenerationModel, files: dict[str, bytes],
         "inputs": {i.name: {"path": i.path, "sha256": i.sha256} for i in recorded_inputs(model, surfaces)},
         "roster_revision": model.roster.revision,
         "files": {rel: hashlib.sha256(data).hexdigest() for rel, data in sorted(files.items())},
+        # Beside each hash, the file to edit to change that file (docs/architecture.md).
+        "origins": origins(sources or {}),
     }
 
 
@@ -152,9 +167,10 @@ def _build_tree(project: Project, options: GenOptions) -> dict[str, bytes]:
     """The whole output in memory: emitted, formatted, with its manifest."""
     model = generation_model(project, options)  # built once: the emitters and the manifest read it
     surfaces = surface_models(project, options)
-    formatted = format_tree(emit_surfaces(model, surfaces))
+    sources = emit_surfaces(model, surfaces)
+    formatted = format_tree(sources)
     files = {rel: text.encode("utf-8") for rel, text in sorted(formatted.items())}
-    doc = manifest(model, files, surfaces)
+    doc = manifest(model, files, surfaces, sources)
     files[MANIFEST_NAME] = (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode("utf-8")
     return files
 

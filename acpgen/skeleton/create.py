@@ -38,7 +38,7 @@ from packaging.utils import canonicalize_name
 
 import acpgen
 from acpgen.emit.render import render
-from acpgen.emit.shipped import RUNTIME_TESTS_DIR
+from acpgen.emit.shipped import RUNTIME_TESTS_DIR, skeleton_files
 from acpgen.errors import AcpgenError
 from acpgen.inputs.lock import (
     INPUT_NAMES,
@@ -62,16 +62,8 @@ VENDOR_DIR = "vendor"  # the acpgen wheel the skeleton installs (no package inde
 TESTS_DIR = "tests"  # relative to GENERATED_DIR, beside the package: never a package name
 VENDORED_INPUTS = "schema/inputs"
 LICENCE_PREFIXES = ("LICENSE", "LICENCE", "COPYING", "NOTICE")
-# The vendored pytest plugin: its directory, and where each file comes from (relative to the
-# acpgen package). roster_table.py is acpgen's roster parser, which imports nothing from acpgen.
+# The vendored pytest plugin's directory (what goes into it: acpgen.emit.shipped.SHIPMENTS).
 PLUGIN_DIR = "acp_requirements"
-PLUGIN_FILES = {
-    "plugin.py": "pytest_plugin/plugin.py",
-    "coverage.py": "pytest_plugin/coverage.py",
-    "roster.py": "pytest_plugin/roster.py",
-    "skips.py": "pytest_plugin/skips.py",
-    "roster_table.py": "inputs/roster.py",
-}
 
 # Skeleton file -> template (paths relative to the skeleton root).
 SKELETON_TEMPLATES = {
@@ -168,17 +160,6 @@ def _licences(directory: Path) -> dict[str, bytes]:
     return found
 
 
-def _plugin_sources() -> dict[str, bytes]:
-    base = Path(acpgen.__file__).resolve().parent
-    files: dict[str, bytes] = {}
-    for name, rel in PLUGIN_FILES.items():
-        try:
-            files[f"{PLUGIN_DIR}/{name}"] = (base / rel).read_bytes()
-        except OSError as exc:
-            raise AcpgenError(str(base / rel), f"cannot read acpgen's pytest plugin: {exc.strerror}") from None
-    return files
-
-
 def build_skeleton(
     project: Project,
     root: Path,
@@ -227,7 +208,7 @@ def build_skeleton(
         licences = _licences(project.inputs.directory)
         for name, data in licences.items():
             files[f"{VENDORED_INPUTS}/{name}"] = data
-    files.update(_plugin_sources())
+    files.update(skeleton_files(PLUGIN_DIR))
     wheel = None if requirement else f"{VENDOR_DIR}/{wheel_name()}"
     if wheel:
         files[wheel] = build_wheel()

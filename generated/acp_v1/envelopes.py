@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/runtime/envelopes.py, not this file: acpgen generate writes it.
 """The JSON-RPC 2.0 envelopes of ACP messages that do not depend on the method: requests,
 notifications and responses in general, error objects, extension messages.
 
@@ -40,7 +41,7 @@ def is_extension_method(wire: str) -> bool:
     return wire.startswith(EXTENSION_PREFIX)
 
 
-from .models import RequestId
+from .schema import RequestId
 
 # ---- JSON-RPC 2.0 envelopes ----------------------------------------------------------------
 

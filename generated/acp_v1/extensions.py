@@ -1,6 +1,7 @@
+# Edit acpgen/shipped/runtime/extensions.py, not this file: acpgen generate writes it.
 """Extension methods: ``_``-prefixed requests and notifications with typed params and results.
 
-Copied verbatim into every generated package by acpgen (``acpgen/runtime/extensions.py``).
+Copied verbatim into every generated package by acpgen.
 
 A handler (an ``Agent`` or ``Client`` subclass) offers one by decorating an async method::
 

@@ -1,7 +1,7 @@
+# Edit acpgen/shipped/runtime/guards.py, not this file: acpgen generate writes it.
 r"""ACP capability guards: refuse, before anything is sent, what the peer did not advertise.
 
-Copied verbatim into every generated package by acpgen (``acpgen/shipped/runtime/guards.py``);
-the gate data it reads is rendered from schema/capabilities.toml into ``guard_data.py``.
+The gate data it reads is rendered from schema/capabilities.toml into ``schema.py``.
 
 A guard refuses an outbound call that the peer's negotiated capabilities do not allow, before
 anything is sent: it raises, and the wrapped function is never called. Every refusal is an
@@ -47,7 +47,7 @@ Decorators (sync or async; signature, typing (ParamSpec) and coroutine-ness are 
     (prompt content types, MCP transports, additionalDirectories, elicitation mode, boolean
     config options in session/update, terminal auth method ids, which no capability allows),
     and absolute paths. Method names are ``Literal`` types (``MethodToAgent`` /
-    ``MethodToClient`` from the package's ``methods``); a runtime routing by a ``str`` checks
+    ``MethodToClient`` from the package's ``schema``); a runtime routing by a ``str`` checks
     ``name in METHODS`` first, or casts.
 
 Plain checks (raise on refusal, return None otherwise), for runtimes that route every
@@ -75,19 +75,22 @@ from typing import Any, Concatenate, Final, Literal, ParamSpec, Protocol, TypeAl
 
 from pydantic import BaseModel
 
-from .guard_data import (
+from .contract import Gate, PathRule, Side
+from .schema import (
     ABSOLUTE_PATHS,
     GATES,
     INITIALIZE_EXEMPT,
     INITIALIZE_FIRST,
     UNADVERTISED,
+    AgentCapabilities,
     AgentCapabilityPath,
+    AuthMethod,
+    ClientCapabilities,
     ClientCapabilityPath,
+    MethodToAgent,
+    MethodToClient,
 )
-from .guard_data import CAPABILITY_PATHS as _CAPABILITY_PATHS
-from .guard_rules import Gate, PathRule, Side
-from .methods import MethodToAgent, MethodToClient
-from .models import AgentCapabilities, AuthMethod, ClientCapabilities
+from .schema import CAPABILITY_PATHS as _CAPABILITY_PATHS
 
 # ---- Errors --------------------------------------------------------------------------------
 

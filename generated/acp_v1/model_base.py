@@ -1,4 +1,5 @@
-"""The fixed base of the generated message models: strict primitives, enums, tags, ``_Model``.
+# Edit acpgen/shipped/runtime/model_base.py, not this file: acpgen generate writes it.
+"""The fixed base of the generated message models: strict primitives, enums, tags, ``Model``.
 
 Copied verbatim into every generated package by acpgen (``acpgen/shipped/runtime/model_base.py``);
 ``models.py`` (rendered from the schema) builds one class, enum or alias per ``$def`` on it.
@@ -68,7 +69,7 @@ else:
             return core_schema.any_schema()
 
 
-class _StrEnum(str, Enum):
+class StrEnumBase(str, Enum):
     """The base of the schema's closed string enums."""
 
     if not TYPE_CHECKING:
@@ -78,22 +79,22 @@ class _StrEnum(str, Enum):
         value = property(attrgetter("_value_"))
 
 
-class _IntEnum(int, Enum):
+class IntEnumBase(int, Enum):
     """The base of the schema's closed integer enums."""
 
     if not TYPE_CHECKING:
-        value = property(attrgetter("_value_"))  # see _StrEnum
+        value = property(attrgetter("_value_"))  # see StrEnumBase
 
 
 _ABSENT = object()
 
 
-def _tag(value: _T, wire: str | None = None) -> _T:
-    """The tag member of a union branch class (``type: Literal["text"] = _tag("text")``).
+def tag(value: _T, wire: str | None = None) -> _T:
+    """The tag member of a union branch class (``type: Literal["text"] = tag("text")``).
 
     Type checkers see the constant as the member's default, so ``ContentBlockText(text="hi")``
     type-checks; at run time the member is required (validated input always carries it, so
-    it is always dumped, also with exclude_unset/exclude_defaults) and ``_Model`` fills it in
+    it is always dumped, also with exclude_unset/exclude_defaults) and ``Model`` fills it in
     on construction.
     """
     if wire is None:
@@ -101,7 +102,7 @@ def _tag(value: _T, wire: str | None = None) -> _T:
     return cast(_T, Field(validation_alias=wire, serialization_alias=wire))
 
 
-def _tag_in(
+def tag_in(
     wire: str, attr: str, known: list[str], *, other: str | None, untagged: str | None
 ) -> Callable[[Any], str | None]:
     """The discriminator of a union whose tag may be absent or open-ended.
@@ -158,7 +159,7 @@ class _DumpByClass:
         return schema
 
 
-_BY_CLASS = _DumpByClass()
+BY_CLASS = _DumpByClass()
 
 
 def _init_by_name(tags: list[tuple[str, str, Any]]) -> Callable[..., None]:
@@ -177,7 +178,7 @@ def _init_by_name(tags: list[tuple[str, str, Any]]) -> Callable[..., None]:
     return __init__
 
 
-class _Model(BaseModel):
+class Model(BaseModel):
     # Open objects: unknown members are kept and dumped back (extra="allow"). Input (dicts,
     # JSON) is read by wire names only, as the schema says; construction takes Python names
     # (the __init__ installed below); dumps use wire names.

@@ -1,6 +1,7 @@
+# Edit acpgen/shipped/runtime/omit.py, not this file: acpgen generate writes it.
 """Omit, don't fail: leave out of an outgoing message the items the peer cannot take.
 
-Copied verbatim into every generated package by acpgen (``acpgen/shipped/runtime/omit.py``).
+Copied verbatim into every generated package by acpgen.
 
 Where the spec's fallback for an unadvertised capability is to leave something out, the
 runtime does that instead of refusing the whole message: a boolean config option for a

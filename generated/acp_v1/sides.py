@@ -1,8 +1,23 @@
-"""What both ends of a typed ACP connection share: routes, wire conversion, dispatch, lifecycle.
+# Edit acpgen/shipped/runtime/sides.py, not this file: acpgen generate writes it.
+"""The two ends of a typed ACP connection: routes, wire conversion, dispatch, lifecycle.
 
-Copied verbatim into every generated package by acpgen (``acpgen/shipped/runtime/sides.py``).
-``connection.py`` (rendered from the method table) builds :class:`AgentSideConnection` and
-:class:`ClientSideConnection` on :class:`_Side`, with one typed method per outbound call.
+:class:`AgentEnd` and :class:`ClientEnd` do everything an end does; ``connection.py``
+(rendered from the method table) only adds one typed method per outbound call to them
+(``AgentSideConnection``, ``ClientSideConnection``), each a call of :meth:`Side.send_request`
+or :meth:`Side.send_notification`. What the runtime does itself: the agent's end answers the
+negotiated protocol version whatever its handler answers and cancels a session's in-flight
+requests on ``session/cancel``; the client's end asks for its latest version, closes the
+connection when the agent answers one it does not support
+(ACP-V1-INIT-CLIENT-UNSUPPORTED-VERSION), and answers every pending
+``session/request_permission`` of a session with ``cancelled`` when it sends
+``session/cancel`` (ACP-V1-PROMPT-CLIENT-RESPOND-PENDING-PERMISSIONS).
+
+Inbound messages are validated strictly, except where the schema marks leniency
+(``lenient.py``); an answer leaves out what the peer cannot take where the spec says to omit
+it (``omit.py``). Outbound calls pass the capability guards (``guards.check_*_call``) first:
+a call the peer did not advertise, or one before ``initialize`` completed, raises
+``guards.AcpGuardError`` and nothing is sent. Handler results pass ``guards.check_*_result``
+before they are answered.
 """
 
 from __future__ import annotations
@@ -16,19 +31,39 @@ from typing import Any, ClassVar, TypeVar, cast, overload
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from . import guards, methods, models
+from . import guards
+from .contract import MethodSpec as Route  # a method's entry: wire, py_name, kind, params, result
 from .errors import MalformedResponse
 from .extensions import Extension, check_extension_name, declared_extensions
-from .handshake import SUPPORTED_PROTOCOL_VERSIONS
-from .interfaces import Agent, Client
+from .handlers import Handler
+from .handshake import ProtocolVersionError, negotiate_version
 from .lenient import validate_lenient
-from .lenient_markers import MARKERS
-from .methods import MethodSpec as Route  # a method's entry: wire, py_name, kind, params, result
 from .observability import connection_logger, request_tracer, span_kind
 from .outbound import OutboundPlan
 from .rpc import DEFAULT_MAX_FRAME_BYTES, Connection, RpcError
+from .schema import (
+    CANCEL,
+    CANCELLED_PERMISSION,
+    INITIALIZE,
+    MARKERS,
+    METHODS,
+    PERMISSION,
+    SUPPORTED_PROTOCOL_VERSIONS,
+    AgentCapabilities,
+    ClientCapabilities,
+)
 
-__all__ = ["AGENT_ROUTES", "CLIENT_ROUTES", "Route", "from_peer", "from_wire", "to_wire"]
+__all__ = [
+    "AGENT_ROUTES",
+    "CLIENT_ROUTES",
+    "AgentEnd",
+    "ClientEnd",
+    "Route",
+    "Side",
+    "from_peer",
+    "from_wire",
+    "to_wire",
+]
 
 logger = logging.getLogger(__name__)
 _PACKAGE = __name__.rpartition(".")[0]  # the generated package this module is copied into
@@ -36,12 +71,8 @@ _PACKAGE = __name__.rpartition(".")[0]  # the generated package this module is c
 
 # The methods each side handles (schema: ``x-side``), from the method table.
 # A method either side handles (x-side "both": v1 unstable's mcp/message) is routed on both.
-AGENT_ROUTES: dict[str, Route] = {
-    w: s for w, s in methods.METHODS.items() if s.side in ("agent", "both")
-}
-CLIENT_ROUTES: dict[str, Route] = {
-    w: s for w, s in methods.METHODS.items() if s.side in ("client", "both")
-}
+AGENT_ROUTES: dict[str, Route] = {w: s for w, s in METHODS.items() if s.side in ("agent", "both")}
+CLIENT_ROUTES: dict[str, Route] = {w: s for w, s in METHODS.items() if s.side in ("client", "both")}
 
 
 @functools.cache
@@ -94,7 +125,7 @@ def _validation_data(exc: ValidationError) -> Any:
     return {"errors": json.loads(errors)}
 
 
-class _Side:
+class Side:
     """What both ends share: inbound dispatch, typed outbound calls, lifecycle."""
 
     inbound_routes: ClassVar[dict[str, Route]] = {}
@@ -103,7 +134,7 @@ class _Side:
 
     def __init__(
         self,
-        handler: Any,
+        handler: Handler,
         reader: asyncio.StreamReader,
         writer: asyncio.StreamWriter,
         *,
@@ -261,9 +292,15 @@ class _Side:
         """Raise (``guards.AcpGuardError``) before answering what the peer did not advertise."""
         raise NotImplementedError
 
-    async def _call(self, wire: str, params: Any) -> Any:
+    async def send_request(
+        self, wire: str, params: Any = None, fields: dict[str, Any] | None = None
+    ) -> Any:
+        """Send the request ``wire`` and return its validated result: ``params`` a model, wire
+        JSON, or None with the model's members as ``fields`` (keyword arguments)."""
         route = self.outbound_routes[wire]
-        if isinstance(params, dict):  # wire-shaped params: validated into the model first
+        if fields is not None:
+            params = _params(route.params, params, fields)
+        elif isinstance(params, dict):  # wire-shaped params: validated into the model first
             params = from_wire(params, route.params)
         params = self._before_request(route, params)
         sent, params = self._outbound(route, "params", params, to_wire(params, route.params))
@@ -282,9 +319,14 @@ class _Side:
         await self._after_response(route, params, result)
         return result
 
-    async def _send(self, wire: str, params: Any) -> None:
+    async def send_notification(
+        self, wire: str, params: Any = None, fields: dict[str, Any] | None = None
+    ) -> None:
+        """Send the notification ``wire``: ``params`` as for :meth:`send_request`."""
         route = self.outbound_routes[wire]
-        if isinstance(params, dict):
+        if fields is not None:
+            params = _params(route.params, params, fields)
+        elif isinstance(params, dict):
             params = from_wire(params, route.params)
         sent, params = self._outbound(route, "params", params, to_wire(params, route.params))
         try:
@@ -369,8 +411,9 @@ class _Side:
         await self.rpc.notify(method, self._extension_wire(method, params))
 
 
-class _AgentEnd(_Side):
-    """The agent's end, but for what the method table decides (``connection.AgentSideConnection``)."""
+class AgentEnd(Side):
+    """The agent's end: dispatches to an ``Agent``, calls the client
+    (``connection.AgentSideConnection`` adds the typed calls)."""
 
     inbound_routes: ClassVar[dict[str, Route]] = AGENT_ROUTES
     outbound_routes: ClassVar[dict[str, Route]] = CLIENT_ROUTES
@@ -378,19 +421,19 @@ class _AgentEnd(_Side):
 
     def __init__(
         self,
-        agent: Agent,
+        agent: Handler,
         reader: asyncio.StreamReader,
         writer: asyncio.StreamWriter,
         *,
         max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
         trace: bool = False,
     ) -> None:
-        self.client_capabilities: models.ClientCapabilities | None = None
+        self.client_capabilities: ClientCapabilities | None = None
         self.protocol_version: int | None = None
         super().__init__(agent, reader, writer, max_frame_bytes=max_frame_bytes, trace=trace)
 
     @property
-    def peer_capabilities(self) -> models.ClientCapabilities | None:
+    def peer_capabilities(self) -> ClientCapabilities | None:
         return self.client_capabilities
 
     def _check_outbound(self, route: Route, params: Any) -> None:
@@ -401,9 +444,26 @@ class _AgentEnd(_Side):
         method: Any = route.wire
         guards.check_agent_result(method, result, self.client_capabilities)
 
+    async def _dispatch(self, route: Route, value: Any) -> Any:
+        if route.wire == CANCEL.wire:
+            # The session's in-flight requests (its prompt) see it at once (cancellation.py).
+            self.rpc.cancel_session(str(getattr(value, CANCEL.session_id)), route.wire)
+        if route.wire != INITIALIZE.wire:
+            return await super()._dispatch(route, value)
+        # Version negotiation is the runtime's job, whatever the application answers.
+        response = await super()._dispatch(route, value)
+        negotiated = negotiate_version(int(getattr(value, INITIALIZE.request_version)))
+        answered = INITIALIZE.response_version
+        if response is not None and getattr(response, answered) != negotiated:
+            response = response.model_copy(update={answered: negotiated})
+        self.client_capabilities = getattr(value, INITIALIZE.client_capabilities)
+        self.protocol_version = negotiated
+        return response
 
-class _ClientEnd(_Side):
-    """The client's end, but for what the method table decides (``connection.ClientSideConnection``)."""
+
+class ClientEnd(Side):
+    """The client's end: dispatches to a ``Client``, calls the agent
+    (``connection.ClientSideConnection`` adds the typed calls)."""
 
     inbound_routes: ClassVar[dict[str, Route]] = CLIENT_ROUTES
     outbound_routes: ClassVar[dict[str, Route]] = AGENT_ROUTES
@@ -411,7 +471,7 @@ class _ClientEnd(_Side):
 
     def __init__(
         self,
-        client: Client,
+        client: Handler,
         reader: asyncio.StreamReader,
         writer: asyncio.StreamWriter,
         *,
@@ -420,7 +480,7 @@ class _ClientEnd(_Side):
         trace: bool = False,
     ) -> None:
         self.supported_versions = supported_versions
-        self.agent_capabilities: models.AgentCapabilities | None = None
+        self.agent_capabilities: AgentCapabilities | None = None
         self.agent_auth_methods: Any = None
         self.protocol_version: int | None = None
         # session id -> one future per pending session/request_permission of that session
@@ -428,7 +488,7 @@ class _ClientEnd(_Side):
         super().__init__(client, reader, writer, max_frame_bytes=max_frame_bytes, trace=trace)
 
     @property
-    def peer_capabilities(self) -> models.AgentCapabilities | None:
+    def peer_capabilities(self) -> AgentCapabilities | None:
         return self.agent_capabilities
 
     @property
@@ -442,3 +502,58 @@ class _ClientEnd(_Side):
     def _check_result(self, route: Route, result: Any) -> None:
         method: Any = route.wire
         guards.check_client_result(method, result, self.agent_capabilities)
+
+    def _before_request(self, route: Route, params: Any) -> Any:
+        if route.wire != INITIALIZE.wire:
+            return params
+        # The request carries the latest version this client supports, whatever was passed.
+        latest = max(self.supported_versions)
+        if getattr(params, INITIALIZE.request_version) != latest:
+            logger.warning(
+                "client: initialize asks for protocol version %d (the latest supported)", latest
+            )
+            params = params.model_copy(update={INITIALIZE.request_version: latest})
+        return params
+
+    async def _after_response(self, route: Route, params: Any, result: Any) -> None:
+        if route.wire != INITIALIZE.wire:
+            return
+        answered = int(getattr(result, INITIALIZE.response_version))
+        if answered not in self.supported_versions:
+            await self.close()
+            requested = int(getattr(params, INITIALIZE.request_version))
+            raise ProtocolVersionError(requested, answered, self.supported_versions)
+        self.protocol_version = answered
+        self.agent_capabilities = getattr(result, INITIALIZE.agent_capabilities)
+        self.agent_auth_methods = getattr(result, INITIALIZE.auth_methods)
+
+    def _after_notification(self, route: Route, params: Any) -> None:
+        if route.wire == CANCEL.wire:
+            # The agent cannot finish aborting the turn while a permission request is open.
+            session_id = str(getattr(params, CANCEL.session_id))
+            for waiter in self._pending_permissions.pop(session_id, set()):
+                if not waiter.done():
+                    waiter.set_result(None)
+
+    async def _dispatch(self, route: Route, value: Any) -> Any:
+        if route.wire != PERMISSION.wire:
+            return await super()._dispatch(route, value)
+        session_id = str(getattr(value, PERMISSION.session_id))
+        cancelled: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending_permissions.setdefault(session_id, set()).add(cancelled)
+        answer = asyncio.ensure_future(super()._dispatch(route, value))
+        try:
+            await asyncio.wait({answer, cancelled}, return_when=asyncio.FIRST_COMPLETED)
+            if cancelled.done():
+                return from_wire(CANCELLED_PERMISSION, route.result)
+            return answer.result()
+        finally:
+            waiters = self._pending_permissions.get(session_id)
+            if waiters is not None:
+                waiters.discard(cancelled)
+                if not waiters:
+                    self._pending_permissions.pop(session_id, None)
+            if not answer.done():
+                answer.cancel()
+            if not cancelled.done():
+                cancelled.cancel()

@@ -1,21 +1,16 @@
-"""Where a typed ACP connection runs: an agent on stdio, a spawned agent, both ends in memory.
-
-Copied verbatim into every generated package by acpgen (``acpgen/shipped/runtime/launch.py``).
-"""
+# Edit templates/runtime/launch.py.jinja, not this file: acpgen generate writes it.
+"""Where a typed ACP connection runs: an agent on stdio, a spawned agent or client, both ends
+in memory. Typed entry points of the shipped ``endpoints.py``."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import functools
-import socket
-from collections.abc import AsyncIterator, Sequence
-from typing import Any
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
 
-from .connection import AgentSideConnection, ClientSideConnection
-from .interfaces import Agent, Client
-from .rpc import DEFAULT_MAX_FRAME_BYTES
-from .stdio import spawn_process, stdio_streams
+from acp_v1_unstable.connection import AgentSideConnection, ClientSideConnection
+from acp_v1_unstable.endpoints import pair_in_memory, serve_stdio, spawn_peer
+from acp_v1_unstable.interfaces import Agent, Client
+from acp_v1_unstable.rpc import DEFAULT_MAX_FRAME_BYTES
 
 __all__ = ["connect_in_memory", "connect_to_agent", "connect_to_client", "run_agent"]
 
@@ -24,18 +19,10 @@ async def run_agent(
     agent: Agent, *, max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES, trace: bool = False
 ) -> None:
     """Serve ``agent`` over this process' stdin/stdout until the client closes stdin."""
-    reader, writer = await stdio_streams()
-    limit = max_frame_bytes
-    connection = AgentSideConnection(agent, reader, writer, max_frame_bytes=limit, trace=trace)
-    connection.start()
-    try:
-        await connection.wait_closed()
-    finally:
-        await connection.close()
+    await serve_stdio(AgentSideConnection, agent, max_frame_bytes=max_frame_bytes, trace=trace)
 
 
-@contextlib.asynccontextmanager
-async def connect_to_agent(
+def connect_to_agent(
     client: Client,
     command: Sequence[str],
     *,
@@ -43,17 +30,22 @@ async def connect_to_agent(
     cwd: str | None = None,
     max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
     trace: bool = False,
-) -> AsyncIterator[ClientSideConnection]:
-    """Spawn an agent (``command``) and yield a started connection to it. The process gets
-    this process' environment unless ``env`` is given; on exit its stdin is closed and its
-    process group stopped."""
-    side = functools.partial(ClientSideConnection, max_frame_bytes=max_frame_bytes, trace=trace)
-    async with _spawned(side, client, command, env, cwd) as connection:
-        yield connection
+) -> AbstractAsyncContextManager[ClientSideConnection]:
+    """Spawn the agent ``command`` (it speaks ACP on its stdin/stdout), serve ``client`` to it
+    and yield the started connection. The process gets this process' environment unless
+    ``env`` is given; on exit its stdin is closed and its process group stopped."""
+    return spawn_peer(
+        ClientSideConnection,
+        client,
+        command,
+        env=env,
+        cwd=cwd,
+        max_frame_bytes=max_frame_bytes,
+        trace=trace,
+    )
 
 
-@contextlib.asynccontextmanager
-async def connect_to_client(
+def connect_to_client(
     agent: Agent,
     command: Sequence[str],
     *,
@@ -61,48 +53,28 @@ async def connect_to_client(
     cwd: str | None = None,
     max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
     trace: bool = False,
-) -> AsyncIterator[AgentSideConnection]:
-    """Spawn a client (``command``, which speaks ACP on its stdin/stdout) and serve ``agent``
-    to it; yield the started connection. The process gets this process' environment unless
+) -> AbstractAsyncContextManager[AgentSideConnection]:
+    """Spawn the client ``command`` (it speaks ACP on its stdin/stdout), serve ``agent`` to it
+    and yield the started connection. The process gets this process' environment unless
     ``env`` is given; on exit its stdin is closed and its process group stopped."""
-    side = functools.partial(AgentSideConnection, max_frame_bytes=max_frame_bytes, trace=trace)
-    async with _spawned(side, agent, command, env, cwd) as connection:
-        yield connection
+    return spawn_peer(
+        AgentSideConnection,
+        agent,
+        command,
+        env=env,
+        cwd=cwd,
+        max_frame_bytes=max_frame_bytes,
+        trace=trace,
+    )
 
 
-@contextlib.asynccontextmanager
-async def _spawned(
-    side: Any, handler: Any, command: Sequence[str], env: dict[str, str] | None, cwd: str | None
-) -> AsyncIterator[Any]:
-    """``side(handler, reader, writer)`` on a process spawned from ``command``, started, and
-    closed on exit before the process is stopped."""
-    async with spawn_process(command, env=env, cwd=cwd) as (reader, writer, _process):
-        connection = side(handler, reader, writer)
-        connection.start()
-        try:
-            yield connection
-        finally:
-            await connection.close()
-
-
-@contextlib.asynccontextmanager
-async def connect_in_memory(
+def connect_in_memory(
     agent: Agent, client: Client, *, max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES
-) -> AsyncIterator[tuple[AgentSideConnection, ClientSideConnection]]:
+) -> AbstractAsyncContextManager[tuple[AgentSideConnection, ClientSideConnection]]:
     """Both ends in this process, over a socket pair: for tests and embedding.
 
     The bytes still go through the full NDJSON framing, so what works here works on stdio.
     """
-    left, right = socket.socketpair()
-    agent_reader, agent_writer = await asyncio.open_connection(sock=left, limit=max_frame_bytes)
-    client_reader, client_writer = await asyncio.open_connection(sock=right, limit=max_frame_bytes)
-    limit = max_frame_bytes
-    agent_end = AgentSideConnection(agent, agent_reader, agent_writer, max_frame_bytes=limit)
-    client_end = ClientSideConnection(client, client_reader, client_writer, max_frame_bytes=limit)
-    agent_end.start()
-    client_end.start()
-    try:
-        yield agent_end, client_end
-    finally:
-        await client_end.close()
-        await agent_end.close()
+    return pair_in_memory(
+        AgentSideConnection, ClientSideConnection, agent, client, max_frame_bytes=max_frame_bytes
+    )

@@ -1,6 +1,7 @@
+# Edit acpgen/shipped/runtime/lenient.py, not this file: acpgen generate writes it.
 """Lenient inbound decoding, exactly where the schema allows it.
 
-Copied verbatim into every generated package by acpgen (``acpgen/shipped/runtime/lenient.py``).
+Copied verbatim into every generated package by acpgen.
 
 The schema marks properties ``x-deserialize-default-on-error`` (an invalid value is read as
 the property's default) and ``x-deserialize-skip-invalid-items`` (an invalid array item is
@@ -11,7 +12,7 @@ item of a skip-marked array is dropped; a default-marked member is removed so it
 applies, or set to the schema's default when it is required), logs each repair, and
 validates again. Errors outside marked places still fail, as ``ValidationError``.
 
-``markers`` (rendered per schema into ``lenient_markers.py``) maps a model class name to
+``markers`` (rendered per schema into ``schema.py``: ``MARKERS``) maps a model class name to
 ``{wire name: (default_on_error, skip_invalid_items, default)}``; ``default`` is
 :data:`NO_DEFAULT` where the model's own default applies.
 """
@@ -22,17 +23,16 @@ import copy
 import logging
 import types
 import typing
-from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from .contract import NO_DEFAULT, Markers
 
 __all__ = ["NO_DEFAULT", "Markers", "validate_lenient"]
 
 logger = logging.getLogger(__name__)
 
-NO_DEFAULT: Final = "<no default>"
-Markers = Mapping[str, Mapping[str, tuple[bool, bool, Any]]]
 _MAX_REPAIRS = 1000  # bounds the work one message can cause
 
 

@@ -1,6 +1,7 @@
+# Edit acpgen/shipped/runtime/stdio.py, not this file: acpgen generate writes it.
 """The stdio transport: an agent speaks ACP on its stdin/stdout, a client spawns it.
 
-Copied verbatim into every generated package by acpgen (``acpgen/shipped/runtime/stdio.py``).
+Copied verbatim into every generated package by acpgen.
 
 A spawned agent runs in a process group of its own, and the group is what is stopped: an
 agent started through a launcher (a shell or node script running the real binary as its

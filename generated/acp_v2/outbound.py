@@ -1,6 +1,7 @@
+# Edit acpgen/shipped/runtime/outbound.py, not this file: acpgen generate writes it.
 """The send path's capability work, planned once per method and capability set.
 
-Copied verbatim into every generated package by acpgen (``acpgen/runtime/outbound.py``).
+Copied verbatim into every generated package by acpgen.
 
 An outgoing message is serialised once, to its wire JSON; omission (``omit.py``) and the
 capability guards then read that JSON, never the model again. Which gates can refuse a

@@ -1,6 +1,7 @@
+# Edit acpgen/shipped/runtime/errors.py, not this file: acpgen generate writes it.
 """The one JSON-RPC error hierarchy of the runtime, and its local (never sent) errors.
 
-Copied verbatim into every generated package by acpgen (``acpgen/shipped/runtime/errors.py``).
+Copied verbatim into every generated package by acpgen.
 
 Wire errors: :class:`RpcError` and one subclass per code of the schema's ``ErrorCode``. A
 handler raises one and the peer receives that code; a call whose response is an error raises

@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/runtime/runtime_tests/raising_agent.py, not this file: acpgen generate writes it.
 """An agent whose handlers raise the package's errors: ``python -m runtime_tests.raising_agent``.
 
 Copied verbatim into every generated project by acpgen. ``session/new`` raises by its ``cwd``

@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/runtime/runtime_tests/test_cancellation.py, not this file: acpgen generate writes it.
 """Per-request cancellation as handlers see it (``cancellation.py``).
 
 Copied verbatim into every generated project by acpgen.

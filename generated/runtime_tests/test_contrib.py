@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/runtime/runtime_tests/test_contrib.py, not this file: acpgen generate writes it.
 """contrib: the session accumulator, the tool-call tracker and the permission broker.
 
 Copied verbatim into every generated project by acpgen. The accumulator must take every

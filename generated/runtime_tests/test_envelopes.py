@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/runtime/runtime_tests/test_envelopes.py, not this file: acpgen generate writes it.
 """The envelopes ``methods.py`` exports and the engine's wire answers agree.
 
 Copied verbatim into every generated project by acpgen. ``methods.parse_message`` (the typed

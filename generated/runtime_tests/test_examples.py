@@ -1,6 +1,7 @@
+# Edit acpgen/shipped/runtime/runtime_tests/test_examples.py, not this file: acpgen generate writes it.
 """The example echo agent and example client, as real processes talking ACP over stdio.
 
-Copied verbatim into every generated project by acpgen (``acpgen/shipped/runtime/runtime_tests/test_examples.py``).
+Copied verbatim into every generated project by acpgen.
 """
 
 from __future__ import annotations

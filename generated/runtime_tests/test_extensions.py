@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/runtime/runtime_tests/test_extensions.py, not this file: acpgen generate writes it.
 """Extension methods: typed ``_``-prefixed requests and notifications, both directions.
 
 Copied verbatim into every generated project by acpgen (``extensions.py``).

@@ -1,6 +1,7 @@
+# Edit acpgen/shipped/runtime/runtime_tests/test_guards.py, not this file: acpgen generate writes it.
 """Outbound calls pass the capability guards: a refused call raises and sends nothing.
 
-Copied verbatim into every generated project by acpgen (``acpgen/shipped/runtime/runtime_tests/test_guards.py``).
+Copied verbatim into every generated project by acpgen.
 """
 
 from __future__ import annotations

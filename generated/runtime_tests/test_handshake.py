@@ -1,6 +1,7 @@
+# Edit acpgen/shipped/runtime/runtime_tests/test_handshake.py, not this file: acpgen generate writes it.
 """The initialize handshake: version negotiation on both sides (ACP-V1-INIT-*-VERSION).
 
-Copied verbatim into every generated project by acpgen (``acpgen/shipped/runtime/runtime_tests/test_handshake.py``).
+Copied verbatim into every generated project by acpgen.
 """
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/runtime/runtime_tests/test_lenient.py, not this file: acpgen generate writes it.
 """Lenient inbound decoding exactly where the schema marks it; strict models everywhere else.
 
 Copied verbatim into every generated project by acpgen. What the official SDKs accept from

@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/runtime/runtime_tests/test_observability.py, not this file: acpgen generate writes it.
 """Observability: a logger per connection, OpenTelemetry spans per request when asked.
 
 Copied verbatim into every generated project by acpgen (``observability.py``). The spans are

@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/runtime/runtime_tests/test_omit.py, not this file: acpgen generate writes it.
 """Omit, don't fail: what the client cannot take is left out, the rest is sent.
 
 Copied verbatim into every generated project by acpgen. An agent offering a boolean config

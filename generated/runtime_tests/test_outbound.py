@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/runtime/runtime_tests/test_outbound.py, not this file: acpgen generate writes it.
 """The send path: one serialisation per message, and a plan that never skips a refusal.
 
 Copied verbatim into every generated project by acpgen. The plan (``outbound.py``) decides,

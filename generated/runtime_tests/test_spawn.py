@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/runtime/runtime_tests/test_spawn.py, not this file: acpgen generate writes it.
 """Process helpers: an agent serving a client process it spawned (``connect_to_client``).
 
 Copied verbatim into every generated project by acpgen. The client process gets the caller's

@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/runtime/runtime_tests/test_wire_errors.py, not this file: acpgen generate writes it.
 """The one error hierarchy on the wire: a handler's error is answered with its class's code.
 
 Copied verbatim into every generated project by acpgen. The errors ``methods`` exports are

@@ -1,6 +1,6 @@
 """Per-request cancellation, as a request handler sees it.
 
-Copied verbatim into every generated package by acpgen (``acpgen/runtime/cancellation.py``).
+Copied verbatim into every generated package by acpgen.
 
 Every handler of a peer's request runs with a :class:`RequestContext`, which
 :func:`current_request` returns (``None`` outside a request handler). It is cancelled in the

@@ -40,7 +40,7 @@ def is_extension_method(wire: str) -> bool:
     return wire.startswith(EXTENSION_PREFIX)
 
 
-from .models import RequestId
+from .schema import RequestId
 
 # ---- JSON-RPC 2.0 envelopes ----------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 """Newline-delimited JSON framing: one JSON-RPC message per line, UTF-8, size-limited.
 
-Copied verbatim into every generated package by acpgen (``acpgen/shipped/runtime/framing.py``).
+Copied verbatim into every generated package by acpgen.
 
 Encoding never drops a message (ACP-V1-TRANSPORT-UTF8): a lone UTF-16 surrogate in a string
 (a truncated emoji, valid in JSON text as ``"\\ud83d"`` and so in a parsed message) cannot be

@@ -1,6 +1,6 @@
 """Observability: one standard ``logging`` logger per connection, optional OpenTelemetry spans.
 
-Copied verbatim into every generated package by acpgen (``acpgen/runtime/observability.py``).
+Copied verbatim into every generated package by acpgen.
 
 * Each connection logs to its own logger, ``<package>.connection.<role>.<n>`` (``n`` counts
   the connections of the process), a child of the package's logger: configure

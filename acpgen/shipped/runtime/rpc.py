@@ -1,6 +1,6 @@
 """JSON-RPC 2.0 over newline-delimited JSON: the engine every ACP connection runs on.
 
-Copied verbatim into every generated package by acpgen (``acpgen/shipped/runtime/rpc.py``).
+Copied verbatim into every generated package by acpgen.
 
 One :class:`Connection` per peer, over any asyncio ``StreamReader``/``StreamWriter`` pair
 (stdio, a subprocess' pipes, a socket). It correlates responses with requests by id, runs

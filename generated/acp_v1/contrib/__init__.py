@@ -1,8 +1,8 @@
+# Edit acpgen/shipped/runtime/contrib/__init__.py, not this file: acpgen generate writes it.
 """What agent and client authors build on the connection: session state, tool calls, permissions.
 
-Copied verbatim into every generated package by acpgen (``acpgen/runtime/contrib/__init__.py``;
-it imports the package's generated ``builders`` and ``models``, so it is type-checked in a
-generated tree, as the examples are).
+Copied verbatim into every generated package by acpgen (it imports the package's generated
+``builders`` and ``models``, so it is type-checked in a generated tree, as the examples are).
 
 * :class:`SessionAccumulator` (client side) folds the ``session/update`` stream into each
   session's state: messages, thoughts, tool calls with their latest status and content, the

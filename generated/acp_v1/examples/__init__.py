@@ -1,4 +1,5 @@
+# Edit acpgen/shipped/runtime/examples/__init__.py, not this file: acpgen generate writes it.
 """Runnable examples: ``python -m <package>.examples.echo_agent``, ``.client`` and ``.minimal_agent``.
 
-Copied verbatim by acpgen from acpgen/shipped/runtime/examples/. Do not edit: run `acpgen generate`.
+Copied verbatim by acpgen: its first line names the file to edit.
 """

@@ -1,6 +1,7 @@
+# Edit acpgen/shipped/runtime/examples/client.py, not this file: acpgen generate writes it.
 """An example client: ``python -m <package>.examples.client [--prompt TEXT]... -- AGENT-COMMAND...``
 
-Copied verbatim by acpgen from acpgen/shipped/runtime/examples/client.py. Do not edit.
+Copied verbatim by acpgen: its first line names the file to edit.
 
 It starts the agent, initializes (checking the version the agent answers), opens a session
 in the current directory, sends each prompt and prints the agent's message chunks as they
@@ -85,7 +86,11 @@ async def run(
     async with connect_to_agent(PrintingClient(out, err), command) as connection:
         init = await connection.initialize(
             protocol_version=PROTOCOL_VERSION,
-            client_capabilities=models.ClientCapabilities(),
+            # What it supports, said explicitly (the protocol asks for it): no files, no terminals.
+            client_capabilities=models.ClientCapabilities(
+                fs=models.FileSystemCapabilities(read_text_file=False, write_text_file=False),
+                terminal=False,
+            ),
             client_info=models.Implementation(name=CLIENT_NAME, version="0.1.0"),
         )
         out.write(f"[protocol version {init.protocol_version}]\n")

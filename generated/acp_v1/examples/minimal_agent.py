@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/runtime/examples/minimal_agent.py, not this file: acpgen generate writes it.
 """A minimal ACP agent: ``python -m <package>.examples.minimal_agent`` greets every prompt."""
 
 import asyncio

@@ -1,9 +1,10 @@
+# Edit acpgen/shipped/runtime/examples/echo_agent.py, not this file: acpgen generate writes it.
 """An echo agent: ``python -m <package>.examples.echo_agent`` speaks ACP on stdin/stdout.
 
 Streams a prompt's text back as ``agent_message_chunk`` updates (one per word) and ends the
 turn with ``end_turn``; ``/permission`` asks the client first (a ``cancelled`` outcome ends the
 turn ``cancelled``); ``/wait`` waits for ``session/cancel``. Logs go to stderr only.
-Copied verbatim by acpgen from acpgen/shipped/runtime/examples/echo_agent.py. Do not edit.
+Copied verbatim by acpgen: its first line names the file to edit.
 """
 
 from __future__ import annotations

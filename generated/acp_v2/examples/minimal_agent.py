@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/runtime/examples_v2/minimal_agent.py, not this file: acpgen generate writes it.
 """A minimal ACP v2 agent: ``python -m <package>.examples.minimal_agent`` greets every prompt.
 
 v2 differs from v1 where this agent touches it: the agent's ``info`` is required, a message

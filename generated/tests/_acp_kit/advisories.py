@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/conformance/advisories.py, not this file: acpgen generate writes it.
 """What the report judges beside the roster's requirements, each at its own strength.
 
 - JSON-RPC 2.0 batches (SHOULD): ACP v1 defines no batch; JSON-RPC 2.0 answers each call of

@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/conformance/agent_kit.py, not this file: acpgen generate writes it.
 """What every agent check stands on: the kit over the agent's runs, the check registry and the
 helpers several roster sections share (the checks are in ``checks_agent_<section>.py``).
 """

@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/conformance/agent_scenarios.py, not this file: acpgen generate writes it.
 """Scenarios the kit plays against an agent under test, each one run of the agent.
 
 A scenario spawns the agent, plays a scripted client, and keeps the transcript and the

@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/conformance/baseline.py, not this file: acpgen generate writes it.
 """Known deviations for an agent's (or client's) own CI: ``--acp-baseline FILE``.
 
 The file lists, per side, the requirements the implementation is known to fail. A listed

@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/conformance/checks_agent.py, not this file: acpgen generate writes it.
 """The black-box checks against an agent, one per requirement classified ``agent`` or ``both``.
 
 ``AGENT_CHECKS[ID](kit)`` returns when the agent kept the requirement and raises

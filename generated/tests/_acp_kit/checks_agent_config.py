@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/conformance/checks_agent_config.py, not this file: acpgen generate writes it.
 """The agent checks of the roster's modes and config options sections (MODES-, CONFIG-).
 
 Each registers itself in ``AGENT_CHECKS`` (``agent_kit``); ``checks_agent`` imports them all.

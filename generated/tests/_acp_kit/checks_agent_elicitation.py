@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/conformance/checks_agent_elicitation.py, not this file: acpgen generate writes it.
 """The agent checks of the roster's elicitation sections (ELIC-).
 
 Each registers itself in ``AGENT_CHECKS`` (``agent_kit``); ``checks_agent`` imports them all.

@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/conformance/checks_agent_jsonrpc.py, not this file: acpgen generate writes it.
 """The agent checks of the roster's transport, JSON-RPC and extensibility sections (TRANSPORT-, JSONRPC-, EXT-).
 
 Each registers itself in ``AGENT_CHECKS`` (``agent_kit``); ``checks_agent`` imports them all.

@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/conformance/checks_agent_prompt.py, not this file: acpgen generate writes it.
 """The agent checks of the roster's prompt turns, tools and cancellation sections (PROMPT-, TOOLS-, CANCEL-, COMMANDS-).
 
 Each registers itself in ``AGENT_CHECKS`` (``agent_kit``); ``checks_agent`` imports them all.

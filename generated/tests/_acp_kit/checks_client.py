@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/conformance/checks_client.py, not this file: acpgen generate writes it.
 """The black-box checks against a client, one per requirement classified ``client`` or ``both``.
 
 The client under test runs against the kit's scripted agent (:mod:`.scripted_agent`); in its

@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/conformance/checks_wire.py, not this file: acpgen generate writes it.
 """Checks that read any transcript the same way, whichever side the implementation plays.
 
 Each takes the transcripts of the runs (frames ``in`` come from the implementation under

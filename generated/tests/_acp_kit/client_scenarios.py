@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/conformance/client_scenarios.py, not this file: acpgen generate writes it.
 """Runs of a client under test against the kit's scripted agent.
 
 The client command names the agent it should start with ``{agent}``; the kit puts the

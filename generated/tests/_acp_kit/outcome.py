@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/conformance/outcome.py, not this file: acpgen generate writes it.
 """How a check ends when it does not pass: failed (with what was observed) or skipped (why)."""
 
 from __future__ import annotations

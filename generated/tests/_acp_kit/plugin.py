@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/conformance/plugin.py, not this file: acpgen generate writes it.
 """pytest glue of the conformance kit: options, fixtures and the per-requirement report.
 
 The generated ``conftest.py`` imports these hooks and fixtures by name. Without

@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/conformance/process.py, not this file: acpgen generate writes it.
 """Run the implementation under test as a child process and talk NDJSON with it.
 
 The command runs in its own session (so in its own process group): closing a run kills the

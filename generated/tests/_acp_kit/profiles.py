@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/conformance/profiles.py, not this file: acpgen generate writes it.
 """Presets of checks (``--acp-profile NAME``): the black-box tests outside the preset are
 deselected, and the preset's own rules (advisories) decide the exit status with them."""
 

@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/conformance/report.py, not this file: acpgen generate writes it.
 """The conformance report: per requirement, what the run showed about the implementation.
 
 Statuses: ``pass``, ``fail`` (with the observed message), ``skipped`` (with the reason),

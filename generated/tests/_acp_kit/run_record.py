@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/conformance/run_record.py, not this file: acpgen generate writes it.
 """What a report records about the run itself: the command, the kit, its options and the
 environment the command ran in, so that a result can be reproduced (or explained) elsewhere.
 

@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/conformance/scripted_agent.py, not this file: acpgen generate writes it.
 """The kit's scripted agent: what a client under test talks to (``{agent}`` in --acp-client).
 
 Run as ``python scripted_agent.py SCRIPT.json``; standard library only, so it starts fast and

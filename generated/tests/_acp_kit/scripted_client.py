@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/conformance/scripted_client.py, not this file: acpgen generate writes it.
 """The kit's client: drives an agent under test over stdio, answering its requests by script.
 
 Each scenario sets how the client behaves (what it advertised, how it answers permission,

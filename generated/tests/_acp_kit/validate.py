@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/conformance/validate.py, not this file: acpgen generate writes it.
 """Validate received messages with the generated models (the package under ``package``).
 
 Only this module knows the generated package's API (``methods.parse_params`` /

@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/conformance/wire.py, not this file: acpgen generate writes it.
 """What travelled on the wire: one frame per line, decoded as far as it goes.
 
 The kit reads the peer's stdout (or, for a client, what the client wrote to the scripted

@@ -1,3 +1,4 @@
+# Edit acpgen/shipped/conformance/workdir.py, not this file: acpgen generate writes it.
 """The kit's scratch directory: made when the caller passes none, removed when the kit is done.
 
 A matrix run makes a runner per violation, each with a directory of per-run directories (logs,

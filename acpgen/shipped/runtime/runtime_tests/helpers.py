@@ -1,6 +1,6 @@
 """Test helpers: in-process stream pairs and a raw JSON-RPC peer that can send anything.
 
-Copied verbatim into every generated project by acpgen (``acpgen/shipped/runtime/runtime_tests/helpers.py``).
+Copied verbatim into every generated project by acpgen.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """session/cancel answers every pending session/request_permission of that session with
 ``cancelled`` (ACP-V1-PROMPT-CLIENT-RESPOND-PENDING-PERMISSIONS), and $/cancel_request reaches permission handlers too.
 
-Copied verbatim into every generated project by acpgen (``acpgen/shipped/runtime/runtime_tests/test_cancel.py``).
+Copied verbatim into every generated project by acpgen.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The example echo agent and example client, as real processes talking ACP over stdio.
 
-Copied verbatim into every generated project by acpgen (``acpgen/shipped/runtime/runtime_tests/test_examples.py``).
+Copied verbatim into every generated project by acpgen.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Fault injection: the example echo agent as a real process, driven over real pipes.
 
-Copied verbatim into every generated project by acpgen (``acpgen/shipped/runtime/runtime_tests/``).
+Copied verbatim into every generated project by acpgen.
 
 A raw peer writes exact bytes (several messages in one write, malformed frames, oversized
 lines, abrupt closes) to ``python -m <package>.examples.echo_agent`` and reads what comes

@@ -1,6 +1,6 @@
 """The initialize handshake: version negotiation on both sides (ACP-V1-INIT-*-VERSION).
 
-Copied verbatim into every generated project by acpgen (``acpgen/shipped/runtime/runtime_tests/test_handshake.py``).
+Copied verbatim into every generated project by acpgen.
 """
 
 from __future__ import annotations

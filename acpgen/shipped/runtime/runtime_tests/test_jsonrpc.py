@@ -1,6 +1,6 @@
 """JSON-RPC 2.0 over newline-delimited JSON: framing, errors, ids, notifications, concurrency.
 
-Copied verbatim into every generated project by acpgen (``acpgen/shipped/runtime/runtime_tests/test_jsonrpc.py``).
+Copied verbatim into every generated project by acpgen.
 """
 
 from __future__ import annotations

@@ -1,0 +1,37 @@
+"""``schema.py``: the one module of data the shipped runtime reads, rendered from the inputs.
+
+The bottom of the generated package beside ``models.py`` (docs/architecture.md, "The
+generated package"): the pins, the method table (:func:`acpgen.emit.methods.table_context`),
+the member names of the initialize exchange and the leniency markers
+(:func:`acpgen.emit.runtime.runtime_data`) and the capability gates
+(:func:`acpgen.emit.guards.guard_context`), laid out by ``templates/schema/schema.py.jinja``
+in the row types of the shipped ``contract.py``. What the runtime may read of it is the typed
+stub ``acpgen/shipped/runtime/schema.pyi``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from acpgen.emit.guards import guard_context
+from acpgen.emit.methods import table_context
+from acpgen.emit.render import render
+from acpgen.emit.runtime import runtime_data
+
+if TYPE_CHECKING:
+    from acpgen.model.generation import GenerationModel
+
+TEMPLATE = "schema/schema.py.jinja"
+
+
+def emit(model: GenerationModel) -> dict[str, str]:
+    manifest = model.capabilities
+    ctx: dict[str, Any] = {
+        **table_context(model, manifest),
+        **guard_context(model, manifest),
+        **runtime_data(model.ir),
+        "pins": {i.name: i.sha256 for i in model.pinned_inputs},
+        "roster_revision": model.roster.revision,
+        "upstream_commit": model.roster.commit,
+    }
+    return {f"{model.options.package}/schema.py": render(TEMPLATE, **ctx)}

@@ -174,6 +174,14 @@ def _manifest() -> Any:
     return importlib.import_module(MANIFEST_MODULE)
 
 
+WORDING = "\n  the roster: "  # what a failure line adds: the requirement's own words
+
+
+def _wording(req_id: str) -> str:
+    keyword, _role, _observable, _reason, text = _manifest().REQUIREMENTS[req_id]
+    return f"{keyword}: {text}"
+
+
 class Checker:
     """What a generated black-box test calls: ``acp_agent.check(ID)``."""
 
@@ -209,7 +217,7 @@ class Checker:
         if skipped is not None:
             pytest.skip(skipped)
         if failed is not None:
-            pytest.fail(f"{req_id}: {failed}", pytrace=False)
+            pytest.fail(f"{req_id}: {failed}{WORDING}{_wording(req_id)}", pytrace=False)
         if req_id in self.known:  # the baseline stays true: a fixed deviation is taken out
             pytest.fail(
                 f"{req_id}: listed in the baseline as a known deviation, but it passes now: "
@@ -317,7 +325,8 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
         text = str(report.wasxfail).removeprefix("reason: ").removeprefix(f"{req_id}: ")
         results[side][req_id] = report_result("fail", text, baseline=True)
     elif report.failed:
-        message = report.longreprtext.strip().splitlines()
+        observed = report.longreprtext.strip().split(WORDING)[0]  # the wording is the report's
+        message = observed.splitlines()
         text = " ".join(message).removeprefix(f"Failed: {req_id}: ").removeprefix(f"{req_id}: ")
         results[side][req_id] = report_result("fail", text)
     elif report.skipped:

@@ -66,7 +66,7 @@ DEVIATIONS: dict[str, set[str]] = {
     "typescript-sdk-2.4.0-agent": {"ACP-V1-JSONRPC-NO-REPLY-TO-NOTIFICATION"},
     "acpx-0.19.1": UNANSWERED | {"ACP-V1-INIT-CLIENT-UNSUPPORTED-VERSION",
                                  "ACP-V1-ELIC-CLIENT-UNADVERTISED-MODE-INVALID-PARAMS"},
-    "python-sdk-0.12.1-client": {"ACP-V1-INIT-CLIENT-UNSUPPORTED-VERSION",
+    "python-sdk-0.12.1-client": UNANSWERED | {"ACP-V1-INIT-CLIENT-UNSUPPORTED-VERSION",
                                  "ACP-V1-INIT-CLIENT-SPECIFY-CAPABILITIES",
                                  "ACP-V1-ELIC-CLIENT-UNADVERTISED-MODE-INVALID-PARAMS"},
 }

@@ -201,7 +201,7 @@ def test_a_downgrade_with_upstream_coordinates_is_recorded_and_said(world: Path)
     """The release schema-v1.21.0 (older than the pinned schema-v1.23.0) with its upstream
     commit and tag: the lock and PROVENANCE.md describe the new bytes, the report says
     downgrade, --fail-on breaking fails on the removed members, and a plain bump exits 0."""
-    from acpgen.inputs.provenance import HEADER
+    from acpgen.inputs.provenance_note import HEADER
 
     inputs = world / "proj" / "schema" / "inputs"
     shutil.copyfile(HISTORY / "schema-v1.21.0.json", inputs / "schema" / "v1" / "older.json")

@@ -227,6 +227,9 @@ def test_stale_output_when_the_tree_matches_its_own_manifest(copy: Path, fresh_t
     report = json_report(project, copy)
     assert report["exit_code"] == 1
     assert [c["kind"] for c in report["causes"]] == ["stale_output"]
+    # No source changed: acpgen's code did; the files' origins are named, unchanged themselves.
+    origin = json.loads(fresh_tree[MANIFEST_NAME])["origins"][rel]
+    assert report["causes"][0]["origins"] == [origin] and origin in report["causes"][0]["detail"]
     assert report["changed"] == sorted([MANIFEST_NAME, rel])
     # The manifest's own diff comes after the real file's diff.
     assert report["diff"].index(f"generated/{rel}") < report["diff"].index(f"generated/{MANIFEST_NAME}")
@@ -472,7 +475,9 @@ def test_output_that_does_not_import_is_drift_for_check_and_refused_by_generate(
     report = json.loads(result.stdout)
     # The broken template is every surface's (schema/acp.lock lists them): each models.py.
     assert report["changed"] == sorted(["acp_v1/models.py", MANIFEST_NAME])
-    assert [c["kind"] for c in report["causes"]] == ["stale_output"]
+    # The template edited since the last generate is named (MANIFEST.json's sources).
+    assert [c["kind"] for c in report["causes"]] == ["source_changed"]
+    assert report["sources_changed"] == {"templates/models/models.py.jinja": ["acp_v1/models.py"]}
     assert spawns.imports == []
     result = cli("generate", "--project", str(copy), "--inputs", str(inputs_dir))
     assert result.exit_code == 2
@@ -518,3 +523,40 @@ def test_the_report_starts_with_the_cause_and_the_fix(copy: Path, inputs_dir: Pa
     assert any(re.fullmatch(r"  \.\.\. and \d+ more missing \(--json lists them all\)", line) for line in summary)
     report = check(project, str(copy / "generated"), "other_sdk").to_json()
     assert len(report["missing"]) > 20
+
+
+def test_a_hand_edit_names_the_source_to_change_not_the_templates(copy: Path, inputs_dir: Path) -> None:
+    """A file copied from acpgen/shipped/ names that file; a rendered one names its template."""
+    gen = copy / "generated"
+    for rel in ("acp_v1/rpc.py", "acp_v1/models.py"):
+        with open(gen / rel, "a", encoding="utf-8") as handle:
+            handle.write("HAND_EDIT = 1\n")
+    result = cli(*check_args(copy, inputs_dir))
+    assert result.exit_code == 1
+    lines = result.stderr.splitlines()
+    assert lines[1] == "cause: hand edits: these files no longer match MANIFEST.json: acp_v1/models.py, acp_v1/rpc.py"
+    assert lines[3] == (
+        "fix: to change what is generated, change the source instead: acp_v1/models.py is rendered from "
+        "acpgen's template templates/models/models.py.jinja; acp_v1/rpc.py is a copy of acpgen's "
+        "acpgen/shipped/runtime/rpc.py (real Python in acpgen, copied as it is)")
+    assert "change the templates" not in result.stderr
+
+
+@pytest.fixture()
+def edited_template(copy: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    """The copy's models template edited after the last generate (a comment it renders)."""
+    yield from _break_models(copy, monkeypatch, "\n# a template edit since the last generate\n")
+
+
+@pytest.mark.slow
+def test_a_template_edit_is_named_not_stale_output(edited_template: Path, inputs_dir: Path, project) -> None:  # type: ignore[no-untyped-def]
+    result = cli(*check_args(edited_template, inputs_dir))
+    assert result.exit_code == 1
+    lines = result.stderr.splitlines()
+    assert lines[1] == ("cause: changed since the last generate: templates/models/models.py.jinja "
+                        "(which makes acp_v1/models.py)"), lines[:4]
+    assert lines[2] == "fix: run `acpgen generate` and commit the result"
+    assert "stale output" not in result.stderr and "hand edits" not in result.stderr
+    report = check(project, str(edited_template / "generated")).to_json()
+    assert [c["kind"] for c in report["causes"]] == ["source_changed"]
+    assert report["sources_changed"] == {"templates/models/models.py.jinja": ["acp_v1/models.py"]}

@@ -17,6 +17,7 @@ import pytest
 from conftest import INPUTS, PROJECT_ROOT, generated_dir, run_acpgen
 
 from acpgen.emit import conformance as emitter
+from acpgen.emit.provenance import HEADER
 from acpgen.emit.shipped import KIT_PACKAGE
 from acpgen.errors import AcpgenError
 from acpgen.load.conformance import MANIFEST_RELPATH, parse_manifest
@@ -104,10 +105,9 @@ def test_the_cli_refuses_a_broken_manifest_with_exit_2_and_one_line(tmp_path: Pa
 def test_the_kit_is_copied_verbatim_and_every_observable_requirement_has_a_tagged_test(project) -> None:  # type: ignore[no-untyped-def]
     source = PROJECT_ROOT / "acpgen" / "shipped" / "conformance"
     for path in source.glob("*.py"):
-        # Byte for byte below the provenance line the emit stage puts on top (acpgen.emit.provenance).
-        copied = (TESTS_DIR / KIT_PACKAGE / path.name).read_bytes()
-        header = f"# Edit acpgen/shipped/conformance/{path.name}, not this file: acpgen generate writes it.\n"
-        assert copied == header.encode() + path.read_bytes(), path.name
+        # Byte for byte after the first line, which names the source (acpgen.emit.provenance).
+        header = HEADER.format(origin=path.relative_to(PROJECT_ROOT).as_posix()).encode("utf-8")
+        assert (TESTS_DIR / KIT_PACKAGE / path.name).read_bytes() == header + path.read_bytes(), path.name
     for side in emitter.SIDES:
         text = (TESTS_DIR / f"test_conformance_{side}.py").read_text(encoding="utf-8")
         for entry in project.conformance.checked_against(side):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from acpgen.emit.render import render
+from acpgen.emit.render import export_sort_key, render
 from acpgen.errors import AcpgenError
 from acpgen.ir.naming import pascal
 from acpgen.load.capabilities import Manifest
@@ -115,10 +115,6 @@ _MODULE_IMPORTS = (
 # Models schema.py re-exports by name (the runtime reads them through the schema contract).
 REEXPORTED_MODELS = ("AgentCapabilities", "AuthMethod", "ClientCapabilities", "RequestId")
 
-
-def export_sort_key(name: str) -> tuple[int, str]:
-    """The order ruff's RUF022 wants: CONSTANTS, then Classes, then functions."""
-    return (0 if name.isupper() else 1 if name[:1].isupper() else 2, name)
 
 
 def envelope_classes(methods: list[dict[str, Any]]) -> set[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from acpgen.emit.render import render
+from acpgen.emit.render import export_sort_key, render
 
 if TYPE_CHECKING:
     from acpgen.model.generation import GenerationModel
@@ -27,17 +27,13 @@ FACE = (
 PINS = ("PROTOCOL_VERSION", "ROSTER_REVISION")  # from schema.py
 
 
-def _export_key(name: str) -> tuple[int, str]:
-    """The order ruff's RUF022 wants in ``__all__``: CONSTANTS, Classes, functions."""
-    return (0 if name.isupper() else 1 if name[:1].isupper() else 2, name)
-
 
 def emit(model: GenerationModel) -> dict[str, str]:
     ctx: dict[str, Any] = {
         "package": model.options.package,
         "protocol_version": model.ir.protocol_version,
         "face": FACE,
-        "exports": sorted({*PINS, "models", *(n for _, names in FACE for n in names)}, key=_export_key),
+        "exports": sorted({*PINS, "models", *(n for _, names in FACE for n in names)}, key=export_sort_key),
     }
     return {
         f"{model.options.package}/__init__.py": render("package/__init__.py.jinja", **ctx),

@@ -29,7 +29,9 @@ from acpgen.errors import AcpgenError
 if TYPE_CHECKING:
     import jinja2
 
-__all__ = ["BlackLayout", "Sourced", "Verbatim", "environment", "py_literal", "render", "templates_dir"]
+__all__ = [
+    "BlackLayout", "Sourced", "Verbatim", "environment", "export_sort_key", "py_literal", "render", "templates_dir",
+]
 
 ENV_TEMPLATES = "ACPGEN_TEMPLATES"
 BLACK_LAYOUT_MARK = "{# acpgen: black-layout"
@@ -58,6 +60,12 @@ class Verbatim(BlackLayout):
     stage passes it through untouched, without even the layout check; that black leaves it
     unchanged, and that it is the same for other inputs and options, is tested once
     (``tests/test_fast_format.py``) instead of paid on every run."""
+
+
+def export_sort_key(name: str) -> tuple[int, str]:
+    """The order isort and ruff's RUF022 want names in (an import list, ``__all__``):
+    CONSTANTS, then Classes, then functions."""
+    return (0 if name.isupper() else 1 if name[:1].isupper() else 2, name)
 
 
 def templates_dir() -> Path:

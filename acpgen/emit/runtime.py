@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from acpgen.emit.models_plan import type_node
-from acpgen.emit.render import render
+from acpgen.emit.render import export_sort_key, render
 from acpgen.emit.shipped import RUNTIME_TESTS_DIR
 from acpgen.errors import AcpgenError
 from acpgen.ir.types import Method, SchemaIR
@@ -54,10 +54,6 @@ TEST_FACE = (
     ("rpc", ("RpcError",)),
 )
 
-
-def _export_key(name: str) -> tuple[int, str]:
-    """The order ruff's RUF022 wants in ``__all__``: CONSTANTS, Classes, functions."""
-    return (0 if name.isupper() else 1 if name[:1].isupper() else 2, name)
 
 
 @dataclass(frozen=True)
@@ -295,7 +291,7 @@ def emit(model: GenerationModel) -> dict[str, str]:
         for rel, template in _PACKAGE_TEMPLATES.items()
     }
     ctx["face"] = TEST_FACE
-    ctx["exports"] = sorted({"PACKAGE", "package", *(n for _, names in TEST_FACE for n in names)}, key=_export_key)
+    ctx["exports"] = sorted({"PACKAGE", "package", *(n for _, names in TEST_FACE for n in names)}, key=export_sort_key)
     files.update(
         {f"{RUNTIME_TESTS_DIR}/{rel}": render(template, **ctx) for rel, template in _TEST_TEMPLATES.items()}
     )

@@ -60,7 +60,7 @@ from acpgen.evolve.diff import SchemaDiff, SchemaSide, build_side, diff_sides
 from acpgen.evolve.impact import Impact, compute_impact, load_gate_entries, tagged_gates
 from acpgen.inputs.lock import Lock, PinnedFile, dump_lock
 from acpgen.inputs.pinned import RawInputs, sha256_hex
-from acpgen.inputs.provenance import update_rows
+from acpgen.inputs.provenance_note import update_rows
 from acpgen.inputs.roster import Roster
 from acpgen.ir.types import SchemaIR
 from acpgen.load import conformance

@@ -37,6 +37,7 @@ from acpgen.model.package_name import check_package_name
 from acpgen.output import memo
 from acpgen.output.format_parallel import format_tree
 from acpgen.output.proof import prove
+from acpgen.output.sources import source_hashes
 from acpgen.output.writer import WriteResult, preflight, write_tree
 
 MANIFEST_NAME = "MANIFEST.json"
@@ -134,8 +135,10 @@ def manifest(model: GenerationModel, files: dict[str, bytes],
         "inputs": {i.name: {"path": i.path, "sha256": i.sha256} for i in recorded_inputs(model, surfaces)},
         "roster_revision": model.roster.revision,
         "files": {rel: hashlib.sha256(data).hexdigest() for rel, data in sorted(files.items())},
-        # Beside each hash, the file to edit to change that file (docs/architecture.md).
+        # Beside each hash, the file to edit to change that file (docs/architecture.md), and
+        # the hash of each such file, so `check` can name the one changed since (sources.py).
         "origins": origins(sources or {}),
+        "sources": source_hashes(origins(sources or {}).values()),
     }
 
 

@@ -48,7 +48,7 @@ from acpgen.inputs.lock import (
     dump_lock,
     surface_file,
 )
-from acpgen.inputs.provenance import provenance_row
+from acpgen.inputs.provenance_note import provenance_row
 from acpgen.load import conformance
 from acpgen.load.capabilities import MANIFEST_RELPATH
 from acpgen.load.project import Project, load_project

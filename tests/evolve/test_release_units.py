@@ -16,7 +16,7 @@ from acpgen.evolve.semver import (
     step,
 )
 from acpgen.inputs.lock import PinnedFile
-from acpgen.inputs.provenance import HEADER, update_rows
+from acpgen.inputs.provenance_note import HEADER, update_rows
 
 
 def v(text: str):  # type: ignore[no-untyped-def]

@@ -124,7 +124,7 @@ def lock(update: bool, project_dir: Path | None, inputs: str | None) -> None:
 
 
 @main.command()
-@click.argument("ids", nargs=-1, metavar="[ID]...")
+@click.argument("ids", nargs=-1, metavar="[ID...]")
 @click.option("--keyword", multiple=True, metavar="K", help="MUST, MUST NOT, SHOULD, SHOULD NOT or MAY (any case; repeatable).")
 @click.option("--role", multiple=True, metavar="R", help="agent, client or both (any case; repeatable).")
 @click.option("--responsibility", multiple=True, metavar="R", help="sdk, shared or application (any case; repeatable).")

@@ -118,6 +118,16 @@ def test_the_roster_keyword_decides_every_checks_strength(project) -> None:  # t
         assert set(built["verdict"]["must_failed"]) == must
 
 
+@pytest.mark.slow
+def test_no_may_check_fails_an_agent_that_uses_no_permission(project, runs: dict[str, Outcomes]) -> None:  # type: ignore[no-untyped-def]
+    """Over all checks: a MAY grants a permission; an agent that uses none of them (the inert
+    agent declines everything, the params peer refuses omitted params) fails no MAY check, so
+    no check turned a permission into a duty (the manifest's reason cannot strengthen one)."""
+    keyword = {r.id: r.keyword for r in project.roster.requirements}
+    for peer in ("KIT-INERT", "JSONRPC-PARAMS-MAY-BE-OMITTED"):
+        assert {i for i in _failed(runs[peer]) if keyword[i] == "MAY"} == set(), peer
+
+
 # ---- (c) ------------------------------------------------------------------------------------------
 
 

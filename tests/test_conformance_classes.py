@@ -50,10 +50,14 @@ PEERS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def clean(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Baseline]:
+@pytest.fixture(scope="module", autouse=True)
+def _generated_package() -> None:
     if str(generated_dir()) not in sys.path:
         sys.path.insert(0, str(generated_dir()))
+
+
+@pytest.fixture(scope="module")
+def clean(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Baseline]:
     baseline = Baseline(tmp_path_factory.mktemp("classes-baseline"))
     yield baseline
     baseline.runner.close()
@@ -247,6 +251,20 @@ def test_a_turn_running_past_the_grace_fails_even_when_the_hang_guard_fired_firs
     # end_turn, the cancel ignored (read from that run too).
     status, message = outcomes["ACP-V1-PROMPT-AGENT-CANCELLED-STOP-REASON"]
     assert status == "fail" and message.startswith("[permission] a turn cancelled while running"), message
+
+
+@pytest.mark.slow
+def test_a_cancelled_turn_ending_in_an_error_fails_even_where_no_ordinary_turn_ended() -> None:
+    # No turn ends by itself (no model): a cancelled one answered -32603 at once is still the
+    # cancel's error, not the environment's (only an ordinary turn ending in an error is that).
+    target = dataclasses.replace(_target("KIT-CANCEL-ABORTS"), turn_timeout=2.0, cancel_grace=1.0)
+    with AgentRunner(target) as runner:
+        for name in ("basic", "cancel"):
+            runner.run(name)
+        kit = AgentKit(runner, Validator("acp_v1"))
+        outcomes = _run_checks({k: AGENT_CHECKS[k] for k in ("ACP-V1-PROMPT-AGENT-CATCH-ABORT-ERRORS",)}, kit)
+    status, message = outcomes["ACP-V1-PROMPT-AGENT-CATCH-ABORT-ERRORS"]
+    assert status == "fail" and message.startswith("[cancel] a cancelled turn answered with a JSON-RPC error")
 
 
 # ---- (f) ------------------------------------------------------------------------------------------

@@ -465,7 +465,7 @@ class Agent:
             return
         turn = {"request": request, "session": session, "cancelled": False}
         self.turns[session] = turn
-        if text == "/wait":
+        if text == "/wait" or broken("KIT-CANCEL-ABORTS"):  # there: no turn ends by itself
             self.say(session, "Working until cancelled...")
             return
         if text == "/permission":
@@ -628,6 +628,10 @@ class Agent:
         if turn is None:
             return
         if broken("KIT-CANCEL-IGNORED") and how != "session/close":
+            return
+        if broken("KIT-CANCEL-ABORTS") and how == "session/cancel":  # the abort surfaces as -32603
+            self.turns.pop(session)
+            self.error(turn["request"], -32603, "Aborted")
             return
         if broken("KIT-CANCEL-REQUEST-IGNORED") and how == "$/cancel_request":
             turn["asked_cancel_request"] = True

@@ -250,7 +250,8 @@ LONGEST_FIRST = ("test_docs.py", "test_standalone_ci.py", "test_skeleton_bump.py
                  "test_conformance_matrix.py", "test_conformance_classes.py", "test_conformance_ci.py",
                  "test_hostile_inputs.py", "test_fast_format.py",
                  "test_check.py", "test_surfaces.py", "test_standalone.py", "test_injection_routes.py",
-                 "test_bump.py", "test_fidelity.py", "test_release_history.py", "test_evolve_matrix.py")
+                 "test_bump.py", "test_fidelity.py", "test_release_history.py", "test_evolve_matrix.py",
+                 "test_trace_pairs.py")
 
 
 def _longest_first(item: pytest.Item) -> int:

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import checks_wire as w
 from .agent_scenarios import (
     AUTH_REQUIRED,
     AgentRunner,
@@ -43,14 +44,7 @@ WITHOUT_FS_TERMINAL = (
 )
 # Session updates that carry the conversation (what session/load replays, what may follow a
 # cancel only before the turn's response); the others describe the session's state.
-HISTORY_UPDATES = (
-    "user_message_chunk",
-    "agent_message_chunk",
-    "agent_thought_chunk",
-    "tool_call",
-    "tool_call_update",
-    "plan",
-)
+HISTORY_UPDATES = w.TURN_UPDATES
 INVALID = (-32602, -32600)  # what refusing a message as malformed looks like
 
 

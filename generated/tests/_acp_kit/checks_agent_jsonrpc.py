@@ -9,6 +9,7 @@ from __future__ import annotations
 from . import checks_wire as w
 from .agent_kit import (
     ALL_SCENARIOS,
+    MESSAGES,
     AgentKit,
     Observation,
     answers_in,
@@ -31,23 +32,14 @@ WITH_ID = Observation(
     "message with an id", lambda kit: received_count(kit, lambda f: "id" in f.message)
 )
 
-wire_check("ACP-V1-TRANSPORT-UTF8", w.utf8)
-wire_check("ACP-V1-TRANSPORT-STDIO-NEWLINE-DELIMITED", w.newline_delimited)
-wire_check("ACP-V1-TRANSPORT-AGENT-STDOUT-ONLY-ACP", w.only_messages)
-wire_check("ACP-V1-JSONRPC-VERSION-MEMBER", w.version_member)
-wire_check("ACP-V1-JSONRPC-RPC-PREFIX-RESERVED", w.no_rpc_prefix, AGENT_CALLS)
-wire_check("ACP-V1-JSONRPC-ID-TYPE", w.id_types, WITH_ID)
-wire_check("ACP-V1-JSONRPC-ID-NOT-NULL", w.ids_not_null)
-wire_check("ACP-V1-JSONRPC-ID-NO-FRACTION", w.ids_no_fraction, WITH_ID)
-wire_check("ACP-V1-JSONRPC-PARAMS-STRUCTURED", w.params_structured)
-wire_check("ACP-V1-JSONRPC-RESULT-ON-SUCCESS", w.result_on_success)
-wire_check("ACP-V1-JSONRPC-ERROR-MEMBER-ON-ERROR", w.error_member)
-wire_check("ACP-V1-JSONRPC-RESULT-XOR-ERROR", w.result_xor_error)
-wire_check("ACP-V1-JSONRPC-ERROR-CODE-INTEGER", w.error_code_integer)
-wire_check("ACP-V1-JSONRPC-ERROR-RESPONSE-CONTAINS-ERROR", w.error_contains)
-wire_check("ACP-V1-JSONRPC-ERROR-MESSAGE-CONCISE", w.error_message_concise)
-wire_check("ACP-V1-OVERVIEW-ABSOLUTE-PATHS", w.absolute_paths)
-wire_check("ACP-V1-EXT-META-TRACE-KEYS-RESERVED", w.trace_keys)
+# What could fail each transcript check, where "a message from the agent" says too little.
+_OBSERVES = {
+    "ACP-V1-JSONRPC-RPC-PREFIX-RESERVED": AGENT_CALLS,
+    "ACP-V1-JSONRPC-ID-TYPE": WITH_ID,
+    "ACP-V1-JSONRPC-ID-NO-FRACTION": WITH_ID,
+}
+for _id, _func in w.transcript_checks("agent").items():
+    wire_check(_id, _func, _OBSERVES.get(_id, MESSAGES))
 
 
 @check("ACP-V1-TRANSPORT-STDIO-SHOULD")
@@ -86,18 +78,18 @@ def _response_required(kit: AgentKit) -> None:
     ):
         line = kit.note("wire", "parse_error_line")
         raise fail(
-            f"no response (expected error -32700) to a line that is not JSON: {line.shown()}"
+            f"[wire] no response (expected error -32700) to a line that is not JSON: {line.shown()}"
         )
     if not answers_in(kit.note("wire", "invalid_request")) and later_answered(
         kit, "wire", "unknown_method"
     ):
         line = kit.note("wire", "invalid_request_line")
         raise fail(
-            f"no response (expected error -32600) to JSON that is no request: {line.shown()}"
+            f"[wire] no response (expected error -32600) to JSON that is no request: {line.shown()}"
         )
     sent, frames = kit.note("batch", "batch_empty")
     if not answers_in(frames) and later_answered(kit, "batch", "after_batches"):
-        raise fail(f"no response (expected error -32600) to an empty batch: {sent.shown()}")
+        raise fail(f"[batch] no response (expected error -32600) to an empty batch: {sent.shown()}")
 
 
 @check(

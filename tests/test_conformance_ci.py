@@ -108,3 +108,20 @@ def test_a_baseline_file_round_trips_and_a_wrong_one_is_refused(tmp_path: Path) 
     recorded = run_record.environment(env)
     assert recorded["observed"] == {"IS_SANDBOX": "1", "HTTPS_PROXY": "http://***@proxy:3128"}
     assert "PATH" not in recorded["observed"] and "HTTP_PROXY" in recorded["absent"]
+
+
+def test_the_batch_advisory_reads_a_client_run_that_ended_before_its_batches_were_answered() -> None:
+    # A client that crashed on the first batch (the Python SDK's example): not judged, saying
+    # how the run ended, from a client run as from an agent run.
+    from types import SimpleNamespace
+
+    from acpgen.shipped.conformance import advisories
+    from acpgen.shipped.conformance.client_scenarios import ClientRun
+    from acpgen.shipped.conformance.wire import Transcript, decode_line
+
+    batch = decode_line("out", b'[{"jsonrpc":"2.0","id":"b1","method":"session/request_permission","params":{}}]\n', 0)
+    run = ClientRun("batch", Transcript("client-batch", [batch]), exited=True, exit_code=1)
+    kit = SimpleNamespace(runner=SimpleNamespace(runs={"batch": run}))
+    judged = advisories.batches(kit)
+    assert judged["status"] == "skipped", judged
+    assert judged["message"].endswith("the client exited with status 1")

@@ -44,9 +44,20 @@ def batches(kit: Any) -> dict[str, str]:
     ):
         # Unanswered, but nothing later was answered either (the run ended): not judged.
         why = "the batch requests got no response, and the run ended before any later one did: "
-        why += run.stopped or "the kit stopped waiting"
+        why += _ending(run)
         return advisory(BATCH, "SHOULD", "skipped", why)
     return advisory(BATCH, "SHOULD", "pass")
+
+
+def _ending(run: Any) -> str:
+    """How a run ended, from an agent run (``stopped``) or a client run (``hung``, exit)."""
+    if getattr(run, "stopped", None):
+        return str(run.stopped)
+    if getattr(run, "hung", ""):
+        return str(run.hung)
+    if getattr(run, "exited", False):
+        return f"the client exited with status {run.exit_code}"
+    return "the kit stopped waiting"
 
 
 def registry(kit: AgentKit) -> list[dict[str, str]]:

@@ -262,11 +262,14 @@ def _longest_first(item: pytest.Item) -> int:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The longest modules first (LONGEST_FIRST). The published agents and clients
     (tests/real_peers) run only when asked for with ``-m real_peers``: they install hundreds
-    of megabytes and take minutes."""
+    of megabytes and take minutes; so do the remote interop runs (``-m remote_interop``),
+    which install the official SDK's release candidate in a venv of their own."""
     items.sort(key=_longest_first)  # stable: the order within a module stays as written
-    if "real_peers" in (config.getoption("markexpr") or ""):
-        return
-    opt_in = pytest.mark.skip(reason="opt-in: the published agents run with `pytest -m real_peers`")
-    for item in items:
-        if item.get_closest_marker("real_peers"):
-            item.add_marker(opt_in)
+    selected = config.getoption("markexpr") or ""
+    for marker in ("real_peers", "remote_interop", "remote_load"):
+        if marker in selected:
+            continue
+        opt_in = pytest.mark.skip(reason=f"opt-in: runs with `pytest -m {marker}`")
+        for item in items:
+            if item.get_closest_marker(marker):
+                item.add_marker(opt_in)

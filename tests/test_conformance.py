@@ -179,8 +179,9 @@ def test_the_generated_echo_agent_passes_every_check_that_applies(tmp_path: Path
 
 
 # The generated example client keeps every requirement the kit checks (docs/conformance.md):
-# the Client base class answers an elicitation it does not handle with -32602, and the
-# connection states the capabilities ClientCapabilities() leaves at their defaults.
+# an elicitation in a mode it did not advertise is refused -32602 (the receive guards, and the
+# Client base class's default), and the connection states the capabilities
+# ClientCapabilities() leaves at their defaults. A new deviation shows up here: update the docs.
 CLIENT_DEVIATIONS: set[str] = set()
 
 

@@ -8,6 +8,7 @@ The layers, lowest first:
 * ``middle``: every other shipped module (all behaviour);
 * ``top``: every other rendered module (the typed façade);
 * ``consumer``: the shipped code written on top of the package (``examples/``, ``contrib/``
+  and the remote transports ``remote/``, whose entry points return the typed connections,
   against the façade; ``trace/`` and the ``conformance/`` checks it uses).
 
 An import may only run down (or stay in its layer); the middle reads the bottom only through
@@ -35,7 +36,7 @@ CONTRACT = frozenset({"contract", "model_base"})
 BOTTOM = frozenset({"models", "schema"})
 # Shipped subpackages written on top of the package: the examples and contrib (against its
 # face), and the trace tools with the kit's transcript checks they judge with (docs/traces.md).
-CONSUMERS = ("examples", "contrib", "trace", "conformance")
+CONSUMERS = ("examples", "contrib", "trace", "conformance", "remote")
 STUB = SHIPPED_DIR / "runtime" / "schema.pyi"
 
 

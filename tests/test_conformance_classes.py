@@ -242,6 +242,10 @@ CLIENT_INERT_PASSES = {
     "ACP-V1-INIT-VERSION-AGREEMENT", "ACP-V1-INIT-CLIENT-UNSUPPORTED-VERSION",
 }
 
+# It takes no prompt turn in any capability combination the kit's agent offers: a true
+# deviation. Every check of what it does in or after a turn is "not exercised" instead.
+CLIENT_INERT_FAILS = {"ACP-V1-INIT-SUPPORT-ALL-COMBINATIONS"}
+
 
 @pytest.fixture(scope="module")
 def inert_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ClientKit, Outcomes]]:
@@ -257,6 +261,10 @@ def test_nothing_passes_against_a_client_that_exercises_nothing_but_what_it_show
     kit, outcomes = inert_client
     passed = {k for k, v in outcomes.items() if v[0] == "pass"}
     assert passed == CLIENT_INERT_PASSES, passed ^ CLIENT_INERT_PASSES
+    assert set(_failed(outcomes)) == CLIENT_INERT_FAILS, _failed(outcomes)
+    for req_id in ("ACP-V1-INIT-OMITTED-UNSUPPORTED", "ACP-V1-SETUP-CWD-ABSOLUTE",
+                   "ACP-V1-PROMPT-CLIENT-RESTRICT-CONTENT", "ACP-V1-SETUP-INIT-BEFORE-SESSION"):
+        assert outcomes[req_id][1].startswith(f"{NOT_EXERCISED}: no "), outcomes[req_id]
     # Every check whose declared observation the inert client never gave is not passed.
     for req_id, observes in CLIENT_OBSERVES.items():
         if observes.count(kit) == 0:

@@ -133,6 +133,27 @@ def sent_count(kit: ClientKit, wanted: Callable[[Frame], bool], modes: Sequence[
 MESSAGES = Observation("message from the client", written_count)
 
 
+def calls_of(method: str) -> Observation:
+    """The client's requests of ``method``: what a check of how it makes them reads."""
+    return Observation(
+        f"{method} from the client",
+        lambda kit: written_count(kit, lambda f: f.method == method and f.is_request),
+    )
+
+
+def _turns_ended(kit: ClientKit) -> int:
+    return sum(
+        kit.runner.runs[m].event("turn-ended") is not None
+        for m in TURN_MODES
+        if m in kit.runner.runs
+    )
+
+
+# What could fail a check of what the client must not do around its turn: a turn it took to
+# the end (the kit's clients call the optional methods after it).
+TURNS_ENDED = Observation("prompt turn the client took to the end", _turns_ended)
+
+
 def _register(req_id: str, func: Check, observes: Observation = MESSAGES) -> None:
     observation.register(CLIENT_CHECKS, CLIENT_OBSERVES, req_id, func, observes)
 
@@ -473,6 +494,12 @@ def _goes_on_after(
         if any(f.direction == "out" and f.is_request and t.response_to(f) for f in later):
             return
         _not_hung(run)
+        if stimulus == "initialize" and not kit.run("basic").transcript.requests(next_step):
+            # The unusual result is not what stopped it: it stops after the plain one too.
+            raise skip(
+                f"[{mode}] the client stopped after {what}, but it sends no {next_step} after "
+                "the basic run's initialize result either"
+            )
         raise fail(f"[{mode}] the client stopped after {what}: {sent.shown()} ({_ending(run)})")
 
     return run_check
@@ -658,11 +685,13 @@ def _mcp_servers(kit: ClientKit) -> list[tuple[Frame, Any]]:
     ]
 
 
-@check("ACP-V1-SCHEMA-MCP-SERVER-VARIANTS")
+@check(
+    "ACP-V1-SCHEMA-MCP-SERVER-VARIANTS",
+    observes=Observation("MCP server listed by the client", lambda kit: len(_mcp_servers(kit))),
+)
 def _mcp_variants(kit: ClientKit) -> None:
     found = _mcp_servers(kit)
     if not found:
-        kit.first_request("basic", "session/new")
         raise skip("the client listed no MCP server")
     for f, server in found:
         verdict = kit.validator.definition("McpServer", server)
@@ -812,7 +841,6 @@ def _combinations(kit: ClientKit) -> None:
 
 
 def _never(kit: ClientKit, methods: Sequence[str], why: str) -> None:
-    kit.completed("basic")
     for t in kit.transcripts(TURN_MODES):
         for f in t.received():
             if f.is_request and f.method in methods:
@@ -822,6 +850,7 @@ def _never(kit: ClientKit, methods: Sequence[str], why: str) -> None:
 _register(
     "ACP-V1-INIT-OMITTED-UNSUPPORTED",
     lambda kit: _never(kit, GATED, "the kit's agent advertised none of these methods"),
+    TURNS_ENDED,
 )
 
 
@@ -868,7 +897,7 @@ for _id, _method, _cap in (
     ),
     ("ACP-V1-DELETE-INIT-FIRST", "session/delete", "sessionCapabilities.delete"),
 ):
-    _register(_id, _never_called(_method, _cap))
+    _register(_id, _never_called(_method, _cap), TURNS_ENDED)
 
 
 def _capable_calls(kit: ClientKit, method: str, capability: str) -> list[Frame]:
@@ -976,16 +1005,16 @@ def _order(kit: ClientKit, first: str, then: str) -> None:
         for f in t.requests(then):
             if answered is None or f.time < answered.time:
                 raise fail(f"[{mode}] {then} before {first} completed: {f.shown()}")
-    kit.first_request("basic", then)
 
 
 _register(
     "ACP-V1-SETUP-INIT-BEFORE-SESSION",
     lambda kit: _order(kit, "initialize", "session/new"),
+    calls_of("session/new"),
 )
 
 
-@check("ACP-V1-PROMPT-INIT-AND-SETUP-FIRST")
+@check("ACP-V1-PROMPT-INIT-AND-SETUP-FIRST", observes=calls_of("session/prompt"))
 def _prompt_order(kit: ClientKit) -> None:
     # session/new before initialize is SETUP-INIT-BEFORE-SESSION's; here: the prompt.
     _order(kit, "initialize", "session/prompt")
@@ -1000,9 +1029,8 @@ def _new_session_params(kit: ClientKit) -> list[dict[str, Any]]:
     ]
 
 
-@check("ACP-V1-SETUP-CWD-ABSOLUTE")
+@check("ACP-V1-SETUP-CWD-ABSOLUTE", observes=calls_of("session/new"))
 def _cwd(kit: ClientKit) -> None:
-    kit.first_request("basic", "session/new")
     for params in _new_session_params(kit):
         cwd = params.get("cwd")
         if isinstance(cwd, str) and not w.is_absolute(cwd):  # not a string: the shape's
@@ -1032,9 +1060,8 @@ def _dirs_absolute(kit: ClientKit) -> None:
         )
 
 
-@check("ACP-V1-SETUP-CLIENT-ADDITIONAL-DIRS-ONLY-WITH-CAPABILITY")
+@check("ACP-V1-SETUP-CLIENT-ADDITIONAL-DIRS-ONLY-WITH-CAPABILITY", observes=calls_of("session/new"))
 def _dirs(kit: ClientKit) -> None:
-    kit.first_request("basic", "session/new")
     for params in _new_session_params(kit):
         if params.get("additionalDirectories"):
             raise fail(
@@ -1043,9 +1070,8 @@ def _dirs(kit: ClientKit) -> None:
             )
 
 
-@check("ACP-V1-SETUP-CLIENT-CHECK-MCP-TRANSPORT")
+@check("ACP-V1-SETUP-CLIENT-CHECK-MCP-TRANSPORT", observes=calls_of("session/new"))
 def _mcp(kit: ClientKit) -> None:
-    kit.first_request("basic", "session/new")
     for params in _new_session_params(kit):
         for server in params.get("mcpServers") or []:
             if isinstance(server, dict) and server.get("type") in ("http", "sse"):
@@ -1055,11 +1081,14 @@ def _mcp(kit: ClientKit) -> None:
                 )
 
 
-@check("ACP-V1-PROMPT-CLIENT-RESTRICT-CONTENT", "ACP-V1-PROMPT-CLIENT-CONTEXT-BLOCKS-MAY")
+@check(
+    "ACP-V1-PROMPT-CLIENT-RESTRICT-CONTENT",
+    "ACP-V1-PROMPT-CLIENT-CONTEXT-BLOCKS-MAY",
+    observes=calls_of("session/prompt"),
+)
 def _content(kit: ClientKit) -> None:
     # An unknown block type is SCHEMA-CONTENT-BLOCK-VARIANTS'; here: a known one the agent
     # did not advertise.
-    kit.first_request("basic", "session/prompt")
     for mode in TURN_MODES:
         for f in kit.run(mode).transcript.requests("session/prompt"):
             for block in (f.get("params") or {}).get("prompt") or []:
@@ -1078,7 +1107,6 @@ def _cancels(kit: ClientKit) -> list[tuple[Transcript, Frame]]:
         for f in kit.run(m).transcript.notifications("session/cancel")
     ]
     if not found:
-        kit.completed("basic")
         raise skip("the client never sent session/cancel")
     return found
 
@@ -1171,7 +1199,7 @@ def _create(kit: ClientKit) -> None:
     fs = kit.caps().get("fs")
     if not (isinstance(fs, dict) and fs.get("writeTextFile") is True):
         raise skip("the client does not advertise fs.writeTextFile")
-    run = kit.completed("basic")
+    run = kit.run("basic")
     path = os.path.join(run.workdir, "kit-created.txt")
     answer = _response_to(run, "fs/write_text_file")
     if "result" not in answer.message:
@@ -1188,7 +1216,7 @@ def _create(kit: ClientKit) -> None:
 def _truncate(kit: ClientKit) -> None:
     if kit.caps().get("terminal") is not True:
         raise skip("the client does not advertise terminal")
-    run = kit.completed("basic")
+    run = kit.run("basic")
     answer = _response_to(run, "terminal/output")
     output = (
         (answer.get("result") or {}).get("output")

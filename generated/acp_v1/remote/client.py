@@ -116,6 +116,9 @@ class _HttpLink:
         self.connection_id: str | None = None
         self.channel: MessageChannel | None = None
         self._streams: dict[str | None, asyncio.Task[None]] = {}
+        # The agent's requests that came on a session's stream, by id: the answer names that
+        # session (Acp-Session-Id), as the RFD requires of a permission response.
+        self._asked_in: dict[str, str] = {}
         self._closing = False
 
     def offer(self, frame: bytes) -> bool:
@@ -137,7 +140,11 @@ class _HttpLink:
             return
         headers["Acp-Connection-Id"] = self.connection_id
         session_id = envelope.session_id
-        if session_id is not None and envelope.method is not None:
+        if envelope.is_response and envelope.key is not None:
+            session_id = self._asked_in.pop(envelope.key, None)
+            if session_id is not None:
+                headers["Acp-Session-Id"] = session_id
+        elif session_id is not None and envelope.method is not None:
             if envelope.method not in ATTACH_METHODS:
                 headers["Acp-Session-Id"] = session_id
             # The session's stream is open before its first message (the RFD's resume flow
@@ -182,7 +189,10 @@ class _HttpLink:
                     return
                 async for event in httpx2.EventSource(response, max_event_size=self.limit):
                     if event.data:
-                        await self.channel.feed(event.data.encode("utf-8"))
+                        frame = event.data.encode("utf-8")
+                        if session_id is not None:
+                            self._note_request(frame, session_id)
+                        await self.channel.feed(frame)
         except (httpx2.HTTPError, httpx2.SSEError) as exc:
             if not opened.done():
                 opened.set_exception(ConnectionError(f"GET (SSE stream) failed: {exc}"))
@@ -192,6 +202,16 @@ class _HttpLink:
             # The connection-scoped stream is the connection: its end ends the engine.
             if session_id is None and not self._closing:
                 self.channel.end()
+
+    def _note_request(self, frame: bytes, session_id: str) -> None:
+        if b'"id"' not in frame or b'"method"' not in frame:
+            return  # a notification (a session update) or a response: nothing to answer here
+        try:
+            envelope = inspect_message(decode_frame(frame))
+        except (ValueError, RecursionError):
+            return  # not JSON: the engine answers it
+        if envelope.is_request and envelope.key is not None:
+            self._asked_in[envelope.key] = session_id
 
     async def close(self) -> None:
         self._closing = True

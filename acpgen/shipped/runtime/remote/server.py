@@ -17,6 +17,8 @@ import asyncio
 import contextlib
 import json
 import logging
+import signal
+import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from typing import Any
@@ -655,3 +657,42 @@ async def serve_app(
     finally:
         stop.set()
         await app.state.acp.aclose()  # also when cancelled: every connection ends
+
+
+async def run_remote_agent(
+    agent_factory: AgentFactory,
+    listen: str,
+    *,
+    options: ServerOptions | None = None,
+    certfile: str | None = None,
+    keyfile: str | None = None,
+) -> None:
+    """Serve agents on ``listen`` (``HOST:PORT``; port 0: any free port) until SIGTERM or
+    SIGINT, then shut down gracefully: the remote counterpart of ``run_agent`` (stdio), one
+    call for a program's ``main``. The URL goes to stderr (``serving on URL``); a ``listen``
+    that is not ``HOST:PORT`` raises ValueError."""
+    host, _, port = listen.rpartition(":")
+    if not host or not port.isdigit():
+        raise ValueError(f"not HOST:PORT: {listen!r}")
+
+    def ready(url: str) -> None:
+        print(f"serving on {url} (WebSocket: ws{url[4:]})", file=sys.stderr, flush=True)
+
+    stop = asyncio.Event()  # SIGTERM or SIGINT: a graceful shutdown (requests answered)
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    try:
+        await serve_agent(
+            agent_factory,
+            host=host.strip("[]"),
+            port=int(port),
+            options=options,
+            certfile=certfile,
+            keyfile=keyfile,
+            ready=ready,
+            shutdown=stop.wait,
+        )
+    finally:
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(signum)

@@ -1,0 +1,158 @@
+"""``record=`` on the remote transports: the generated client and server, over WebSocket and
+over Streamable HTTP, each record a conversation (the server one file per connection), and
+the traces are judged offline by ``python -m acp_v1.trace check`` with no failure; a fault
+planted in one is caught at its frames."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import generated_dir
+
+GENERATED = generated_dir()  # generated now into a temporary directory, importable
+
+from acp_v1 import models
+from acp_v1.examples.echo_agent import EchoAgent
+from acp_v1.remote import agent_app, connect_to_remote_agent, serve_app
+from acp_v1.remote.server import AcpEndpoint
+from test_remote import Recorder, initialized, prompt, run, ws
+
+pytestmark = pytest.mark.slow  # a real server and three judge processes per profile
+
+
+@contextlib.asynccontextmanager
+async def serving(record: str) -> AsyncIterator[tuple[str, AcpEndpoint]]:
+    app = agent_app(EchoAgent, record=record)
+    url: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+    stop = asyncio.Event()
+    task = asyncio.create_task(serve_app(app, port=0, ready=url.set_result, shutdown=stop.wait))
+    try:
+        address = await url
+        endpoint: AcpEndpoint = app.state.acp
+        while endpoint._reaper is None:  # the lifespan has started
+            await asyncio.sleep(0.01)
+        yield address, endpoint
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, 10)
+
+
+async def converse(target: str, record: Path) -> None:
+    """A conversation with all the judge looks at: a streamed turn, a permission request
+    answered, a prompt cancelled."""
+    client = Recorder()
+    async with connect_to_remote_agent(client, target, record=record) as conn:
+        await initialized(conn)
+        session = await conn.session_new(cwd=os.getcwd(), mcp_servers=[])
+        done = await conn.session_prompt(session_id=session.session_id, prompt=prompt("hello world"))
+        assert done.stop_reason == models.StopReason.END_TURN
+        await conn.session_prompt(session_id=session.session_id, prompt=prompt("/permission"))
+        assert client.permission_requests == 1
+        waiting = asyncio.ensure_future(
+            conn.session_prompt(session_id=session.session_id, prompt=prompt("/wait")))
+        while client.chunks[-1] != "waiting for session/cancel":
+            await asyncio.sleep(0.01)
+        await conn.session_cancel(session_id=session.session_id)
+        assert (await waiting).stop_reason == models.StopReason.CANCELLED
+
+
+async def wait_closed(endpoint: AcpEndpoint) -> None:
+    while endpoint.connections:
+        await asyncio.sleep(0.02)
+
+
+def check(path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "acp_v1.trace", "check", str(path)],
+        env={**os.environ, "PYTHONPATH": str(GENERATED)},
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+
+
+def lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def sent(path: Path, sender: str) -> list[str]:
+    return [r["data"] for r in lines(path)[1:] if r.get("from") == sender]
+
+
+def plant_late_update(path: Path, out: Path) -> tuple[int, int]:
+    """The trace with the first turn's last update moved after the turn's response: the
+    frame numbers of the response and of the moved update."""
+    records = lines(path)
+    frames = records[1:-1]
+    response = next(i for i, r in enumerate(frames)
+                    if r["from"] == "agent" and '"stopReason"' in r["data"])
+    update = max(i for i, r in enumerate(frames[:response]) if '"session/update"' in r["data"])
+    frames.insert(response, frames.pop(update))
+    for n, record in enumerate(frames, start=1):
+        record["n"] = n
+    out.write_text("".join(json.dumps(r) + "\n" for r in [records[0], *frames, records[-1]]))
+    return response, response + 1  # after the move: the response one up, the update after it
+
+
+@pytest.mark.parametrize("profile", ["websocket", "http"])
+def test_a_remote_conversation_is_recorded_on_both_sides_and_judged_clean(
+        profile: str, tmp_path: Path) -> None:
+    # The server records one file per connection: into a directory (WebSocket run) or by a
+    # path template (HTTP run).
+    traces = tmp_path / "server"
+    traces.mkdir()
+    record = str(traces) if profile == "websocket" else str(traces / "conn-{n}.jsonl")
+    client_trace = tmp_path / "client.jsonl"
+
+    async def body() -> None:
+        async with serving(record) as (url, endpoint):
+            target = ws(url) if profile == "websocket" else url
+            await converse(target, client_trace)
+            async with connect_to_remote_agent(Recorder(), target) as conn:  # a second one
+                await initialized(conn)
+            await wait_closed(endpoint)
+
+    run(body)
+    files = sorted(traces.iterdir())
+    assert len(files) == 2, files
+    if profile == "http":
+        assert [f.name for f in files] == ["conn-1.jsonl", "conn-2.jsonl"]
+    else:
+        assert all(f.name.startswith("acp-trace-") and f.name.endswith("-1.jsonl") is (i == 0)
+                   for i, f in enumerate(files)), files
+    server_trace = next(f for f in files if f.name.endswith("-1.jsonl"))
+    header = lines(server_trace)[0]
+    assert (header["kind"], header["recorder"], header["role"]) == ("acp-trace", "runtime", "agent")
+    assert lines(client_trace)[0]["transport"] == {"websocket": "websocket", "http": "streamable-http"}[profile]
+    assert lines(server_trace)[-1]["end"] is True
+    # Both ends saw the same frames from each side, in the same order.
+    for sender in ("client", "agent"):
+        assert sent(server_trace, sender) == sent(client_trace, sender), sender
+    assert sum('"session/update"' in f for f in sent(server_trace, "agent")) >= 4  # each a frame
+    assert any('"session/request_permission"' in f for f in sent(server_trace, "agent"))
+
+    for trace in (server_trace, client_trace, files[1]):
+        judged = check(trace)
+        assert judged.returncode == 0, judged.stdout[-3000:] + judged.stderr[-2000:]
+        assert "FAIL" not in judged.stdout, judged.stdout
+        print(trace.name, judged.stdout.strip().splitlines()[-1])  # the counts, with -s
+
+    planted = tmp_path / "planted.jsonl"
+    response, update = plant_late_update(server_trace, planted)
+    caught = check(planted)
+    assert caught.returncode == 1, caught.stdout[-3000:]
+    assert "ACP-V1-PROMPT-UPDATES-BEFORE-RESPONSE" in caught.stdout
+    assert f"frames {response}, {update}" in caught.stdout, caught.stdout[-3000:]
+
+
+def test_a_server_refuses_a_record_path_every_connection_would_overwrite(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match=r"not a directory and no \{n\}"):
+        agent_app(EchoAgent, record=str(tmp_path / "one.jsonl"))
+    assert not (tmp_path / "one.jsonl").exists()

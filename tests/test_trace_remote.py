@@ -20,9 +20,9 @@ from conftest import generated_dir
 
 GENERATED = generated_dir()  # generated now into a temporary directory, importable
 
-from acp_v1 import models
+from acp_v1 import RequestCancelledError, models
 from acp_v1.examples.echo_agent import EchoAgent
-from acp_v1.remote import agent_app, connect_to_remote_agent, serve_app
+from acp_v1.remote import ServerOptions, agent_app, connect_to_remote_agent, serve_app
 from acp_v1.remote.server import AcpEndpoint
 from test_remote import Recorder, initialized, prompt, run, ws
 
@@ -30,8 +30,8 @@ pytestmark = pytest.mark.slow  # a real server and three judge processes per pro
 
 
 @contextlib.asynccontextmanager
-async def serving(record: str) -> AsyncIterator[tuple[str, AcpEndpoint]]:
-    app = agent_app(EchoAgent, record=record)
+async def serving(record: str, **options: Any) -> AsyncIterator[tuple[str, AcpEndpoint]]:
+    app = agent_app(EchoAgent, ServerOptions(**options), record=record)
     url: asyncio.Future[str] = asyncio.get_running_loop().create_future()
     stop = asyncio.Event()
     task = asyncio.create_task(serve_app(app, port=0, ready=url.set_result, shutdown=stop.wait))
@@ -150,6 +150,63 @@ def test_a_remote_conversation_is_recorded_on_both_sides_and_judged_clean(
     assert caught.returncode == 1, caught.stdout[-3000:]
     assert "ACP-V1-PROMPT-UPDATES-BEFORE-RESPONSE" in caught.stdout
     assert f"frames {response}, {update}" in caught.stdout, caught.stdout[-3000:]
+
+
+def test_what_the_server_makes_up_on_shutdown_is_not_recorded_as_the_clients(
+        tmp_path: Path) -> None:
+    """A prompt in flight when the server shuts down: the server cancels it by handing its
+    agent a ``$/cancel_request`` the client never sent (not recorded), and the agent's
+    -32800 answer goes to the client (recorded, on both ends)."""
+    record = str(tmp_path / "conn-{n}.jsonl")
+    client_trace = tmp_path / "client.jsonl"
+
+    async def body() -> None:
+        client = Recorder()
+        async with serving(record, shutdown_grace=0.1) as (url, endpoint), \
+                connect_to_remote_agent(client, ws(url), record=client_trace) as conn:
+            await initialized(conn)
+            session = await conn.session_new(cwd=os.getcwd(), mcp_servers=[])
+            waiting = asyncio.ensure_future(
+                conn.session_prompt(session_id=session.session_id, prompt=prompt("/wait")))
+            while not client.chunks:
+                await asyncio.sleep(0.01)
+            await endpoint.aclose()  # the server's graceful shutdown, the prompt in flight
+            with pytest.raises(RequestCancelledError):
+                await waiting
+
+    run(body)
+    server_trace = tmp_path / "conn-1.jsonl"
+    assert not any("$/cancel_request" in f for f in sent(server_trace, "client"))
+    answer = json.loads(sent(server_trace, "agent")[-1])
+    assert (answer["id"], answer["error"]["code"]) == (2, -32800), answer
+    assert sent(client_trace, "agent") == sent(server_trace, "agent")
+    assert sent(client_trace, "client") == sent(server_trace, "client")
+
+
+def test_a_message_the_server_answers_itself_is_recorded_with_its_answer(tmp_path: Path) -> None:
+    """A WebSocket request naming another live connection's session never reaches the agent:
+    the server answers it; the request is in that connection's trace before its answer, and
+    the trace judges clean (no answer to an id nobody sent)."""
+    record = str(tmp_path / "conn-{n}.jsonl")
+
+    async def body() -> None:
+        async with serving(record) as (url, endpoint):
+            async with connect_to_remote_agent(Recorder(), ws(url)) as first, \
+                    connect_to_remote_agent(Recorder(), ws(url)) as second:
+                await initialized(first)
+                await initialized(second)
+                held = await first.session_new(cwd=os.getcwd(), mcp_servers=[])
+                with pytest.raises(Exception, match="(?i)not found"):
+                    await second.session_prompt(session_id=held.session_id, prompt=prompt("hi"))
+            await wait_closed(endpoint)
+
+    run(body)
+    trace = tmp_path / "conn-2.jsonl"
+    asked = json.loads(sent(trace, "client")[-1])
+    answer = json.loads(sent(trace, "agent")[-1])
+    assert asked["method"] == "session/prompt" and answer["id"] == asked["id"], (asked, answer)
+    judged = check(trace)
+    assert judged.returncode == 0, judged.stdout[-3000:]
 
 
 def test_a_server_refuses_a_record_path_every_connection_would_overwrite(tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
 # Edit acpgen/shipped/runtime/recording.py, not this file: acpgen generate writes it.
 """Recording a conversation: the trace file's writer and the ``record=`` option of the
-runtime's entry points (``run_agent``, ``connect_to_agent``, ``connect_to_client``).
+runtime's entry points (``run_agent``, ``connect_to_agent``, ``connect_to_client``; remote:
+``connect_to_remote_agent``, ``agent_app``, ``serve_agent``).
 
 Copied verbatim into every generated package by acpgen (``acpgen/shipped/runtime/recording.py``).
 The trace format (version 1) is documented in docs/traces.md and read by ``trace/format.py``;
@@ -10,8 +11,9 @@ For a connection, its streams are wrapped, not its engine: what the peer writes 
 pump that records it and feeds an ordinary :class:`asyncio.StreamReader` for the connection,
 and what the connection writes is recorded as it is handed to the transport (before it, so
 the trace never shows an answer before what it answers). The bytes on the wire are the same
-with and without recording. A transport that sees whole frames (the remote ones) records by
-calling :meth:`TraceWriter.feed` from its frame hook.
+with and without recording. A transport that sees whole frames (the remote ones) records
+each with :meth:`TraceWriter.frame` (``remote/channel.py``), a server one file per connection
+(:func:`connection_trace_paths`).
 """
 
 from __future__ import annotations

@@ -6,12 +6,10 @@ planted in one is caught at its frames."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
 import subprocess
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -22,28 +20,11 @@ GENERATED = generated_dir()  # generated now into a temporary directory, importa
 
 from acp_v1 import RequestCancelledError, models
 from acp_v1.examples.echo_agent import EchoAgent
-from acp_v1.remote import ServerOptions, agent_app, connect_to_remote_agent, serve_app
+from acp_v1.remote import agent_app, connect_to_remote_agent
 from acp_v1.remote.server import AcpEndpoint
-from test_remote import Recorder, initialized, prompt, run, ws
+from test_remote import Recorder, initialized, prompt, run, serving, ws
 
 pytestmark = pytest.mark.slow  # a real server and three judge processes per profile
-
-
-@contextlib.asynccontextmanager
-async def serving(record: str, **options: Any) -> AsyncIterator[tuple[str, AcpEndpoint]]:
-    app = agent_app(EchoAgent, ServerOptions(**options), record=record)
-    url: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-    stop = asyncio.Event()
-    task = asyncio.create_task(serve_app(app, port=0, ready=url.set_result, shutdown=stop.wait))
-    try:
-        address = await url
-        endpoint: AcpEndpoint = app.state.acp
-        while endpoint._reaper is None:  # the lifespan has started
-            await asyncio.sleep(0.01)
-        yield address, endpoint
-    finally:
-        stop.set()
-        await asyncio.wait_for(task, 10)
 
 
 async def converse(target: str, record: Path) -> None:
@@ -112,7 +93,7 @@ def test_a_remote_conversation_is_recorded_on_both_sides_and_judged_clean(
     client_trace = tmp_path / "client.jsonl"
 
     async def body() -> None:
-        async with serving(record) as (url, endpoint):
+        async with serving(record=record) as (url, endpoint):
             target = ws(url) if profile == "websocket" else url
             await converse(target, client_trace)
             async with connect_to_remote_agent(Recorder(), target) as conn:  # a second one
@@ -162,7 +143,7 @@ def test_what_the_server_makes_up_on_shutdown_is_not_recorded_as_the_clients(
 
     async def body() -> None:
         client = Recorder()
-        async with serving(record, shutdown_grace=0.1) as (url, endpoint), \
+        async with serving(record=record, shutdown_grace=0.1) as (url, endpoint), \
                 connect_to_remote_agent(client, ws(url), record=client_trace) as conn:
             await initialized(conn)
             session = await conn.session_new(cwd=os.getcwd(), mcp_servers=[])
@@ -190,7 +171,7 @@ def test_a_message_the_server_answers_itself_is_recorded_with_its_answer(tmp_pat
     record = str(tmp_path / "conn-{n}.jsonl")
 
     async def body() -> None:
-        async with serving(record) as (url, endpoint):
+        async with serving(record=record) as (url, endpoint):
             async with connect_to_remote_agent(Recorder(), ws(url)) as first, \
                     connect_to_remote_agent(Recorder(), ws(url)) as second:
                 await initialized(first)

@@ -62,10 +62,10 @@ def run(body: Callable[[], Awaitable[None]]) -> None:
 
 
 @contextlib.asynccontextmanager
-async def serving(factory: Callable[[], Any] = EchoAgent, **options: Any
-                  ) -> AsyncIterator[tuple[str, AcpEndpoint]]:
+async def serving(factory: Callable[[], Any] = EchoAgent, record: str | None = None,
+                  **options: Any) -> AsyncIterator[tuple[str, AcpEndpoint]]:
     """A server on a free loopback port: its http:// URL and its endpoint state."""
-    app = agent_app(factory, ServerOptions(**options))
+    app = agent_app(factory, ServerOptions(**options), record=record)
     url: asyncio.Future[str] = asyncio.get_running_loop().create_future()
     stop = asyncio.Event()
     task = asyncio.create_task(serve_app(app, port=0, ready=url.set_result, shutdown=stop.wait))

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from . import report
+from . import report, transport_plugin
 from .agent_scenarios import AgentRunner, AgentTarget
 from .checks_agent import AGENT_CHECKS, AgentKit
 from .checks_client import CLIENT_CHECKS, ClientKit
@@ -39,6 +39,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         help="check the agent started by CMD (it speaks ACP on stdin/stdout)",
     )
+    transport_plugin.add_options(group)  # --acp-agent-url: a remote agent, and the RFD's rules
     group.addoption(
         "--acp-client",
         metavar="CMD",
@@ -126,6 +127,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_RESULTS] = results
     config.stash[_BROKEN] = {}
     _CONFIG.append(config)
+    transport_plugin.register(config)
 
 
 def _manifest() -> Any:
@@ -162,12 +164,14 @@ class Checker:
 @pytest.fixture(scope="session")
 def _acp_agent_kit(pytestconfig: pytest.Config) -> Iterator[AgentKit | None]:
     command = pytestconfig.getoption("acp_agent")
-    if not command:
+    url = pytestconfig.getoption("acp_agent_url")
+    if not command and not url:
         yield None
         return
     o = pytestconfig.getoption
     target = AgentTarget(
-        argv=tuple(shlex.split(command)),
+        argv=tuple(shlex.split(command or "")),
+        url=url,
         cwd=str(pytestconfig.invocation_params.dir),
         timeout=o("acp_timeout"),
         turn_timeout=o("acp_turn_timeout"),
@@ -269,7 +273,9 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         for req_id, (keyword, role, observable, reason) in manifest.REQUIREMENTS.items()
     }
     for side in ("agent", "client"):
-        command = config.getoption(f"acp_{side}")
+        command = config.getoption(f"acp_{side}") or (
+            config.getoption("acp_agent_url") if side == "agent" else None
+        )
         if not command:
             continue
         built = report.build(side, command, requirements, config.stash[_RESULTS][side])

@@ -197,5 +197,16 @@ def test_the_kit_checks_the_rc3_remote_echo_agent_over_each_profile(profile: str
     for req_id in ("ACP-V1-JSONRPC-RESPONSE-ID-ECHO", "ACP-V1-SCHEMA-SESSION-UPDATE-VARIANTS"):
         assert statuses[req_id] == "pass", (req_id, done.stdout[-4000:])
     assert set(_statuses(rules)) == {rule.id for rule in RULES}
-    assert _statuses(rules)["RFD-WS-UPGRADE"] == "pass", rules
-    print(json.dumps({"roster": report["counts"], "rfd": _statuses(rules)}, indent=1))
+    failed = {e["id"]: e.get("message", "") for e in report["requirements"] if e["status"] == "fail"}
+    failed |= {e["id"]: e["message"] for e in rules["transport"] if e["status"] == "fail"}
+    print(json.dumps({"counts": report["counts"], "failed": failed}, indent=1))
+    assert set(failed) <= RC3_FINDINGS, failed
+    assert "RFD-HTTP-UNKNOWN-SESSION-404" in failed  # a fix upstream shows up here
+
+
+# What the kit finds in rc3's remote echo agent (tests/remote_rc3_peer.py), over either
+# profile: its initialize answer has no agentCapabilities (that script's agent); a batch goes
+# unanswered; and a connection may open the stream of another connection's session (200, not
+# the RFD's 404).
+RC3_FINDINGS = {"ACP-V1-INIT-AGENT-SPECIFY-CAPABILITIES", "ACP-V1-JSONRPC-RESPONSE-REQUIRED",
+                "RFD-HTTP-UNKNOWN-SESSION-404"}

@@ -404,11 +404,12 @@ def _break_models(copy: Path, monkeypatch: pytest.MonkeyPatch, addition: str):  
     """The copy's models template with ``addition`` at the end, rendered in-process, no cache."""
     template = copy / "templates" / "models" / "models.py.jinja"
     template.write_text(template.read_text(encoding="utf-8") + addition, encoding="utf-8")
-    monkeypatch.setenv("ACPGEN_TEMPLATES", str(copy / "templates"))
+    monkeypatch.setenv("ACPGEN_TEMPLATES", str(copy / "templates"))  # read by the CLI edge
     monkeypatch.setenv("ACPGEN_NO_CACHE", "1")
-    render.environment.cache_clear()
-    yield copy
-    render.environment.cache_clear()  # no environment on the broken copy survives the test
+    try:
+        yield copy
+    finally:
+        render.use_templates(None)  # no environment on the broken copy survives the test
 
 
 @pytest.fixture()

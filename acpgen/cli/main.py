@@ -12,6 +12,7 @@ import click
 import acpgen
 from acpgen.cli import roster_filter
 from acpgen.cli.common import emit_json, handle_errors, open_project, project_options
+from acpgen.cli.options import run_options
 from acpgen.errors import EXIT_DRIFT, AcpgenError
 from acpgen.inputs.lock import find_project_root
 from acpgen.inputs.roster import KEYWORDS, KINDS, RESPONSIBILITIES, ROLES
@@ -93,8 +94,8 @@ def verify(project_dir: Path | None, inputs: str | None) -> None:
         f"({len(project.ir.defs)} defs, {len(project.ir.methods)} methods, "
         f"{len(project.roster.requirements)} requirements, roster {project.roster.revision})"
     )
-    for surface in project.surfaces:  # the other surfaces the lock lists, each parsed and checked
-        gates = surface.capabilities_relpath if surface.capabilities is not None else "no gating manifest"
+    for surface in project.others:  # the other surfaces the lock lists, each parsed and checked
+        gates = surface.spec.capabilities if surface.capabilities is not None else "no gating manifest"
         click.echo(f"ok: surface {surface.name} ({surface.package}): {len(surface.ir.defs)} defs, "
                    f"{len(surface.ir.methods)} methods, {gates}")
 
@@ -117,7 +118,7 @@ def lock(update: bool, project_dir: Path | None, inputs: str | None) -> None:
 
     root = project_dir.resolve() if project_dir else find_project_root(Path.cwd())
     if update:
-        click.echo(update_lock(root, inputs))
+        click.echo(update_lock(root, run_options(project_dir, inputs).inputs))
         return
     open_project(root, inputs)  # drifted inputs: the drift, exit 2 (only --update accepts them)
     click.echo(show_lock(root))

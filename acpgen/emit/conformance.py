@@ -16,7 +16,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from acpgen.emit.render import render
-from acpgen.emit.test_stubs import DOC_WIDTH, docstring_lines
+from acpgen.emit.requirement_stubs import DOC_WIDTH, docstring_lines
 
 if TYPE_CHECKING:
     from acpgen.load.conformance import Observability

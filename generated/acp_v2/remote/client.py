@@ -295,14 +295,11 @@ async def _websocket(client: Client, dial: _Dial) -> AsyncIterator[ClientSideCon
         _keep_cookies(dial.jar, socket.response.headers.get_all("Set-Cookie"))
     link = _WebSocketLink(socket)
     channel = MessageChannel(link, _QUEUE)
-    side = ClientSideConnection(client, channel, None, max_frame_bytes=dial.limit)
     pump = asyncio.create_task(link.pump(channel), name="acp-remote.ws")
-    side.start()
     try:
-        yield side
+        async with _started(client, channel, link, dial.limit) as side:
+            yield side
     finally:
-        await side.close()
-        await link.close()
         await asyncio.wait({pump}, timeout=2.0)
 
 
@@ -315,12 +312,23 @@ async def _streamable_http(client: Client, dial: _Dial) -> AsyncIterator[ClientS
     )
     link = _HttpLink(dial.url, http, dial.headers, dial.limit)
     link.channel = MessageChannel(link, _QUEUE)
-    side = ClientSideConnection(client, link.channel, None, max_frame_bytes=dial.limit)
+    try:
+        async with _started(client, link.channel, link, dial.limit) as side:
+            yield side
+    finally:
+        dial.jar.update({name: value for name, value in http.cookies.items()})
+        await http.aclose()
+
+
+@contextlib.asynccontextmanager
+async def _started(
+    client: Client, channel: MessageChannel, link: _WebSocketLink | _HttpLink, limit: int
+) -> AsyncIterator[ClientSideConnection]:
+    """The typed connection on ``channel``, started; on exit closed, then its link."""
+    side = ClientSideConnection(client, channel, None, max_frame_bytes=limit)
     side.start()
     try:
         yield side
     finally:
         await side.close()
         await link.close()
-        dial.jar.update({name: value for name, value in http.cookies.items()})
-        await http.aclose()

@@ -42,6 +42,28 @@ ROSTER = INPUTS / "roster" / "requirements.md"
 HTTP_DEVIATIONS = {"ACP-V1-JSONRPC-RESPONSE-REQUIRED"}
 
 
+RFD = Path(__file__).parent / "data" / "rfds" / "streamable-http-websocket-transport.mdx"
+
+
+def test_each_transport_rule_quotes_the_rfd_verbatim_and_stays_apart_from_the_roster() -> None:
+    rfd = " ".join(RFD.read_text(encoding="utf-8").split())
+    roster = set(re.findall(r"\bACP-V1-[A-Z0-9-]+", ROSTER.read_text(encoding="utf-8")))
+    ids = [rule.id for rule in RULES]
+    assert len(set(ids)) == len(ids) and roster
+    for rule in RULES:
+        assert rule.id.startswith(("RFD-HTTP-", "RFD-WS-")), rule.id
+        assert rule.id not in roster
+        assert " ".join(rule.quote.split()) in rfd, rule.id
+
+
+def test_a_url_s_profile_is_spelled_both_ways() -> None:
+    from _acp_kit.remote_peer import http_url, websocket_url
+
+    assert websocket_url("http://h:1/acp") == "ws://h:1/acp"
+    assert websocket_url("HTTPS://h/acp") == "wss://h/acp"
+    assert http_url("wss://h/acp") == "https://h/acp" and http_url("http://h/acp") == "http://h/acp"
+
+
 def _env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
     env["PYTHONPATH"] = str(GENERATED)

@@ -58,9 +58,6 @@ class RuleItem(pytest.Item):
         if status == "fail":
             pytest.fail(f"{self.rule_id}: {message} (the RFD: {self.quote})", pytrace=False)
 
-    def reportinfo(self) -> tuple[str, int, str]:
-        return ("acp-transport", 0, f"{self.rule_id}")
-
 
 class TransportRules:
     def __init__(self, config: pytest.Config, url: str) -> None:

@@ -39,7 +39,7 @@ NO_SUCH = "acpgen-kit-no-such-id"
 @dataclass(frozen=True)
 class Rule:
     id: str
-    quote: str  # the RFD's words
+    quote: str  # the RFD's words, verbatim (tests/test_remote_kit.py holds them to its text)
     check: Callable[[Probe], Awaitable[None]]
 
 
@@ -429,7 +429,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "RFD-HTTP-MISSING-CONNECTION-400",
-        "No Acp-Connection-Id? → 400 Bad Request (POST, GET without Upgrade, DELETE)",
+        "No Acp-Connection-Id? → 400 Bad Request",
         missing_connection_400,
     ),
     Rule(
@@ -440,8 +440,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "RFD-HTTP-MISSING-SESSION-400",
         "POST requests for session-scoped operations **MUST** include both `Acp-Connection-Id` "
-        "and `Acp-Session-Id` headers. (Session-scoped request missing Acp-Session-Id? → 400 "
-        "Bad Request)",
+        "and `Acp-Session-Id` headers.",
         missing_session_400,
     ),
     Rule(
@@ -452,8 +451,7 @@ RULES: tuple[Rule, ...] = (
     Rule("RFD-HTTP-BATCH-501", "Batch JSON-RPC requests return 501.", batch_501),
     Rule(
         "RFD-HTTP-DELETE-202",
-        "Has Acp-Connection-Id? → Terminate connection and all associated sessions, return "
-        "202 (GET stream closes)",
+        "Has Acp-Connection-Id? → Terminate connection and all associated sessions, return 202",
         delete_202,
     ),
     Rule(

@@ -527,3 +527,49 @@ def test_sniff_envelope_reads_only_leading_scalar_members() -> None:
     assert sniff(b"[1,2") == (framing.NOT_FOUND, False)
 
 
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_read_frames_yields_the_same_frames_whatever_the_chunking(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Lines (blank, short, at the limit, over it) written in chunks cut anywhere: the frames
+    are the lines, each over the limit an Oversized with its first bytes, whatever arrives
+    whole in one read and whatever is split across reads."""
+    import random
+
+    rng = random.Random(seed)
+    limit = 40
+    monkeypatch.setattr(framing, "_SNIFF_BYTES", 16)  # as in use: less than the limit
+    lines = [b"", b"x" * limit, b"y" * (limit + 1), b"z" * 200, b'{"id":1}', b"", b"w" * 39]
+    lines += [bytes([97 + rng.randrange(26)]) * rng.randrange(90) for _ in range(60)]
+    rng.shuffle(lines)
+    stream = b"".join(line + b"\n" for line in lines) + b"tail-without-newline"
+    expected: list[Any] = [
+        line if len(line) <= limit else ("oversized", line[: framing._SNIFF_BYTES])
+        for line in lines
+    ] + [b"tail-without-newline"]
+
+    async def frames() -> list[Any]:
+        reader = asyncio.StreamReader()
+        at = 0
+        while at < len(stream):  # chunks of 1 to 120 bytes, each read separately
+            size = rng.randrange(1, 120)
+            reader.feed_data(stream[at : at + size])
+            at += size
+        reader.feed_eof()
+        got: list[Any] = []
+        original = reader.read
+
+        async def one_chunk_per_read(n: int = -1) -> bytes:  # one fed chunk at a time at most
+            return await original(min(n, rng.randrange(1, 120)))
+
+        reader.read = one_chunk_per_read  # type: ignore[method-assign]
+        async for frame in framing.read_frames(reader, limit):
+            if isinstance(frame, framing.Oversized):
+                got.append(("oversized", frame.prefix))
+            else:
+                got.append(frame)
+        return got
+
+    assert run(frames()) == expected

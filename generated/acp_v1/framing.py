@@ -100,6 +100,14 @@ async def read_frames(reader: asyncio.StreamReader, limit: int) -> AsyncIterator
                 yield bytes(buffer)
             return
         start = 0
+        if not buffer and not discarding:
+            # The usual case: the chunk starts a line (often it is one whole frame, or a run of
+            # them): split at once, without copying through the buffer.
+            lines = chunk.split(b"\n")
+            tail = lines.pop()
+            for line in lines:
+                yield line if len(line) <= limit else Oversized(line[:_SNIFF_BYTES], limit)
+            start = len(chunk) - len(tail)
         while True:
             newline = chunk.find(b"\n", start)
             end = len(chunk) if newline < 0 else newline

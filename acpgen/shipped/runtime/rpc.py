@@ -675,7 +675,7 @@ class Connection:
         self._queued += 1
         self._queued_bytes += size
         if lane.task is None:
-            lane.task = asyncio.ensure_future(self._drain_lane(lane))
+            lane.task = asyncio.get_running_loop().create_task(self._drain_lane(lane))
         if self._room is None and (
             len(lane.queue) >= self._max_queued_per_session
             or self._queued >= self._max_queued_total
@@ -691,9 +691,7 @@ class Connection:
             method, request_id, session_id if isinstance(session_id, str) else None
         )
         record = _Inbound(request_id, method, context, batch)
-        record.task = start_in_context(
-            context, lambda: asyncio.ensure_future(self._serve(record, params))
-        )
+        record.task = start_in_context(context, self._serve(record, params))
         if batch is not None:
             batch.pending += 1
         # Duplicate ids in flight are each tracked (and each cancelled by a cancel for it).

@@ -247,7 +247,8 @@ def tree_digest(root: Path) -> dict[str, bytes]:
 # a worker takes the next module in collection order whenever it is free: handing out the longest first keeps one long module from starting last and running
 # alone at the end (the longest-processing-time rule). Order only: every module still runs.
 LONGEST_FIRST = ("test_docs.py", "test_standalone_ci.py", "test_skeleton_bump.py", "test_conformance.py",
-                 "test_conformance_matrix.py", "test_hostile_inputs.py", "test_fast_format.py",
+                 "test_conformance_matrix.py", "test_conformance_classes.py", "test_conformance_ci.py",
+                 "test_hostile_inputs.py", "test_fast_format.py",
                  "test_check.py", "test_surfaces.py", "test_standalone.py", "test_injection_routes.py",
                  "test_bump.py", "test_fidelity.py", "test_release_history.py", "test_evolve_matrix.py",
                  "test_trace_pairs.py")

@@ -124,6 +124,22 @@ def test_the_skeleton_says_how_to_install_its_acpgen_where_a_test_needs_it(tmp_p
     assert "(pip install -e '.[test,dev]')" in other["tests/test_generated_is_current.py"].decode()
 
 
+@pytest.mark.slow
+def test_roster_ids_print_the_requirements_wording_and_refuse_an_unknown_one(tmp_path: Path) -> None:
+    # With or without the ACP-V1- prefix, any case, in the order given.
+    done = run_acpgen("roster", "jsonrpc-response-required", "ACP-V1-INIT-AGENT-RESPONSE", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "ACP-V1-JSONRPC-RESPONSE-REQUIRED (MUST, both, sdk, incorporated)"
+    assert lines[1] == ("  When a rpc call is made, the Server MUST reply with a Response, except for in "
+                        "the case of Notifications.")
+    assert lines[3].startswith("ACP-V1-INIT-AGENT-RESPONSE (MUST, agent,")
+    done = run_acpgen("roster", "INIT-AGENT-RESPONSE", "no-such-requirement", cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == ("acpgen: error: roster: unknown requirement ID 'no-such-requirement' "
+                           "(see `acpgen roster`)\n")
+
+
 def test_the_run_options_take_the_flag_then_the_environment_then_nothing() -> None:
     """--inputs beats $ACPGEN_INPUTS; neither (or an empty one) leaves the lock's `inputs`;
     the environment is read from what the edge is given, not from the process."""

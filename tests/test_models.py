@@ -364,8 +364,13 @@ def test_templates_lay_out_code_the_way_black_does(project: Any) -> None:
 
         diff = "".join(list(difflib.unified_diff(text.splitlines(True), formatted.splitlines(True)))[:40])
         raise AssertionError("black changes the emitted models:\n" + diff)
-    # The pipeline (format cache, parallel black) gives the same bytes as black directly.
-    assert tree_now()["acp_v1/models.py"].decode("utf-8") == formatted
+    # The pipeline (format cache, parallel black) gives the same bytes as black directly, under
+    # the provenance line that names the template.
+    from acpgen.emit.provenance import sourced
+
+    written = tree_now()["acp_v1/models.py"].decode("utf-8")
+    assert written == sourced("acp_v1/models.py", text, emit)
+    assert written.startswith("# Edit templates/models/models.py.jinja, not this file")
 
 
 def test_a_def_named_like_an_import_is_an_error() -> None:

@@ -62,10 +62,10 @@ def run(body: Callable[[], Awaitable[None]]) -> None:
 
 
 @contextlib.asynccontextmanager
-async def serving(factory: Callable[[], Any] = EchoAgent, **options: Any
-                  ) -> AsyncIterator[tuple[str, AcpEndpoint]]:
+async def serving(factory: Callable[[], Any] = EchoAgent, record: str | None = None,
+                  **options: Any) -> AsyncIterator[tuple[str, AcpEndpoint]]:
     """A server on a free loopback port: its http:// URL and its endpoint state."""
-    app = agent_app(factory, ServerOptions(**options))
+    app = agent_app(factory, ServerOptions(**options), record=record)
     url: asyncio.Future[str] = asyncio.get_running_loop().create_future()
     stop = asyncio.Event()
     task = asyncio.create_task(serve_app(app, port=0, ready=url.set_result, shutdown=stop.wait))
@@ -180,6 +180,95 @@ def test_the_generated_client_and_server_speak_each_profile_end_to_end(profile: 
             assert endpoint.connections == {}
             assert await _settled(during) <= during, _task_names()
         assert await _settled(baseline) <= baseline
+
+    run(body)
+
+
+class _PostLog:
+    """ASGI middleware: every POST's headers and body, as the endpoint received them."""
+
+    def __init__(self, app: Any, log: list[tuple[dict[str, str], bytes]]) -> None:
+        self.app, self.log = app, log
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST":
+            return await self.app(scope, receive, send)
+        headers = {k.decode().lower(): v.decode() for k, v in scope["headers"]}
+        body = bytearray()
+
+        async def logged() -> Any:
+            message = await receive()
+            body.extend(message.get("body", b""))
+            if not message.get("more_body"):
+                self.log.append((headers, bytes(body)))
+            return message
+
+        await self.app(scope, logged, send)
+
+
+def test_the_http_client_names_the_session_on_its_answer_to_the_agents_request() -> None:
+    """The RFD: ``Acp-Session-Id`` is required on every session-scoped POST, "permission
+    responses" among them; the client knows the session from the stream the request came on
+    (a response carries no sessionId). The official TypeScript server refuses it otherwise."""
+    async def body() -> None:
+        posts: list[tuple[dict[str, str], bytes]] = []
+        app = agent_app(EchoAgent, ServerOptions())
+        app.add_middleware(_PostLog, log=posts)
+        url: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        stop = asyncio.Event()
+        task = asyncio.create_task(serve_app(app, port=0, ready=url.set_result, shutdown=stop.wait))
+        try:
+            async with connect_to_remote_agent(Recorder(), await url) as conn:
+                await initialized(conn)
+                session = (await conn.session_new(cwd=os.getcwd(), mcp_servers=[])).session_id
+                await conn.session_prompt(session_id=session, prompt=prompt("/permission"))
+        finally:
+            stop.set()
+            await task
+        answers = [headers for headers, sent in posts if "outcome" in json.loads(sent).get("result", {})]
+        assert [headers.get("acp-session-id") for headers in answers] == [session]
+
+    run(body)
+
+
+def test_run_remote_agent_refuses_what_is_not_host_port_and_the_echo_agent_says_so_in_one_line(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from acp_v1.examples.echo_agent import main
+    from acp_v1.remote import run_remote_agent
+
+    for listen in ("8765", "localhost:", "localhost:http"):
+        with pytest.raises(ValueError, match="not HOST:PORT"):
+            asyncio.run(run_remote_agent(EchoAgent, listen))
+    assert main(["--listen", "localhost:http"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "error: not HOST:PORT: 'localhost:http'" in err
+
+
+@pytest.mark.slow  # a second interpreter serving
+def test_the_echo_agent_listens_with_one_call_and_sigterm_ends_it_gracefully() -> None:
+    """``--listen`` is ``run_remote_agent``: the URL on stderr, a client served over it, and
+    SIGTERM a graceful end (exit 0) with the client's connection still open."""
+    async def body() -> None:
+        server = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "acp_v1.examples.echo_agent", "--listen", "127.0.0.1:0",
+            env={**os.environ, "PYTHONPATH": str(GENERATED)}, stderr=subprocess.PIPE)
+        try:
+            assert server.stderr is not None
+            line = (await server.stderr.readline()).decode()
+            url = re.search(r"serving on (http://\S+)", line)
+            assert url is not None, line
+            client = Recorder()
+            async with connect_to_remote_agent(client, ws(url[1])) as conn:
+                await initialized(conn)
+                session = (await conn.session_new(cwd=os.getcwd(), mcp_servers=[])).session_id
+                done = await conn.session_prompt(session_id=session, prompt=prompt("one call"))
+                assert "".join(client.chunks) == "one call" and done.stop_reason == "end_turn"
+                server.terminate()
+                assert await server.wait() == 0
+        finally:
+            if server.returncode is None:
+                server.kill()
+                await server.wait()
 
     run(body)
 

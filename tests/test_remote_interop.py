@@ -11,7 +11,10 @@ the end of the connection, and leaves no process behind.
 
 The TypeScript SDK (installed as tests/interop_ts installs it, ``npm ci``) drives the
 generated server with its ``/experimental/ws-client`` and ``/experimental/http-client``
-(tests/interop_ts/remote.mjs; node 20 needs ``--experimental-websocket`` for its WebSocket).
+(tests/interop_ts/remote.mjs; node 20 needs ``--experimental-websocket`` for its WebSocket),
+and its ``/experimental/server`` serves its echo agent to the generated client
+(tests/interop_ts/remote_agent.mjs: WebSocket through the SDK's node adapter and ``ws``,
+HTTP/2 through glue of its own, since the SDK's adapter refuses HTTP/2; docs/remote.md).
 """
 
 from __future__ import annotations
@@ -117,8 +120,10 @@ class _Recorder:
             self.chunks.append(content.text)
 
 
-@pytest.mark.parametrize("profile", ["ws", "http"])
-def test_the_generated_client_drives_the_rc3_server(rc3_python: str, profile: str) -> None:
+def _drive_a_peer_server(profile: str, command: list[str], agent_name: str, answer: str) -> None:
+    """Start the peer's server (``command`` prints its URL), run the generated client's scenario
+    against it over ``profile``, stop the server; ``answer`` is what the agent says once the
+    permission request is answered (the first option)."""
     from acp_v1 import Client
 
     class Recorder(_Recorder, Client):
@@ -129,16 +134,17 @@ def test_the_generated_client_drives_the_rc3_server(rc3_python: str, profile: st
 
     async def body() -> None:
         peer = await asyncio.create_subprocess_exec(
-            rc3_python, str(PEER), "serve", env=_env(), stdout=subprocess.PIPE)
+            *command, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
             assert peer.stdout is not None
             url = (await asyncio.wait_for(peer.stdout.readline(), 60)).decode().strip()
             target = url if profile == "http" else "ws" + url[4:]
             client = Recorder()
+            before = asyncio.all_tasks()
             async with connect_to_remote_agent(client, target) as conn:
                 init = await conn.initialize(protocol_version=PROTOCOL_VERSION,
                                              client_capabilities=models.ClientCapabilities())
-                assert init.agent_info is not None and init.agent_info.name == "rc3-echo-agent"
+                assert init.agent_info is not None and init.agent_info.name == agent_name
                 session = (await conn.session_new(cwd="/tmp", mcp_servers=[])).session_id
                 words = " ".join(f"w{i}" for i in range(50))
                 done = await conn.session_prompt(session_id=session,
@@ -148,7 +154,7 @@ def test_the_generated_client_drives_the_rc3_server(rc3_python: str, profile: st
                 client.chunks.clear()
                 done = await conn.session_prompt(session_id=session,
                                                  prompt=[models.ContentBlockText(text="/permission")])
-                assert client.chunks == ["outcome: selected"]
+                assert client.chunks == [answer]
                 client.chunks.clear()
                 turn = asyncio.ensure_future(conn.session_prompt(
                     session_id=session, prompt=[models.ContentBlockText(text="/wait")]))
@@ -156,8 +162,11 @@ def test_the_generated_client_drives_the_rc3_server(rc3_python: str, profile: st
                     await asyncio.sleep(0.01)
                 await conn.session_cancel(session_id=session)
                 assert (await turn).stop_reason == models.StopReason.CANCELLED
+            # The connection's end leaves none of the client's tasks behind.
+            assert asyncio.all_tasks() == before
         finally:
-            peer.terminate()
+            if peer.returncode is None:
+                peer.terminate()
             try:
                 await asyncio.wait_for(peer.wait(), 10)
             except TimeoutError:
@@ -166,3 +175,42 @@ def test_the_generated_client_drives_the_rc3_server(rc3_python: str, profile: st
 
     asyncio.run(asyncio.wait_for(body(), 180))
 
+
+@pytest.mark.parametrize("profile", ["ws", "http"])
+def test_the_generated_client_drives_the_rc3_server(rc3_python: str, profile: str) -> None:
+    _drive_a_peer_server(profile, [rc3_python, str(PEER), "serve"], "rc3-echo-agent",
+                         "outcome: selected")
+
+
+@pytest.mark.parametrize("profile", ["ws", "http"])
+def test_the_generated_client_drives_the_typescript_server(profile: str) -> None:
+    root = ts_sdk.install()
+    _drive_a_peer_server(profile, [ts_sdk.node(), str(root / "remote_agent.mjs")],
+                         "ts-echo-agent", "permission: allow")
+
+
+def test_the_typescript_sdks_node_adapter_refuses_http2() -> None:
+    """The limit docs/remote.md names: the SDK's createNodeHttpHandler under node's http2
+    answers every HTTP/2 request 500 (it copies the pseudo-headers into a fetch Headers)."""
+    import httpx2
+
+    root = ts_sdk.install()
+
+    async def body() -> httpx2.Response:
+        peer = await asyncio.create_subprocess_exec(
+            ts_sdk.node(), str(root / "remote_agent.mjs"), "--sdk-h2-adapter",
+            env=_env(), stdout=subprocess.PIPE)
+        try:
+            assert peer.stdout is not None
+            url = (await asyncio.wait_for(peer.stdout.readline(), 60)).decode().strip()
+            initialize = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
+                          "params": {"protocolVersion": 1}}
+            async with httpx2.AsyncClient(http1=False, http2=True, timeout=30) as http:
+                return await http.post(url, json=initialize)
+        finally:
+            peer.terminate()
+            await asyncio.wait_for(peer.wait(), 10)
+
+    response = asyncio.run(asyncio.wait_for(body(), 120))
+    assert (response.http_version, response.status_code) == ("HTTP/2", 500)
+    assert response.text == 'Headers.set: ":method" is an invalid header name.'

@@ -129,6 +129,7 @@ def lock(update: bool, project_dir: Path | None, inputs: str | None) -> None:
 
 
 @main.command()
+@click.argument("ids", nargs=-1, metavar="[ID...]")
 @click.option("--keyword", multiple=True, metavar="K", help="MUST, MUST NOT, SHOULD, SHOULD NOT or MAY (any case; repeatable).")
 @click.option("--role", multiple=True, metavar="R", help="agent, client or both (any case; repeatable).")
 @click.option("--responsibility", multiple=True, metavar="R", help="sdk, shared or application (any case; repeatable).")
@@ -138,6 +139,7 @@ def lock(update: bool, project_dir: Path | None, inputs: str | None) -> None:
 @project_options
 @handle_errors
 def roster(
+    ids: tuple[str, ...],
     keyword: tuple[str, ...],
     role: tuple[str, ...],
     responsibility: tuple[str, ...],
@@ -147,7 +149,10 @@ def roster(
     project_dir: Path | None,
     inputs: str | None,
 ) -> None:
-    """List roster requirements, optionally filtered (unknown filter values are refused)."""
+    """List roster requirements, optionally filtered (unknown filter values are refused).
+
+    With IDs (with or without the ACP-V1- prefix, any case) print those requirements' text;
+    an unknown ID is refused (exit 2)."""
     # The fixed vocabularies are checked before loading anything; sections come from the roster.
     filters = {
         "keyword": roster_filter.choose("--keyword", keyword, KEYWORDS),
@@ -163,6 +168,13 @@ def roster(
         for r in project.roster.requirements
         if all(not allowed or getattr(r, field) in allowed for field, allowed in filters.items())
     ]
+    if ids:
+        wanted = roster_filter.requirements_by_id(ids, project.roster.requirements)
+        selected = [r for r in wanted if r in selected]
+    if ids and not as_json:
+        for r in selected:
+            click.echo(roster_filter.wording(r))
+        return
     if as_json:
         emit_json([r.to_json() for r in selected])
         return

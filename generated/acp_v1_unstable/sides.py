@@ -36,7 +36,7 @@ from .contract import MethodSpec as Route  # a method's entry: wire, py_name, ki
 from .errors import INVALID_REQUEST, MalformedResponse
 from .extensions import Extension, check_extension_name, declared_extensions
 from .handlers import Handler
-from .handshake import ProtocolVersionError, negotiate_version
+from .handshake import ProtocolVersionError, explicit_defaults, negotiate_version
 from .lenient import validate_lenient
 from .observability import connection_logger, request_tracer, span_kind
 from .outbound import OutboundPlan, PlannedRule, may_refuse, plan_rules
@@ -706,6 +706,10 @@ class ClientEnd(Side):
                 "client: initialize asks for protocol version %d (the latest supported)", latest
             )
             params = params.model_copy(update={INITIALIZE.request_version: latest})
+        capabilities = getattr(params, INITIALIZE.client_capabilities)
+        if isinstance(capabilities, BaseModel):  # stated in full, defaults included
+            update = {INITIALIZE.client_capabilities: explicit_defaults(capabilities)}
+            params = params.model_copy(update=update)
         return params
 
     async def _after_response(self, route: Route, params: Any, result: Any) -> None:

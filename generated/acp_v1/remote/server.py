@@ -18,6 +18,8 @@ import asyncio
 import contextlib
 import json
 import logging
+import signal
+import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from typing import Any
@@ -26,6 +28,7 @@ from ..connection import AgentSideConnection
 from ..errors import CANCEL_REQUEST_METHOD, ResourceNotFoundError
 from ..framing import decode_frame, encode_message
 from ..interfaces import Agent
+from ..recording import Record, TraceWriter, connection_trace_paths
 from .channel import ATTACH_METHODS, Envelope, MessageChannel, inspect_message
 from .extra import missing_extra
 from .options import ServerOptions
@@ -95,7 +98,10 @@ class _Remote:
         self.init_key: str | None = None
         self.init_response: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
         self.streams: dict[str | None, _Stream] = {None: _Stream(options.max_buffered_messages)}
-        self.channel = MessageChannel(self, options.max_queued_messages, self._engine_closed)
+        self.trace = endpoint.new_trace()
+        self.channel = MessageChannel(
+            self, options.max_queued_messages, self._engine_closed, self.trace, "agent"
+        )
         self.side = AgentSideConnection(
             endpoint.agent_factory(), self.channel, None, max_frame_bytes=options.max_frame_bytes
         )
@@ -214,6 +220,8 @@ class _Remote:
             return
         self.ended = True
         self.endpoint.forget(self)
+        if self.trace is not None:
+            self.trace.close()
         for stream in self.streams.values():
             _close_stream(stream)
 
@@ -222,7 +230,7 @@ class _Remote:
         for key in list(self.inflight):
             cancel = {"jsonrpc": "2.0", "method": CANCEL_REQUEST_METHOD}
             cancel["params"] = {"requestId": json.loads(key)}  # type: ignore[assignment]
-            self.channel.feed_nowait(encode_message(cancel).rstrip(b"\n"))
+            self.channel.feed_nowait(encode_message(cancel).rstrip(b"\n"), heard=False)
 
 
 def _close_stream(stream: _Stream) -> None:
@@ -237,13 +245,23 @@ def _close_stream(stream: _Stream) -> None:
 class AcpEndpoint:
     """The state of one ``/acp`` endpoint: its connections, their sessions, its limits."""
 
-    def __init__(self, agent_factory: AgentFactory, options: ServerOptions) -> None:
+    def __init__(
+        self, agent_factory: AgentFactory, options: ServerOptions, record: Record = None
+    ) -> None:
         self.agent_factory = agent_factory
         self.options = options
+        self._trace_paths = None if record is None else connection_trace_paths(record)
         self.sessions = SessionRegistry(options.session_ttl, options.max_sessions)
         self.connections: dict[str, _Remote] = {}
         self._reaper: asyncio.Task[None] | None = None
         self.closing = False
+
+    def new_trace(self) -> TraceWriter | None:
+        """The trace file of a connection opening now (``record=``), or None."""
+        if self._trace_paths is None:
+            return None
+        header = {"recorder": "runtime", "role": "agent"}
+        return TraceWriter(next(self._trace_paths), header)
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -531,6 +549,7 @@ class AcpEndpoint:
             except (ValueError, RecursionError):
                 envelope = Envelope(None, None, None, None)  # the engine answers -32700
             if not remote.admit(envelope):
+                remote.channel.heard(frame)
                 await self._ws_refuse(remote, envelope)
                 continue
             remote.received(envelope)
@@ -545,11 +564,15 @@ class AcpEndpoint:
         await remote.channel.send(encode_message(response))
 
 
-def agent_app(agent_factory: AgentFactory, options: ServerOptions | None = None) -> Starlette:
+def agent_app(
+    agent_factory: AgentFactory, options: ServerOptions | None = None, *, record: Record = None
+) -> Starlette:
     """The endpoint as an ASGI application (starlette): mount it in an app of your own, or run
     it under any ASGI server. ``app.state.acp`` is its :class:`AcpEndpoint`; when your app
-    does not run this one's lifespan, call ``await app.state.acp.aclose()`` on shutdown."""
-    endpoint = AcpEndpoint(agent_factory, options or ServerOptions())
+    does not run this one's lifespan, call ``await app.state.acp.aclose()`` on shutdown.
+    ``record``: a directory, or a path with ``{n}``, to write each connection's trace to
+    (one file per connection, docs/traces.md)."""
+    endpoint = AcpEndpoint(agent_factory, options or ServerOptions(), record)
     path = endpoint.options.path
     app = Starlette(
         routes=[
@@ -572,6 +595,7 @@ async def serve_agent(
     keyfile: str | None = None,
     ready: Callable[[str], object] | None = None,
     shutdown: Callable[[], Awaitable[object]] | None = None,
+    record: Record = None,
 ) -> None:
     """Serve agents on ``host:port`` (port 0: any free port) until ``shutdown()`` returns
     (or the task is cancelled), then shut down gracefully (:meth:`AcpEndpoint.aclose`).
@@ -579,9 +603,10 @@ async def serve_agent(
     HTTP/1.1, HTTP/2 (cleartext with prior knowledge, or ALPN under TLS) and WebSocket,
     by hypercorn. ``certfile``/``keyfile`` turn on TLS. ``ready`` is called with the
     endpoint's URL once the socket listens. Loopback by default: another ``host`` is an
-    explicit choice (then set ``options.token_check`` or TLS, or both).
+    explicit choice (then set ``options.token_check`` or TLS, or both). ``record``: as for
+    :func:`agent_app`.
     """
-    app = agent_app(agent_factory, options)
+    app = agent_app(agent_factory, options, record=record)
     await serve_app(
         app,
         host=host,
@@ -656,3 +681,42 @@ async def serve_app(
     finally:
         stop.set()
         await app.state.acp.aclose()  # also when cancelled: every connection ends
+
+
+async def run_remote_agent(
+    agent_factory: AgentFactory,
+    listen: str,
+    *,
+    options: ServerOptions | None = None,
+    certfile: str | None = None,
+    keyfile: str | None = None,
+) -> None:
+    """Serve agents on ``listen`` (``HOST:PORT``; port 0: any free port) until SIGTERM or
+    SIGINT, then shut down gracefully: the remote counterpart of ``run_agent`` (stdio), one
+    call for a program's ``main``. The URL goes to stderr (``serving on URL``); a ``listen``
+    that is not ``HOST:PORT`` raises ValueError."""
+    host, _, port = listen.rpartition(":")
+    if not host or not port.isdigit():
+        raise ValueError(f"not HOST:PORT: {listen!r}")
+
+    def ready(url: str) -> None:
+        print(f"serving on {url} (WebSocket: ws{url[4:]})", file=sys.stderr, flush=True)
+
+    stop = asyncio.Event()  # SIGTERM or SIGINT: a graceful shutdown (requests answered)
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    try:
+        await serve_agent(
+            agent_factory,
+            host=host.strip("[]"),
+            port=int(port),
+            options=options,
+            certfile=certfile,
+            keyfile=keyfile,
+            ready=ready,
+            shutdown=stop.wait,
+        )
+    finally:
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(signum)

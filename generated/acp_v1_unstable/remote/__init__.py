@@ -9,6 +9,8 @@ and ordering. Its libraries (starlette, hypercorn, websockets, httpx2) are the p
 optional ``remote`` extra: importing this module needs none of them, using one of the names
 below without them raises :class:`ImportError` naming the extra.
 
+* :func:`run_remote_agent`: serve an agent factory on ``HOST:PORT`` until SIGTERM/SIGINT (the
+  remote ``run_agent``);
 * :func:`serve_agent`: a ready server (hypercorn) for an agent factory;
 * :func:`agent_app`: the same endpoint as an ASGI application to mount in an existing app
   (:func:`serve_app` serves one such app, as :func:`serve_agent` does);
@@ -24,14 +26,22 @@ from typing import TYPE_CHECKING, Any
 
 from .options import ServerOptions
 
-__all__ = ["ServerOptions", "agent_app", "connect_to_remote_agent", "serve_agent", "serve_app"]
+__all__ = [
+    "ServerOptions",
+    "agent_app",
+    "connect_to_remote_agent",
+    "run_remote_agent",
+    "serve_agent",
+    "serve_app",
+]
 
 if TYPE_CHECKING:
     from .client import connect_to_remote_agent
-    from .server import agent_app, serve_agent, serve_app
+    from .server import agent_app, run_remote_agent, serve_agent, serve_app
 
 _LAZY = {
     "agent_app": "server",
+    "run_remote_agent": "server",
     "serve_agent": "server",
     "serve_app": "server",
     "connect_to_remote_agent": "client",

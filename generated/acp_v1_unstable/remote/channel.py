@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..framing import Oversized
+from ..recording import Sender, TraceWriter
 from ..transport import NOT_SENT, SENT
 
 __all__ = ["ATTACH_METHODS", "Envelope", "MessageChannel", "Outbox", "inspect_message"]
@@ -40,30 +41,46 @@ class Outbox(Protocol):
 
 class MessageChannel:
     """A :class:`~..transport.FrameTransport` fed frame by frame; ``on_close`` runs once when
-    the engine closes it."""
+    the engine closes it. With a ``trace`` (the ``record=`` option), every frame handed in is
+    recorded as the peer's and every frame handed out as ``role``'s, before it goes."""
 
     def __init__(
         self,
         outbox: Outbox,
         capacity: int,
         on_close: Callable[[], Awaitable[None]] | None = None,
+        trace: TraceWriter | None = None,
+        role: Sender = "client",
     ) -> None:
         self._outbox = outbox
         self._inbound: asyncio.Queue[bytes | None] = asyncio.Queue(capacity)
         self._on_close = on_close
         self._closed = False
+        self.trace = trace
+        self._role: Sender = role
+        self._peer: Sender = "agent" if role == "client" else "client"
 
-    def feed_nowait(self, frame: bytes) -> bool:
-        """Hand in one frame; False when the engine is that far behind (the caller refuses)."""
+    def heard(self, frame: bytes) -> None:
+        """Record a frame the peer sent (done by feed; the transport calls it for a frame it
+        answers itself, never handing it in)."""
+        if self.trace is not None:
+            self.trace.frame(self._peer, frame)
+
+    def feed_nowait(self, frame: bytes, *, heard: bool = True) -> bool:
+        """Hand in one frame; False when the engine is that far behind (the caller refuses).
+        ``heard=False``: a frame the transport makes up itself, not recorded as the peer's."""
         try:
             self._inbound.put_nowait(frame)
         except asyncio.QueueFull:
             return False
+        if heard:
+            self.heard(frame)
         return True
 
     async def feed(self, frame: bytes) -> None:
         """Hand in one frame, waiting while the engine is behind."""
         await self._inbound.put(frame)
+        self.heard(frame)
 
     def end(self) -> None:
         """No more frames will come: the engine sees the peer's end of input."""
@@ -78,14 +95,23 @@ class MessageChannel:
         while (frame := await self._inbound.get()) is not None:
             yield frame if len(frame) <= limit else Oversized(frame[:_SNIFF_BYTES], limit)
 
+    def _said(self, frame: bytes) -> None:
+        if self.trace is not None:
+            self.trace.frame(self._role, frame)
+
     def send_nowait(self, frame: bytes) -> int:
-        # An outbox takes a frame whole or not at all: nothing is ever left queued.
-        return SENT if not self._closed and self._outbox.offer(frame) else NOT_SENT
+        # An outbox takes a frame whole or not at all: nothing is ever left queued. Recorded
+        # right after offer() took it, with no await between: nothing can overtake it.
+        if self._closed or not self._outbox.offer(frame):
+            return NOT_SENT
+        self._said(frame)
+        return SENT
 
     async def send(self, frame: bytes) -> None:
         if self._closed:
             raise ConnectionError("connection closed")
         if frame:
+            self._said(frame)
             await self._outbox.put(frame)
 
     async def close(self) -> None:

@@ -25,6 +25,7 @@ from typing import Any
 from ..connection import ClientSideConnection
 from ..framing import decode_frame
 from ..interfaces import Client
+from ..recording import Record, TraceWriter
 from ..rpc import DEFAULT_MAX_FRAME_BYTES
 from .channel import ATTACH_METHODS, MessageChannel, inspect_message
 from .extra import missing_extra
@@ -116,6 +117,9 @@ class _HttpLink:
         self.connection_id: str | None = None
         self.channel: MessageChannel | None = None
         self._streams: dict[str | None, asyncio.Task[None]] = {}
+        # The agent's requests that came on a session's stream, by id: the answer names that
+        # session (Acp-Session-Id), as the RFD requires of a permission response.
+        self._asked_in: dict[str, str] = {}
         self._closing = False
 
     def offer(self, frame: bytes) -> bool:
@@ -137,7 +141,11 @@ class _HttpLink:
             return
         headers["Acp-Connection-Id"] = self.connection_id
         session_id = envelope.session_id
-        if session_id is not None and envelope.method is not None:
+        if envelope.is_response and envelope.key is not None:
+            session_id = self._asked_in.pop(envelope.key, None)
+            if session_id is not None:
+                headers["Acp-Session-Id"] = session_id
+        elif session_id is not None and envelope.method is not None:
             if envelope.method not in ATTACH_METHODS:
                 headers["Acp-Session-Id"] = session_id
             # The session's stream is open before its first message (the RFD's resume flow
@@ -182,7 +190,10 @@ class _HttpLink:
                     return
                 async for event in httpx2.EventSource(response, max_event_size=self.limit):
                     if event.data:
-                        await self.channel.feed(event.data.encode("utf-8"))
+                        frame = event.data.encode("utf-8")
+                        if session_id is not None:
+                            self._note_request(frame, session_id)
+                        await self.channel.feed(frame)
         except (httpx2.HTTPError, httpx2.SSEError) as exc:
             if not opened.done():
                 opened.set_exception(ConnectionError(f"GET (SSE stream) failed: {exc}"))
@@ -192,6 +203,16 @@ class _HttpLink:
             # The connection-scoped stream is the connection: its end ends the engine.
             if session_id is None and not self._closing:
                 self.channel.end()
+
+    def _note_request(self, frame: bytes, session_id: str) -> None:
+        if b'"id"' not in frame or b'"method"' not in frame:
+            return  # a notification (a session update) or a response: nothing to answer here
+        try:
+            envelope = inspect_message(decode_frame(frame))
+        except (ValueError, RecursionError):
+            return  # not JSON: the engine answers it
+        if envelope.is_request and envelope.key is not None:
+            self._asked_in[envelope.key] = session_id
 
     async def close(self) -> None:
         self._closing = True
@@ -231,6 +252,7 @@ async def connect_to_remote_agent(
     verify: Any = True,
     max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
     open_timeout: float = 10.0,
+    record: Record = None,
 ) -> AsyncIterator[ClientSideConnection]:
     """Connect ``client`` to the agent at ``url`` and yield the started connection.
 
@@ -239,7 +261,8 @@ async def connect_to_remote_agent(
     ``Authorization: Bearer``; ``headers`` on every request; ``cookies`` (a dict you keep)
     holds the server's cookies, updated as they are set, so that a reconnect with the same
     dict comes back to the same server. ``verify``: TLS verification (``True``, a CA bundle
-    path or an ``ssl.SSLContext``). On exit the connection ends (HTTP: ``DELETE``).
+    path or an ``ssl.SSLContext``). ``record``: a file to write the connection's trace to
+    (every frame both ways, docs/traces.md). On exit the connection ends (HTTP: ``DELETE``).
     """
     dial = _Dial(
         url,
@@ -250,14 +273,20 @@ async def connect_to_remote_agent(
         open_timeout,
     )
     scheme = url.partition(":")[0].lower()
-    if scheme in ("ws", "wss"):
-        async with _websocket(client, dial) as side:
-            yield side
-    elif scheme in ("http", "https"):
-        async with _streamable_http(client, dial) as side:
-            yield side
-    else:
+    if scheme not in ("ws", "wss", "http", "https"):
         raise ValueError(f"not a ws://, wss://, http:// or https:// URL: {url!r}")
+    websocket = scheme in ("ws", "wss")
+    header = {"recorder": "runtime", "role": "client", "transport": _TRANSPORTS[websocket]}
+    trace = None if record is None else TraceWriter(record, header)
+    try:
+        async with (_websocket if websocket else _streamable_http)(client, dial, trace) as side:
+            yield side
+    finally:
+        if trace is not None:
+            trace.close()
+
+
+_TRANSPORTS = {True: "websocket", False: "streamable-http"}  # a trace header's "transport"
 
 
 @dataclass(frozen=True)
@@ -273,7 +302,9 @@ class _Dial:
 
 
 @contextlib.asynccontextmanager
-async def _websocket(client: Client, dial: _Dial) -> AsyncIterator[ClientSideConnection]:
+async def _websocket(
+    client: Client, dial: _Dial, trace: TraceWriter | None
+) -> AsyncIterator[ClientSideConnection]:
     headers = dial.headers
     if dial.jar:
         headers = {**headers, "Cookie": "; ".join(f"{k}={v}" for k, v in dial.jar.items())}
@@ -294,7 +325,7 @@ async def _websocket(client: Client, dial: _Dial) -> AsyncIterator[ClientSideCon
     if socket.response is not None:
         _keep_cookies(dial.jar, socket.response.headers.get_all("Set-Cookie"))
     link = _WebSocketLink(socket)
-    channel = MessageChannel(link, _QUEUE)
+    channel = MessageChannel(link, _QUEUE, trace=trace)
     pump = asyncio.create_task(link.pump(channel), name="acp-remote.ws")
     try:
         async with _started(client, channel, link, dial.limit) as side:
@@ -304,14 +335,16 @@ async def _websocket(client: Client, dial: _Dial) -> AsyncIterator[ClientSideCon
 
 
 @contextlib.asynccontextmanager
-async def _streamable_http(client: Client, dial: _Dial) -> AsyncIterator[ClientSideConnection]:
+async def _streamable_http(
+    client: Client, dial: _Dial, trace: TraceWriter | None
+) -> AsyncIterator[ClientSideConnection]:
     timeout = httpx2.Timeout(dial.open_timeout, read=None)  # SSE streams are quiet for long
     tls = dial.verify if dial.verify is True else _ssl_context(dial.verify)
     http = httpx2.AsyncClient(
         http1=False, http2=True, cookies=dial.jar, verify=tls, timeout=timeout
     )
     link = _HttpLink(dial.url, http, dial.headers, dial.limit)
-    link.channel = MessageChannel(link, _QUEUE)
+    link.channel = MessageChannel(link, _QUEUE, trace=trace)
     try:
         async with _started(client, link.channel, link, dial.limit) as side:
             yield side

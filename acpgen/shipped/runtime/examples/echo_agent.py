@@ -17,7 +17,6 @@ import argparse
 import asyncio
 import logging
 import re
-import signal
 import sys
 import uuid
 from collections.abc import Sequence
@@ -140,29 +139,13 @@ class RemoteEchoAgent(EchoAgent):
         return models.LoadSessionResponse()
 
 
-def _address(text: str) -> tuple[str, int]:
-    host, _, port = text.rpartition(":")
-    if not host or not port.isdigit():
-        raise argparse.ArgumentTypeError(f"not HOST:PORT: {text!r}")
-    return host.strip("[]"), int(port)
-
-
-async def serve(host: str, port: int) -> None:
-    """Serve remote clients on ``host:port`` (port 0: a free one) until SIGTERM or SIGINT;
-    prints the URL on stderr."""
-    from ..remote import serve_agent  # the `remote` extra, imported only when asked for
+async def serve(listen: str) -> None:
+    """Serve remote clients on ``listen`` (HOST:PORT) until SIGTERM or SIGINT; prints the URL
+    on stderr. The agents of all connections share the transcripts (sessions outlive them)."""
+    from ..remote import run_remote_agent  # the `remote` extra, imported only when asked for
 
     transcripts: dict[str, list[tuple[str, str]]] = {}
-
-    def ready(url: str) -> None:
-        print(f"echo-agent: serving on {url} (WebSocket: ws{url[4:]})", file=sys.stderr, flush=True)
-
-    stop = asyncio.Event()  # SIGTERM or SIGINT: a graceful shutdown (requests answered)
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        asyncio.get_running_loop().add_signal_handler(signum, stop.set)
-    await serve_agent(
-        lambda: RemoteEchoAgent(transcripts), host=host, port=port, ready=ready, shutdown=stop.wait
-    )
+    await run_remote_agent(lambda: RemoteEchoAgent(transcripts), listen)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -171,7 +154,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="An ACP echo agent on stdio, or remote with --listen.",
     )
     parser.add_argument(
-        "--listen", type=_address, metavar="HOST:PORT", help="serve Streamable HTTP and WebSocket"
+        "--listen", metavar="HOST:PORT", help="serve Streamable HTTP and WebSocket (port 0: any)"
     )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="echo-agent: %(levelname)s %(message)s")
@@ -179,10 +162,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.listen is None:
             asyncio.run(run_agent(EchoAgent()))
         else:
-            asyncio.run(serve(*args.listen))
+            asyncio.run(serve(args.listen))
     except KeyboardInterrupt:  # Ctrl-C ends it quietly
         pass
-    except (ImportError, OSError) as exc:  # a missing extra, a port in use: one line
+    except (
+        ImportError,
+        OSError,
+        ValueError,
+    ) as exc:  # no extra, a bad address, a port in use: one line
         print(f"{parser.prog}: error: {exc}", file=sys.stderr)
         return 1
     return 0

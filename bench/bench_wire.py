@@ -20,13 +20,14 @@ the SDK under test), with each side also shown.
 Two official versions: ``agent-client-protocol`` 0.12.1 (the test dependency, in this venv)
 and 1.0.0rc3, installed on first use into its own venv under the bench cache
 (``$ACPGEN_BENCH_CACHE``, by default ``~/.cache/acpgen-bench``) and run with that venv's
-interpreter (``--no-rc`` leaves it out). Rounds are paired: each round runs every SDK back to
-back (rotating which goes first), and the ratio ours / official is taken within the round;
-the table gives the min / median / max of those ratios (below 1.0: ours costs less). Our
+interpreter (``--no-rc`` leaves it out). Rounds are paired: each round runs every SDK there and
+back (A B C C B A, rotating which goes first; each SDK's figure is the mean of its two runs),
+and the ratio ours / official is taken within the round; the table gives the min, quartiles,
+median and max of those ratios (below 1.0: ours costs less) and how many rounds met 0.6x. Our
 runtime runs as shipped: receive and send guards on, strict validation, omission of
 unadvertised items, per-session ordered delivery.
 
-Run: ``.venv/bin/python bench/bench_wire.py`` (about two minutes; ``--rounds N``,
+Run: ``.venv/bin/python bench/bench_wire.py`` (about five minutes; ``--rounds N``,
 ``--updates N``, ``--prompts N``).
 """
 

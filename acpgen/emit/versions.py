@@ -1,0 +1,40 @@
+"""The v1 and v2 façade (``{v2 package}/versions.py``): emitted only when the output has both.
+
+A v2 package gets it when the output also holds a v1 package to pair it with: the v1 package
+of the same stability (``v2-unstable`` with ``v1-unstable``), else the v1 stable package (the
+tree's main package, always there). It is signatures only, delegating to the shipped
+``negotiation.py`` (the router, the negotiating client); a package never names another one
+unless both are generated (docs/surfaces.md, "v1 and v2 on one connection").
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from acpgen.emit.render import render
+
+if TYPE_CHECKING:
+    from acpgen.model.generation import GenerationModel
+
+UNSTABLE = "-unstable"
+
+
+def pairs(model: GenerationModel, surfaces: tuple[GenerationModel, ...]) -> list[tuple[str, str]]:
+    """(v1 package, v2 package) for each v2 surface of the output."""
+    names = {package: name for name, package in model.options.surfaces}
+    v1 = {"v1": model.options.package}
+    v1.update({names[s.options.package]: s.options.package for s in surfaces
+               if s.ir.protocol_version == 1 and s.options.package in names})
+    found = []
+    for surface in surfaces:
+        package = surface.options.package
+        if surface.ir.protocol_version != 2 or package not in names:
+            continue
+        stability = UNSTABLE if names[package].endswith(UNSTABLE) else ""
+        found.append((v1.get("v1" + stability, model.options.package), package))
+    return found
+
+
+def emit(model: GenerationModel, surfaces: tuple[GenerationModel, ...]) -> dict[str, str]:
+    return {f"{v2}/versions.py": render("versions/versions.py.jinja", v1=v1, v2=v2)
+            for v1, v2 in pairs(model, surfaces)}

@@ -249,7 +249,8 @@ def tree_digest(root: Path) -> dict[str, bytes]:
 LONGEST_FIRST = ("test_docs.py", "test_standalone_ci.py", "test_skeleton_bump.py", "test_conformance.py",
                  "test_conformance_matrix.py", "test_hostile_inputs.py", "test_fast_format.py",
                  "test_check.py", "test_surfaces.py", "test_standalone.py", "test_injection_routes.py",
-                 "test_bump.py", "test_fidelity.py", "test_release_history.py", "test_evolve_matrix.py")
+                 "test_bump.py", "test_fidelity.py", "test_release_history.py", "test_evolve_matrix.py",
+                 "test_trace_pairs.py")
 
 
 def _longest_first(item: pytest.Item) -> int:

@@ -18,6 +18,7 @@ from typing import Any
 
 from acpgen.emit import methods as methods_emitter
 from acpgen.emit import models as models_emitter
+from acpgen.emit import schema as schema_emitter
 from acpgen.emit.render import render
 from acpgen.emit.runtime import check_error_codes
 from acpgen.inputs.json_limits import check_json_limits
@@ -30,6 +31,20 @@ from acpgen.model.generation import GenerationModel, GenOptions
 SCHEMA = "schema/v1/schema.json"
 META = "schema/v1/meta.json"
 PACKAGE = "hostile_pkg"
+# What schema.py tells the runtime of a schema with initialize and session/cancel: fixed here
+# (the hostile schema has neither; these tests read the method table and the models).
+RUNTIME_NAMES: dict[str, Any] = {
+    "supported_versions": [1],
+    "lenient_markers": [],
+    "initialize": {
+        "wire": "initialize", "request_version": "protocol_version", "client_capabilities": "client_capabilities",
+        "response_version": "protocol_version", "agent_capabilities": "agent_capabilities",
+        "auth_methods": "auth_methods", "agent_info": "agent_info", "info_required": False,
+    },
+    "cancel": {"wire": "session/cancel", "session_id": "session_id"},
+    "permission": {"wire": "session/request_permission", "session_id": "session_id",
+                   "cancelled_result": {"outcome": {"outcome": "cancelled"}}},
+}
 _COUNTER = itertools.count()
 
 # The eight ErrorCode titles the runtime needs (it refuses a schema without them).
@@ -68,6 +83,8 @@ def fixture(**site: Any) -> tuple[dict[str, Any], dict[str, Any]]:
             "properties": {cap: {"type": "boolean", "default": False}},
         },
         "ClientCapabilities": {"type": "object", "properties": {}},
+        # What schema.py names for the runtime's guards (every ACP schema has it).
+        "AuthMethod": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]},
         def_name: {
             "type": "object",
             "description": site.get("def_description", "The probe."),
@@ -144,6 +161,10 @@ def emit_unformatted(ir: SchemaIR, schema: dict[str, Any], *, only_models: bool 
     if only_models:
         return models_emitter.emit(model)
     sources = {**models_emitter.emit(model), **methods_emitter.emit(model)}
+    # schema.py, which methods.py reads: its method table and envelopes from the hostile
+    # schema; the runtime's member names (initialize, cancel: not in this schema) fixed.
+    sources[f"{PACKAGE}/schema.py"] = render(
+        schema_emitter.TEMPLATE, **schema_emitter.schema_context(model, RUNTIME_NAMES))
     check_error_codes(ir)
     sources["tests/_acp_target.py"] = render(
         "tests/_acp_target.py.jinja", package=PACKAGE,
@@ -158,9 +179,10 @@ def load_package(files: dict[str, str], root: Path) -> dict[str, ModuleType]:
     pkg = root / name
     pkg.mkdir(parents=True)
     (pkg / "__init__.py").write_text("", encoding="utf-8")
-    # The shipped modules models.py and methods.py import (copied verbatim into every package).
+    # The shipped modules models.py, schema.py and methods.py import (copied verbatim into
+    # every package).
     runtime = Path(__file__).resolve().parents[1] / "acpgen" / "shipped" / "runtime"
-    for fixed in ("errors.py", "model_base.py", "envelopes.py"):
+    for fixed in ("errors.py", "model_base.py", "envelopes.py", "contract.py", "method_table.py"):
         (pkg / fixed).write_bytes((runtime / fixed).read_bytes())
     for rel, text in files.items():
         if rel.startswith(f"{PACKAGE}/"):

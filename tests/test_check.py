@@ -560,3 +560,16 @@ def test_a_template_edit_is_named_not_stale_output(edited_template: Path, inputs
     report = check(project, str(edited_template / "generated")).to_json()
     assert [c["kind"] for c in report["causes"]] == ["source_changed"]
     assert report["sources_changed"] == {"templates/models/models.py.jinja": ["acp_v1/models.py"]}
+
+
+@pytest.mark.slow
+def test_a_template_edit_that_changes_no_output_is_named_too(
+        copy: Path, inputs_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A jinja comment changes no generated file, only the template's hash MANIFEST.json records."""
+    for _ in _break_models(copy, monkeypatch, "{# a comment, rendered as nothing #}"):
+        result = cli(*check_args(copy, inputs_dir))
+        assert result.exit_code == 1
+        lines = result.stderr.splitlines()
+        assert lines[0].endswith("(1 changed)") and "  changed: MANIFEST.json" in lines
+        assert lines[1] == ("cause: changed since the last generate: templates/models/models.py.jinja "
+                            "(its output is the same; MANIFEST.json records its hash)")

@@ -7,7 +7,8 @@ The layers, lowest first:
 * ``bottom``: the rendered data, ``models.py`` and ``schema.py``;
 * ``middle``: every other shipped module (all behaviour);
 * ``top``: every other rendered module (the typed façade);
-* ``consumer``: the shipped code written against the façade (``examples/``, ``contrib/``).
+* ``consumer``: the shipped code written on top of the package (``examples/``, ``contrib/``
+  against the façade; ``trace/`` and the ``conformance/`` checks it uses).
 
 An import may only run down (or stay in its layer); the middle reads the bottom only through
 ``schema.py`` and only the names the contract's stub (``acpgen/shipped/runtime/schema.pyi``)
@@ -32,7 +33,9 @@ from tests.conftest import generated_dir
 RANK = {"contract": 0, "bottom": 1, "middle": 2, "top": 3, "consumer": 4}
 CONTRACT = frozenset({"contract", "model_base"})
 BOTTOM = frozenset({"models", "schema"})
-CONSUMERS = ("examples", "contrib")
+# Shipped subpackages written on top of the package: the examples and contrib (against its
+# face), and the trace tools with the kit's transcript checks they judge with (docs/traces.md).
+CONSUMERS = ("examples", "contrib", "trace", "conformance")
 STUB = SHIPPED_DIR / "runtime" / "schema.pyi"
 
 

@@ -91,9 +91,7 @@ _REEXPORTS = (
         "INVALID_PARAMS", "INVALID_REQUEST", "METHOD_NOT_FOUND", "PARSE_ERROR", "InvalidParamsError",
         "InvalidRequestError", "MethodNotFoundError",
     )),
-    ("errors", ("RpcError as JsonRpcError",)),
-    ("method_table", ("AnyMessage", "lookup", "method", "parse_message")),
-)
+)  # then (in the template) errors.RpcError as JsonRpcError and method_table's names
 # What methods.py takes from schema.py beside the envelope classes.
 _FROM_SCHEMA = (
     "METHODS", "MethodName", "MethodToAgent", "MethodToClient", "NotificationsToAgent",

@@ -18,6 +18,7 @@ from acpgen.emit import (
     schema,
     shipped,
     test_stubs,
+    trace,
 )
 from acpgen.model.generation import GenerationModel
 
@@ -25,5 +26,5 @@ Emitter = Callable[[GenerationModel], dict[str, str]]
 
 EMITTERS: tuple[Emitter, ...] = (
     package.emit, models.emit, builders.emit, schema.emit, methods.emit, test_stubs.emit, runtime.emit,
-    conformance.emit, shipped.emit,
+    conformance.emit, shipped.emit, trace.emit,
 )

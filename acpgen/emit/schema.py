@@ -24,14 +24,20 @@ if TYPE_CHECKING:
 TEMPLATE = "schema/schema.py.jinja"
 
 
-def emit(model: GenerationModel) -> dict[str, str]:
+def schema_context(model: GenerationModel, runtime: dict[str, Any]) -> dict[str, Any]:
+    """What the template lays out: the table, the gates, the pins, and ``runtime`` (what
+    :func:`acpgen.emit.runtime.runtime_data` reads of the schema for the runtime)."""
     manifest = model.capabilities
-    ctx: dict[str, Any] = {
+    return {
         **table_context(model, manifest),
         **guard_context(model, manifest),
-        **runtime_data(model.ir),
+        **runtime,
         "pins": {i.name: i.sha256 for i in model.pinned_inputs},
         "roster_revision": model.roster.revision,
         "upstream_commit": model.roster.commit,
     }
+
+
+def emit(model: GenerationModel) -> dict[str, str]:
+    ctx = schema_context(model, runtime_data(model.ir))
     return {f"{model.options.package}/schema.py": render(TEMPLATE, **ctx)}

@@ -28,6 +28,9 @@ SHIPPED_DIR = ACPGEN_DIR / "shipped"
 
 RUNTIME_TESTS_DIR = "runtime_tests"  # relative to the output directory
 KIT_PACKAGE = "_acp_kit"  # the conformance kit's package inside the tests directory
+# The conformance kit's modules the trace judge needs: wire frames, outcomes, validation and
+# the checks that read transcripts alone (not the scenarios, processes or pytest glue).
+TRACE_KIT = ("__init__.py", "checks_wire.py", "outcome.py", "validate.py", "wire.py")
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,7 @@ class Shipment:
     # examples' shapes differ between v1 and v2 (docs/surfaces.md).
     protocol_versions: tuple[int, ...] | None = None
     skeleton: bool = False  # shipped into a skeleton project (acpgen skeleton), not a tree
+    only: tuple[str, ...] | None = None  # only these files of the folder (None: every *.py)
 
     @property
     def folder(self) -> Path:
@@ -65,6 +69,11 @@ SHIPMENTS: tuple[Shipment, ...] = (
     Shipment("runtime/runtime_tests", RUNTIME_TESTS_DIR, with_init=True),
     Shipment("reqchecks", "{tests_dir}", with_init=False),
     Shipment("conformance", "{tests_dir}/" + KIT_PACKAGE, with_init=True, needs_conformance=True),
+    # The trace package (recorder, offline judge, picture: ``python -m {package}.trace``),
+    # and the kit's transcript checks it judges recorded frames with, beside it in the
+    # package so that ``..conformance`` resolves the same here and there.
+    Shipment("trace", "{package}/trace", with_init=True),
+    Shipment("conformance", "{package}/conformance", with_init=True, only=TRACE_KIT),
     # The requirement plugin with its roster parser, vendored so a skeleton's tests run without
     # acpgen; its __init__.py is the skeleton's (templates/skeleton/plugin_init.py.jinja).
     Shipment("pytest_plugin", "{plugin_dir}", with_init=False, skeleton=True),
@@ -75,7 +84,12 @@ def shipped_files(shipment: Shipment) -> tuple[str, ...]:
     """The file names the shipment copies, sorted."""
     folder = shipment.folder
     return tuple(
-        sorted(p.name for p in folder.glob("*.py") if shipment.with_init or p.name != "__init__.py")
+        sorted(
+            p.name
+            for p in folder.glob("*.py")
+            if (shipment.with_init or p.name != "__init__.py")
+            and (shipment.only is None or p.name in shipment.only)
+        )
     )
 
 

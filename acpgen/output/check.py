@@ -262,6 +262,10 @@ def _diagnose_sources(report: CheckReport, expected: dict[str, bytes], actual: d
             continue
         if was_hashes[origin] != now_hashes.get(origin):
             report.sources_changed.setdefault(origin, []).append(rel)
+    if MANIFEST_NAME in report.changed:  # an edit that changes no output still changes its hash
+        for origin in sorted(set(was_hashes) & set(now_hashes)):
+            if was_hashes[origin] != now_hashes[origin]:
+                report.sources_changed.setdefault(origin, [])
 
 
 def _diff_order(rel: str) -> tuple[bool, str]:

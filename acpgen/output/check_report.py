@@ -30,7 +30,9 @@ def _cause_line(cause: dict[str, Any]) -> str:
                 f"{changed} (the lock was updated or a manifest edited)")
     if kind == "source_changed":
         return "cause: changed since the last generate: " + "; ".join(
-            f"{origin} (which makes {', '.join(files)})" for origin, files in sorted(cause["sources"].items()))
+            f"{origin} (which makes {', '.join(files)})" if files else
+            f"{origin} (its output is the same; MANIFEST.json records its hash)"
+            for origin, files in sorted(cause["sources"].items()))
     if kind == "hand_edited":
         return "cause: hand edits: these files no longer match MANIFEST.json: " + ", ".join(cause["files"])
     if kind == "hand_added":

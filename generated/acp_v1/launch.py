@@ -10,16 +10,24 @@ from contextlib import AbstractAsyncContextManager
 from acp_v1.connection import AgentSideConnection, ClientSideConnection
 from acp_v1.endpoints import pair_in_memory, serve_stdio, spawn_peer
 from acp_v1.interfaces import Agent, Client
+from acp_v1.recording import Record
 from acp_v1.rpc import DEFAULT_MAX_FRAME_BYTES
 
 __all__ = ["connect_in_memory", "connect_to_agent", "connect_to_client", "run_agent"]
 
 
 async def run_agent(
-    agent: Agent, *, max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES, trace: bool = False
+    agent: Agent,
+    *,
+    max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
+    trace: bool = False,
+    record: Record = None,
 ) -> None:
-    """Serve ``agent`` over this process' stdin/stdout until the client closes stdin."""
-    await serve_stdio(AgentSideConnection, agent, max_frame_bytes=max_frame_bytes, trace=trace)
+    """Serve ``agent`` over this process' stdin/stdout until the client closes stdin; with
+    ``record``, every frame both ways is also written to that trace file (docs/traces.md)."""
+    await serve_stdio(
+        AgentSideConnection, agent, max_frame_bytes=max_frame_bytes, trace=trace, record=record
+    )
 
 
 def connect_to_agent(
@@ -30,10 +38,12 @@ def connect_to_agent(
     cwd: str | None = None,
     max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
     trace: bool = False,
+    record: Record = None,
 ) -> AbstractAsyncContextManager[ClientSideConnection]:
     """Spawn the agent ``command`` (it speaks ACP on its stdin/stdout), serve ``client`` to it
     and yield the started connection. The process gets this process' environment unless
-    ``env`` is given; on exit its stdin is closed and its process group stopped."""
+    ``env`` is given; on exit its stdin is closed and its process group stopped. With
+    ``record``, every frame is also written to that trace file (docs/traces.md)."""
     return spawn_peer(
         ClientSideConnection,
         client,
@@ -42,6 +52,8 @@ def connect_to_agent(
         cwd=cwd,
         max_frame_bytes=max_frame_bytes,
         trace=trace,
+        record=record,
+        role="client",
     )
 
 
@@ -53,10 +65,12 @@ def connect_to_client(
     cwd: str | None = None,
     max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
     trace: bool = False,
+    record: Record = None,
 ) -> AbstractAsyncContextManager[AgentSideConnection]:
     """Spawn the client ``command`` (it speaks ACP on its stdin/stdout), serve ``agent`` to it
     and yield the started connection. The process gets this process' environment unless
-    ``env`` is given; on exit its stdin is closed and its process group stopped."""
+    ``env`` is given; on exit its stdin is closed and its process group stopped. With
+    ``record``, every frame is also written to that trace file (docs/traces.md)."""
     return spawn_peer(
         AgentSideConnection,
         agent,
@@ -65,6 +79,8 @@ def connect_to_client(
         cwd=cwd,
         max_frame_bytes=max_frame_bytes,
         trace=trace,
+        record=record,
+        role="agent",
     )
 
 

@@ -23,6 +23,7 @@ for _path in (_HERE, _HERE.parents[0]):
 from _acp_kit.plugin import (
     _acp_agent_kit,
     _acp_client_kit,
+    _acp_trace,
     acp_agent,
     acp_client,
     pytest_addoption,
@@ -34,6 +35,7 @@ from _acp_kit.plugin import (
 __all__ = [
     "_acp_agent_kit",
     "_acp_client_kit",
+    "_acp_trace",
     "acp_agent",
     "acp_client",
     "pytest_addoption",

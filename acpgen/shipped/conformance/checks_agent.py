@@ -48,14 +48,7 @@ WITHOUT_FS_TERMINAL = (
 )
 # Session updates that carry the conversation (what session/load replays, what may follow a
 # cancel only before the turn's response); the others describe the session's state.
-HISTORY_UPDATES = (
-    "user_message_chunk",
-    "agent_message_chunk",
-    "agent_thought_chunk",
-    "tool_call",
-    "tool_call_update",
-    "plan",
-)
+HISTORY_UPDATES = w.TURN_UPDATES
 INVALID = (-32602, -32600)  # what refusing a message as malformed looks like
 
 
@@ -215,23 +208,8 @@ def _update_kind(frame: Frame) -> str | None:
 
 # ---- transport and JSON-RPC (any run) -----------------------------------------------------------
 
-wire_check("ACP-V1-TRANSPORT-UTF8", w.utf8)
-wire_check("ACP-V1-TRANSPORT-STDIO-NEWLINE-DELIMITED", w.newline_delimited)
-wire_check("ACP-V1-TRANSPORT-AGENT-STDOUT-ONLY-ACP", w.only_messages)
-wire_check("ACP-V1-JSONRPC-VERSION-MEMBER", w.version_member)
-wire_check("ACP-V1-JSONRPC-RPC-PREFIX-RESERVED", w.no_rpc_prefix)
-wire_check("ACP-V1-JSONRPC-ID-TYPE", w.id_types)
-wire_check("ACP-V1-JSONRPC-ID-NOT-NULL", w.ids_not_null)
-wire_check("ACP-V1-JSONRPC-ID-NO-FRACTION", w.ids_no_fraction)
-wire_check("ACP-V1-JSONRPC-PARAMS-STRUCTURED", w.params_structured)
-wire_check("ACP-V1-JSONRPC-RESULT-ON-SUCCESS", w.result_on_success)
-wire_check("ACP-V1-JSONRPC-ERROR-MEMBER-ON-ERROR", w.error_member)
-wire_check("ACP-V1-JSONRPC-RESULT-XOR-ERROR", w.result_xor_error)
-wire_check("ACP-V1-JSONRPC-ERROR-CODE-INTEGER", w.error_code_integer)
-wire_check("ACP-V1-JSONRPC-ERROR-RESPONSE-CONTAINS-ERROR", w.error_contains)
-wire_check("ACP-V1-JSONRPC-ERROR-MESSAGE-CONCISE", w.error_message_concise)
-wire_check("ACP-V1-OVERVIEW-ABSOLUTE-PATHS", w.absolute_paths)
-wire_check("ACP-V1-EXT-META-TRACE-KEYS-RESERVED", w.trace_keys)
+for _id, _func in w.transcript_checks("agent").items():
+    wire_check(_id, _func)
 
 
 @check("ACP-V1-TRANSPORT-STDIO-SHOULD")

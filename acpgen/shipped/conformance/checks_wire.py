@@ -8,7 +8,7 @@ test) and raises :class:`CheckFailed` naming the first offending frame, or
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from .outcome import fail, skip
@@ -16,6 +16,16 @@ from .validate import STABLE_ERROR_CODES, Validator
 from .wire import Frame, Transcript, decode_line
 
 TRACE_KEYS = ("traceparent", "tracestate", "baggage")
+# Session updates that carry the conversation (a prompt turn's content, what session/load
+# replays); the others describe the session's state and may come at any time.
+TURN_UPDATES = (
+    "user_message_chunk",
+    "agent_message_chunk",
+    "agent_thought_chunk",
+    "tool_call",
+    "tool_call_update",
+    "plan",
+)
 _TRACEPARENT = re.compile(r"^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$")
 CONCISE_MESSAGE = 200  # characters: "a concise single sentence"
 
@@ -573,3 +583,34 @@ def absolute_paths(ts: Sequence[Transcript]) -> None:
                 raise fail(f"path {path!r} is not absolute: {where(t, f)}")
     if not seen:
         raise skip("the implementation sent no path in any run")
+
+
+# ---- the checks that need nothing but transcripts ------------------------------------------
+
+TranscriptCheck = Callable[[Sequence[Transcript]], None]
+
+
+def transcript_checks(side: str) -> dict[str, TranscriptCheck]:
+    """The requirements these checks judge from the frames alone, for an implementation on
+    ``side`` ("agent" or "client"): the live kit runs them on its runs' transcripts, the trace
+    judge on a recorded conversation."""
+    only = "AGENT-STDOUT" if side == "agent" else "CLIENT-STDIN"
+    return {
+        "ACP-V1-TRANSPORT-UTF8": utf8,
+        "ACP-V1-TRANSPORT-STDIO-NEWLINE-DELIMITED": newline_delimited,
+        f"ACP-V1-TRANSPORT-{only}-ONLY-ACP": only_messages,
+        "ACP-V1-JSONRPC-VERSION-MEMBER": version_member,
+        "ACP-V1-JSONRPC-RPC-PREFIX-RESERVED": no_rpc_prefix,
+        "ACP-V1-JSONRPC-ID-TYPE": id_types,
+        "ACP-V1-JSONRPC-ID-NOT-NULL": ids_not_null,
+        "ACP-V1-JSONRPC-ID-NO-FRACTION": ids_no_fraction,
+        "ACP-V1-JSONRPC-PARAMS-STRUCTURED": params_structured,
+        "ACP-V1-JSONRPC-RESULT-ON-SUCCESS": result_on_success,
+        "ACP-V1-JSONRPC-ERROR-MEMBER-ON-ERROR": error_member,
+        "ACP-V1-JSONRPC-RESULT-XOR-ERROR": result_xor_error,
+        "ACP-V1-JSONRPC-ERROR-CODE-INTEGER": error_code_integer,
+        "ACP-V1-JSONRPC-ERROR-RESPONSE-CONTAINS-ERROR": error_contains,
+        "ACP-V1-JSONRPC-ERROR-MESSAGE-CONCISE": error_message_concise,
+        "ACP-V1-OVERVIEW-ABSOLUTE-PATHS": absolute_paths,
+        "ACP-V1-EXT-META-TRACE-KEYS-RESERVED": trace_keys,
+    }

@@ -53,6 +53,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="text the client under test reads on its stdin (\\n for newlines), for interactive clients",
     )
     group.addoption(
+        "--acp-trace",
+        metavar="FILE",
+        default=None,
+        help="judge a recorded trace (python -m <package>.trace record) instead of running an "
+        "implementation: the checks a passive trace can judge, for the agent and the client",
+    )
+    group.addoption(
         "--acp-timeout",
         metavar="SECONDS",
         type=float,
@@ -135,7 +142,9 @@ def _manifest() -> Any:
 class Checker:
     """What a generated black-box test calls: ``acp_agent.check(ID)``."""
 
-    def __init__(self, side: str, kit: AgentKit | ClientKit, node: pytest.Item) -> None:
+    def __init__(
+        self, side: str, kit: AgentKit | ClientKit | TraceVerdicts, node: pytest.Item
+    ) -> None:
         self.side = side
         self.kit = kit
         self.node = node
@@ -144,7 +153,9 @@ class Checker:
         self.node.user_properties.append((USER_PROPERTY, f"{self.side} {req_id}"))
         skipped = failed = None
         try:
-            if isinstance(self.kit, AgentKit):
+            if isinstance(self.kit, TraceVerdicts):
+                self.kit.check(self.side, req_id)
+            elif isinstance(self.kit, AgentKit):
                 AGENT_CHECKS[req_id](self.kit)
             else:
                 CLIENT_CHECKS[req_id](self.kit)
@@ -157,6 +168,36 @@ class Checker:
             pytest.skip(skipped)
         if failed is not None:
             pytest.fail(f"{req_id}: {failed}", pytrace=False)
+
+
+class TraceVerdicts:
+    """The trace judge's verdicts (``<package>.trace``) on a recorded conversation, as checks."""
+
+    def __init__(self, path: str, package: str) -> None:
+        trace = importlib.import_module(f"{package}.trace.format").read_trace(path)
+        judge = importlib.import_module(f"{package}.trace.judge").judge
+        self.verdicts = {(v.side, v.req_id): v for v in judge(trace, Validator(package))}
+
+    def check(self, side: str, req_id: str) -> None:
+        verdict = self.verdicts.get((side, req_id))
+        if verdict is None:
+            raise CheckSkipped("not judged from a trace: it needs the kit's scripted runs")
+        if verdict.status == "not exercised":
+            raise CheckSkipped(f"not exercised by the trace: {verdict.detail}")
+        if verdict.status == "fail":
+            frames = ", ".join(map(str, verdict.frames))
+            raise CheckFailed(f"{verdict.detail} (frames {frames})")
+
+
+@pytest.fixture(scope="session")
+def _acp_trace(pytestconfig: pytest.Config) -> TraceVerdicts | None:
+    path = pytestconfig.getoption("acp_trace")
+    if not path:
+        return None
+    try:
+        return TraceVerdicts(path, _manifest().PACKAGE)
+    except ValueError as exc:  # the trace format's TraceError: the file is no readable trace
+        pytest.exit(f"ACP conformance: --acp-trace: {exc}", EXIT_CANNOT_START)
 
 
 @pytest.fixture(scope="session")
@@ -218,20 +259,38 @@ def _stop_if_broken(config: pytest.Config, side: str, broken: str | None) -> Non
     )
 
 
-@pytest.fixture
-def acp_agent(request: pytest.FixtureRequest, _acp_agent_kit: AgentKit | None) -> Checker:
-    if _acp_agent_kit is None:
-        pytest.skip('black-box agent check: no agent under test (run with --acp-agent="CMD")')
-    return Checker("agent", _acp_agent_kit, request.node)
+def _checker(
+    side: str,
+    kit: AgentKit | ClientKit | None,
+    trace: TraceVerdicts | None,
+    node: pytest.Item,
+    missing: str,
+) -> Checker:
+    """The side's kit, else the trace's verdicts, else a skip saying what to pass."""
+    source = kit if kit is not None else trace
+    if source is None:
+        pytest.skip(f"black-box {side} check: {missing}")
+    return Checker(side, source, node)
 
 
 @pytest.fixture
-def acp_client(request: pytest.FixtureRequest, _acp_client_kit: ClientKit | None) -> Checker:
-    if _acp_client_kit is None:
-        pytest.skip(
-            'black-box client check: no client under test (run with --acp-client="CMD ... {agent}")'
-        )
-    return Checker("client", _acp_client_kit, request.node)
+def acp_agent(
+    request: pytest.FixtureRequest,
+    _acp_agent_kit: AgentKit | None,
+    _acp_trace: TraceVerdicts | None,
+) -> Checker:
+    missing = 'no agent under test (run with --acp-agent="CMD")'
+    return _checker("agent", _acp_agent_kit, _acp_trace, request.node, missing)
+
+
+@pytest.fixture
+def acp_client(
+    request: pytest.FixtureRequest,
+    _acp_client_kit: ClientKit | None,
+    _acp_trace: TraceVerdicts | None,
+) -> Checker:
+    missing = 'no client under test (run with --acp-client="CMD ... {agent}")'
+    return _checker("client", _acp_client_kit, _acp_trace, request.node, missing)
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
@@ -268,8 +327,9 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         req_id: report.Requirement(req_id, keyword, role, observable, reason)
         for req_id, (keyword, role, observable, reason) in manifest.REQUIREMENTS.items()
     }
+    trace = config.getoption("acp_trace")
     for side in ("agent", "client"):
-        command = config.getoption(f"acp_{side}")
+        command = config.getoption(f"acp_{side}") or (trace and f"trace {trace}")
         if not command:
             continue
         built = report.build(side, command, requirements, config.stash[_RESULTS][side])
@@ -279,11 +339,10 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         terminalreporter.section(f"ACP conformance ({side})")
         for line in report.text_lines(built, verbose=config.getoption("verbose") > 0):
             terminalreporter.write_line(line)
-        suffix = (
-            ""
-            if not (config.getoption("acp_agent") and config.getoption("acp_client"))
-            else f".{side}"
+        both = (config.getoption("acp_agent") or trace) and (
+            config.getoption("acp_client") or trace
         )
+        suffix = "" if not both else f".{side}"
         json_path = config.getoption("acp_conformance_json")
         if json_path:
             _write(config, json_path + suffix, report.to_json(built))

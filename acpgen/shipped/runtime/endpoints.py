@@ -10,8 +10,9 @@ import asyncio
 import contextlib
 import socket
 from collections.abc import AsyncIterator, Callable, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
+from .recording import Record, maybe_recorded
 from .stdio import spawn_process, stdio_streams
 
 __all__ = ["End", "pair_in_memory", "serve_stdio", "spawn_peer"]
@@ -33,16 +34,23 @@ _C = TypeVar("_C", bound=End)
 
 
 async def serve_stdio(
-    end: Callable[..., End], handler: Any, *, max_frame_bytes: int, trace: bool
+    end: Callable[..., End],
+    handler: Any,
+    *,
+    max_frame_bytes: int,
+    trace: bool,
+    record: Record = None,
 ) -> None:
-    """Serve ``handler`` over this process' stdin/stdout until the peer closes stdin."""
-    reader, writer = await stdio_streams()
-    connection = end(handler, reader, writer, max_frame_bytes=max_frame_bytes, trace=trace)
-    connection.start()
-    try:
-        await connection.wait_closed()
-    finally:
-        await connection.close()
+    """Serve ``handler`` over this process' stdin/stdout until the peer closes stdin; with
+    ``record``, every frame both ways is also written to that trace file (docs/traces.md)."""
+    stdio = await stdio_streams()
+    async with maybe_recorded(*stdio, record, "agent", max_frame_bytes) as (reader, writer):
+        connection = end(handler, reader, writer, max_frame_bytes=max_frame_bytes, trace=trace)
+        connection.start()
+        try:
+            await connection.wait_closed()
+        finally:
+            await connection.close()
 
 
 @contextlib.asynccontextmanager
@@ -55,11 +63,17 @@ async def spawn_peer(
     cwd: str | None,
     max_frame_bytes: int,
     trace: bool,
+    record: Record = None,
+    role: Literal["agent", "client"] = "client",
 ) -> AsyncIterator[_E]:
     """``end(handler, reader, writer)`` on a process spawned from ``command`` (this process'
     environment unless ``env`` is given), started, and closed on exit before the process
-    (its stdin closed, its process group stopped)."""
-    async with spawn_process(command, env=env, cwd=cwd) as (reader, writer, _process):
+    (its stdin closed, its process group stopped). With ``record``, every frame is also
+    written to that trace file, as seen by ``role`` (the end's side)."""
+    async with (
+        spawn_process(command, env=env, cwd=cwd) as (stdout, stdin, _process),
+        maybe_recorded(stdout, stdin, record, role, max_frame_bytes) as (reader, writer),
+    ):
         connection = end(handler, reader, writer, max_frame_bytes=max_frame_bytes, trace=trace)
         connection.start()
         try:

@@ -111,23 +111,8 @@ def _wire(req_id: str, func: Callable[[Sequence[Transcript]], None]) -> None:
     CLIENT_CHECKS[req_id] = lambda kit: func(kit.transcripts())
 
 
-_wire("ACP-V1-TRANSPORT-UTF8", w.utf8)
-_wire("ACP-V1-TRANSPORT-STDIO-NEWLINE-DELIMITED", w.newline_delimited)
-_wire("ACP-V1-TRANSPORT-CLIENT-STDIN-ONLY-ACP", w.only_messages)
-_wire("ACP-V1-JSONRPC-VERSION-MEMBER", w.version_member)
-_wire("ACP-V1-JSONRPC-RPC-PREFIX-RESERVED", w.no_rpc_prefix)
-_wire("ACP-V1-JSONRPC-ID-TYPE", w.id_types)
-_wire("ACP-V1-JSONRPC-ID-NOT-NULL", w.ids_not_null)
-_wire("ACP-V1-JSONRPC-ID-NO-FRACTION", w.ids_no_fraction)
-_wire("ACP-V1-JSONRPC-PARAMS-STRUCTURED", w.params_structured)
-_wire("ACP-V1-JSONRPC-RESULT-ON-SUCCESS", w.result_on_success)
-_wire("ACP-V1-JSONRPC-ERROR-MEMBER-ON-ERROR", w.error_member)
-_wire("ACP-V1-JSONRPC-RESULT-XOR-ERROR", w.result_xor_error)
-_wire("ACP-V1-JSONRPC-ERROR-CODE-INTEGER", w.error_code_integer)
-_wire("ACP-V1-JSONRPC-ERROR-RESPONSE-CONTAINS-ERROR", w.error_contains)
-_wire("ACP-V1-JSONRPC-ERROR-MESSAGE-CONCISE", w.error_message_concise)
-_wire("ACP-V1-OVERVIEW-ABSOLUTE-PATHS", w.absolute_paths)
-_wire("ACP-V1-EXT-META-TRACE-KEYS-RESERVED", w.trace_keys)
+for _id, _func in w.transcript_checks("client").items():
+    _wire(_id, _func)
 
 
 def _is_fence(frame: Frame) -> bool:

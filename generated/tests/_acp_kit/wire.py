@@ -26,6 +26,7 @@ class Frame:
     time: float
     message: Any = None  # the decoded JSON value; None when ``problem`` is set
     problem: str | None = None  # why the line is not a JSON value
+    number: int | None = None  # its frame number in a recorded trace (the trace judge's)
 
     @property
     def is_object(self) -> bool:
@@ -40,7 +41,7 @@ class Frame:
         """The messages on this line: itself, or one frame per object of a batch (same bytes)."""
         if self.is_batch:
             return [
-                Frame(self.direction, self.raw, self.time, message=m)
+                Frame(self.direction, self.raw, self.time, message=m, number=self.number)
                 for m in self.message
                 if isinstance(m, dict)
             ]
@@ -71,9 +72,11 @@ class Frame:
         return self.is_object and "method" not in self.message
 
     def shown(self) -> str:
-        """The raw line, shortened and printable, for a failure message."""
+        """The raw line, shortened and printable, for a failure message (after its frame
+        number in a recorded trace)."""
         text = self.raw.decode("utf-8", errors="backslashreplace").rstrip("\n")
-        return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 3] + "..."
+        text = text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 3] + "..."
+        return text if self.number is None else f"frame {self.number}: {text}"
 
 
 def decode_line(direction: Direction, raw: bytes, time: float) -> Frame:

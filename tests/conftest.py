@@ -263,9 +263,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     (tests/real_peers) run only when asked for with ``-m real_peers``: they install hundreds
     of megabytes and take minutes."""
     items.sort(key=_longest_first)  # stable: the order within a module stays as written
-    if "real_peers" in (config.getoption("markexpr") or ""):
-        return
-    opt_in = pytest.mark.skip(reason="opt-in: the published agents run with `pytest -m real_peers`")
-    for item in items:
-        if item.get_closest_marker("real_peers"):
-            item.add_marker(opt_in)
+    selected = config.getoption("markexpr") or ""
+    for marker in ("real_peers", "interop_negotiation"):
+        if marker in selected:
+            continue
+        opt_in = pytest.mark.skip(reason=f"opt-in: these run with `pytest -m {marker}`")
+        for item in items:
+            if item.get_closest_marker(marker):
+                item.add_marker(opt_in)

@@ -5,10 +5,14 @@ its result, like ccache: black's output (``black``: source, black version, mode)
 compiled templates (``jinja-<version>``), the whole generated tree (``tree``,
 :mod:`acpgen.output.memo`), the import proof (``proof``) and the metaschema pass
 (``metaschema``). It lives outside the repository
-(``$ACPGEN_CACHE_DIR``, else ``$XDG_CACHE_HOME/acpgen``, else ``~/.cache/acpgen``), so a
-commit cannot plant entries; each entry carries the SHA-256 of its text and a damaged entry
-is ignored. ``ACPGEN_NO_CACHE=1`` turns it off (a fresh CI runner starts empty anyway).
-Any cache error (read-only home, full disk) silently falls back to computing the result.
+(``~/.cache/acpgen`` unless told otherwise), so a commit cannot plant entries; each entry
+carries the SHA-256 of its text and a damaged entry is ignored. Any cache error (read-only
+home, full disk) silently falls back to computing the result.
+
+Where it lives is decided once, at the edge: the command line reads ``$ACPGEN_CACHE_DIR``,
+``$XDG_CACHE_HOME`` and ``$ACPGEN_NO_CACHE`` (:mod:`acpgen.cli.options`) and calls
+:func:`use_cache`; this module reads no environment. A library caller that says nothing gets
+the default folder.
 """
 
 from __future__ import annotations
@@ -18,22 +22,30 @@ import hashlib
 import importlib.util
 import os
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
-ENV_DIR = "ACPGEN_CACHE_DIR"
-ENV_OFF = "ACPGEN_NO_CACHE"
 MAX_ENTRIES = 512  # ~10 generations of ~50 files; the least recently used are pruned
+
+
+@dataclass
+class Where:
+    # The cache's root folder; None: caching is off. Default: the user's cache folder.
+    root: Path | None
+
+
+WHERE = Where(Path(os.path.expanduser("~")) / ".cache" / "acpgen")
+
+
+def use_cache(root: Path | None) -> Path | None:
+    """Keep the caches under ``root`` from now on (None: no cache); returns the previous root."""
+    previous, WHERE.root = WHERE.root, root
+    return previous
 
 
 def cache_dir(kind: str = "black") -> Path | None:
     """The cache folder for one kind of memo (``black``, ``metaschema``), or None when off."""
-    if os.environ.get(ENV_OFF, "") not in ("", "0"):
-        return None
-    explicit = os.environ.get(ENV_DIR)
-    if explicit:
-        return Path(explicit) / kind
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "acpgen" / kind
+    return None if WHERE.root is None else WHERE.root / kind
 
 
 @functools.lru_cache(maxsize=8)

@@ -36,15 +36,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_generate import BIN, DMCG_FLAGS, ROOT, inputs_dir, run
 
-from acpgen.inputs.lock import STABLE_SURFACE, load_lock, surface_file
+from acpgen.inputs.lock import load_lock
 
 COMMANDS = ("generate cold", "generate cold, new tree")
 
 
 def surface_schemas() -> dict[str, Path]:
     lock = load_lock(ROOT)
-    names = [STABLE_SURFACE, *lock.surfaces]
-    return {name: inputs_dir() / lock.files[surface_file("schema", name)].path for name in names}
+    return {s.name: inputs_dir() / lock.files[s.schema_file].path for s in lock.surface_table}
 
 
 def main() -> None:

@@ -1,4 +1,4 @@
-"""CPU per message over stdio pipes: the generated runtime against the official Python SDK.
+"""CPU per message over stdio pipes: the generated runtime against the official Python SDKs.
 
 Both SDKs run the same two processes: a client that spawns an agent over stdio pipes, and an
 agent that answers ``session/prompt``. One round of one SDK is:
@@ -17,12 +17,16 @@ prompt, answering and everything in between). Per-notification CPU = (CPU of ste
 round trip) / updates, for each side. The figure is agent + client (both ends of the wire run
 the SDK under test), with each side also shown.
 
-Rounds are paired: each round runs the official SDK and ours back to back (alternating which
-goes first), and the ratio ours / official is taken within the round; the table gives the
-min / median / max of those ratios (below 1.0: ours costs less). Our runtime runs as shipped:
-guards on, strict validation, omission of unadvertised items.
+Two official versions: ``agent-client-protocol`` 0.12.1 (the test dependency, in this venv)
+and 1.0.0rc3, installed on first use into its own venv under the bench cache
+(``$ACPGEN_BENCH_CACHE``, by default ``~/.cache/acpgen-bench``) and run with that venv's
+interpreter (``--no-rc`` leaves it out). Rounds are paired: each round runs every SDK back to
+back (rotating which goes first), and the ratio ours / official is taken within the round;
+the table gives the min / median / max of those ratios (below 1.0: ours costs less). Our
+runtime runs as shipped: receive and send guards on, strict validation, omission of
+unadvertised items, per-session ordered delivery.
 
-Run: ``.venv/bin/python bench/bench_wire.py`` (about a minute; ``--rounds N``,
+Run: ``.venv/bin/python bench/bench_wire.py`` (about two minutes; ``--rounds N``,
 ``--updates N``, ``--prompts N``).
 """
 
@@ -44,6 +48,8 @@ GENERATED = ROOT / "generated"
 CHUNK_TEXT = "Here is the next part of the answer, streamed."
 WARM_PROMPTS = 50
 WARM_UPDATES = 200
+RC_VERSION = "1.0.0rc3"
+CACHE = Path(os.environ.get("ACPGEN_BENCH_CACHE", Path.home() / ".cache" / "acpgen-bench"))
 
 
 # -- our generated package -----------------------------------------------------------------
@@ -104,6 +110,12 @@ async def _ours_client(agent: list[str], updates: int, prompts: int) -> dict[str
 # -- the official SDK (agent-client-protocol) ----------------------------------------------
 
 
+def _text_block(text: str) -> Any:
+    from acp import schema  # the same class in 0.12.1 and 1.0.0rc3 (acp.text_block is 0.12's)
+
+    return schema.TextContentBlock(type="text", text=text)
+
+
 def _official_agent(report: str) -> None:
     import acp
     from acp import schema
@@ -129,7 +141,9 @@ def _official_agent(report: str) -> None:
                 for _ in range(int(text)):
                     await self.conn.session_update(
                         session_id=session_id,
-                        update=acp.update_agent_message(acp.text_block(CHUNK_TEXT)),
+                        update=schema.AgentMessageChunk(
+                            session_update="agent_message_chunk", content=_text_block(CHUNK_TEXT)
+                        ),
                     )
             return schema.PromptResponse(stop_reason="end_turn")
 
@@ -154,7 +168,7 @@ async def _official_client(agent: list[str], updates: int, prompts: int) -> dict
         sid = (await conn.new_session(cwd="/", mcp_servers=[])).session_id
 
         async def prompt(text: str) -> None:
-            await conn.prompt(session_id=sid, prompt=[acp.text_block(text)])
+            await conn.prompt(session_id=sid, prompt=[_text_block(text)])
 
         return await _client_script(prompt, seen, updates, prompts)
 
@@ -182,18 +196,32 @@ async def _client_script(
     return {"client_rt": rt, "client_update": (streamed - round_trips - rt) / updates}
 
 
+def _rc_python() -> str:
+    """The interpreter of a venv holding the official SDK's release candidate (made once)."""
+    venv = CACHE / f"acp-{RC_VERSION}"
+    python = venv / "bin" / "python"
+    if not (venv / "ready").exists():
+        subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)
+        pin = f"agent-client-protocol=={RC_VERSION}"
+        subprocess.run([str(python), "-m", "pip", "install", "-q", "--pre", pin], check=True)
+        (venv / "ready").write_text(pin + "\n")
+    return str(python)
+
+
 def _round(sdk: str, updates: int, prompts: int, report: Path) -> dict[str, float]:
+    python = _rc_python() if sdk == "official-rc" else sys.executable
+    role_sdk = "official" if sdk == "official-rc" else sdk
     agent = [
-        sys.executable,
+        python,
         __file__,
         "--role",
         "agent",
         "--sdk",
-        sdk,
+        role_sdk,
         "--report",
         str(report),
     ]
-    client = [sys.executable, __file__, "--role", "client", "--sdk", sdk]
+    client = [python, __file__, "--role", "client", "--sdk", role_sdk]
     client += ["--updates", str(updates), "--prompts", str(prompts), "--"] + agent
     out = subprocess.run(client, check=True, capture_output=True, text=True).stdout
     figures: dict[str, float] = json.loads(out.strip().splitlines()[-1])
@@ -228,6 +256,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--updates", type=int, default=3000)
     parser.add_argument("--prompts", type=int, default=500)
+    parser.add_argument("--no-rc", action="store_true", help=f"leave {RC_VERSION} out")
     parser.add_argument("agent", nargs="*")
     args = parser.parse_args()
     if args.role == "agent":
@@ -239,38 +268,46 @@ def main() -> int:
         return 0
     import tempfile
 
-    ratios: dict[str, list[float]] = {key: [] for _, key in ROWS}
-    cpu: dict[str, dict[str, list[float]]] = {"ours": {}, "official": {}}
+    officials = ["official"] + ([] if args.no_rc else ["official-rc"])
+    names = {"official": "0.12.1", "official-rc": RC_VERSION}
+    sdks = ["ours", *officials]
+    ratios = {o: {key: [] for _, key in ROWS} for o in officials}
+    cpu: dict[str, dict[str, list[float]]] = {sdk: {} for sdk in sdks}
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(args.rounds):
-            order = ["official", "ours"] if r % 2 == 0 else ["ours", "official"]
+            order = sdks[r % len(sdks) :] + sdks[: r % len(sdks)]  # each goes first in turn
             got = {}
             for sdk in order:
                 got[sdk] = _round(sdk, args.updates, args.prompts, Path(tmp) / f"{sdk}.json")
                 for key, value in got[sdk].items():
                     cpu[sdk].setdefault(key, []).append(value)
-            for _, key in ROWS:
-                ratios[key].append(got["ours"][key] / got["official"][key])
-            print(
-                f"round {r + 1}: update {ratios['update'][-1]:.2f}x, rt {ratios['rt'][-1]:.2f}x",
-                file=sys.stderr,
+            for official in officials:
+                for _, key in ROWS:
+                    ratios[official][key].append(got["ours"][key] / got[official][key])
+            line = ", ".join(
+                f"vs {names[o]}: update {ratios[o]['update'][-1]:.2f}x, rt {ratios[o]['rt'][-1]:.2f}x"
+                for o in officials
             )
+            print(f"round {r + 1}: {line}", file=sys.stderr)
     print(
         f"{args.rounds} paired rounds, {args.updates} updates, {args.prompts} prompts "
-        f"(load average {os.getloadavg()[0]:.2f})\n"
+        f"(load average {os.getloadavg()[0]:.2f})"
     )
-    print(
-        "| message | official µs (median) | ours µs (median) | ratio min | ratio median | ratio max |"
-    )
-    print("|---|---:|---:|---:|---:|---:|")
-    for label, key in ROWS:
-        rs = ratios[key]
-        official = statistics.median(cpu["official"][key]) * 1e6
-        ours = statistics.median(cpu["ours"][key]) * 1e6
+    for official in officials:
+        print(f"\nagainst agent-client-protocol {names[official]}:\n")
         print(
-            f"| {label} | {official:.0f} | {ours:.0f} | {min(rs):.2f}x | "
-            f"{statistics.median(rs):.2f}x | {max(rs):.2f}x |"
+            "| message | official µs (median) | ours µs (median) | ratio min | ratio median "
+            "| ratio max |"
         )
+        print("|---|---:|---:|---:|---:|---:|")
+        for label, key in ROWS:
+            rs = ratios[official][key]
+            theirs = statistics.median(cpu[official][key]) * 1e6
+            ours = statistics.median(cpu["ours"][key]) * 1e6
+            print(
+                f"| {label} | {theirs:.0f} | {ours:.0f} | {min(rs):.2f}x | "
+                f"{statistics.median(rs):.2f}x | {max(rs):.2f}x |"
+            )
     return 0
 
 

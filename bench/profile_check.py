@@ -49,12 +49,13 @@ def main() -> None:
     project = load_project(args.project.resolve(), args.inputs)
     mark("load the project: read, SHA-256, parse, roster, IR (no metaschema)")
     from acpgen.emit.render import BlackLayout, Verbatim
+    from acpgen.model.generation import surface_models
     from acpgen.output import format as black_format
     from acpgen.output.generate import emit_sources, options_for
     from acpgen.output.layout import black_layout
     from acpgen.output.work_stats import STATS
 
-    sources = emit_sources(project, options_for(project))
+    sources = emit_sources(surface_models(project, options_for(project)))
     mark(f"emit {len(sources)} files (jinja2 import, template compilation, rendering)")
     import black  # noqa: F401
 

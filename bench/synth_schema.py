@@ -83,10 +83,10 @@ def stable_only(project: Path) -> None:
     surface pins): the size this benchmark scales and compares is v1 stable's."""
     from dataclasses import replace
 
-    from acpgen.inputs.lock import INPUT_NAMES, load_lock, write_lock
+    from acpgen.inputs.lock import load_lock, write_lock
 
     lock = load_lock(project)
-    write_lock(replace(lock, surfaces={}, files={n: f for n, f in lock.files.items() if n in INPUT_NAMES}))
+    write_lock(replace(lock, surfaces={}, files={n: f for n, f in lock.files.items() if n in lock.surface_table[0].pinned()}))
 
 
 def main() -> None:

@@ -247,7 +247,8 @@ def tree_digest(root: Path) -> dict[str, bytes]:
 # a worker takes the next module in collection order whenever it is free: handing out the longest first keeps one long module from starting last and running
 # alone at the end (the longest-processing-time rule). Order only: every module still runs.
 LONGEST_FIRST = ("test_docs.py", "test_standalone_ci.py", "test_skeleton_bump.py", "test_conformance.py",
-                 "test_conformance_matrix.py", "test_hostile_inputs.py", "test_fast_format.py",
+                 "test_conformance_matrix.py", "test_conformance_classes.py", "test_conformance_ci.py",
+                 "test_hostile_inputs.py", "test_fast_format.py",
                  "test_check.py", "test_surfaces.py", "test_standalone.py", "test_injection_routes.py",
                  "test_bump.py", "test_fidelity.py", "test_release_history.py", "test_evolve_matrix.py",
                  "test_trace_pairs.py")
@@ -261,13 +262,14 @@ def _longest_first(item: pytest.Item) -> int:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The longest modules first (LONGEST_FIRST). The published agents and clients
     (tests/real_peers) run only when asked for with ``-m real_peers``: they install hundreds
-    of megabytes and take minutes."""
+    of megabytes and take minutes; so do the remote interop runs (``-m remote_interop``),
+    which install the official SDK's release candidate in a venv of their own."""
     items.sort(key=_longest_first)  # stable: the order within a module stays as written
     selected = config.getoption("markexpr") or ""
-    for marker in ("real_peers", "interop_negotiation"):
+    for marker in ("real_peers", "remote_interop", "remote_load", "interop_negotiation"):
         if marker in selected:
             continue
-        opt_in = pytest.mark.skip(reason=f"opt-in: these run with `pytest -m {marker}`")
+        opt_in = pytest.mark.skip(reason=f"opt-in: runs with `pytest -m {marker}`")
         for item in items:
             if item.get_closest_marker(marker):
                 item.add_marker(opt_in)

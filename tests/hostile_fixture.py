@@ -20,7 +20,7 @@ from acpgen.emit import methods as methods_emitter
 from acpgen.emit import models as models_emitter
 from acpgen.emit import schema as schema_emitter
 from acpgen.emit.render import render
-from acpgen.emit.runtime import check_error_codes
+from acpgen.emit.runtime import InitializeNames, RuntimeData, SessionMethodNames, check_error_codes
 from acpgen.inputs.json_limits import check_json_limits
 from acpgen.inputs.roster import Roster
 from acpgen.ir.build import build_ir
@@ -33,18 +33,18 @@ META = "schema/v1/meta.json"
 PACKAGE = "hostile_pkg"
 # What schema.py tells the runtime of a schema with initialize and session/cancel: fixed here
 # (the hostile schema has neither; these tests read the method table and the models).
-RUNTIME_NAMES: dict[str, Any] = {
-    "supported_versions": [1],
-    "lenient_markers": [],
-    "initialize": {
-        "wire": "initialize", "request_version": "protocol_version", "client_capabilities": "client_capabilities",
-        "response_version": "protocol_version", "agent_capabilities": "agent_capabilities",
-        "auth_methods": "auth_methods", "agent_info": "agent_info", "info_required": False,
-    },
-    "cancel": {"wire": "session/cancel", "session_id": "session_id"},
-    "permission": {"wire": "session/request_permission", "session_id": "session_id",
-                   "cancelled_result": {"outcome": {"outcome": "cancelled"}}},
-}
+RUNTIME_NAMES = RuntimeData(
+    supported_versions=(1,),
+    lenient_markers=[],
+    initialize=InitializeNames(
+        wire="initialize", request_version="protocol_version", client_capabilities="client_capabilities",
+        response_version="protocol_version", agent_capabilities="agent_capabilities",
+        auth_methods="auth_methods", agent_info="agent_info", capabilities_type="AgentCapabilities",
+        info_type="Implementation", info_required=False,
+    ),
+    cancel=SessionMethodNames("session/cancel", "session_id"),
+    permission=SessionMethodNames("session/request_permission", "session_id", {"outcome": {"outcome": "cancelled"}}),
+)
 _COUNTER = itertools.count()
 
 # The eight ErrorCode titles the runtime needs (it refuses a schema without them).
@@ -163,8 +163,7 @@ def emit_unformatted(ir: SchemaIR, schema: dict[str, Any], *, only_models: bool 
     sources = {**models_emitter.emit(model), **methods_emitter.emit(model)}
     # schema.py, which methods.py reads: its method table and envelopes from the hostile
     # schema; the runtime's member names (initialize, cancel: not in this schema) fixed.
-    sources[f"{PACKAGE}/schema.py"] = render(
-        schema_emitter.TEMPLATE, **schema_emitter.schema_context(model, RUNTIME_NAMES))
+    sources[f"{PACKAGE}/schema.py"] = schema_emitter.schema_text(model, RUNTIME_NAMES)
     check_error_codes(ir)
     sources["tests/_acp_target.py"] = render(
         "tests/_acp_target.py.jinja", package=PACKAGE,

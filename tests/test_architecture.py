@@ -208,3 +208,46 @@ def test_the_template_measure_finds_the_longest_run() -> None:
     assert _longest_jinja_free_run(text) == (3, 5)
     assert _longest_jinja_free_run("{{ a\n }}\nb\n") == (2, 3)  # the closing line holds a tag end
     assert _longest_jinja_free_run("a\n" * 41 + "{{ b }}\n") == (41, 1)
+
+
+# -- the environment is read at the edge ----------------------------------------------------
+
+# Modules that may read the environment, each with the reason (reviewed).
+ENVIRONMENT_READERS = {
+    "acpgen/cli/options.py": "the CLI edge: flags and environment become the run's options",
+    "acpgen/pytest_plugin/roster.py": "pytest's edge: the plugin runs inside pytest (vendored "
+    "into skeletons without acpgen) and falls back to $ACPGEN_INPUTS as documented",
+}
+_ENV_NAMES = {"environ", "environb", "getenv", "getenvb", "putenv", "unsetenv"}
+
+
+def _environment_reads(source: str) -> list[int]:
+    """Lines that read or change the process environment through ``os``."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if (isinstance(node, ast.Attribute) and node.attr in _ENV_NAMES
+                and isinstance(node.value, ast.Name) and node.value.id == "os") or (isinstance(node, ast.ImportFrom) and node.module == "os"
+              and any(a.name in _ENV_NAMES for a in node.names)):
+            found.append(node.lineno)
+    return sorted(found)
+
+
+def test_only_the_edge_reads_the_environment() -> None:
+    """No stage reads ``os.environ``: the CLI edge reads it once and passes options on. The
+    shipped code is the generated package's (an SDK's processes), not acpgen's."""
+    readers = {}
+    for path in sorted(ACPGEN.rglob("*.py")):
+        rel = path.relative_to(ACPGEN.parent).as_posix()
+        if rel.startswith("acpgen/shipped/"):
+            continue
+        lines = _environment_reads(path.read_text(encoding="utf-8"))
+        if lines:
+            readers[rel] = lines
+    assert set(readers) - set(ENVIRONMENT_READERS) == set(), readers
+    assert set(ENVIRONMENT_READERS) - set(readers) == set(), "allowed but no longer reading: drop it"
+
+
+def test_the_environment_scan_finds_every_form() -> None:
+    source = ("import os\nfrom os import getenv\na = os.environ.get('X')\nb = os.getenv('Y')\n"
+              "c = dict(os.environ)\nd = os.path.join('a')\n")
+    assert _environment_reads(source) == [2, 3, 4, 5]

@@ -296,13 +296,31 @@ def test_out_pointing_at_a_source_directory_is_refused(copy: Path, inputs_dir: P
     assert tree_digest(copy / "schema") == before
 
 
+PAUSED_GENERATE = """
+import sys, time
+from pathlib import Path
+from acpgen.load.project import load_project
+from acpgen.output.generate import generate_report
+
+def pause(staging):
+    print(f"test hook: staged {staging}", file=sys.stderr, flush=True)
+    time.sleep(60)
+
+generate_report(load_project(Path(sys.argv[1]), sys.argv[2]), before_swap=pause)
+"""
+
+
 def test_sigkill_before_the_swap_keeps_the_previous_tree_and_the_next_run_recovers(
     copy: Path, inputs_dir: Path, fresh_tree: dict[str, bytes]
 ) -> None:
     gen = copy / "generated"
     before = tree_digest(gen)
     assert before != fresh_tree, "the test needs a generation that would change the tree"
-    proc = run_generate(copy, inputs_dir, env={writer.ENV_PAUSE: "60"})
+    # `acpgen generate` as the command runs it, with a hook (a parameter of the writer, no
+    # environment variable) that announces the complete staging directory and waits.
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith("ACPGEN_")}
+    proc = subprocess.Popen([sys.executable, "-c", PAUSED_GENERATE, str(copy), str(inputs_dir)],
+                            env=full_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stderr is not None
         line = proc.stderr.readline()  # blocks until the staging dir is complete

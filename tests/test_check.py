@@ -29,6 +29,7 @@ from conftest import (
     tree_digest,
     tree_now,
 )
+from support.cache import cache_at
 
 import acpgen
 from acpgen.cli.main import main
@@ -404,11 +405,12 @@ def _break_models(copy: Path, monkeypatch: pytest.MonkeyPatch, addition: str):  
     """The copy's models template with ``addition`` at the end, rendered in-process, no cache."""
     template = copy / "templates" / "models" / "models.py.jinja"
     template.write_text(template.read_text(encoding="utf-8") + addition, encoding="utf-8")
-    monkeypatch.setenv("ACPGEN_TEMPLATES", str(copy / "templates"))
-    monkeypatch.setenv("ACPGEN_NO_CACHE", "1")
-    render.environment.cache_clear()
-    yield copy
-    render.environment.cache_clear()  # no environment on the broken copy survives the test
+    monkeypatch.setenv("ACPGEN_TEMPLATES", str(copy / "templates"))  # read by the CLI edge
+    cache_at(monkeypatch, None)
+    try:
+        yield copy
+    finally:
+        render.use_templates(None)  # no environment on the broken copy survives the test
 
 
 @pytest.fixture()
@@ -429,7 +431,7 @@ def test_check_does_not_run_the_import_proof_and_generate_does(
     copy: Path, inputs_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``check`` compares bytes; the proof belongs to ``generate``, which wrote them."""
-    monkeypatch.setenv("ACPGEN_NO_CACHE", "1")  # a fresh runner: no memoised proof to hide a spawn
+    cache_at(monkeypatch, None)  # a fresh runner: no memoised proof to hide a spawn
     spawns = Spawns(monkeypatch)
     result = cli(*check_args(copy, inputs_dir))
     assert result.exit_code == 0, result.stderr
@@ -446,7 +448,7 @@ def test_generate_proves_only_what_it_writes(
 ) -> None:
     """A tree already equal to the output is left alone, so there is nothing to prove; any
     write (a changed file, a wrong mode, a new tree) is proven first."""
-    monkeypatch.setenv("ACPGEN_NO_CACHE", "1")
+    cache_at(monkeypatch, None)
     spawns = Spawns(monkeypatch)
     args = ("generate", "--project", str(copy), "--inputs", str(inputs_dir))
     result = cli(*args)

@@ -122,3 +122,47 @@ def test_the_skeleton_says_how_to_install_its_acpgen_where_a_test_needs_it(tmp_p
                            acpgen_requirement="acpgen==0.1.0")
     assert not [name for name in other if name.startswith("vendor/")]
     assert "(pip install -e '.[test,dev]')" in other["tests/test_generated_is_current.py"].decode()
+
+
+@pytest.mark.slow
+def test_roster_ids_print_the_requirements_wording_and_refuse_an_unknown_one(tmp_path: Path) -> None:
+    # With or without the ACP-V1- prefix, any case, in the order given.
+    done = run_acpgen("roster", "jsonrpc-response-required", "ACP-V1-INIT-AGENT-RESPONSE", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "ACP-V1-JSONRPC-RESPONSE-REQUIRED (MUST, both, sdk, incorporated)"
+    assert lines[1] == ("  When a rpc call is made, the Server MUST reply with a Response, except for in "
+                        "the case of Notifications.")
+    assert lines[3].startswith("ACP-V1-INIT-AGENT-RESPONSE (MUST, agent,")
+    done = run_acpgen("roster", "INIT-AGENT-RESPONSE", "no-such-requirement", cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == ("acpgen: error: roster: unknown requirement ID 'no-such-requirement' "
+                           "(see `acpgen roster`)\n")
+
+
+def test_the_run_options_take_the_flag_then_the_environment_then_nothing() -> None:
+    """--inputs beats $ACPGEN_INPUTS; neither (or an empty one) leaves the lock's `inputs`;
+    the environment is read from what the edge is given, not from the process."""
+    from acpgen.cli.options import run_options
+    from acpgen.inputs.lock import InputsChoice
+
+    env = {"ACPGEN_INPUTS": "from/env", "ACPGEN_TEMPLATES": "/t"}
+    assert run_options(None, "from/flag", env).inputs == InputsChoice("from/flag", "--inputs")
+    assert run_options(None, None, env).inputs == InputsChoice("from/env", "$ACPGEN_INPUTS")
+    assert run_options(None, "", {"ACPGEN_INPUTS": ""}).inputs is None
+    assert run_options(None, None, {}).inputs is None
+    assert run_options(Path("p"), None, env).templates == "/t"
+    assert run_options(Path("p"), None, {"ACPGEN_TEMPLATES": ""}).templates is None
+
+
+def test_an_inputs_choice_names_its_source_when_the_directory_is_missing(tmp_path: Path) -> None:
+    from acpgen.errors import AcpgenError
+    from acpgen.inputs.lock import InputsChoice, Lock, resolve_inputs_dir
+
+    lock = Lock(project_root=tmp_path, inputs="schema/inputs", files={})
+    with pytest.raises(AcpgenError, match=r"\(from \$ACPGEN_INPUTS: .*--inputs DIR or \$ACPGEN_INPUTS"):
+        resolve_inputs_dir(lock, InputsChoice(str(tmp_path / "missing"), "$ACPGEN_INPUTS"))
+    with pytest.raises(AcpgenError, match=r"\(from `inputs` in schema/acp.lock, relative to "):
+        resolve_inputs_dir(lock, None)
+    (tmp_path / "schema" / "inputs").mkdir(parents=True)
+    assert resolve_inputs_dir(lock, None) == (tmp_path / "schema" / "inputs").resolve()

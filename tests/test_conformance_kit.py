@@ -67,8 +67,15 @@ def test_wire_checks_name_the_offending_frame() -> None:
     with pytest.raises(CheckFailed, match="both result and error"):
         w.result_xor_error([_transcript(both)])
     long_error = {"jsonrpc": "2.0", "id": 1, "error": {"code": -32603, "message": "x" * 300}}
-    with pytest.raises(CheckFailed, match="not one short sentence"):
+    with pytest.raises(CheckFailed, match="not one concise sentence"):
         w.error_message_concise([_transcript(_frame("in", long_error))])
+    # Short, one line, yet two sentences: a length-only test would pass it (class h).
+    two = {"jsonrpc": "2.0", "id": 1, "error": {"code": -32603, "message": "Failed. Try again later."}}
+    with pytest.raises(CheckFailed, match=r"not one concise sentence \(2 sentences\)"):
+        w.error_message_concise([_transcript(_frame("in", two))])
+    for one in ("Invalid request: JSON-RPC batches are not supported", "Bad value, e.g. 1.5 is not allowed",
+                "Method not found."):
+        assert w.concise_problem(one) is None, one
     with pytest.raises(CheckFailed, match="path 'rel/x' is not absolute"):
         w.absolute_paths([_transcript(_frame("in", {"jsonrpc": "2.0", "method": "fs/read_text_file",
                                                      "id": 1, "params": {"path": "rel/x"}}))])
@@ -78,11 +85,14 @@ def test_wire_checks_name_the_offending_frame() -> None:
     orphan = _frame("in", {"jsonrpc": "2.0", "id": 9, "result": {}})
     with pytest.raises(CheckFailed, match="matches no request"):
         w.response_ids_known([_transcript(orphan)])
-    # A message split by a raw newline is NEWLINE-DELIMITED's; a log line is STDOUT-ONLY-ACP's.
+    # A message split by a raw newline breaks NEWLINE-DELIMITED and, as a line that is no
+    # message, STDOUT-ONLY-ACP too (class g: quoted once, at its first line); a log line only
+    # STDOUT-ONLY-ACP.
     split = _transcript(decode_line("in", b'{"jsonrpc":"2.0",\n', 0), decode_line("in", b'"method":"x"}\n', 1))
     with pytest.raises(CheckFailed, match="one message over several lines"):
         w.newline_delimited([split])
-    w.only_messages([split])
+    with pytest.raises(CheckFailed, match=r'^a line that is not a valid ACP message \(not JSON .*\{"jsonrpc":"2.0",$'):
+        w.only_messages([split])
     log = _transcript(decode_line("in", b"starting up...\n", 0))
     w.newline_delimited([log])
     with pytest.raises(CheckFailed, match="not a valid ACP message"):
@@ -366,3 +376,13 @@ def test_the_kit_client_answers_an_elicitation_by_the_modes_it_advertised() -> N
     # A URL elicitation's accept is deferred: sent once the agent's next frame was read.
     assert both.answer(create("url")) is None
     assert both.deferred == [{"jsonrpc": "2.0", "id": "e-url", "result": {"action": "accept"}}]
+
+
+def test_a_failure_lists_every_observation_that_breaks_it_capped_with_the_count() -> None:
+    # Class (f): the first offence does not hide the others.
+    frames = [_frame("in", {"jsonrpc": "1.0", "id": n, "result": {}}) for n in range(8)]
+    with pytest.raises(CheckFailed) as caught:
+        w.version_member([_transcript(*frames)])
+    message = str(caught.value)
+    assert message.startswith("8 observations break it: (1) jsonrpc is '1.0'")
+    assert "(5) " in message and "(6) " not in message and message.endswith("; and 3 more")

@@ -1,13 +1,22 @@
 """No dead code: vulture (pinned in the test extra) finds no unused name in acpgen, its tests
 and benchmarks, beyond the reviewed allow-list below.
 
-The generated tree (built now by this checkout, ``conftest.generated_dir()``) is scanned too
-but never reported: it is where the shipped code's names are used by the rendered modules
-(``_Model`` by ``models.py``, ``parse_envelope`` by ``methods.py``, ...).
+Two scans. The product (``acpgen/`` and what its templates read) is scanned alone: a product
+function that only a test calls is dead product code (a test of it proves nothing anybody
+uses), so tests do not count as its callers. The names the templates' Jinja tags read (a
+plan's fields, ``b.open_limits``) count as used, through a whitelist file written for the
+scan. Tests and benchmarks are scanned with the product they exercise, for names
+of their own nobody uses. The generated tree (built now by this checkout,
+``conftest.generated_dir()``) is scanned with both but never reported: it is where the
+shipped code's names are used by the rendered modules (``_Model`` by ``models.py``,
+``parse_envelope`` by ``methods.py``, ...).
 """
 
 from __future__ import annotations
 
+import keyword
+import re
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -15,7 +24,8 @@ from conftest import PROJECT_ROOT, generated_dir
 
 vulture = pytest.importorskip("vulture")
 
-SCANNED = ("acpgen", "tests", "bench")
+PRODUCT = "acpgen"
+SCANNED = (PRODUCT, "tests", "bench")
 # Decorators that register what they decorate (so it is used without a call site).
 REGISTERING = ["@check", "@pytest.fixture", "@*.command", "@click.*", "@cli.*", "@*.hookimpl"]
 # pytest finds these by name; scripted peers dispatch a method to its `on_<method>` handler.
@@ -25,9 +35,15 @@ BY_NAME = ["pytest_*", "test_*", "pytestmark", "on_*"]
 ALLOWED = {
     # An interpreter setting, read by the import system, not by the code that sets it.
     ("tests/conftest.py", "dont_write_bytecode"): "sys.dont_write_bytecode, read by importlib",
-    # Read by templates (jinja2 attribute access), not by Python.
-    ("acpgen/emit/runtime.py", "routes"): "templates/runtime/interfaces.py.jinja",
-    ("acpgen/emit/test_stubs.py", "xfail_reason"): "templates/tests/section.py.jinja",
+    # The escaping contract: the names tests/test_escaping.py holds every template to.
+    ("acpgen/emit/escape.py", "ESCAPING_FILTERS"): "the escaping filters, read by test_escaping",
+    ("acpgen/emit/escape.py", "ESCAPING_GLOBALS"): "the escaping globals, read by test_escaping",
+    ("acpgen/emit/escape.py", "LAYOUT_PARTS"): "the layout parts, read by test_escaping",
+    ("acpgen/emit/render.py", "LAYOUT_HELPERS"): "the layout helpers, read by test_escaping",
+    # The IR records what the schema says, also what no emitter needs yet.
+    ("acpgen/ir/types.py", "additional_properties"): "the schema's additionalProperties, read by test_build",
+    # The work counters exist for tests and benchmarks (acpgen/output/work_stats.py says so).
+    ("acpgen/output/work_stats.py", "since"): "what a test or benchmark reads after a mark",
     # Parameters whose names pytest's hook and fixture protocols require.
     ("acpgen/pytest_plugin/plugin.py", "early_config"): "pytest_load_initial_conftests signature",
     ("acpgen/pytest_plugin/plugin.py", "collector"): "pytest_make_collect_report signature",
@@ -37,7 +53,8 @@ ALLOWED = {
     ("acpgen/shipped/runtime/errors.py", "request_cancelled"): "RpcError constructor for users",
     ("acpgen/shipped/runtime/guards.py", "__call__"): "the decorator Protocols' call signature",
     ("acpgen/shipped/runtime/model_base.py", "__class_getitem__"): "Omittable[X] subscription",
-    # The base of integer enums: the pinned schema has none, a schema may (tests/test_emit/).
+    # A module's __getattr__ (PEP 562): the import system calls it for the lazy names.
+    ("acpgen/shipped/runtime/remote/__init__.py", "__getattr__"): "lazy import of the remote extra",
     # Interface methods a test class overrides to be called by the runtime.
     ("tests/test_guards.py", "resume_session"): "Agent override, called by the runtime",
     # Attributes the standard library reads (set on a zipfile.ZipInfo for a deterministic wheel).
@@ -57,19 +74,42 @@ ALLOWED = {
 }
 
 
-def _unused() -> set[tuple[str, str]]:
+def template_names(templates: Path) -> set[str]:
+    """Every identifier inside a Jinja tag (``{{ ... }}``, ``{% ... %}``) of the templates."""
+    names: set[str] = set()
+    for path in sorted(templates.rglob("*.jinja")):
+        for tag in re.findall(r"\{\{.*?\}\}|\{%.*?%\}", path.read_text(encoding="utf-8"), re.DOTALL):
+            names |= set(re.findall(r"[A-Za-z_]\w*", tag))
+    return names
+
+
+def _scan(roots: tuple[str, ...], reported: tuple[str, ...]) -> set[tuple[str, str]]:
+    """Unused names under ``reported`` when ``roots``, what the templates read and the
+    generated tree are all the code."""
     scan = vulture.Vulture(ignore_names=BY_NAME, ignore_decorators=REGISTERING)
     out = generated_dir()
-    scan.scavenge([str(PROJECT_ROOT / p) for p in SCANNED] + [str(out)],
-                  # npm installs (tests/real_peers, tests/interop_ts) are not ours.
-                  exclude=["*/__pycache__/*", "*/node_modules/*"])
+    read = sorted(n for n in template_names(PROJECT_ROOT / "templates") if not keyword.iskeyword(n))
+    with tempfile.TemporaryDirectory(prefix="acpgen-vulture-") as scratch:
+        whitelist = Path(scratch) / "template_names.py"
+        whitelist.write_text("".join(f"_.{n}\n" for n in read), encoding="utf-8")
+        scan.scavenge([str(PROJECT_ROOT / p) for p in roots] + [str(whitelist), str(out)],
+                      # npm installs (tests/real_peers, tests/interop_ts) are not ours.
+                      exclude=["*/__pycache__/*", "*/node_modules/*"])
     found = set()
     for item in scan.get_unused_code(min_confidence=60):
         path = Path(item.filename).resolve()
         if out in path.parents:
             continue  # a copy of shipped code, or rendered: reported where it is written
-        found.add((path.relative_to(PROJECT_ROOT).as_posix(), item.name))
+        rel = path.relative_to(PROJECT_ROOT).as_posix()
+        if rel.split("/", 1)[0] in reported:
+            found.add((rel, item.name))
     return found
+
+
+def _unused() -> set[tuple[str, str]]:
+    """The product's unused names (its own callers only), then the tests' and benchmarks'."""
+    others = tuple(p for p in SCANNED if p != PRODUCT)
+    return _scan((PRODUCT,), (PRODUCT,)) | _scan(SCANNED, others)
 
 
 @pytest.mark.slow  # vulture over the whole tree: seconds
@@ -77,6 +117,25 @@ def test_no_dead_code_beyond_the_reviewed_allow_list() -> None:
     unused = _unused()
     assert unused - set(ALLOWED) == set(), "dead code (remove it, or allow it with a reason)"
     assert set(ALLOWED) - unused == set(), "allowed but no longer reported: drop the entry"
+
+
+def test_a_product_function_only_a_test_calls_is_dead(tmp_path: Path) -> None:
+    """Scanned alone, the product sees no callers in the tests."""
+    (tmp_path / "product").mkdir()
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "product" / "m.py").write_text("def helper() -> int:\n    return 1\n")
+    (tmp_path / "tests" / "test_m.py").write_text("from m import helper\n\n\ndef test_h():\n    helper()\n")
+    alone = vulture.Vulture(ignore_names=BY_NAME, ignore_decorators=REGISTERING)
+    alone.scavenge([str(tmp_path / "product")])
+    assert [i.name for i in alone.get_unused_code(min_confidence=60)] == ["helper"]
+    both = vulture.Vulture(ignore_names=BY_NAME, ignore_decorators=REGISTERING)
+    both.scavenge([str(tmp_path / "product"), str(tmp_path / "tests")])
+    assert [i.name for i in both.get_unused_code(min_confidence=60)] == []
+
+
+def test_what_a_template_reads_is_used(tmp_path: Path) -> None:
+    (tmp_path / "t.py.jinja").write_text("x = 1  # plan.dead\n{{ plan.shown | ident }}{% if plan.flag %}{% endif %}\n")
+    assert {"plan", "shown", "ident", "flag", "if", "endif"} == template_names(tmp_path)
 
 
 def test_the_check_finds_dead_code(tmp_path: Path) -> None:

@@ -28,8 +28,10 @@ from pathlib import Path
 
 import pytest
 from conftest import PROJECT_ROOT, single_surface, single_surface_project
+from support.cache import cache_at
 
 from acpgen import disk_cache
+from acpgen.cli.options import ENV_CACHE_DIR, ENV_NO_CACHE, cache_root
 
 CLOCK_SHIFT = 1_000_000_000  # seconds, about 31.7 years
 
@@ -106,10 +108,10 @@ def test_output_does_not_depend_on_environment(tmp_path: Path, inputs_dir: Path)
     in_process = single_surface()[1]
     warm = disk_cache.cache_dir()
     if warm is None:  # the caller turned the cache off: C runs cold too
-        c_cache = {disk_cache.ENV_OFF: "1"}
+        c_cache = {ENV_NO_CACHE: "1"}
     else:
         assert list(warm.iterdir()), "the default black cache is warm"
-        c_cache = {disk_cache.ENV_DIR: str(warm.parent)}
+        c_cache = {ENV_CACHE_DIR: str(warm.parent)}
 
     # All three at once: the shortest window for a concurrent edit of the working tree.
     runs = {
@@ -147,8 +149,7 @@ def test_output_does_not_depend_on_environment(tmp_path: Path, inputs_dir: Path)
 
 
 def test_format_cache_round_trip_and_damage(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.delenv(disk_cache.ENV_OFF, raising=False)
-    monkeypatch.setenv(disk_cache.ENV_DIR, str(tmp_path))
+    cache_at(monkeypatch, tmp_path)
     directory = disk_cache.cache_dir()
     assert directory == tmp_path / "black"
     entry = disk_cache.key("x = 1\n", "black A")
@@ -159,8 +160,35 @@ def test_format_cache_round_trip_and_damage(tmp_path: Path, monkeypatch) -> None
     path = directory / entry
     path.write_bytes(path.read_bytes()[:-2])  # a torn write
     assert disk_cache.load(directory, entry) is None, "a damaged entry is ignored"
-    monkeypatch.setenv(disk_cache.ENV_OFF, "1")
+    cache_at(monkeypatch, None)
     assert disk_cache.cache_dir() is None
+
+
+def test_the_edge_reads_where_the_cache_lives_from_the_environment(tmp_path: Path) -> None:
+    home = Path(os.path.expanduser("~"))
+    assert cache_root({}) == home / ".cache" / "acpgen"
+    assert cache_root({"XDG_CACHE_HOME": str(tmp_path)}) == tmp_path / "acpgen"
+    assert cache_root({ENV_CACHE_DIR: str(tmp_path / "c"), "XDG_CACHE_HOME": "/x"}) == tmp_path / "c"
+    assert cache_root({ENV_NO_CACHE: "1", ENV_CACHE_DIR: str(tmp_path)}) is None
+    assert cache_root({ENV_NO_CACHE: "0"}) == home / ".cache" / "acpgen", "0 leaves it on"
+
+
+@pytest.mark.slow
+def test_every_command_uses_the_cache_the_environment_names(tmp_path: Path, inputs_dir: Path) -> None:
+    """The group's edge: `acpgen verify` with $ACPGEN_CACHE_DIR memoises its metaschema pass
+    there, and with $ACPGEN_NO_CACHE writes nothing."""
+    project = single_surface_project()
+    base = {**os.environ, "ACPGEN_INPUTS": str(inputs_dir)}
+    base.pop(ENV_NO_CACHE, None)
+    on = subprocess.run([sys.executable, "-m", "acpgen", "verify", "--project", str(project)],
+                        env={**base, ENV_CACHE_DIR: str(tmp_path / "on")}, capture_output=True, text=True, check=False)
+    assert on.returncode == 0, on.stderr
+    assert list((tmp_path / "on").rglob("*")), "the memo landed where the environment said"
+    off = subprocess.run([sys.executable, "-m", "acpgen", "verify", "--project", str(project)],
+                         env={**base, ENV_CACHE_DIR: str(tmp_path / "off"), ENV_NO_CACHE: "1"},
+                         capture_output=True, text=True, check=False)
+    assert off.returncode == 0, off.stderr
+    assert not (tmp_path / "off").exists(), "no cache: nothing written"
 
 
 def test_parallel_formatting_equals_sequential_and_reports_worker_errors(monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -168,7 +196,7 @@ def test_parallel_formatting_equals_sequential_and_reports_worker_errors(monkeyp
     from acpgen.output import format as fmt
     from acpgen.output import format_parallel
 
-    monkeypatch.setenv(disk_cache.ENV_OFF, "1")
+    cache_at(monkeypatch, None)
     monkeypatch.setattr(format_parallel, "PARALLEL_MIN_CHARS", 1)  # every file "big"
     monkeypatch.setattr(format_parallel, "_workers", lambda big: 2 if big >= 2 else 0)
     sources = {"z.py": "x   =   [1,\n2]\n" * 3, "a.py": "def f( a ):\n  return a\n", "n.txt": "as is  \n"}

@@ -10,20 +10,21 @@ from typing import Any
 
 import pytest
 from repin import make_project
+from support.cache import cache_at
 
 from acpgen.emit.render import BlackLayout, Verbatim
 from acpgen.load.project import load_project
-from acpgen.model.generation import GenOptions
+from acpgen.model.generation import GenOptions, surface_models
 from acpgen.output import format_parallel
 from acpgen.output.format import format_python
 from acpgen.output.generate import emit_sources, options_for
-from acpgen.output.layout import black_layout, is_black_layout
+from acpgen.output.layout import black_layout
 from acpgen.output.work_stats import STATS
 
 
 @pytest.fixture(scope="module")
 def sources(project: Any) -> dict[str, str]:
-    return emit_sources(project, options_for(project))
+    return emit_sources(surface_models(project, options_for(project)))
 
 
 STABLE_PACKAGE = "acp_v1"  # the lock's v1 stable package: its files always skip black
@@ -60,7 +61,7 @@ NO_BLACK_AT_ALL = ("__init__.py", "connection.py", "schema.py",
 
 
 def test_these_modules_need_no_black_at_all(sources: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("ACPGEN_NO_CACHE", "1")
+    cache_at(monkeypatch, None)
     # Every package of the tree (one per surface the lock lists).
     modules = {rel: text for rel, text in sources.items()
                if rel.count("/") == 1 and rel.rsplit("/", 1)[1] in NO_BLACK_AT_ALL}
@@ -73,7 +74,7 @@ def test_these_modules_need_no_black_at_all(sources: dict[str, str], monkeypatch
 
 @pytest.mark.slow
 def test_only_declared_files_skip_black(sources: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("ACPGEN_NO_CACHE", "1")
+    cache_at(monkeypatch, None)
     mark = STATS.mark()
     out = format_parallel.format_tree(sources)
     formatted = set(STATS.since(mark).sent_to_black)
@@ -163,7 +164,7 @@ SNIPPETS = {
 @pytest.mark.parametrize("name", sorted(SNIPPETS))
 def test_the_layout_check_only_passes_what_black_leaves_alone(name: str) -> None:
     text = SNIPPETS[name]
-    if is_black_layout(text):
+    if black_layout(text) == text:
         assert format_python(name, text) == text, f"{name}: passed the check, but black changes it"
 
 
@@ -176,17 +177,17 @@ def test_the_layout_check_passes_real_black_layout() -> None:
                  "f-string-nested-quotes", "union-item-split"):
         text = SNIPPETS[name]
         assert format_python(name, text) == text, name
-        assert is_black_layout(text), name
+        assert black_layout(text) == text, name
     # A | chain split although it fits joined: black joins it, the check refuses it.
     fits = SNIPPETS["union-item-split-fits"]
-    assert format_python("fits", fits) != fits and not is_black_layout(fits)
+    assert format_python("fits", fits) != fits and black_layout(fits) != fits
     # 81 characters that black measures as 126 columns: black splits it, the check refuses it.
     wide = SNIPPETS["wide-chars-short"]
-    assert format_python("wide", wide) != wide and not is_black_layout(wide)
+    assert format_python("wide", wide) != wide and black_layout(wide) != wide
 
 
 def test_a_refused_black_layout_file_goes_through_black(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("ACPGEN_NO_CACHE", "1")
+    cache_at(monkeypatch, None)
     out = format_parallel.format_tree({"pkg/a.py": BlackLayout("x = 'a'\n"),
                                        "pkg/b.py": BlackLayout(SNIPPETS["long-call"])})
     assert out["pkg/a.py"] == 'x = "a"\n'
@@ -198,7 +199,7 @@ def test_verbatim_files_are_black_formatted_and_do_not_vary(project: Any, source
     """Fixed code copied as it is skips even the layout check: it must be black's layout, and
     the same whatever the inputs and options (here: another package name)."""
     verbatim = {rel: text for rel, text in sources.items() if isinstance(text, Verbatim)}
-    other = emit_sources(project, GenOptions(package="other_pkg", tests_dir=options_for(project).tests_dir))
+    other = emit_sources(surface_models(project, GenOptions(package="other_pkg", tests_dir=options_for(project).tests_dir)))
     package = options_for(project).package
     # Each surface's package carries the same shipped files: black runs once per distinct text.
     first = {text: rel for rel, text in sorted(verbatim.items(), reverse=True)}
@@ -210,7 +211,7 @@ def test_verbatim_files_are_black_formatted_and_do_not_vary(project: Any, source
 
 
 def test_verbatim_text_passes_through_untouched(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("ACPGEN_NO_CACHE", "1")
+    cache_at(monkeypatch, None)
     mark = STATS.mark()
     text = "x = 'a'\n"  # a spelling the layout check leaves to black
     assert black_layout(text) is None
@@ -237,7 +238,7 @@ def test_the_fast_path_holds_on_a_schema_twice_the_size(
     big = load_project(proj)
     assert len(big.ir.defs) > 300
     skipped = []
-    for rel, text in emit_sources(big, options_for(big)).items():
+    for rel, text in emit_sources(surface_models(big, options_for(big))).items():
         if isinstance(text, BlackLayout) and not isinstance(text, Verbatim):
             fast = black_layout(text)
             assert fast in (None, text), rel  # the check decides nothing, it vouches or not

@@ -7,17 +7,18 @@ import json
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import generated_dir, run_acpgen, tree_digest
 from repin import make_project
 
 from acpgen.errors import AcpgenError
+from acpgen.load import capabilities
 from acpgen.load.capabilities import (
     MANIFEST_RELPATH,
     gate_warnings,
     parse_manifest,
-    selected_members,
     states_gate,
     uncited_gate_warnings,
 )
@@ -287,6 +288,19 @@ def test_manifest_covers_every_gate_the_schema_descriptions_state(project) -> No
     assert ("terminal/kill", "clientCapabilities.terminal", None) in expected
     stated = {(g.method, g.qualified_capability, g.equals) for g in project.capabilities.gates}
     assert expected - stated == set()
+
+
+def selected_members(
+    ir: Any, roster: Any, method: str, message: str, select: tuple[str, ...]
+) -> set[tuple[str, str]]:
+    """The (def, member) pairs a path rule's selector names, e.g. ``{("Diff", "path")}``, as the
+    manifest's validator resolves them."""
+    m = ir.method(method)
+    assert m is not None, method
+    validator = capabilities._Validator(ir, roster)
+    validator.resolve(f"{method} {message}.{capabilities.format_select(select)}",
+                      m.params if message == "params" else str(m.result), select)
+    return set(validator.last_owners)
 
 
 def test_every_member_the_schema_calls_absolute_has_a_path_rule(project) -> None:  # type: ignore[no-untyped-def]

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from support.cache import cache_at
 
 from acpgen.errors import AcpgenError
 from acpgen.inputs import metaschema as project_module
@@ -13,8 +14,7 @@ from acpgen.inputs import metaschema as project_module
 
 @pytest.fixture()
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("ACPGEN_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.delenv("ACPGEN_NO_CACHE", raising=False)
+    cache_at(monkeypatch, tmp_path / "cache")
     return tmp_path / "cache"
 
 
@@ -58,7 +58,7 @@ def test_a_failure_is_never_memoised(cache: Path, monkeypatch: pytest.MonkeyPatc
 
 @pytest.mark.slow
 def test_no_cache_means_always_validate(cache: Path, inputs_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("ACPGEN_NO_CACHE", "1")
+    cache_at(monkeypatch, None)
     blob = (inputs_dir / "schema/v1/schema.json").read_bytes()
     calls = _count_validations(monkeypatch)
     project_module.check_metaschema(json.loads(blob), "s.json", blob)

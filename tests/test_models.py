@@ -83,7 +83,7 @@ def test_public_names_are_exported_and_never_positional(ir: SchemaIR) -> None:
     unexported = sorted(n for n in names if not n.startswith("_") and n not in m.__all__)
     assert unexported == []
     # No class named by its position in a union (SessionUpdate10, AgentClientProtocol7).
-    ranges = {f["name"] for f in int_formats()}  # Int32, Uint64: named by format
+    ranges = {f.name for f in int_formats()}  # Int32, Uint64: named by format
     positional = [n for n in names if re.search(r"\d+$", n) and n not in ranges]
     assert positional == []
 
@@ -351,8 +351,10 @@ def test_corpus_messages_validate_and_round_trip() -> None:
 def test_templates_lay_out_code_the_way_black_does(project: Any) -> None:
     """The emitted module is already black-formatted: black runs in the pipeline, and on a
     stable file it costs a fraction of what it costs on raw template output."""
+    from support.models import generation_model
+
     from acpgen.emit.models import emit
-    from acpgen.model.generation import GenOptions, generation_model
+    from acpgen.model.generation import GenOptions
     from acpgen.output.format import format_python
 
     (text,) = emit(generation_model(project, GenOptions())).values()
@@ -362,8 +364,13 @@ def test_templates_lay_out_code_the_way_black_does(project: Any) -> None:
 
         diff = "".join(list(difflib.unified_diff(text.splitlines(True), formatted.splitlines(True)))[:40])
         raise AssertionError("black changes the emitted models:\n" + diff)
-    # The pipeline (format cache, parallel black) gives the same bytes as black directly.
-    assert tree_now()["acp_v1/models.py"].decode("utf-8") == formatted
+    # The pipeline (format cache, parallel black) gives the same bytes as black directly, under
+    # the provenance line that names the template.
+    from acpgen.emit.provenance import sourced
+
+    written = tree_now()["acp_v1/models.py"].decode("utf-8")
+    assert written == sourced("acp_v1/models.py", text, emit)
+    assert written.startswith("# Edit templates/models/models.py.jinja, not this file")
 
 
 def test_a_def_named_like_an_import_is_an_error() -> None:

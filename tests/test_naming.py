@@ -50,14 +50,6 @@ def test_def_names_that_cannot_be_class_names(name: str) -> None:
         naming.def_class_name(name)
 
 
-def test_derived_class_names() -> None:
-    assert naming.class_name("ContentBlock", "text") == "ContentBlockText"
-    assert naming.class_name("SessionUpdate", "agent_message_chunk") == "SessionUpdateAgentMessageChunk"
-    for parts in (("", "!"), ("1", "x"), ("", "none"), ("Field", "")):
-        with pytest.raises(naming.NamingError):
-            naming.class_name(*parts)
-
-
 def test_enum_member_names() -> None:
     assert naming.member_name("end_turn", None) == "END_TURN"
     assert naming.member_name("endTurn", None) == "END_TURN"

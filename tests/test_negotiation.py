@@ -266,12 +266,13 @@ def test_a_plain_v1_client_meeting_a_v2_agent_gets_a_version_error() -> None:
 def test_the_facade_exists_only_where_both_versions_are_generated() -> None:
     from acpgen.emit import versions as emitter
     from acpgen.load.project import load_project
-    from acpgen.output.generate import generation_model, options_for, surface_models
+    from acpgen.model.generation import surface_models
+    from acpgen.output.generate import options_for
     from tests.conftest import PROJECT_ROOT
 
     project = load_project(PROJECT_ROOT)
-    options = options_for(project)
-    model, surfaces = generation_model(project, options), surface_models(project, options)
+    model, *others = surface_models(project, options_for(project))
+    surfaces = tuple(others)
     assert emitter.pairs(model, surfaces) == [("acp_v1", "acp_v2"), ("acp_v1_unstable", "acp_v2_unstable")]
     only_v2 = tuple(s for s in surfaces if s.options.package == "acp_v2")
     assert emitter.pairs(model, only_v2) == [("acp_v1", "acp_v2")]

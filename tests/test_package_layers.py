@@ -8,6 +8,7 @@ The layers, lowest first:
 * ``middle``: every other shipped module (all behaviour);
 * ``top``: every other rendered module (the typed façade);
 * ``consumer``: the shipped code written on top of the package (``examples/``, ``contrib/``
+  and the remote transports ``remote/``, whose entry points return the typed connections,
   against the façade; ``trace/`` and the ``conformance/`` checks it uses).
 
 An import may only run down (or stay in its layer); the middle reads the bottom only through
@@ -35,8 +36,10 @@ CONTRACT = frozenset({"contract", "model_base"})
 BOTTOM = frozenset({"models", "schema"})
 # Shipped subpackages written on top of the package: the examples and contrib (against its
 # face), and the trace tools with the kit's transcript checks they judge with (docs/traces.md).
-CONSUMERS = ("examples", "contrib", "trace", "conformance")
+CONSUMERS = ("examples", "contrib", "trace", "conformance", "remote")
 STUB = SHIPPED_DIR / "runtime" / "schema.pyi"
+# The façade's classes the remote transports (consumers) take, stubbed where they are written.
+FACADE_STUBS = ("connection.pyi", "interfaces.pyi")
 
 
 def _shipped_runtime() -> frozenset[str]:
@@ -216,6 +219,58 @@ def test_every_name_of_the_contract_stub_is_in_each_rendered_schema() -> None:
         defined = {t.id for n in tree.body if isinstance(n, (ast.Assign, ast.AnnAssign))
                    for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name)}
         assert _stub_names() - defined == set(), package.name
+
+
+def _classes(path: Path) -> dict[str, tuple[set[str], dict[str, str]]]:
+    """Each top-level class of a module: its bases' last names, its annotated attributes."""
+    found = {}
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.ClassDef):
+            bases = {ast.unparse(b).rpartition(".")[2] for b in node.bases}
+            fields = {n.target.id: ast.unparse(n.annotation) for n in node.body
+                      if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)}
+            found[node.name] = (bases, fields)
+    return found
+
+
+def facade_stub_mismatches(package: Path) -> list[str]:
+    """Where a rendered façade module differs from its stub in acpgen/shipped/runtime: a class
+    missing, a base it does not have, an attribute annotated otherwise."""
+    problems = []
+    for stub in FACADE_STUBS:
+        rendered = _classes(package / stub.replace(".pyi", ".py"))
+        for name, (bases, fields) in _classes(SHIPPED_DIR / "runtime" / stub).items():
+            if name not in rendered:
+                problems.append(f"{package.name}: {stub} declares {name}, which is not rendered")
+                continue
+            real_bases, real_fields = rendered[name]
+            if bases - real_bases:
+                problems.append(f"{package.name}: {name} does not subclass {sorted(bases - real_bases)}")
+            for field, annotation in fields.items():
+                if real_fields.get(field) != annotation:
+                    problems.append(f"{package.name}: {name}.{field} is not {annotation!r}")
+    return problems
+
+
+def test_the_facade_stubs_the_remote_transports_read_match_each_rendered_package() -> None:
+    for package in _packages():
+        assert facade_stub_mismatches(package) == []
+
+
+def test_the_facade_stub_check_fails_on_a_rendered_class_that_drifted(tmp_path: Path) -> None:
+    package = _copy(tmp_path)
+    path = package / "connection.py"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("class AgentSideConnection(AgentEnd):",
+                                 "class AgentSideConnection(Side):", 1), encoding="utf-8")
+    path = package / "interfaces.py"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("    connection: ClientSideConnection\n", "    connection: object\n", 1),
+                    encoding="utf-8")
+    assert facade_stub_mismatches(package) == [
+        "acp_v1: AgentSideConnection does not subclass ['AgentEnd']",
+        "acp_v1: Client.connection is not 'ClientSideConnection'",
+    ]
 
 
 def _copy(tmp_path: Path) -> Path:

@@ -11,10 +11,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from support.origins import file_origins
+
 from acpgen.emit.provenance import HEADER, origin, sourced
 from acpgen.emit.render import BlackLayout, Sourced, Verbatim
 from acpgen.emit.shipped import SHIPPED_DIR
-from acpgen.output.generate import MANIFEST_NAME, file_origins
+from acpgen.output.generate import MANIFEST_NAME
 from tests.conftest import PROJECT_ROOT, tree_now
 
 # A path of acpgen's source named in a generated file: a shipped or generator module, or a template.

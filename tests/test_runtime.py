@@ -160,6 +160,12 @@ def test_fuzzed_frames_get_well_formed_replies_and_the_connection_survives(
         reader, writer = await asyncio.open_connection(sock=right)
         connection = AgentSideConnection(EchoAgent(), agent_reader, agent_writer)
         connection.start()
+        # Initialized first: before initialize the receive guards refuse everything else.
+        init = {"jsonrpc": "2.0", "id": "fuzz-init", "method": "initialize",
+                "params": {"protocolVersion": 1, "clientCapabilities": {}}}
+        writer.write(json.dumps(init).encode() + b"\n")
+        await writer.drain()
+        assert "result" in json.loads(await asyncio.wait_for(reader.readline(), 10))
         for frame in frames:
             writer.write(frame + b"\n")
         marker = {"jsonrpc": "2.0", "id": "fuzz-end", "method": "session/new",

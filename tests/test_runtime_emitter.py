@@ -9,11 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.models import generation_model
 from test_skeleton_support import import_skeleton
 
 from acpgen.emit import runtime, shipped
 from acpgen.errors import AcpgenError
-from acpgen.model.generation import GenOptions, generation_model
+from acpgen.model.generation import GenOptions
 
 
 @pytest.fixture(scope="module")
@@ -64,14 +65,19 @@ def test_one_typed_method_per_method_each_side_handles(sdk: Any, project: Any) -
     assert [m.wire for m in protocol] == [sdk.rpc.CANCEL_REQUEST_METHOD]
 
 
+def _with_ir(project: Any, ir: Any) -> Any:
+    """The project with another IR for the roster's surface."""
+    return replace(project, surfaces=(replace(project.primary, ir=ir), *project.others))
+
+
 def _without_def(project: Any, name: str) -> Any:
     defs = {k: v for k, v in project.ir.defs.items() if k != name}
-    return replace(project, ir=replace(project.ir, defs=defs))
+    return _with_ir(project, replace(project.ir, defs=defs))
 
 
 def _without_method(project: Any, wire: str) -> Any:
     methods = tuple(m for m in project.ir.methods if m.wire != wire)
-    return replace(project, ir=replace(project.ir, methods=methods))
+    return _with_ir(project, replace(project.ir, methods=methods))
 
 
 @pytest.mark.parametrize(
@@ -95,7 +101,7 @@ def _error_code_retitled(project: Any, value: int, title: str) -> Any:
     error_code = project.ir.defs["ErrorCode"]
     members = tuple(replace(m, title=title) if m.value == value else m for m in error_code.enum_members)
     defs = {**project.ir.defs, "ErrorCode": replace(error_code, enum_members=members)}
-    return replace(project, ir=replace(project.ir, defs=defs))
+    return _with_ir(project, replace(project.ir, defs=defs))
 
 
 def test_an_error_code_the_runtime_answers_with_must_be_the_schemas(project: Any) -> None:

@@ -22,7 +22,8 @@ import pytest
 from acpgen.emit import runtime as runtime_emitter
 from acpgen.emit.shipped import RUNTIME_TESTS_DIR
 from acpgen.load.project import load_project
-from acpgen.output.generate import options_for, surface_models
+from acpgen.model.generation import surface_models
+from acpgen.output.generate import options_for
 from tests.conftest import INPUTS, PROJECT_ROOT, generated_dir
 
 pytestmark = pytest.mark.slow

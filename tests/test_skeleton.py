@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
 import sysconfig
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -14,9 +16,10 @@ import pytest
 from conftest import run_acpgen, tree_digest
 from test_skeleton_support import SKELETON_PACKAGE
 
+from acpgen.errors import AcpgenError
 from acpgen.inputs.lock import load_lock
 from acpgen.output.generate import MANIFEST_NAME
-from acpgen.skeleton.create import SKELETON_TEMPLATES, skeleton_lock
+from acpgen.skeleton.create import SKELETON_TEMPLATES, skeleton_project
 
 PACKAGE = SKELETON_PACKAGE
 
@@ -28,7 +31,8 @@ def test_the_skeleton_has_its_project_files(skeleton: Path) -> None:
         assert (skeleton / rel).is_file(), rel
     package = skeleton / "generated" / PACKAGE
     for module in ("models", "schema", "methods", "guards", "rpc", "stdio", "handshake", "interfaces",
-                   "connection", "examples/echo_agent", "examples/client"):
+                   "connection", "examples/echo_agent", "examples/client", "transport",
+                   "remote/server", "remote/client"):
         assert (package / f"{module}.py").is_file(), module
     assert list((skeleton / "generated" / "runtime_tests").glob("test_*.py"))
     yaml = pytest.importorskip("yaml")
@@ -38,6 +42,11 @@ def test_the_skeleton_has_its_project_files(skeleton: Path) -> None:
     assert any("pytest" in run for run in runs[runs.index("acpgen check"):])
     pyproject = (skeleton / "pyproject.toml").read_text()
     assert f'packages = ["generated/{PACKAGE}"]' in pyproject
+    # The remote transports' libraries are an extra of their own, not a dependency.
+    extras = tomllib.loads(pyproject)["project"]["optional-dependencies"]
+    remote = {re.split(r"[\[<>=]", spec)[0] for spec in extras["remote"]}
+    assert remote == {"starlette", "hypercorn", "websockets", "httpx2"}
+    assert not remote & {re.split(r"[<>=]", d)[0] for d in tomllib.loads(pyproject)["project"]["dependencies"]}
 
 
 def test_the_skeleton_lock_pins_the_same_inputs(skeleton: Path, project: Any, inputs_dir: Path,
@@ -62,7 +71,7 @@ def test_the_skeleton_lock_pins_the_same_inputs(skeleton: Path, project: Any, in
     # With --reference-inputs: the same pins, the inputs found by their absolute path (a
     # relative one between two resolved trees breaks as soon as the skeleton moves).
     root = tmp_path / "some" / "where" / "sdk"
-    lock = skeleton_lock(project, root, PACKAGE, vendor_inputs=False)
+    lock = skeleton_project(project, root, PACKAGE, vendor_inputs=False).lock
     assert {n: f.sha256 for n, f in lock.files.items()} == pins
     assert Path(lock.inputs) == inputs_dir.resolve()
     gating = (project.root / "schema" / "capabilities.toml").read_bytes()
@@ -155,3 +164,18 @@ def test_the_skeleton_installs_in_a_fresh_venv_and_its_installed_copy_runs(skele
                           capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert "hi there" in done.stdout and "[stop reason: end_turn]" in done.stdout
+
+
+def test_the_skeleton_project_keeps_the_surfaces_as_records_and_its_own_root(project: Any, tmp_path: Path) -> None:
+    """--surface names pick records of the table (in the project's order, whatever the order
+    given); the skeleton is a project rooted where it goes, with no root swapped back."""
+    root = tmp_path / "sdk"
+    skeleton = skeleton_project(project, root, "mysdk", True, ["v2", "v1-unstable", "v1"])
+    assert [(s.name, s.package) for s in skeleton.surfaces] == [
+        ("v1", "mysdk"), ("v1-unstable", "mysdk_v1_unstable"), ("v2", "mysdk_v2")]
+    assert skeleton.root == root and skeleton.lock.surfaces == {"v1-unstable": "mysdk_v1_unstable", "v2": "mysdk_v2"}
+    assert set(skeleton.lock.files) == {"schema", "meta", "roster", "schema-v1-unstable", "meta-v1-unstable",
+                                        "schema-v2", "meta-v2"}
+    assert [s.spec for s in skeleton.surfaces] == list(skeleton.lock.surface_table)
+    with pytest.raises(AcpgenError, match=r"--surface: 'v3' is not a surface this project pins \(choose from v1, "):
+        skeleton_project(project, root, "mysdk", True, ["v3"])

@@ -22,12 +22,13 @@ from pathlib import Path
 
 import pytest
 from conftest import generated_dir
+from support.models import generation_model
 
 from acpgen.emit.requirement_checks import JSONRPC_SHAPE
-from acpgen.emit.test_stubs import module_name, plan_tests
+from acpgen.emit.requirement_stubs import module_name, plan_tests
 from acpgen.errors import AcpgenError
 from acpgen.model.derived_claims import derived_claims, parse_claims
-from acpgen.model.generation import GenOptions, generation_model
+from acpgen.model.generation import GenOptions
 
 OPTIONS = GenOptions()
 
@@ -142,7 +143,7 @@ def test_real_tests_are_exactly_the_derived_jsonrpc_shape_and_gated_requirements
 @pytest.mark.slow
 def test_emitted_tests_are_already_black_formatted(project) -> None:  # type: ignore[no-untyped-def]
     # black runs in the pipeline anyway; on stable input it costs about half as much.
-    from acpgen.emit.test_stubs import emit
+    from acpgen.emit.requirement_stubs import emit
     from acpgen.output.format import format_python
 
     for rel, text in emit(generation_model(project, OPTIONS)).items():
@@ -198,7 +199,7 @@ def test_conftest_finds_the_package_from_a_nested_tests_dir(project, tmp_path: P
     import runpy
 
     from acpgen.emit import conformance, shipped
-    from acpgen.emit.test_stubs import emit
+    from acpgen.emit.requirement_stubs import emit
 
     model = generation_model(project, GenOptions(tests_dir="checks/acp"))
     files = emit(model)

@@ -375,3 +375,54 @@ def test_a_method_either_side_handles_is_one_method_on_both_interfaces() -> None
     assert hasattr(connection.ClientSideConnection, "mcp_message")
     sides = _package("acp_v1_unstable", "sides")
     assert "mcp/message" in sides.AGENT_ROUTES and "mcp/message" in sides.CLIENT_ROUTES
+
+
+# -- one surface record: no code branches on a surface's name -------------------------------
+
+SURFACE_TABLE = "acpgen/inputs/surfaces.py"  # the one table (SurfaceSpec, surface_spec)
+# Every surface's name and package as the project's lock spells them: none may appear in
+# acpgen's code outside the table, nor may the table's name constant be compared elsewhere.
+SURFACE_WORDS = {"v1", "v1-unstable", "v2", "v2-unstable", *SURFACES}
+TABLE_NAMES = {"ROSTER_SURFACE", "STABLE_SURFACE"}
+# (path, line text) -> why it stays: reviewed data that only looks like a surface's name.
+SURFACE_WORD_ALLOWED: dict[tuple[str, str], str] = {
+    ("acpgen/shipped/runtime/runtime_tests/test_faults.py",
+     '({"id": "v2", "method": "session/new"}, ("v2", -32600)),'): "a JSON-RPC request id",
+}
+
+
+def _surface_branches(source: str) -> list[int]:
+    """Lines that spell a surface's name or package as a value, or compare with the table's
+    name of the roster surface."""
+    import ast
+
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Constant) and node.value in SURFACE_WORDS:
+            found.add(node.lineno)
+        elif isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+            if any(isinstance(o, ast.Name) and o.id in TABLE_NAMES for o in operands):
+                found.add(node.lineno)
+    return sorted(found)
+
+
+def test_no_surface_is_special_outside_the_surface_table() -> None:
+    found = {}
+    for path in sorted((PROJECT_ROOT / "acpgen").rglob("*.py")):
+        rel = path.relative_to(PROJECT_ROOT).as_posix()
+        if rel == SURFACE_TABLE:
+            continue
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for number in _surface_branches("\n".join(lines)):
+            if (rel, lines[number - 1].strip()) not in SURFACE_WORD_ALLOWED:
+                found[f"{rel}:{number}"] = lines[number - 1].strip()
+    assert found == {}, "a surface is told apart by its name: make it a field of SurfaceSpec"
+
+
+def test_the_surface_scan_finds_branches_on_a_name() -> None:
+    source = ('if name == "v1":\n    pass\npackage = "acp_v1"\nif surface != ROSTER_SURFACE:\n    pass\n'
+              'where = "schema/v1/schema.json"\nx = f"{ROSTER_SURFACE!r}"\n')
+    assert _surface_branches(source) == [1, 3, 4]
+    table = (PROJECT_ROOT / SURFACE_TABLE).read_text(encoding="utf-8")
+    assert _surface_branches(table), "the table itself names the roster surface"

@@ -21,8 +21,8 @@ import re
 from pathlib import Path
 
 import pytest
+from support.origins import file_origins
 
-from acpgen.output.generate import file_origins
 from tests.conftest import PROJECT_ROOT, tree_now
 
 TEMPLATES = PROJECT_ROOT / "templates"

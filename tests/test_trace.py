@@ -189,7 +189,8 @@ def test_a_line_that_is_not_utf8(tmp_path: Path) -> None:
     frames = clean()
     frames.insert(2, ("client", b'{"jsonrpc":"2.0","method":"_x","params":{"a":"\xff"}}\n'))
     found = failures(write_trace(tmp_path / "t.jsonl", frames))
-    assert found == {("client", "ACP-V1-TRANSPORT-UTF8"): (3,)}
+    # Not UTF-8, so no valid ACP message either: both requirements (issue 34, class g).
+    assert found == {("client", "ACP-V1-TRANSPORT-UTF8"): (3,), ("client", "ACP-V1-TRANSPORT-CLIENT-STDIN-ONLY-ACP"): (3,)}
 
 
 def test_a_cancelled_prompt_answered_without_the_cancelled_stop_reason(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 import jinja2
 import pytest
 from conftest import single_surface
+from support.cache import cache_at
 
 from acpgen.emit import render
 from acpgen.output import memo
@@ -61,8 +62,7 @@ class Work:
 
 @pytest.fixture()
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("ACPGEN_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.delenv("ACPGEN_NO_CACHE", raising=False)
+    cache_at(monkeypatch, tmp_path / "cache")
     return tmp_path / "cache"
 
 
@@ -103,6 +103,6 @@ def test_no_cache_means_everything_is_recomputed(
     work = Work(monkeypatch)
     options = options_for(project)
     work.run(lambda: build_tree(project, options))
-    monkeypatch.setenv("ACPGEN_NO_CACHE", "1")
+    cache_at(monkeypatch, None)
     again = work.run(lambda: build_tree(project, options))
     assert again["memo_hits"] == 0 and again["compiled"], "a fresh CI runner recompiles"

@@ -11,6 +11,8 @@ from typing import Any, TypeVar
 
 import click
 
+from acpgen.cli.options import run_options
+from acpgen.emit.render import use_templates
 from acpgen.errors import AcpgenError, InputDriftError
 from acpgen.inputs.lock import builtin_project_root, find_project_root
 from acpgen.load.project import Project, load_project
@@ -84,10 +86,13 @@ def project_root(project_dir: Path | None, *, builtin: bool = False) -> Path:
 def open_project(
     project_dir: Path | None, inputs: str | None, *, builtin: bool = False, metaschema: bool = False
 ) -> Project:
-    """Load the project; ``metaschema`` runs the JSON Schema 2020-12 pass (where inputs are accepted)."""
-    root = project_root(project_dir, builtin=builtin)
+    """Load the project with the run's options (flags and environment: :mod:`acpgen.cli.options`);
+    ``metaschema`` runs the JSON Schema 2020-12 pass (where inputs are accepted)."""
+    options = run_options(project_dir, inputs)
+    use_templates(options.templates)
+    root = project_root(options.project_dir, builtin=builtin)
     try:
-        return load_project(root, inputs, metaschema=metaschema)
+        return load_project(root, options.inputs, metaschema=metaschema)
     except InputDriftError as exc:
         # `lock --update` needs a project of one's own: outside one, say how to get it.
         exc.outside_project = project_dir is None and root == builtin_project_root() != _nearest(Path.cwd())

@@ -20,7 +20,6 @@ from acpgen.evolve.migration import render_migration
 from acpgen.evolve.release import ReleaseView, release_view
 from acpgen.evolve.report import FAIL_ON, exit_status, render_text, to_json
 from acpgen.evolve.report_ci import render_github, render_markdown
-from acpgen.inputs.lock import STABLE_SURFACE, surface_file
 from acpgen.load.project import Project
 
 _EXIT_HELP = (
@@ -72,11 +71,11 @@ def _emit(diff: SchemaDiff, impact: Impact, release: ReleaseView, fmt: str, verb
 
 def _lock_tag(project: Project, arg: str) -> str | None:
     """The release tag the lock records for a surface name or the project's inputs directory."""
-    surfaces = [STABLE_SURFACE, *project.lock.surfaces]
-    if arg in surfaces and not Path(arg).exists():
-        key = surface_file("schema", arg)
+    spec = project.lock.surface(arg)
+    if spec is not None and not Path(arg).exists():
+        key = spec.schema_file
     elif Path(arg).is_dir() and Path(arg).resolve() == project.inputs.directory.resolve():
-        key = "schema"
+        key = project.primary.spec.schema_file
     else:
         return None
     return project.lock.files[key].upstream.get("tag")
@@ -146,14 +145,13 @@ def _side(project: Project, arg: str, meta: tuple[str, bytes] | None,
     """OLD or NEW: a schema file or inputs directory, or the name of a surface the project
     pins (``v1``, ``v1-unstable``, ``v2``, ...: its pinned schema and method table) when no
     file of that name exists."""
-    surfaces = [STABLE_SURFACE, *project.lock.surfaces]
-    if arg not in surfaces or Path(arg).exists():
+    spec = project.lock.surface(arg)
+    if spec is None or Path(arg).exists():
         return load_side(arg, meta, trusted=trusted)
-    schema, table = (project.lock.files[surface_file(k, arg)] for k in ("schema", "meta"))
+    schema, table = project.lock.files[spec.schema_file], project.lock.files[spec.meta_file]
     directory = project.inputs.directory
-    schema_key, meta_key = surface_file("schema", arg), surface_file("meta", arg)
-    return build_side(schema.path, directory / schema.path, project.inputs.data[schema_key],
-                      table.path, project.inputs.data[meta_key], trusted)
+    return build_side(schema.path, directory / schema.path, project.inputs.data[spec.schema_file],
+                      table.path, project.inputs.data[spec.meta_file], trusted)
 
 
 def _explain(kind: str) -> str:

@@ -18,7 +18,6 @@ from typing import Any
 
 from acpgen.cli.inspect_names import NameIndex, Target, index, resolve
 from acpgen.errors import AcpgenError
-from acpgen.inputs.lock import STABLE_SURFACE
 from acpgen.ir.describe import describe_type
 from acpgen.ir.naming import NamingError, member_name, snake_case
 from acpgen.ir.types import Definition, Method, Property, SchemaIR, TypeExpr
@@ -47,17 +46,13 @@ class Scope:
 
 
 def scopes(project: Project) -> dict[str, Scope]:
-    """Every surface the project builds, v1 stable first."""
-    found = {STABLE_SURFACE: Scope(STABLE_SURFACE, project.lock.package, project.ir, project.capabilities,
-                                   "schema/capabilities.toml")}
-    for s in project.surfaces:
-        found[s.name] = Scope(s.name, s.package, s.ir, s.capabilities, s.capabilities_relpath or "a gating manifest")
-    return found
+    """Every surface the project builds, the roster's first."""
+    return {s.name: Scope(s.name, s.package, s.ir, s.capabilities, s.spec.capabilities) for s in project.surfaces}
 
 
 def choose_scope(project: Project, name: str | None) -> Scope:
     found = scopes(project)
-    chosen = found.get((name or STABLE_SURFACE).strip().lower())
+    chosen = found.get((name or project.primary.name).strip().lower())
     if chosen is None:
         raise AcpgenError("--surface", f"no surface {name!r}; choose one of {', '.join(found)}")
     return chosen

@@ -12,6 +12,8 @@ import click
 import acpgen
 from acpgen.cli import roster_filter
 from acpgen.cli.common import emit_json, handle_errors, open_project, project_options
+from acpgen.cli.options import cache_root, run_options
+from acpgen.disk_cache import use_cache
 from acpgen.errors import EXIT_DRIFT, AcpgenError
 from acpgen.inputs.lock import find_project_root
 from acpgen.inputs.roster import KEYWORDS, KINDS, RESPONSIBILITIES, ROLES
@@ -78,6 +80,9 @@ def main() -> None:
     diff and bump take --fail-on breaking|compatible|never and --exit-zero.
     A closed standard output (`acpgen roster | head`) ends a command quietly with 0.
     """
+    # Where this machine keeps acpgen's memos is read from the environment here, at the edge,
+    # once for every command (acpgen.cli.options.cache_root).
+    use_cache(cache_root())
 
 
 @main.command()
@@ -93,8 +98,8 @@ def verify(project_dir: Path | None, inputs: str | None) -> None:
         f"({len(project.ir.defs)} defs, {len(project.ir.methods)} methods, "
         f"{len(project.roster.requirements)} requirements, roster {project.roster.revision})"
     )
-    for surface in project.surfaces:  # the other surfaces the lock lists, each parsed and checked
-        gates = surface.capabilities_relpath if surface.capabilities is not None else "no gating manifest"
+    for surface in project.others:  # the other surfaces the lock lists, each parsed and checked
+        gates = surface.spec.capabilities if surface.capabilities is not None else "no gating manifest"
         click.echo(f"ok: surface {surface.name} ({surface.package}): {len(surface.ir.defs)} defs, "
                    f"{len(surface.ir.methods)} methods, {gates}")
 
@@ -117,13 +122,14 @@ def lock(update: bool, project_dir: Path | None, inputs: str | None) -> None:
 
     root = project_dir.resolve() if project_dir else find_project_root(Path.cwd())
     if update:
-        click.echo(update_lock(root, inputs))
+        click.echo(update_lock(root, run_options(project_dir, inputs).inputs))
         return
     open_project(root, inputs)  # drifted inputs: the drift, exit 2 (only --update accepts them)
     click.echo(show_lock(root))
 
 
 @main.command()
+@click.argument("ids", nargs=-1, metavar="[ID...]")
 @click.option("--keyword", multiple=True, metavar="K", help="MUST, MUST NOT, SHOULD, SHOULD NOT or MAY (any case; repeatable).")
 @click.option("--role", multiple=True, metavar="R", help="agent, client or both (any case; repeatable).")
 @click.option("--responsibility", multiple=True, metavar="R", help="sdk, shared or application (any case; repeatable).")
@@ -133,6 +139,7 @@ def lock(update: bool, project_dir: Path | None, inputs: str | None) -> None:
 @project_options
 @handle_errors
 def roster(
+    ids: tuple[str, ...],
     keyword: tuple[str, ...],
     role: tuple[str, ...],
     responsibility: tuple[str, ...],
@@ -142,7 +149,10 @@ def roster(
     project_dir: Path | None,
     inputs: str | None,
 ) -> None:
-    """List roster requirements, optionally filtered (unknown filter values are refused)."""
+    """List roster requirements, optionally filtered (unknown filter values are refused).
+
+    With IDs (with or without the ACP-V1- prefix, any case) print those requirements' text;
+    an unknown ID is refused (exit 2)."""
     # The fixed vocabularies are checked before loading anything; sections come from the roster.
     filters = {
         "keyword": roster_filter.choose("--keyword", keyword, KEYWORDS),
@@ -158,6 +168,13 @@ def roster(
         for r in project.roster.requirements
         if all(not allowed or getattr(r, field) in allowed for field, allowed in filters.items())
     ]
+    if ids:
+        wanted = roster_filter.requirements_by_id(ids, project.roster.requirements)
+        selected = [r for r in wanted if r in selected]
+    if ids and not as_json:
+        for r in selected:
+            click.echo(roster_filter.wording(r))
+        return
     if as_json:
         emit_json([r.to_json() for r in selected])
         return

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from keyword import iskeyword
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from acpgen.emit.models_plan import OTHER_TAG, UNTAGGED, Block, FieldSpec, Planner
 from acpgen.emit.render import render
-from acpgen.emit.runtime import _qualified
+from acpgen.emit.type_tree import ListOf, Prim, TypeNode, nodes, qualified
 from acpgen.ir.naming import snake_case
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ _ARG_TAKEN = frozenset({"self", "cls", "models"})
 @dataclass(frozen=True)
 class BuilderArg:
     name: str
-    type: dict[str, Any]
+    type: TypeNode
     required: bool
     nullable: bool
 
@@ -62,14 +62,12 @@ def _all_fields(blocks: dict[str, Block], name: str) -> list[FieldSpec]:
     return list(out.values())
 
 
-def _walk_kinds(tree: dict[str, Any], seen: set[str]) -> None:
-    seen.add(str(tree.get("k")))
-    if tree.get("kw"):
-        seen.add("kw")
-    if isinstance(tree.get("items"), dict):
-        _walk_kinds(tree["items"], seen)
-    for m in tree.get("members", ()):
-        _walk_kinds(m.get("type", m) if "tag" in m else m, seen)
+def _walk_kinds(tree: TypeNode, seen: set[str]) -> None:
+    """The kinds of node in ``tree`` (and "kw" for a constrained one): what builders.py imports."""
+    for node in nodes(tree):
+        seen.add(node.k.value)
+        if isinstance(node, (Prim, ListOf)) and node.kw:
+            seen.add("kw")
 
 
 def plan_builders(planner: Planner) -> list[Builder]:
@@ -108,7 +106,7 @@ def _add_branch(
     else:
         label = tag
     args = [
-        BuilderArg(f.py_name, _qualified(f.type), f.required and not f.has_default, f.nullable)
+        BuilderArg(f.py_name, qualified(f.type), f.required and not f.has_default, f.nullable)
         for f in fields
         if not f.tag
     ]

@@ -183,6 +183,15 @@ def comment(text: Any) -> str:
     return repr(str(text))[1:-1]
 
 
+def md_cell(text: Any) -> str:
+    """Text for one cell of a Markdown table: one line, no character that ends the cell
+    (``|``), starts markup that spans cells (a backtick) or opens HTML (``<``, ``>``, ``&``)."""
+    one_line = " ".join(str(text).split())
+    for raw, safe in (("\\", "\\\\"), ("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ("|", "\\|"), ("`", "\\`")):
+        one_line = one_line.replace(raw, safe)
+    return one_line
+
+
 def _escape_char(ch: str) -> str:
     code = ord(ch)
     if code <= 0xFF:

@@ -2,7 +2,7 @@
 
 The data comes from the IR's method table (wire name, Python name, handling side, params and
 result defs), the gating manifest (gates per method) and the roster (the schema-derived
-requirements on each method's params and result). :func:`table_context` is what
+requirements on each method's params and result). :func:`method_table` is what
 ``templates/schema/schema.py.jinja`` lays the table out from (``acpgen.emit.schema``);
 :func:`emit` renders the face, ``templates/methods/methods.py.jinja``: the per-method
 ``parse_params`` / ``parse_result`` overloads, delegating to the shipped ``method_table.py``.
@@ -10,9 +10,10 @@ requirements on each method's params and result). :func:`table_context` is what
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from acpgen.emit.render import export_sort_key, render
+from acpgen.emit.render import export_sort_key, plan_fields, render
 from acpgen.errors import AcpgenError
 from acpgen.ir.naming import pascal
 from acpgen.load.capabilities import Manifest
@@ -42,26 +43,36 @@ def method_requirements(model: GenerationModel, manifest: Manifest, m: Method) -
     return sorted(ids)
 
 
-def method_context(model: GenerationModel, manifest: Manifest) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class MethodRow:
+    """One method of the table, with the names of its envelope classes."""
+
+    wire: str
+    py_name: str
+    side: str  # the side that handles it: agent | client | protocol | both
+    sender: str
+    kind: str  # request | notification
+    params: str
+    result: str | None
+    stem: str  # the stem of its envelope class names
+    message_class: str
+    response_class: str | None  # requests only
+    gates: list[str]  # the targets of its capability gates
+    requirements: list[str]  # the requirement IDs that bind it
+
+
+def method_rows(model: GenerationModel, manifest: Manifest) -> list[MethodRow]:
     rows = []
     for m in sorted(model.ir.methods, key=lambda m: m.wire):
         stem = class_stem(m.py_name)
-        rows.append(
-            {
-                "wire": m.wire,
-                "py_name": m.py_name,
-                "side": m.side,
-                "sender": m.sender,
-                "kind": m.kind,
-                "params": m.params,
-                "result": m.result,
-                "stem": stem,
-                "message_class": f"{stem}{'Request' if m.kind == 'request' else 'Notification'}Message",
-                "response_class": f"{stem}ResponseMessage" if m.kind == "request" else None,
-                "gates": sorted({g.target for g in manifest.gates if g.method == m.wire}),
-                "requirements": method_requirements(model, manifest, m),
-            }
-        )
+        rows.append(MethodRow(
+            wire=m.wire, py_name=m.py_name, side=m.side, sender=m.sender, kind=m.kind,
+            params=m.params, result=m.result, stem=stem,
+            message_class=f"{stem}{'Request' if m.kind == 'request' else 'Notification'}Message",
+            response_class=f"{stem}ResponseMessage" if m.kind == "request" else None,
+            gates=sorted({g.target for g in manifest.gates if g.method == m.wire}),
+            requirements=method_requirements(model, manifest, m),
+        ))
     return rows
 
 
@@ -115,50 +126,61 @@ REEXPORTED_MODELS = ("AgentCapabilities", "AuthMethod", "ClientCapabilities", "R
 
 
 
-def envelope_classes(methods: list[dict[str, Any]]) -> set[str]:
-    names = {row["message_class"] for row in methods}
-    return names | {row["response_class"] for row in methods if row["response_class"]}
+def envelope_classes(methods: list[MethodRow]) -> set[str]:
+    names = {row.message_class for row in methods}
+    return names | {row.response_class for row in methods if row.response_class}
 
 
-def table_context(model: GenerationModel, manifest: Manifest) -> dict[str, Any]:
+@dataclass(frozen=True)
+class MethodTable:
     """What schema.py's method table and methods.py's face are rendered from."""
-    methods = method_context(model, manifest)
+
+    package: str
+    protocol_version: int
+    methods: list[MethodRow]  # by wire name
+    requests: list[MethodRow]
+    handled_by: dict[str, list[MethodRow]]  # side -> what it handles (protocol methods: both)
+    sent_by: dict[str, list[MethodRow]]  # side -> what it sends
+    face_models: list[str]  # the models the face's overloads name
+    models: list[str]  # the models the table names (the re-exported ones are imported by name)
+    schema_names: list[str]  # what methods.py takes from schema.py
+    exports: list[str]  # methods.py's __all__
+
+
+def method_table(model: GenerationModel, manifest: Manifest) -> MethodTable:
+    methods = method_rows(model, manifest)
     # Envelope classes live beside the imported defs and the module's own names: refuse a
     # method whose class name is taken (or shared with another method), naming both.
     taken = {name: f"$defs/{name}" for name in model.ir.defs}
     taken.update({name: "a name methods.py defines" for name in (*_EXPORTS, *_MODULE_IMPORTS)})
     for row in methods:
-        for cls in (row["message_class"], row["response_class"]):
+        for cls in (row.message_class, row.response_class):
             if cls is None:
                 continue
             if cls in taken:
-                raise AcpgenError(model.ir.meta_where, f"method {row['wire']!r}: its envelope class {cls} "
+                raise AcpgenError(model.ir.meta_where, f"method {row.wire!r}: its envelope class {cls} "
                                   f"collides with {taken[cls]}")
-            taken[cls] = f"the envelope of method {row['wire']!r}"
-    requests = [row for row in methods if row["kind"] == "request"]
-    return {
-        "package": model.options.package,
-        "protocol_version": model.ir.protocol_version,
-        "methods": methods,
-        "requests": requests,
-        "handled_by": {
-            side: [row for row in methods if row["side"] in (side, "protocol")] for side in ("agent", "client")
-        },
-        "sent_by": {
-            side: [row for row in methods if row["sender"] in (side, "both")] for side in ("agent", "client")
-        },
-        # The models the face's overloads name.
-        "face_models": sorted({row["params"] for row in methods} | {row["result"] for row in requests}),
-        # The models the table names (the re-exported ones are imported by name).
-        "models": sorted(({row["params"] for row in methods} | {row["result"] for row in methods if row["result"]})
-                         - set(REEXPORTED_MODELS)),
-        "schema_names": sorted({*_FROM_SCHEMA, *envelope_classes(methods)}, key=export_sort_key),
-        "exports": sorted(set(_EXPORTS) | envelope_classes(methods), key=export_sort_key),
-    }
+            taken[cls] = f"the envelope of method {row.wire!r}"
+    requests = [row for row in methods if row.kind == "request"]
+    return MethodTable(
+        package=model.options.package,
+        protocol_version=model.ir.protocol_version,
+        methods=methods,
+        requests=requests,
+        handled_by={side: [row for row in methods if row.side in (side, "protocol")] for side in ("agent", "client")},
+        sent_by={side: [row for row in methods if row.sender in (side, "both")] for side in ("agent", "client")},
+        face_models=sorted({row.params for row in methods} | {row.result for row in requests if row.result}),
+        models=sorted(({row.params for row in methods} | {row.result for row in methods if row.result})
+                      - set(REEXPORTED_MODELS)),
+        schema_names=sorted({*_FROM_SCHEMA, *envelope_classes(methods)}, key=export_sort_key),
+        exports=sorted(set(_EXPORTS) | envelope_classes(methods), key=export_sort_key),
+    )
 
 
 def emit(model: GenerationModel) -> dict[str, str]:
-    ctx = table_context(model, model.capabilities)
-    ctx["models"] = ctx.pop("face_models")
-    ctx["reexports"] = [(module, sorted(names, key=export_sort_key)) for module, names in _REEXPORTS]
-    return {f"{model.options.package}/methods.py": render(TEMPLATE, **ctx)}
+    table = method_table(model, model.capabilities)
+    fields = plan_fields(table)
+    del fields["face_models"]
+    fields["models"] = table.face_models  # methods.py names the models of its face
+    reexports = [(module, sorted(names, key=export_sort_key)) for module, names in _REEXPORTS]
+    return {f"{model.options.package}/methods.py": render(TEMPLATE, reexports=reexports, **fields)}

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 def emit(model: GenerationModel) -> dict[str, str]:
     blocks = plan_models(model.ir)
     formats = int_formats(model.ir)
-    public = sorted({b.name for b in blocks if b.public} | HELPER_NAMES | {f["name"] for f in formats})
+    public = sorted({b.name for b in blocks if b.public} | HELPER_NAMES | {f.name for f in formats})
     text = render(
         "models/models.py.jinja",
         package=model.options.package,

@@ -43,17 +43,34 @@ How unions come out (the rest of the contract):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any, assert_never
 
 from acpgen.emit.escape import doc_text
+from acpgen.emit.type_tree import (
+    AnyNode,
+    DictOf,
+    Disc,
+    Kind,
+    LeftToRight,
+    ListOf,
+    Lit,
+    Named,
+    NoneNode,
+    Prim,
+    Tagged,
+    TaggedMember,
+    TypeNode,
+    UnionOf,
+    names,
+    nodes,
+)
 from acpgen.errors import AcpgenError
 from acpgen.ir.formats import INTEGER_FORMATS
 from acpgen.ir.naming import MODULE_NAMES, member_name, pascal, snake_case
-from acpgen.ir.types import Definition, Property, SchemaIR, TypeExpr, Variant
+from acpgen.ir.types import Definition, Property, SchemaIR, Shape, TypeExpr, Variant
 from acpgen.ir.visit import def_types, fold, refs, walk_all
-
-SCHEMA = "schema/v1/schema.json"  # where planner refusals point (the lock's schema path)
 
 _PRIMITIVE_BASES = {
     "string": "StrictStr", "integer": "StrictInt", "number": "StrictFloat", "boolean": "StrictBool",
@@ -85,52 +102,60 @@ def docstring_text(text: str | None) -> str | None:
 # -- type trees ------------------------------------------------------------------------------
 
 
-def type_node(t: TypeExpr) -> dict[str, Any]:
-    """A type as a small tree: spelled by :func:`acpgen.emit.type_spelling.spell_type` (the
-    templates' ``ty``), split across lines by ``templates/models/_layout.jinja``."""
-    return fold(t, _node)
+def type_node(t: TypeExpr, where: str) -> TypeNode:
+    """A type as a small typed tree (:mod:`acpgen.emit.type_tree`): spelled by
+    :func:`acpgen.emit.type_spelling.spell_type` (the templates' ``ty``), split across lines
+    by ``templates/models/_layout.jinja``. ``where``: the schema a refusal names."""
 
+    def node(t: TypeExpr, items: TypeNode | None, variants: tuple[TypeNode, ...]) -> TypeNode:
+        match t.kind:
+            case "ref":
+                return Named(t.name or "")
+            case "primitive":
+                base = _PRIMITIVE_BASES[t.name or ""]
+                kw = _constraints(t)
+                if t.name == "integer" and t.format in INTEGER_FORMATS:
+                    # A named range per format (``Uint32``), plus any tighter schema bound.
+                    lo, hi = INTEGER_FORMATS[t.format]
+                    base = int_format_name(t.format)
+                    kw = tuple((k, v) for k, v in kw if (k == "ge" and v > lo) or (k == "le" and v < hi))
+                return Prim(base, kw)
+            case "array":
+                return ListOf(items or AnyNode(), _constraints(t))
+            case "map":
+                return DictOf(items or AnyNode())
+            case "union":
+                return UnionOf(variants)
+            case "const":
+                return Lit(t.value)
+            case "null":
+                return NoneNode()
+            case "any":
+                return AnyNode()
+        # An inline object with properties: only a $def becomes a class.
+        raise AcpgenError(where, f"models: cannot map type kind {t.kind!r}")
 
-def _node(t: TypeExpr, items: dict[str, Any] | None, variants: tuple[dict[str, Any], ...]) -> dict[str, Any]:
-    if t.kind == "ref":
-        return {"k": "name", "name": t.name}
-    if t.kind == "primitive":
-        base = _PRIMITIVE_BASES[t.name or ""]
-        kw = _constraints(t)
-        if t.name == "integer" and t.format in INTEGER_FORMATS:
-            # A named range per format (``Uint32``), plus any tighter schema bound.
-            lo, hi = INTEGER_FORMATS[t.format]
-            base = int_format_name(t.format)
-            kw = [(k, v) for k, v in kw if (k == "ge" and v > lo) or (k == "le" and v < hi)]
-        return {"k": "prim", "base": base, "kw": kw}
-    if t.kind == "array":
-        return {"k": "list", "items": items or {"k": "any"}, "kw": _constraints(t)}
-    if t.kind == "map":
-        return {"k": "dict", "items": items or {"k": "any"}}
-    if t.kind == "union":
-        return {"k": "union", "members": list(variants)}
-    if t.kind == "const":
-        return {"k": "lit", "value": t.value}
-    if t.kind == "null":
-        return {"k": "none"}
-    if t.kind == "any":
-        return {"k": "any"}
-    raise AcpgenError(SCHEMA, f"models: cannot map type kind {t.kind!r}")
+    return fold(t, node)
 
 
 def int_format_name(fmt: str) -> str:
     return pascal(fmt).capitalize()
 
 
-def int_formats(ir: SchemaIR | None = None) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class IntRange:
+    """A named integer range the models module defines (``Uint32 = Annotated[int, ...]``)."""
+
+    name: str
+    ge: int
+    le: int
+
+
+def int_formats(ir: SchemaIR | None = None) -> list[IntRange]:
     """The named integer ranges the module header defines (``Int32``, ``Uint64``, ...):
     those the schema uses (all of them without an IR)."""
     used = set(INTEGER_FORMATS) if ir is None else _used_formats(ir)
-    return [
-        {"name": int_format_name(f), "ge": lo, "le": hi}
-        for f, (lo, hi) in sorted(INTEGER_FORMATS.items())
-        if f in used
-    ]
+    return [IntRange(int_format_name(f), lo, hi) for f, (lo, hi) in sorted(INTEGER_FORMATS.items()) if f in used]
 
 
 def _used_formats(ir: SchemaIR) -> set[str]:
@@ -144,18 +169,18 @@ def _used_formats(ir: SchemaIR) -> set[str]:
     }
 
 
-def _constraints(t: TypeExpr) -> list[tuple[str, Any]]:
-    return sorted((_KW[k], v) for k, v in t.constraints if k in _KW)
+def _constraints(t: TypeExpr) -> tuple[tuple[str, Any], ...]:
+    return tuple(sorted((_KW[k], v) for k, v in t.constraints if k in _KW))
 
 
 # -- blocks ----------------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(frozen=True)
 class FieldSpec:
     py_name: str
     alias: str | None
-    type: dict[str, Any]
+    type: TypeNode
     nullable: bool  # null is a valid value
     required: bool
     omit_only: bool  # optional but not nullable: absent is fine, explicit null is not
@@ -166,9 +191,25 @@ class FieldSpec:
     tag: bool = False  # a union branch's tag: required at run time, defaulted for type checkers
 
 
-@dataclass
+class BlockKind(StrEnum):
+    """What a block of the models module defines (the templates test ``b.kind``)."""
+
+    CLASS = "class"
+    ENUM = "enum"
+    OPEN_ENUM = "open_enum"  # an enum that also accepts any value of its base type
+    ALIAS = "alias"  # a type alias (a union, a named primitive, any)
+
+
+@dataclass(frozen=True)
+class EnumMember:
+    name: str  # its Python name (acpgen.ir.naming.member_name)
+    value: Any  # its wire value: a string or an integer
+    doc: str | None
+
+
+@dataclass(frozen=True)
 class Block:
-    kind: str  # class | enum | open_enum | alias
+    kind: BlockKind
     name: str
     doc: str | None
     public: bool
@@ -176,24 +217,24 @@ class Block:
     lazy: set[str] = field(default_factory=set)  # names only used in annotations
     bases: list[str] = field(default_factory=list)
     fields: list[FieldSpec] = field(default_factory=list)
-    members: list[dict[str, Any]] = field(default_factory=list)  # enums
+    members: list[EnumMember] = field(default_factory=list)  # enums
     base: str | None = None  # enum value type: str | int
-    type: dict[str, Any] | None = None  # alias target
+    type: TypeNode | None = None  # alias target
     open_limits: list[tuple[str, Any]] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Entry:
     """One member of a union: a class, or a nested union of classes, or a bare type."""
 
     tag: str | None  # Tag() value for a callable discriminator
     classes: list[str]  # 1 class, or several (a branch that is itself a union)
     title: str | None = None  # the branch's schema title
-    type: dict[str, Any] | None = None  # a bare type branch
+    type: TypeNode | None = None  # a bare type branch
 
 
-def field_spec(p: Property, tag: Any = None) -> FieldSpec:
-    typ = {"k": "lit", "value": tag} if tag is not None else type_node(p.type)
+def field_spec(p: Property, where: str, tag: Any = None) -> FieldSpec:
+    typ = Lit(tag) if tag is not None else type_node(p.type, where)
     is_any = p.type.kind == "any"
     validate_default = p.has_default and (
         isinstance(p.default, (dict, list)) or p.type.kind == "ref"
@@ -232,7 +273,7 @@ class Planner:
         self.defs = ir.defs
         self.blocks: dict[str, Block] = {}
         self.entries: dict[str, list[Entry]] = {}  # union def -> its members
-        self.format_names = frozenset(f["name"] for f in int_formats(ir))
+        self.format_names = frozenset(f.name for f in int_formats(ir))
         self.origins: dict[str, str] = {}  # branch class -> the variant it was named for
 
     # -- public --------------------------------------------------------------------------
@@ -246,20 +287,21 @@ class Planner:
     def plan_def(self, name: str, d: Definition) -> None:
         if name in self.blocks:
             return
-        if d.shape == "object":
-            self.add(self.object_block(d))
-        elif d.shape == "enum":
-            self.add(self.enum_block(d))
-        elif d.shape == "open_enum":
-            self.add(self.open_enum_block(d))
-        elif d.shape == "primitive":
-            self.add(self.alias(name, d.description, type_node(d.primitive or TypeExpr("any"))))
-        elif d.shape == "any":
-            self.add(self.alias(name, d.description, {"k": "any"}))
-        elif d.shape in ("union", "tagged_union"):
-            self.union_block(d)
-        else:  # pragma: no cover - the IR has no other shapes
-            raise AcpgenError(self.ir.schema_where, f"{d.pointer}: unknown shape {d.shape!r}")
+        match d.shape:
+            case Shape.OBJECT:
+                self.add(self.object_block(d))
+            case Shape.ENUM:
+                self.add(self.enum_block(d))
+            case Shape.OPEN_ENUM:
+                self.add(self.open_enum_block(d))
+            case Shape.PRIMITIVE:
+                self.add(self.alias(name, d.description, type_node(d.primitive or TypeExpr("any"), self.ir.schema_where)))
+            case Shape.ANY:
+                self.add(self.alias(name, d.description, AnyNode()))
+            case Shape.UNION | Shape.TAGGED_UNION:
+                self.union_block(d)
+            case _:
+                assert_never(d.shape)
 
     # -- blocks ----------------------------------------------------------------------------
 
@@ -275,39 +317,33 @@ class Planner:
                               f"{clash[0]!r} hiding the type of that name its other members use")
         self.blocks[block.name] = block
 
-    def alias(self, name: str, doc: str | None, typ: dict[str, Any]) -> Block:
-        return Block(kind="alias", name=name, doc=docstring_text(doc), public=True, type=typ,
-                     deps=_names(typ))
+    def alias(self, name: str, doc: str | None, typ: TypeNode) -> Block:
+        return Block(kind=BlockKind.ALIAS, name=name, doc=docstring_text(doc), public=True, type=typ,
+                     deps=names(typ))
 
     def object_block(self, d: Definition) -> Block:
-        fields = [field_spec(p) for p in d.properties]
+        fields = [field_spec(p, self.ir.schema_where) for p in d.properties]
         lazy: set[str] = set()
         for p in d.properties:
             lazy |= refs(p.type)
-        return Block(kind="class", name=d.name, doc=docstring_text(d.description), public=True,
+        return Block(kind=BlockKind.CLASS, name=d.name, doc=docstring_text(d.description), public=True,
                      bases=["_Model"], fields=fields, lazy=lazy)
 
     def enum_block(self, d: Definition) -> Block:
         base = "int" if d.enum_base == "integer" else "str"
-        members = [
-            {"name": member_name(m.value, m.title), "value": m.value,
-             "doc": docstring_text(m.description)}
-            for m in d.enum_members
-        ]
-        return Block(kind="enum", name=d.name, doc=docstring_text(d.description), public=True,
+        members = [EnumMember(member_name(m.value, m.title), m.value, docstring_text(m.description))
+                   for m in d.enum_members]
+        return Block(kind=BlockKind.ENUM, name=d.name, doc=docstring_text(d.description), public=True,
                      members=members, base=base)
 
     def open_enum_block(self, d: Definition) -> Block:
-        block = self.enum_block(d)
-        block.kind = "open_enum"
         catch = d.catch_all or TypeExpr("primitive", name=d.enum_base)
         limits = dict(_constraints(catch))
         if catch.name == "integer" and catch.format in INTEGER_FORMATS:
             lo, hi = INTEGER_FORMATS[catch.format]
             limits["ge"] = max(lo, limits.get("ge", lo))
             limits["le"] = min(hi, limits.get("le", hi))
-        block.open_limits = sorted(limits.items())
-        return block
+        return replace(self.enum_block(d), kind=BlockKind.OPEN_ENUM, open_limits=sorted(limits.items()))
 
     # -- unions ------------------------------------------------------------------------------
 
@@ -323,42 +359,39 @@ class Planner:
             and all(e.tag is not None and e.tag not in (OTHER_TAG, UNTAGGED) for e in entries)
             and all(len(e.classes) == 1 and e.type is None for e in entries)
         )
-        typ: dict[str, Any]
-        if disc is None or d.shape == "union":
-            members = [_entry_type(e) for e in entries]
-            typ = members[0] if len(members) == 1 else {"k": "union", "members": members}
+        typ: TypeNode
+        if disc is None or d.shape == Shape.UNION:
+            members = tuple(_entry_type(e) for e in entries)
+            typ = members[0] if len(members) == 1 else UnionOf(members)
         elif simple:
-            typ = {"k": "disc", "field": disc_prop,
-                   "members": [{"k": "name", "name": e.classes[0]} for e in entries]}
+            typ = Disc(str(disc_prop), tuple(Named(e.classes[0]) for e in entries))
         else:
-            known = sorted(str(e.tag) for e in entries if e.tag not in (OTHER_TAG, UNTAGGED))
-            # The Tag() of a catch-all / untagged branch is the fixed "(other)" / "(untagged)":
-            # other emitters (generated requirement checks) recognise branches by them.
-            names = {OTHER_TAG: OTHER_TAG, UNTAGGED: UNTAGGED}
-            typ = {
-                "k": "tagged",
-                "wire": disc,
-                "attr": disc_prop,
-                "known": known,
-                "other": names[OTHER_TAG] if any(e.tag == OTHER_TAG for e in entries) else None,
-                "default": names[UNTAGGED] if any(e.tag == UNTAGGED for e in entries) else None,
-                "members": [{"tag": names.get(e.tag or "", e.tag), "type": _entry_type(e)} for e in entries],
-            }
-            # The one error pydantic reports for a bad tag (text; the template writes it as a literal).
-            typ["message"] = (
-                f"'{disc}' must be one of {', '.join(known)}"
-                + (" (or another string)" if typ["other"] else "")
-                + (" or absent" if typ["default"] else "")
-            )
-            # An untagged branch (anyOf) also accepts objects that carry a tag of another
-            # branch but not its body: the schema admits them, so each tagged branch falls
-            # back to the untagged one, tried in order (first the branch the tag names).
-            fallback = next((e for e in entries if e.tag == UNTAGGED), None)
-            if fallback is not None:
-                for m in typ["members"]:
-                    if m["tag"] != typ["default"]:
-                        m["type"] = {"k": "ltr", "members": [m["type"], _entry_type(fallback)]}
+            typ = self.tagged(disc, str(disc_prop), entries)
         self.add(self.alias(d.name, d.description, typ))
+
+    def tagged(self, disc: str, attr: str, entries: list[Entry]) -> Tagged:
+        """A union told apart by a callable discriminator: the listed tags, plus the fixed
+        Tag() of a catch-all / untagged branch ("(other)" / "(untagged)": other emitters,
+        the generated requirement checks, recognise branches by them)."""
+        known = tuple(sorted(str(e.tag) for e in entries if e.tag not in (OTHER_TAG, UNTAGGED)))
+        other = OTHER_TAG if any(e.tag == OTHER_TAG for e in entries) else None
+        default = UNTAGGED if any(e.tag == UNTAGGED for e in entries) else None
+        # The one error pydantic reports for a bad tag (text; the template writes it as a literal).
+        message = (f"'{disc}' must be one of {', '.join(known)}"
+                   + (" (or another string)" if other else "") + (" or absent" if default else ""))
+        # An untagged branch (anyOf) also accepts objects that carry a tag of another branch
+        # but not its body: the schema admits them, so each tagged branch falls back to the
+        # untagged one, tried in order (first the branch the tag names).
+        fallback = next((e for e in entries if e.tag == UNTAGGED), None)
+        members = []
+        for e in entries:
+            tag = e.tag or ""
+            branch = _entry_type(e)
+            if fallback is not None and tag != default:
+                branch = LeftToRight((branch, _entry_type(fallback)))
+            members.append(TaggedMember(tag, branch))
+        return Tagged(wire=disc, attr=attr, known=known, other=other, default=default, message=message,
+                      members=tuple(members))
 
     def union_entries(self, d: Definition) -> list[Entry]:
         entries: list[Entry] = []
@@ -385,7 +418,7 @@ class Planner:
             if v.ref is not None:
                 bases = self.bases_of(v.ref, d)
             elif v.inline is not None and not own:
-                entries.append(Entry(tag=tag, title=v.title, classes=[], type=type_node(v.inline)))
+                entries.append(Entry(tag=tag, title=v.title, classes=[], type=type_node(v.inline, self.ir.schema_where)))
                 continue
             else:
                 nested = self.nested_bases(d, v, index)
@@ -400,13 +433,14 @@ class Planner:
                 if self.origins.setdefault(cls, origin) != origin:
                     raise AcpgenError(self.ir.schema_where, f"{d.pointer}: {self.origins[cls]} and {origin} both "
                                       f"map to the class name {cls}")
-                fields = [field_spec(p) for p in own if p.type.kind != "const"]
-                fields += [field_spec(p, tag=p.type.value) for p in own if p.type.kind == "const"]
+                where = self.ir.schema_where
+                fields = [field_spec(p, where) for p in own if p.type.kind != "const"]
+                fields += [field_spec(p, where, tag=p.type.value) for p in own if p.type.kind == "const"]
                 lazy: set[str] = set()
                 for p in own:
                     lazy |= refs(p.type)
                 deps = {base} if base != "_Model" else set()
-                self.add(Block(kind="class", name=cls, doc=docstring_text(v.description), public=True,
+                self.add(Block(kind=BlockKind.CLASS, name=cls, doc=docstring_text(v.description), public=True,
                                bases=[base], fields=_dedupe(fields), deps=deps, lazy=lazy))
                 classes.append(cls)
             entries.append(Entry(tag=tag, title=v.title, classes=classes))
@@ -436,9 +470,9 @@ class Planner:
         """The classes a branch referring to ``ref`` extends: the def itself when it is an
         object, or each member class of a union def (the branch is then a nested union)."""
         target = self.defs[ref]
-        if target.shape == "object":
+        if target.shape == Shape.OBJECT:
             return [(ref, "")]
-        if target.shape in ("union", "tagged_union"):
+        if target.shape in (Shape.UNION, Shape.TAGGED_UNION):
             self.plan_def(ref, target)
             out: list[tuple[str, str]] = []
             for e in self.entries[ref]:
@@ -489,37 +523,22 @@ class Planner:
         return out
 
 
-def _entry_type(e: Entry) -> dict[str, Any]:
+def _entry_type(e: Entry) -> TypeNode:
     if e.type is not None:
         return e.type
     if len(e.classes) == 1:
-        return {"k": "name", "name": e.classes[0]}
-    return {"k": "union", "members": [{"k": "name", "name": c} for c in e.classes]}
+        return Named(e.classes[0])
+    return UnionOf(tuple(Named(c) for c in e.classes))
 
 
-def _names(typ: dict[str, Any]) -> set[str]:
-    found: set[str] = set()
-    if typ.get("k") == "name":
-        found.add(typ["name"])
-    for key in ("items", "type"):
-        if isinstance(typ.get(key), dict):
-            found |= _names(typ[key])
-    for m in typ.get("members", []):
-        found |= _names(m)
-    return found
-
-
-def _spelled_with(typ: dict[str, Any]) -> set[str]:
-    found = set(_names(typ))
-    if typ.get("k") == "list":
-        found.add("list")
-    if typ.get("k") == "dict":
-        found |= {"dict", "str"}
-    for key in ("items", "type"):
-        if isinstance(typ.get(key), dict):
-            found |= _spelled_with(typ[key])
-    for m in typ.get("members", []):
-        found |= _spelled_with(m)
+def _spelled_with(typ: TypeNode) -> set[str]:
+    """The names a type's spelling uses: its own, and the builtins that spell lists and maps."""
+    found = names(typ)
+    for n in nodes(typ):
+        if n.k == Kind.LIST:
+            found.add("list")
+        elif n.k == Kind.DICT:
+            found |= {"dict", "str"}
     return found
 
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from acpgen.emit.render import export_sort_key, render
+from acpgen.emit.render import export_sort_key, render_plan
 
 if TYPE_CHECKING:
     from acpgen.model.generation import GenerationModel
@@ -28,14 +29,24 @@ PINS = ("PROTOCOL_VERSION", "ROSTER_REVISION")  # from schema.py
 
 
 
+@dataclass(frozen=True)
+class PackagePlan:
+    """What ``templates/package/__init__.py.jinja`` writes."""
+
+    package: str
+    protocol_version: int
+    face: tuple[tuple[str, tuple[str, ...]], ...]  # module -> the names imported from it
+    exports: list[str]  # __all__, in RUF022's order
+
+
 def emit(model: GenerationModel) -> dict[str, str]:
-    ctx: dict[str, Any] = {
-        "package": model.options.package,
-        "protocol_version": model.ir.protocol_version,
-        "face": FACE,
-        "exports": sorted({*PINS, "models", *(n for _, names in FACE for n in names)}, key=export_sort_key),
-    }
+    plan = PackagePlan(
+        package=model.options.package,
+        protocol_version=model.ir.protocol_version,
+        face=FACE,
+        exports=sorted({*PINS, "models", *(n for _, names in FACE for n in names)}, key=export_sort_key),
+    )
     return {
-        f"{model.options.package}/__init__.py": render("package/__init__.py.jinja", **ctx),
+        f"{model.options.package}/__init__.py": render_plan("package/__init__.py.jinja", plan),
         f"{model.options.package}/py.typed": "",
     }

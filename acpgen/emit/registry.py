@@ -14,10 +14,10 @@ from acpgen.emit import (
     methods,
     models,
     package,
+    requirement_stubs,
     runtime,
     schema,
     shipped,
-    test_stubs,
     trace,
 )
 from acpgen.model.generation import GenerationModel
@@ -25,6 +25,6 @@ from acpgen.model.generation import GenerationModel
 Emitter = Callable[[GenerationModel], dict[str, str]]
 
 EMITTERS: tuple[Emitter, ...] = (
-    package.emit, models.emit, builders.emit, schema.emit, methods.emit, test_stubs.emit, runtime.emit,
+    package.emit, models.emit, builders.emit, schema.emit, methods.emit, requirement_stubs.emit, runtime.emit,
     conformance.emit, shipped.emit, trace.emit,
 )

@@ -14,9 +14,9 @@ generation memo never pays for it.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
@@ -30,10 +30,11 @@ if TYPE_CHECKING:
     import jinja2
 
 __all__ = [
-    "BlackLayout", "Sourced", "Verbatim", "environment", "export_sort_key", "py_literal", "render", "templates_dir",
+    "BlackLayout", "Sourced", "Verbatim", "environment", "export_sort_key", "plan_fields", "py_literal", "render",
+    "render_plan", "templates_dir",
 ]
 
-ENV_TEMPLATES = "ACPGEN_TEMPLATES"
+ENV_TEMPLATES = "ACPGEN_TEMPLATES"  # named in the error for a bad one (read by acpgen.cli.options)
 BLACK_LAYOUT_MARK = "{# acpgen: black-layout"
 
 
@@ -68,17 +69,28 @@ def export_sort_key(name: str) -> tuple[int, str]:
     return (0 if name.isupper() else 1 if name[:1].isupper() else 2, name)
 
 
-def templates_dir() -> Path:
-    """``templates/`` at the project root (source checkout), or inside an installed wheel.
+# Another templates directory, set by the CLI edge from $ACPGEN_TEMPLATES (use_templates).
+_override: str | None = None
 
-    ``$ACPGEN_TEMPLATES`` overrides it: a test and debugging hook (tests break a copy of the
-    templates to prove bad output is never half-applied); ``acpgen check`` in CI never sets it.
-    """
-    override = os.environ.get(ENV_TEMPLATES)
-    if override:
-        if not Path(override).is_dir():
-            raise AcpgenError(override, f"${ENV_TEMPLATES} is not a directory")
-        return Path(override).resolve()
+
+def use_templates(directory: str | None) -> None:
+    """Render from ``directory`` instead of the installed templates (None: the installed
+    ones): the CLI edge passes ``$ACPGEN_TEMPLATES`` (:mod:`acpgen.cli.options`), a test and
+    debugging hook (tests break a copy of the templates to prove bad output is never
+    half-applied); ``acpgen check`` in CI never sets it."""
+    global _override
+    if directory != _override:
+        _override = directory
+        environment.cache_clear()
+
+
+def templates_dir() -> Path:
+    """``templates/`` at the project root (source checkout), or inside an installed wheel, or
+    the directory given to :func:`use_templates`."""
+    if _override:
+        if not Path(_override).is_dir():
+            raise AcpgenError(_override, f"${ENV_TEMPLATES} is not a directory")
+        return Path(_override).resolve()
     here = Path(__file__).resolve().parent.parent  # the acpgen package
     for candidate in (here / "_templates", here.parent / "templates"):
         if candidate.is_dir():
@@ -161,13 +173,13 @@ def _declares_black_layout(directory: str, template: str) -> bool:
         return handle.readline().startswith(BLACK_LAYOUT_MARK)
 
 
-@functools.lru_cache(maxsize=4)
-def environment(directory: str | None = None) -> jinja2.Environment:
+@functools.lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
     import jinja2
 
     cache_dir = disk_cache.cache_dir(f"jinja-{disk_cache.installed_version('jinja2')}")
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(directory or str(templates_dir())),
+        loader=jinja2.FileSystemLoader(str(templates_dir())),
         undefined=jinja2.StrictUndefined,  # a typo in a template is an error, not empty output
         keep_trailing_newline=True,
         trim_blocks=True,
@@ -211,12 +223,29 @@ def _BytecodeCache(directory: Path) -> jinja2.BytecodeCache:
     return Cache(str(directory))
 
 
-def render(template: str, directory: str | None = None, **context: Any) -> str:
+def plan_fields(plan: Any) -> dict[str, Any]:
+    """The fields of a plan (a dataclass a planner built) by name: the names a template reads."""
+    return {f.name: getattr(plan, f.name) for f in dataclasses.fields(plan)}
+
+
+def render_plan(template: str, *plans: Any, **context: Any) -> str:
+    """Render ``template`` with the fields of ``plans`` and ``context``; a name two of them
+    give must have one value (a planner bug otherwise)."""
+    names: dict[str, Any] = {}
+    for part in (*map(plan_fields, plans), context):
+        for name, value in part.items():
+            if name in names and names[name] != value:
+                raise AcpgenError(f"templates/{template}", f"two plans give {name!r} different values")
+            names[name] = value
+    return render(template, **names)
+
+
+def render(template: str, **context: Any) -> str:
     import jinja2
 
     try:
         escape.validate_context(context)
-        env = environment(directory)
+        env = environment()
         text = env.get_template(template).render(**context)
     except escape.EscapeError as exc:
         # The IR refuses what cannot be written; reaching here is a generator bug, still
@@ -228,6 +257,6 @@ def render(template: str, directory: str | None = None, **context: Any) -> str:
         where = f"templates/{template}" + (f":{line}" if line else "")
         raise AcpgenError(where if name else template, f"template failed to render: {exc}") from None
     origin = f"templates/{template}"
-    if _declares_black_layout(directory or str(templates_dir()), template):
+    if _declares_black_layout(str(templates_dir()), template):
         return BlackLayout(text, origin)
     return Sourced(text, origin)

@@ -18,13 +18,14 @@ the ``_package.py`` rendered here naming the package. It is a package, so pytest
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from acpgen.emit.models_plan import type_node
-from acpgen.emit.render import export_sort_key, render
+from acpgen.emit.render import export_sort_key, render_plan
 from acpgen.emit.shipped import RUNTIME_TESTS_DIR
+from acpgen.emit.type_tree import Kind, ListOf, Prim, TypeNode, nodes, qualified
 from acpgen.errors import AcpgenError
-from acpgen.ir.types import Method, SchemaIR
+from acpgen.ir.types import Method, SchemaIR, Shape
 from acpgen.shipped.runtime import errors as runtime_errors
 
 if TYPE_CHECKING:
@@ -62,7 +63,6 @@ class SideView:
     peer: str
     cls: str
     connection: str
-    routes: str
     methods: tuple[Method, ...]  # what this side handles
     outbound: tuple[Method, ...]  # what this side sends (the peer's methods)
 
@@ -86,7 +86,17 @@ DEFAULT_ON_ERROR = "x-deserialize-default-on-error"
 SKIP_INVALID_ITEMS = "x-deserialize-skip-invalid-items"
 
 
-def lenient_markers(ir: SchemaIR) -> list[tuple[str, list[tuple[str, bool, bool, bool, Any]]]]:
+class LenientMarker(NamedTuple):
+    """One marked property (a tuple: ``schema.py``'s template unpacks it)."""
+
+    wire: str
+    default_on_error: bool
+    skip: bool  # skip invalid items (of an array)
+    stated: bool  # a default is stated here (else the model's own default applies)
+    default: Any  # that default, a JSON value
+
+
+def lenient_markers(ir: SchemaIR) -> list[tuple[str, list[LenientMarker]]]:
     """Per class, its marked properties: (wire name, default-on-error, skip-invalid-items,
     whether a default is stated here, and that default; without one the template writes
     ``NO_DEFAULT``: the model's own default applies)."""
@@ -107,7 +117,7 @@ def lenient_markers(ir: SchemaIR) -> list[tuple[str, list[tuple[str, bool, bool,
                     stated, default = True, prop.default
                 elif prop.type.kind == "array":
                     stated, default = True, []
-            rows.append((prop.wire_name, default_on_error, skip, stated, default))
+            rows.append(LenientMarker(prop.wire_name, default_on_error, skip, stated, default))
         if rows:
             found.append((name, rows))
     return found
@@ -146,35 +156,21 @@ _CALL_NAMES = frozenset({"self", "params", "fields"})
 @dataclass(frozen=True)
 class KeywordArg:
     name: str  # the member's Python name
-    type: dict[str, Any]  # its type tree (models_plan.type_node), names qualified with models.
+    type: TypeNode  # its type tree (models_plan.type_node), names qualified with models.
     required: bool  # else the keyword defaults to None, which means "omitted"
     nullable: bool  # null is a value of the member
 
 
-def _qualified(tree: dict[str, Any]) -> dict[str, Any]:
-    """A type tree whose names resolve from another module of the package (``models.X``)."""
-    out = dict(tree)
-    if tree.get("k") in ("name", "prim"):
-        out["qual"] = True  # spell_type writes ``models.`` before the (escaped) name
-    if isinstance(tree.get("items"), dict):
-        out["items"] = _qualified(tree["items"])
-    if "members" in tree:
-        out["members"] = [_qualified(m) for m in tree["members"]]
-    return out
-
-
-def _annotations(tree: dict[str, Any]) -> set[str]:
+def _annotations(tree: TypeNode) -> set[str]:
     """The rendering shapes of a keyword's type that need more than ``models.X`` names:
     "field" (a constrained primitive or array: ``Annotated[..., Field(...)]``) or "union"
     (a union rendered with pydantic markers of the models module)."""
     found: set[str] = set()
-    if tree.get("k") in ("prim", "list") and tree.get("kw"):
-        found.add("field")
-    if tree.get("k") in ("ltr", "disc", "tagged"):
-        found.add("union")
-    for child in [tree.get("items"), *tree.get("members", [])]:
-        if isinstance(child, dict):
-            found |= _annotations(child)
+    for node in nodes(tree):
+        if isinstance(node, (Prim, ListOf)) and node.kw:
+            found.add("field")
+        if node.k in (Kind.LTR, Kind.DISC, Kind.TAGGED):
+            found.add("union")
     return found
 
 
@@ -182,12 +178,13 @@ def keyword_args(ir: SchemaIR, params: str) -> list[KeywordArg] | None:
     """The keyword form of an outbound call: one argument per member of its params object;
     None when the params are not an object (a union) or a member name is taken."""
     definition = ir.defs.get(params)
-    if definition is None or definition.shape != "object" or not definition.properties:
+    if definition is None or definition.shape != Shape.OBJECT or not definition.properties:
         return None
     if any(p.py_name in _CALL_NAMES for p in definition.properties):
         return None
     args = [
-        KeywordArg(p.py_name, _qualified(type_node(p.type)), p.required, p.nullable and p.type.kind != "any")
+        KeywordArg(p.py_name, qualified(type_node(p.type, ir.schema_where)), p.required,
+                   p.nullable and p.type.kind != "any")
         for p in definition.properties
     ]
     if any("union" in _annotations(a.type) for a in args):
@@ -214,41 +211,96 @@ def _cancelled_permission(ir: SchemaIR, permission: Method) -> dict[str, Any]:
     return {"outcome": {union.discriminator: "cancelled"}}
 
 
-def runtime_data(ir: SchemaIR) -> dict[str, Any]:
-    """What ``schema.py`` tells the shipped runtime: the member names it reads and writes,
-    the supported versions and the leniency markers, each checked against the schema."""
+@dataclass(frozen=True)
+class InitializeNames:
+    """The initialize exchange as the runtime reads and writes it (v1 names the members after
+    the side, ``clientCapabilities``; v2 plainly, ``capabilities``)."""
+
+    wire: str
+    request_version: str  # Python names of the members
+    client_capabilities: str
+    response_version: str
+    agent_capabilities: str
+    auth_methods: str
+    agent_info: str  # the default Agent.initialize answers it from a class attribute
+    capabilities_type: str  # the defs of the agent's capabilities and info
+    info_type: str
+    info_required: bool  # v2 requires the agent's info in the response; v1 lets it be omitted
+
+
+@dataclass(frozen=True)
+class SessionMethodNames:
+    """A session method the runtime sends or answers itself (session/cancel,
+    session/request_permission): its wire name, the Python name of its session id, and for the
+    permission request the wire value (JSON) it answers for a cancelled turn."""
+
+    wire: str
+    session_id: str
+    cancelled_result: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class RuntimeData:
+    """What ``schema.py`` tells the shipped runtime: the member names it reads and writes, the
+    supported versions and the leniency markers, each checked against the schema."""
+
+    supported_versions: tuple[int, ...]
+    lenient_markers: list[tuple[str, list[LenientMarker]]]
+    initialize: InitializeNames
+    cancel: SessionMethodNames
+    permission: SessionMethodNames
+
+
+def runtime_data(ir: SchemaIR) -> RuntimeData:
     initialize = _method(ir, INITIALIZE)
     cancel = _method(ir, SESSION_CANCEL)
     permission = _method(ir, REQUEST_PERMISSION)
     result = initialize.result or ""
     info = ir.defs[result].property(_wire(ir, result, "agentInfo", "info"))
-    return {
-        "supported_versions": [ir.protocol_version],
-        "lenient_markers": lenient_markers(ir),
-        "initialize": {
-            "wire": initialize.wire,
-            "request_version": _py(ir, initialize.params, "protocolVersion"),
-            "client_capabilities": _py(ir, initialize.params, "clientCapabilities", "capabilities"),
-            "response_version": _py(ir, result, "protocolVersion"),
-            "agent_capabilities": _py(ir, result, "agentCapabilities", "capabilities"),
-            "auth_methods": _py(ir, result, "authMethods"),
-            # The default Agent.initialize answers these from class attributes.
-            "agent_info": _py(ir, result, "agentInfo", "info"),
-            "capabilities_type": _ref(ir, result, "agentCapabilities", "capabilities"),
-            "info_type": _ref(ir, result, "agentInfo", "info"),
-            # v2 requires the agent's info in the initialize response; v1 lets it be omitted.
-            "info_required": info is not None and info.required,
-        },
-        "cancel": {"wire": cancel.wire, "session_id": _py(ir, cancel.params, "sessionId")},
-        "permission": {
-            "wire": permission.wire,
-            "session_id": _py(ir, permission.params, "sessionId"),
-            "cancelled_result": _cancelled_permission(ir, permission),
-        },
-    }
+    return RuntimeData(
+        supported_versions=(ir.protocol_version,),
+        lenient_markers=lenient_markers(ir),
+        initialize=InitializeNames(
+            wire=initialize.wire,
+            request_version=_py(ir, initialize.params, "protocolVersion"),
+            client_capabilities=_py(ir, initialize.params, "clientCapabilities", "capabilities"),
+            response_version=_py(ir, result, "protocolVersion"),
+            agent_capabilities=_py(ir, result, "agentCapabilities", "capabilities"),
+            auth_methods=_py(ir, result, "authMethods"),
+            agent_info=_py(ir, result, "agentInfo", "info"),
+            capabilities_type=_ref(ir, result, "agentCapabilities", "capabilities"),
+            info_type=_ref(ir, result, "agentInfo", "info"),
+            info_required=info is not None and info.required,
+        ),
+        cancel=SessionMethodNames(cancel.wire, _py(ir, cancel.params, "sessionId")),
+        permission=SessionMethodNames(permission.wire, _py(ir, permission.params, "sessionId"),
+                                      _cancelled_permission(ir, permission)),
+    )
 
 
-def context(model: GenerationModel) -> dict[str, Any]:
+@dataclass(frozen=True)
+class FacadePlan:
+    """What the façade's templates (``interfaces.py``, ``connection.py``, ``launch.py``) and
+    the runtime tests' ``_package.py`` are rendered from."""
+
+    package: str
+    tests_dir: str
+    protocol_version: int
+    initialize: InitializeNames
+    sides: tuple[SideView, SideView]  # the agent's, then the client's
+    keywords: dict[str, list[KeywordArg] | None]  # params def -> its keyword form, if any
+    keyword_fields: bool  # a keyword's type is Annotated[..., Field(...)]: connection.py imports them
+
+    @property
+    def agent_side(self) -> SideView:
+        return self.sides[0]
+
+    @property
+    def client_side(self) -> SideView:
+        return self.sides[1]
+
+
+def facade_plan(model: GenerationModel) -> FacadePlan:
     ir = model.ir
     # A method either side handles (x-side "both": mcp/message) is on both interfaces.
     agent_methods = tuple(m for m in ir.methods if m.side in ("agent", "both"))
@@ -263,36 +315,30 @@ def context(model: GenerationModel) -> dict[str, Any]:
             f"{cancel_request!r} (acpgen/shipped/runtime/rpc.py)",
         )
     check_error_codes(ir)
-    sides = [
-        SideView("agent", "client", "Agent", "AgentSideConnection", "AGENT_ROUTES",
-                 agent_methods, client_methods),
-        SideView("client", "agent", "Client", "ClientSideConnection", "CLIENT_ROUTES",
-                 client_methods, agent_methods),
-    ]
     keywords = {m.params: keyword_args(ir, m.params) for m in ir.methods}
-    return {
-        **runtime_data(ir),
-        # Whether a keyword's type is ``Annotated[..., Field(...)]`` (connection.py imports them).
-        "keyword_fields": any("field" in _annotations(a.type) for args in keywords.values() for a in args or ()),
-        "keywords": keywords,
-        "package": model.options.package,
-        "tests_dir": model.options.tests_dir,
-        "protocol_version": ir.protocol_version,
-        "sides": sides,
-        "agent_side": sides[0],
-        "client_side": sides[1],
-    }
+    return FacadePlan(
+        package=model.options.package,
+        tests_dir=model.options.tests_dir,
+        protocol_version=ir.protocol_version,
+        initialize=runtime_data(ir).initialize,
+        sides=(
+            SideView("agent", "client", "Agent", "AgentSideConnection", agent_methods, client_methods),
+            SideView("client", "agent", "Client", "ClientSideConnection", client_methods, agent_methods),
+        ),
+        keywords=keywords,
+        keyword_fields=any("field" in _annotations(a.type) for args in keywords.values() for a in args or ()),
+    )
 
 
 def emit(model: GenerationModel) -> dict[str, str]:
-    ctx = context(model)
+    plan = facade_plan(model)
+    # The façade's templates read the sides also by name (agent_side, client_side).
+    sides = {"agent_side": plan.agent_side, "client_side": plan.client_side}
     files = {
-        f"{model.options.package}/{rel}": render(template, **ctx)
+        f"{model.options.package}/{rel}": render_plan(template, plan, **sides)
         for rel, template in _PACKAGE_TEMPLATES.items()
     }
-    ctx["face"] = TEST_FACE
-    ctx["exports"] = sorted({"PACKAGE", "package", *(n for _, names in TEST_FACE for n in names)}, key=export_sort_key)
-    files.update(
-        {f"{RUNTIME_TESTS_DIR}/{rel}": render(template, **ctx) for rel, template in _TEST_TEMPLATES.items()}
-    )
+    exports = sorted({"PACKAGE", "package", *(n for _, names in TEST_FACE for n in names)}, key=export_sort_key)
+    files.update({f"{RUNTIME_TESTS_DIR}/{rel}": render_plan(template, plan, face=TEST_FACE, exports=exports)
+                  for rel, template in _TEST_TEMPLATES.items()})
     return files

@@ -1,22 +1,22 @@
 """``schema.py``: the one module of data the shipped runtime reads, rendered from the inputs.
 
 The bottom of the generated package beside ``models.py`` (docs/architecture.md, "The
-generated package"): the pins, the method table (:func:`acpgen.emit.methods.table_context`),
+generated package"): the pins, the method table (:func:`acpgen.emit.methods.method_table`),
 the member names of the initialize exchange and the leniency markers
 (:func:`acpgen.emit.runtime.runtime_data`) and the capability gates
-(:func:`acpgen.emit.guards.guard_context`), laid out by ``templates/schema/schema.py.jinja``
+(:func:`acpgen.emit.guards.guard_plan`), laid out by ``templates/schema/schema.py.jinja``
 in the row types of the shipped ``contract.py``. What the runtime may read of it is the typed
 stub ``acpgen/shipped/runtime/schema.pyi``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from acpgen.emit.guards import guard_context
-from acpgen.emit.methods import table_context
-from acpgen.emit.render import render
-from acpgen.emit.runtime import runtime_data
+from acpgen.emit.guards import guard_plan
+from acpgen.emit.methods import method_table
+from acpgen.emit.render import render_plan
+from acpgen.emit.runtime import RuntimeData, runtime_data
 
 if TYPE_CHECKING:
     from acpgen.model.generation import GenerationModel
@@ -24,20 +24,17 @@ if TYPE_CHECKING:
 TEMPLATE = "schema/schema.py.jinja"
 
 
-def schema_context(model: GenerationModel, runtime: dict[str, Any]) -> dict[str, Any]:
+def schema_text(model: GenerationModel, runtime: RuntimeData) -> str:
     """What the template lays out: the table, the gates, the pins, and ``runtime`` (what
     :func:`acpgen.emit.runtime.runtime_data` reads of the schema for the runtime)."""
     manifest = model.capabilities
-    return {
-        **table_context(model, manifest),
-        **guard_context(model, manifest),
-        **runtime,
-        "pins": {i.name: i.sha256 for i in model.pinned_inputs},
-        "roster_revision": model.roster.revision,
-        "upstream_commit": model.roster.commit,
-    }
+    return render_plan(
+        TEMPLATE, method_table(model, manifest), guard_plan(model, manifest), runtime,
+        pins={i.name: i.sha256 for i in model.pinned_inputs},
+        roster_revision=model.roster.revision,
+        upstream_commit=model.roster.commit,
+    )
 
 
 def emit(model: GenerationModel) -> dict[str, str]:
-    ctx = schema_context(model, runtime_data(model.ir))
-    return {f"{model.options.package}/schema.py": render(TEMPLATE, **ctx)}
+    return {f"{model.options.package}/schema.py": schema_text(model, runtime_data(model.ir))}

@@ -58,6 +58,9 @@ class Shipment:
 
 SHIPMENTS: tuple[Shipment, ...] = (
     Shipment("runtime", "{package}", with_init=False),
+    # The remote transports (HTTP, WebSocket): their libraries are the optional `remote`
+    # extra, imported only when used (docs/remote.md).
+    Shipment("runtime/remote", "{package}/remote", with_init=True),
     # The examples use only the package face (``from .. import Agent, models, ...``).
     Shipment("runtime/examples", "{package}/examples", with_init=True, protocol_versions=(1,)),
     Shipment("runtime/examples_v2", "{package}/examples", with_init=True, protocol_versions=(2,)),

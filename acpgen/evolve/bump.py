@@ -62,10 +62,8 @@ from acpgen.inputs.lock import Lock, PinnedFile, dump_lock
 from acpgen.inputs.pinned import RawInputs, sha256_hex
 from acpgen.inputs.provenance_note import update_rows
 from acpgen.inputs.roster import Roster
-from acpgen.ir.types import SchemaIR
 from acpgen.load import conformance
-from acpgen.load.capabilities import MANIFEST_RELPATH, Manifest, parse_manifest, read_manifest
-from acpgen.load.project import Project, load_inputs, load_surface, read_roster
+from acpgen.load.project import Project, load_inputs, load_surface, read_roster, surface_of
 from acpgen.output.generate import build_tree, options_for, output_dir
 from acpgen.output.writer import read_tree, write_tree
 
@@ -198,7 +196,7 @@ def plan_bump(
     base = project.inputs.directory
     moves = tuple((base / sources[n], base / files[n].path) for n in sorted(files)
                   if sources[n] != files[n].path)
-    # A bump moves v1 stable; the other surfaces the lock lists keep their pins and bytes.
+    # A bump moves the roster's surface; the other surfaces keep their pins and bytes.
     others = {n: f for n, f in lock.files.items() if n not in files}
     new_lock = lock.with_files({**others, **files})
     raw = RawInputs(directory=project.inputs.directory,
@@ -206,14 +204,12 @@ def plan_bump(
                           "schema": schema_blob, "meta": meta_blob, "roster": roster_blob})
     schema, meta, new_roster, ir = load_inputs(new_lock, raw)
     # Their gating manifests cite the roster's IDs: checked against the new roster.
-    surfaces = tuple(load_surface(new_lock, raw, name, package, new_roster)
-                     for name, package in new_lock.surfaces.items())
-    new_project = Project(lock=new_lock, inputs=raw, schema=schema, meta=meta, roster=new_roster, ir=ir,
-                          capabilities=_check_manifest(project, new_roster, ir),
-                          capabilities_sha256=project.capabilities_sha256,
+    kept = tuple(load_surface(new_lock, raw, spec, new_roster) for spec in new_lock.surface_table[1:])
+    # The gating manifest must still hold against NEW (as load_project would check).
+    primary = surface_of(new_lock, new_lock.surface_table[0], schema, meta, ir, new_roster)
+    new_project = Project(lock=new_lock, inputs=raw, roster=new_roster, surfaces=(primary, *kept),
                           conformance=_check_conformance(project, new_roster),
-                          conformance_sha256=project.conformance_sha256,
-                          surfaces=surfaces)
+                          conformance_sha256=project.conformance_sha256)
 
     diff, impact = analyse(project, old_side(project), new_side)
     built = build_tree(new_project, options_for(new_project))
@@ -263,14 +259,6 @@ def _pinned(name: str, blob: bytes, lock: Lock, roster: Roster, roster_pins: boo
     else:
         upstream["commit"] = "unknown"
     return PinnedFile(name, old.path, sha, len(blob), dict(sorted(upstream.items())))
-
-
-def _check_manifest(project: Project, new_roster: Roster, ir: SchemaIR) -> Manifest | None:
-    """The gating manifest must still hold against NEW (as load_project would check)."""
-    if project.capabilities_sha256 is None:
-        return None
-    blob = read_manifest(project.root / MANIFEST_RELPATH)
-    return parse_manifest(ir, new_roster, blob) if blob is not None else None
 
 
 def _check_conformance(project: Project, new_roster: Roster) -> conformance.ConformanceManifest | None:

@@ -167,16 +167,6 @@ def explain(kind: str) -> str | None:
             f"  agent: {rule.verdict('agent')}\n  why: {rule.why}")
 
 
-def policy_table() -> str:
-    """The policy table as markdown (docs/schema-bumps.md holds exactly this text)."""
-    rows = ["| kind | change | client (generated from OLD) | agent (generated from OLD) | why |",
-            "|---|---|---|---|---|"]
-    for r in _ROWS:
-        cells = (f"`{r.kind}`", r.what, r.verdict("client"), r.verdict("agent"), r.why)
-        rows.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
-    return "\n".join(rows)
-
-
 def _roles(effect: str, writers: frozenset[str], readers: frozenset[str]) -> set[str]:
     if effect == "narrows":
         return set(writers)

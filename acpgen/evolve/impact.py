@@ -29,10 +29,11 @@ from typing import Any
 from acpgen.errors import AcpgenError
 from acpgen.evolve.changes import Change
 from acpgen.evolve.diff import SchemaDiff, SchemaSide
-from acpgen.evolve.methods import Flows, refs_in
+from acpgen.evolve.methods import Flows
 from acpgen.evolve.normal import normalise, ref_name
 from acpgen.inputs.roster import Requirement, Roster
 from acpgen.ir.build import build_ir
+from acpgen.ir.envelopes import refs_in
 from acpgen.load.capabilities import MANIFEST_RELPATH
 from acpgen.load.project import Project
 from acpgen.model.claim_verdicts import claim_verdicts

@@ -21,6 +21,7 @@ from typing import Any, Literal
 from acpgen.errors import AcpgenError
 from acpgen.evolve.normal import ref_name
 from acpgen.ir.build import METHOD_GROUPS, meta_methods
+from acpgen.ir.envelopes import EnvelopeRefs, envelope_refs, refs_in
 
 ROLES = ("client", "agent")
 ENVELOPE = "(envelope)"  # the subject of changes at the document root
@@ -159,9 +160,6 @@ def _union_members(defs: dict[str, Any], suffix: str) -> set[str]:
     return out
 
 
-EnvelopeRefs = tuple[frozenset[str], frozenset[str], frozenset[str]]
-
-
 def envelope_parts(schema: dict[str, Any],
                    known: dict[str, tuple[Any, EnvelopeRefs]] | None = None
                    ) -> dict[str, tuple[Any, EnvelopeRefs]]:
@@ -175,49 +173,6 @@ def envelope_parts(schema: dict[str, Any],
         seen = known.get(name)
         parts[name] = seen if seen is not None and seen[0] == node else (node, envelope_refs(node))
     return parts
-
-
-def envelope_refs(schema: Any) -> EnvelopeRefs:
-    """Defs referenced under an envelope's ``params`` / ``result``, and those of requests."""
-    params: set[str] = set()
-    results: set[str] = set()
-    requests: set[str] = set()
-
-    def visit(node: Any) -> None:
-        if isinstance(node, dict):
-            props = node.get("properties")
-            if isinstance(props, dict):
-                if "params" in props:
-                    found = refs_in(props["params"])
-                    params.update(found)
-                    if "id" in node.get("required", []):
-                        requests.update(found)
-                if "result" in props:
-                    results.update(refs_in(props["result"]))
-            for value in node.values():
-                visit(value)
-        elif isinstance(node, list):
-            for value in node:
-                visit(value)
-
-    visit(schema)
-    return frozenset(params), frozenset(results), frozenset(requests)
-
-
-def refs_in(node: Any) -> set[str]:
-    """Every def a node refers to, at any depth."""
-    found: set[str] = set()
-    stack = [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            name = ref_name(item.get("$ref"))
-            if name:
-                found.add(name)
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return found
 
 
 def unknown_refs(schema: dict[str, Any]) -> list[tuple[str, str]]:

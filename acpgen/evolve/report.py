@@ -122,8 +122,8 @@ def render_text(diff: SchemaDiff, impact: Impact, verbose: bool = False,
         lines += release_lines(release)
     by_change = {id(ci.change): ci for ci in impact.changes}
     todo = advice_for(diff, impact)
-    for title, prefixes in _SECTIONS:
-        section = [c for c in sem if c.kind.startswith(prefixes)]
+    for title, _ in _SECTIONS:
+        section = [c for c in sem if section_of(c.kind) == title]
         if not section:
             continue
         lines += ["", f"{title}: {len(section)}"]

@@ -30,11 +30,11 @@ from typing import Any
 
 from acpgen.evolve.keywords import (
     ASSERTIONS,
-    IDENTIFIERS,
     LOWER_BOUNDS,
     PRECISION_FORMATS,
     UPPER_BOUNDS,
     is_doc,
+    kind_of,
 )
 from acpgen.evolve.normal import Norm, as_union, distributed, json_key, normalise, spelling
 from acpgen.ir.formats import INTEGER_FORMATS
@@ -301,7 +301,7 @@ class Walker:
             return [_presence(ptr, key, old, new)]
         if key in ("~anyOf", "~oneOf", "anyOf", "oneOf"):
             return [_presence(ptr, key, old, new)]
-        why = "identifies or resolves schemas" if key in IDENTIFIERS else "is not a keyword acpgen knows"
+        why = "identifies or resolves schemas" if kind_of(key) == "identifier" else "is not a keyword acpgen knows"
         return [Finding("UNCLASSIFIED", ptr, UNCLASSIFIED,
                         f"{key} changed ({key} {why}): assumed breaking for both sides", key,
                         None if old is _MISSING else old, None if new is _MISSING else new)]

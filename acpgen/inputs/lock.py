@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -12,21 +11,21 @@ from typing import Any
 import tomli_w
 
 from acpgen.errors import AcpgenError
+from acpgen.inputs.surfaces import (
+    DEFAULT_PACKAGE,
+    ROSTER_SURFACE,
+    SurfaceSpec,
+    listable,
+    surface_table,
+)
 
 LOCK_RELPATH = Path("schema") / "acp.lock"
-INPUT_NAMES = ("schema", "meta", "roster")
 ENV_INPUTS = "ACPGEN_INPUTS"
+# The lock's defaults, each written once (GenOptions uses these; the default package is the
+# roster surface's, in acpgen.inputs.surfaces).
 DEFAULT_INPUTS = "schema/inputs"
-# v1 stable, the surface the roster describes, is always built (``[generate] package``); the
-# other surfaces a project builds are listed in ``[generate.surfaces]``, name -> package, each
-# pinned as ``[files.schema-NAME]`` and ``[files.meta-NAME]`` (docs/surfaces.md).
-STABLE_SURFACE = "v1"
-_SURFACE_NAME_RE = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
-
-
-def surface_file(kind: str, surface: str) -> str:
-    """The lock's name for one surface's pinned ``schema`` or ``meta`` file."""
-    return kind if surface == STABLE_SURFACE else f"{kind}-{surface}"
+DEFAULT_OUT = "generated"
+DEFAULT_TESTS_DIR = "tests"
 
 
 @dataclass(frozen=True)
@@ -45,15 +44,24 @@ class Lock:
     project_root: Path
     inputs: str
     files: dict[str, PinnedFile]
-    package: str = "acp_v1"
-    out: str = "generated"
-    tests_dir: str = "tests"  # relative to ``out``: the whole output is one atomic tree
-    # The surfaces built beside v1 stable, in lock order: name -> package (empty: v1 only).
+    package: str = DEFAULT_PACKAGE
+    out: str = DEFAULT_OUT
+    tests_dir: str = DEFAULT_TESTS_DIR  # relative to ``out``: the whole output is one atomic tree
+    # [generate.surfaces]: the surfaces built beside the roster's, in lock order: name -> package.
     surfaces: dict[str, str] = field(default_factory=dict)
 
     @property
     def path(self) -> Path:
         return self.project_root / LOCK_RELPATH
+
+    @property
+    def surface_table(self) -> tuple[SurfaceSpec, ...]:
+        """Every surface this lock builds, the roster's first (:mod:`acpgen.inputs.surfaces`)."""
+        return surface_table(self.package, self.surfaces)
+
+    def surface(self, name: str) -> SurfaceSpec | None:
+        """The record of the surface called ``name`` (``v1``, ``v2-unstable``), if it builds one."""
+        return next((s for s in self.surface_table if s.name == name), None)
 
     def with_files(self, files: dict[str, PinnedFile]) -> Lock:
         return replace(self, files=files)
@@ -95,7 +103,8 @@ def load_lock(project_root: Path) -> Lock:
     raw_files = data.get("files", {})
     gen = data.get("generate", {})
     surfaces = _surfaces(gen.get("surfaces", {}), where)
-    names = INPUT_NAMES + tuple(surface_file(k, s) for s in surfaces for k in ("schema", "meta"))
+    package = str(gen.get("package", DEFAULT_PACKAGE))
+    names = tuple(name for spec in surface_table(package, surfaces) for name in spec.pinned())
     for name in names:
         entry = raw_files.get(name)
         if not isinstance(entry, dict):
@@ -114,9 +123,9 @@ def load_lock(project_root: Path) -> Lock:
         project_root=project_root,
         inputs=str(data.get("inputs", DEFAULT_INPUTS)),
         files=files,
-        package=str(gen.get("package", "acp_v1")),
-        out=str(gen.get("out", "generated")),
-        tests_dir=str(gen.get("tests_dir", "tests")),
+        package=package,
+        out=str(gen.get("out", DEFAULT_OUT)),
+        tests_dir=str(gen.get("tests_dir", DEFAULT_TESTS_DIR)),
         surfaces=surfaces,
     )
 
@@ -126,22 +135,38 @@ def _surfaces(raw: Any, where: str) -> dict[str, str]:
         raise AcpgenError(where, "[generate.surfaces] must be a table of surface name = package")
     surfaces: dict[str, str] = {}
     for name, package in raw.items():
-        if name == STABLE_SURFACE or not _SURFACE_NAME_RE.match(name):
+        if not listable(name):
             raise AcpgenError(where, f"[generate.surfaces] {name!r}: not a surface name "
-                              f"(lowercase words joined by '-', not {STABLE_SURFACE!r}, which is always built)")
+                              f"(lowercase words joined by '-', not {ROSTER_SURFACE!r}, which is always built)")
         if not isinstance(package, str):
             raise AcpgenError(where, f"[generate.surfaces] {name!r}: the package must be a string")
         surfaces[name] = package
     return surfaces
 
 
-def resolve_inputs_dir(lock: Lock, option: str | None) -> Path:
-    """``--inputs`` beats ``$ACPGEN_INPUTS`` beats the lock's ``inputs`` (relative to the project)."""
-    env = os.environ.get(ENV_INPUTS)
-    chosen = option or env or lock.inputs
-    source = "--inputs" if option else f"${ENV_INPUTS}" if env else f"`inputs` in {LOCK_RELPATH}"
+@dataclass(frozen=True)
+class InputsChoice:
+    """Where the pinned inputs are when not the lock's ``inputs``: a directory (relative to the
+    working directory) and who named it (``--inputs``, or ``$ACPGEN_INPUTS`` as the CLI edge
+    read it: :mod:`acpgen.cli.options`)."""
+
+    path: str
+    source: str = "--inputs"
+
+    @classmethod
+    def of(cls, value: InputsChoice | str | None) -> InputsChoice | None:
+        """A plain string is a ``--inputs`` value (what the tests and benchmarks pass)."""
+        return cls(value) if isinstance(value, str) else value
+
+
+def resolve_inputs_dir(lock: Lock, choice: InputsChoice | str | None) -> Path:
+    """``--inputs`` beats ``$ACPGEN_INPUTS`` (both in ``choice``, chosen at the CLI edge) beats
+    the lock's ``inputs`` (relative to the project)."""
+    choice = InputsChoice.of(choice)
+    chosen = choice.path if choice else lock.inputs
+    source = choice.source if choice else f"`inputs` in {LOCK_RELPATH}"
     path = Path(chosen)
-    base = Path.cwd() if (option or env) else lock.project_root
+    base = Path.cwd() if choice else lock.project_root
     if not path.is_absolute():
         path = base / path
     if not path.is_dir():

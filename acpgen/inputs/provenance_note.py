@@ -7,6 +7,8 @@ from the lock (untrusted: upstream notes), escaped as one Markdown table cell.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from acpgen.inputs.lock import PinnedFile
 
 HEADER = "| file | SHA-256 | bytes | upstream |"
@@ -17,15 +19,24 @@ def md_cell(text: str) -> str:
     return " ".join(text.split()).replace("\\", "\\\\").replace("|", "\\|").replace("`", "'")
 
 
-def provenance_row(pinned: PinnedFile) -> dict[str, str]:
+@dataclass(frozen=True)
+class ProvenanceRow:
+    """One pinned file's row, each cell escaped."""
+
+    path: str
+    sha256: str
+    size: str
+    upstream: str
+
+
+def provenance_row(pinned: PinnedFile) -> ProvenanceRow:
     upstream = "; ".join(f"{key}: {value}" for key, value in sorted(pinned.upstream.items()))
-    return {"path": md_cell(pinned.path), "sha256": pinned.sha256, "size": str(pinned.size),
-            "upstream": md_cell(upstream) or "-"}
+    return ProvenanceRow(md_cell(pinned.path), pinned.sha256, str(pinned.size), md_cell(upstream) or "-")
 
 
 def row_text(pinned: PinnedFile) -> str:
     row = provenance_row(pinned)
-    return f"| {row['path']} | {row['sha256']} | {row['size']} | {row['upstream']} |"
+    return f"| {row.path} | {row.sha256} | {row.size} | {row.upstream} |"
 
 
 def update_rows(text: str, files: list[PinnedFile]) -> str | None:

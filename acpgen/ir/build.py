@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any, Literal
 
 from acpgen.errors import AcpgenError, json_pointer
+from acpgen.ir.envelopes import envelope_refs
 from acpgen.ir.naming import (
     NamingError,
     def_class_name,
@@ -29,6 +30,7 @@ from acpgen.ir.types import (
     NestedBranch,
     Property,
     SchemaIR,
+    Shape,
     TypeExpr,
     Variant,
 )
@@ -316,10 +318,10 @@ class _Builder:
             enum_base = self.enum_base(list(node["enum"]), typ, f"{at}/enum")
             members = tuple(EnumMember(v, None, None) for v in node["enum"])
             self.member_names(members, at)
-            return Definition(shape="enum", enum_members=members, enum_base=enum_base, **common)
+            return Definition(shape=Shape.ENUM, enum_members=members, enum_base=enum_base, **common)
         if "const" in node and union_key is None:
             const, _ = self.type_of(node, at)
-            return Definition(shape="primitive", primitive=const, **common)
+            return Definition(shape=Shape.PRIMITIVE, primitive=const, **common)
         if union_key:
             members = node[union_key]
             enum = self._enum(members, f"{at}/{union_key}")
@@ -332,7 +334,7 @@ class _Builder:
             disc = self._discriminator(node, variants)
             props = self.properties(node, at) if node.get("type") == "object" else ()
             return Definition(
-                shape="tagged_union" if disc else "union",
+                shape=Shape.TAGGED_UNION if disc else Shape.UNION,
                 discriminator=disc,
                 variants=variants,
                 union_keyword=union_key,
@@ -344,17 +346,17 @@ class _Builder:
         if typ == "object":
             extra = node.get("additionalProperties")
             return Definition(
-                shape="object",
+                shape=Shape.OBJECT,
                 properties=self.properties(node, at),
                 required=tuple(node.get("required", [])),
                 additional_properties=None if extra is None else bool(extra),
                 **common,
             )
         if typ in _PRIMITIVES or typ == "array":
-            return Definition(shape="primitive", primitive=self.type_of(node, at)[0], **common)
+            return Definition(shape=Shape.PRIMITIVE, primitive=self.type_of(node, at)[0], **common)
         if not any(k in node for k in ("type", "$ref", "allOf", "properties")):
             self.type_of(node, at)  # refuses keywords it does not model
-            return Definition(shape="any", **common)
+            return Definition(shape=Shape.ANY, **common)
         raise self.fail(at, f"cannot classify def {name!r}")
 
     def member_names(self, members: tuple[EnumMember, ...], at: str) -> None:
@@ -366,7 +368,7 @@ class _Builder:
 
     def _enum(
         self, members: list[dict[str, Any]], at: str
-    ) -> tuple[Any, tuple[EnumMember, ...], str | None, TypeExpr | None] | None:
+    ) -> tuple[Shape, tuple[EnumMember, ...], str | None, TypeExpr | None] | None:
         for i, m in enumerate(members):
             if not isinstance(m, dict):
                 raise self.fail(f"{at}/{i}", "expected an object schema (boolean schemas are not modelled)")
@@ -381,10 +383,10 @@ class _Builder:
         values = tuple(EnumMember(m["const"], m.get("title"), m.get("description")) for m in consts)
         self.enum_base([v.value for v in values], base, at)
         if not others:
-            return "enum", values, base, None
+            return Shape.ENUM, values, base, None
         if len(others) == 1 and others[0].get("type") == base and "properties" not in others[0]:
             catch = self.type_of(others[0], at)[0]
-            return "open_enum", values, base, catch
+            return Shape.OPEN_ENUM, values, base, catch
         return None
 
     def _variant(self, node: dict[str, Any], at: str) -> Variant:
@@ -475,7 +477,7 @@ def _methods(
     schema_where: str,
     meta_where: str,
 ) -> tuple[Method, ...]:
-    params_refs, result_refs, request_refs = _envelope_refs(schema)
+    params_refs, result_refs, request_refs = envelope_refs(schema)
     annotated: dict[str, list[Definition]] = {}
     for d in defs.values():
         if d.x_method is not None:
@@ -560,48 +562,6 @@ def _methods(
     return tuple(methods)
 
 
-def _envelope_refs(schema: dict[str, Any]) -> tuple[set[str], set[str], set[str]]:
-    """Defs referenced from envelope ``params`` / ``result`` members, and those of requests.
-
-    A params union inside an envelope whose required members include ``id`` belongs to a
-    request; one without ``id`` to a notification.
-    """
-    params: set[str] = set()
-    results: set[str] = set()
-    requests: set[str] = set()
-
-    def collect(node: Any, into: set[str]) -> None:
-        if isinstance(node, dict):
-            if "$ref" in node:
-                into.add(str(node["$ref"])[len(_REF_PREFIX) :])
-            for value in node.values():
-                collect(value, into)
-        elif isinstance(node, list):
-            for value in node:
-                collect(value, into)
-
-    def visit(node: Any) -> None:
-        if isinstance(node, dict):
-            props = node.get("properties")
-            if isinstance(props, dict):
-                found: set[str] = set()
-                if "params" in props:
-                    collect(props["params"], found)
-                    params.update(found)
-                    if "id" in node.get("required", []):
-                        requests.update(found)
-                if "result" in props:
-                    collect(props["result"], results)
-            for value in node.values():
-                visit(value)
-        elif isinstance(node, list):
-            for value in node:
-                visit(value)
-
-    visit(schema)
-    return params, results, requests
-
-
 def _capabilities(defs: dict[str, Definition], where: str) -> tuple[Capability, ...]:
     caps: list[Capability] = []
 
@@ -616,7 +576,7 @@ def _capabilities(defs: dict[str, Definition], where: str) -> tuple[Capability, 
             py_path = (*py_prefix, p.py_name)
             if p.type.kind == "primitive" and p.type.name == "boolean":
                 caps.append(Capability(root, path, "boolean", None, py_path, def_name))  # type: ignore[arg-type]
-            elif p.type.kind == "ref" and defs[p.type.name or ""].shape == "object":
+            elif p.type.kind == "ref" and defs[p.type.name or ""].shape == Shape.OBJECT:
                 caps.append(Capability(root, path, "object", p.type.name, py_path, def_name))  # type: ignore[arg-type]
                 walk(root, p.type.name or "", f"{path}.", py_path, depth + 1)
 

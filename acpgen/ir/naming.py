@@ -102,16 +102,6 @@ def pascal(text: str) -> str:
     return "".join(p[0].upper() + p[1:] for p in parts)
 
 
-def class_name(*parts: str) -> str:
-    """A derived class name: the PascalCase of ``parts`` joined, e.g. ``class_name("ContentBlock",
-    "text")`` -> ``ContentBlockText``. Raises :class:`NamingError` when it is no valid public
-    class name (no letters, a leading digit, a builtin or module name)."""
-    name = "".join(pascal(p) for p in parts)
-    if not name or name[0].isdigit():
-        raise NamingError(f"{' '.join(map(repr, parts))} gives no class name (no ASCII letter first)")
-    return def_class_name(name)
-
-
 def snake_case(wire: str) -> str:
     """A member's Python name: ``toolCallId`` -> ``tool_call_id``; ``_meta`` -> ``field_meta``;
     ``@type`` -> ``field_type``; ``""`` -> ``field_``; ``é`` -> ``field_c3a9``; ``model_dump`` ->

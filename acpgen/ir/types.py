@@ -8,17 +8,21 @@ a property's Python name is computed once, here, never renamed downstream.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Literal
 
-ShapeKind = Literal[
-    "object",  # an object with declared properties
-    "enum",  # a closed set of constants (``enum`` or ``oneOf``/``anyOf`` of ``const``)
-    "open_enum",  # known constants plus a catch-all branch of the same primitive type
-    "tagged_union",  # variants told apart by a const-valued discriminator property
-    "union",  # variants with no common discriminator
-    "primitive",  # a named string / integer / number / boolean
-    "any",  # no constraint at all (extension payloads)
-]
+
+class Shape(StrEnum):
+    """What a def is: exactly one of these (a StrEnum: JSON and messages show its value)."""
+
+    OBJECT = "object"  # an object with declared properties
+    ENUM = "enum"  # a closed set of constants (``enum`` or ``oneOf``/``anyOf`` of ``const``)
+    OPEN_ENUM = "open_enum"  # known constants plus a catch-all branch of the same primitive type
+    TAGGED_UNION = "tagged_union"  # variants told apart by a const-valued discriminator property
+    UNION = "union"  # variants with no common discriminator
+    PRIMITIVE = "primitive"  # a named string / integer / number / boolean
+    ANY = "any"  # no constraint at all (extension payloads)
+
 
 TypeKind = Literal["ref", "primitive", "array", "map", "union", "any", "const", "null", "object"]
 
@@ -89,7 +93,7 @@ class Variant:
 @dataclass(frozen=True)
 class Definition:
     name: str
-    shape: ShapeKind
+    shape: Shape
     description: str | None
     pointer: str
     properties: tuple[Property, ...] = ()

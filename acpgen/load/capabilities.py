@@ -23,7 +23,7 @@ from acpgen.errors import AcpgenError
 from acpgen.inputs import toml_manifest
 from acpgen.inputs.roster import Roster
 from acpgen.ir.naming import method_py_name
-from acpgen.ir.types import Capability, Definition, Method, SchemaIR, TypeExpr
+from acpgen.ir.types import Capability, Definition, Method, SchemaIR, Shape, TypeExpr
 
 MANIFEST_RELPATH = "schema/capabilities.toml"
 
@@ -40,11 +40,6 @@ _GATE_KEYS = {"method", "sender", "in", "select", "equals", "capability", "kind"
               "requirements", "note"}
 _PATH_KEYS = {"method", "sender", "in", "select", "requirements", "note"}
 _TOP_KEYS = {"initialize_first", "unadvertised", "gate", "absolute_path", "not_a_gate", "ungated"}
-
-
-def surface_manifest_relpath(surface: str) -> str:
-    """The gating manifest of a surface other than v1 stable (``schema/capabilities-v2.toml``)."""
-    return f"schema/capabilities-{surface}.toml"
 
 
 @dataclass(frozen=True)
@@ -142,19 +137,6 @@ def parse_select(text: str) -> tuple[str, ...]:
 
 
 # ---- loading --------------------------------------------------------------------------------
-
-
-def selected_members(
-    ir: SchemaIR, roster: Roster, method: str, message: str, select: tuple[str, ...]
-) -> set[tuple[str, str]]:
-    """The (def, member) pairs a selector's last step names, e.g. ``{("Diff", "path")}``."""
-    m = ir.method(method)
-    if m is None:
-        raise AcpgenError(MANIFEST_RELPATH, f"unknown method {method!r}")
-    validator = _Validator(ir, roster)
-    validator.resolve(f"{method} {message}.{format_select(select)}",
-                      m.params if message == "params" else str(m.result), select)
-    return validator.last_owners
 
 
 EMPTY = Manifest((), (), (), {}, {})
@@ -449,10 +431,10 @@ class _Validator:
                 continue
             if t.kind == "ref" and t.name in self.ir.defs:
                 d = self.ir.defs[t.name]
-                if d.shape == "primitive" and d.primitive is not None:
+                if d.shape == Shape.PRIMITIVE and d.primitive is not None:
                     stack.append(d.primitive)
                     continue
-                if d.shape == "union" and not d.properties:
+                if d.shape == Shape.UNION and not d.properties:
                     if t.name in seen:
                         continue
                     seen.add(t.name)

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from acpgen.inputs.lock import PinnedFile, dump_lock, load_lock, resolve_inputs_dir, write_lock
+from acpgen.inputs.lock import (
+    InputsChoice,
+    PinnedFile,
+    dump_lock,
+    load_lock,
+    resolve_inputs_dir,
+    write_lock,
+)
 from acpgen.inputs.pinned import read_pinned, sha256_hex
 from acpgen.load.project import load_inputs, load_surface
 
@@ -13,7 +20,7 @@ def show_lock(root: Path) -> str:
     return dump_lock(load_lock(root)).rstrip("\n")
 
 
-def update_lock(root: Path, inputs_option: str | None) -> str:
+def update_lock(root: Path, inputs_option: InputsChoice | str | None) -> str:
     """Accept the current bytes, but only if they parse and cross-check as a consistent set.
 
     The new lock is validated in memory first (the roster must pin the new schema's hash),
@@ -28,8 +35,8 @@ def update_lock(root: Path, inputs_option: str | None) -> str:
         files[name] = PinnedFile(name, pinned.path, sha256_hex(blob), len(blob), dict(pinned.upstream))
     new = old.with_files(files)
     _, _, roster, _ = load_inputs(new, raw)
-    for surface, package in new.surfaces.items():  # every listed surface must parse too
-        load_surface(new, raw, surface, package, roster)
+    for spec in new.surface_table[1:]:  # every listed surface must parse too
+        load_surface(new, raw, spec, roster)
     files["roster"].upstream["revision"] = roster.revision
     for name in ("schema", "meta"):
         files[name].upstream["commit"] = roster.commit

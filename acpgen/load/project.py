@@ -11,59 +11,85 @@ from pathlib import Path
 from typing import Any
 
 from acpgen.errors import AcpgenError
-from acpgen.inputs.lock import STABLE_SURFACE, Lock, load_lock, resolve_inputs_dir, surface_file
+from acpgen.inputs.lock import InputsChoice, Lock, load_lock, resolve_inputs_dir
 from acpgen.inputs.metaschema import check_metaschema
 from acpgen.inputs.pinned import RawInputs, parse_json, read_pinned
 from acpgen.inputs.roster import Roster, RosterError, parse_roster
+from acpgen.inputs.surfaces import SurfaceSpec
 from acpgen.ir.build import build_ir
 from acpgen.ir.types import SchemaIR
 from acpgen.load import conformance
-from acpgen.load.capabilities import (
-    MANIFEST_RELPATH,
-    Manifest,
-    parse_manifest,
-    read_manifest,
-    surface_manifest_relpath,
-)
+from acpgen.load.capabilities import Manifest, parse_manifest, read_manifest
 
 
 @dataclass(frozen=True)
 class Surface:
-    """One protocol surface besides v1 stable (v1 unstable, v2, ...): its own schema, method
-    table, IR and gating manifest; no roster (the roster describes v1 stable)."""
+    """One protocol surface, loaded: its record (:class:`~acpgen.inputs.surfaces.SurfaceSpec`),
+    its own schema, method table, IR and gating manifest."""
 
-    name: str  # as the lock lists it, e.g. "v1-unstable"
-    package: str
+    spec: SurfaceSpec
     schema_where: str  # the pinned paths, as the lock names them
     meta_where: str
     schema: dict[str, Any]
     meta: dict[str, Any]
     ir: SchemaIR
     capabilities: Manifest | None = None
-    capabilities_relpath: str = ""
     capabilities_sha256: str | None = None
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def package(self) -> str:
+        return self.spec.package
 
 
 @dataclass(frozen=True)
 class Project:
     lock: Lock
     inputs: RawInputs
-    schema: dict[str, Any]
-    meta: dict[str, Any]
     roster: Roster
-    ir: SchemaIR
-    # schema/capabilities.toml, parsed and validated once; None when the project has none.
-    capabilities: Manifest | None = None
-    capabilities_sha256: str | None = None
+    # Every surface the lock builds, the roster's first (Lock.surface_table's order).
+    surfaces: tuple[Surface, ...]
     # schema/conformance.toml (which requirements a black-box run observes); None when absent.
     conformance: conformance.ConformanceManifest | None = None
     conformance_sha256: str | None = None
-    # The other surfaces the lock lists ([generate.surfaces]), in lock order.
-    surfaces: tuple[Surface, ...] = ()
 
     @property
     def root(self) -> Path:
         return self.lock.project_root
+
+    @property
+    def primary(self) -> Surface:
+        """The roster's surface (what ``verify``, ``inspect``, ``diff`` and ``bump`` read)."""
+        return self.surfaces[0]
+
+    @property
+    def others(self) -> tuple[Surface, ...]:
+        """The surfaces built beside the roster's (``[generate.surfaces]``)."""
+        return self.surfaces[1:]
+
+    @property
+    def schema(self) -> dict[str, Any]:
+        return self.primary.schema
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        return self.primary.meta
+
+    @property
+    def ir(self) -> SchemaIR:
+        return self.primary.ir
+
+    @property
+    def capabilities(self) -> Manifest | None:
+        """The roster surface's schema/capabilities.toml, parsed once; None when absent."""
+        return self.primary.capabilities
+
+    @property
+    def capabilities_sha256(self) -> str | None:
+        return self.primary.capabilities_sha256
 
 
 def read_roster(blob: bytes, where: str) -> Roster:
@@ -88,74 +114,72 @@ def load_inputs(
     and by ``verify``; the other commands run on bytes the lock pins, which were validated
     when they were accepted, and the IR builder still refuses any shape it cannot classify.
     """
-    schema_where = lock.files["schema"].path
-    meta_where = lock.files["meta"].path
+    spec = lock.surface_table[0]
+    schema, meta = _documents(lock, raw, spec, metaschema)
     roster_where = lock.files["roster"].path
-    schema = parse_json(schema_where, raw.data["schema"])
-    if metaschema:
-        check_metaschema(schema, schema_where, raw.data["schema"])
-    meta = parse_json(meta_where, raw.data["meta"])
-    if not isinstance(meta, dict):
-        raise AcpgenError(meta_where, "top level is not a JSON object")
     roster = read_roster(raw.data["roster"], roster_where)
     # `acpgen bump --accept-roster-mismatch` records the other schema the roster pins.
     accepted = lock.files["roster"].upstream.get("pins_schema_sha256")
-    if roster.schema_sha256 not in (lock.files["schema"].sha256, accepted):
+    if roster.schema_sha256 not in (lock.files[spec.schema_file].sha256, accepted):
         raise AcpgenError(
             roster_where,
             f"header pins schema sha256 {roster.schema_sha256}, the lock pins "
-            f"{lock.files['schema'].sha256}",
+            f"{lock.files[spec.schema_file].sha256}",
         )
-    ir = build_ir(schema, meta, schema_where, meta_where)
+    ir = build_ir(schema, meta, lock.files[spec.schema_file].path, lock.files[spec.meta_file].path)
     return schema, meta, roster, ir
 
 
-def load_project(project_root: Path, inputs_option: str | None = None, metaschema: bool = False) -> Project:
-    """The verified project. ``metaschema=True`` (``acpgen verify``) also re-validates the
-    pinned schema against JSON Schema 2020-12 (see :func:`load_inputs`)."""
+def load_project(project_root: Path, inputs: InputsChoice | str | None = None, metaschema: bool = False) -> Project:
+    """The verified project. ``inputs``: where the pinned inputs are when not the lock's
+    ``inputs`` (a plain string is a ``--inputs`` value). ``metaschema=True`` (``acpgen
+    verify``) also re-validates the pinned schemas against JSON Schema 2020-12 (see
+    :func:`load_inputs`)."""
     lock = load_lock(project_root)
-    directory = resolve_inputs_dir(lock, inputs_option)
+    directory = resolve_inputs_dir(lock, InputsChoice.of(inputs))
     raw = read_pinned(lock, directory)
     schema, meta, roster, ir = load_inputs(lock, raw, metaschema=metaschema)
-    blob = read_manifest(lock.project_root / MANIFEST_RELPATH)
-    # A bad schema/capabilities.toml fails every command.
-    capabilities = parse_manifest(ir, roster, blob) if blob is not None else None
+    # A bad gating manifest fails every command.
+    primary = surface_of(lock, lock.surface_table[0], schema, meta, ir, roster)
     # A bad schema/conformance.toml fails every command too.
     kit_blob = conformance.read_manifest(lock.project_root / conformance.MANIFEST_RELPATH)
     kit = conformance.parse_manifest(roster, kit_blob) if kit_blob is not None else None
-    surfaces = tuple(load_surface(lock, raw, name, package, roster, metaschema)
-                     for name, package in lock.surfaces.items())
+    others = tuple(load_surface(lock, raw, spec, roster, metaschema) for spec in lock.surface_table[1:])
     return Project(
-        lock=lock, inputs=raw, schema=schema, meta=meta, roster=roster, ir=ir,
-        capabilities=capabilities,
-        capabilities_sha256=hashlib.sha256(blob).hexdigest() if blob is not None else None,
+        lock=lock, inputs=raw, roster=roster, surfaces=(primary, *others),
         conformance=kit,
         conformance_sha256=hashlib.sha256(kit_blob).hexdigest() if kit_blob is not None else None,
-        surfaces=surfaces,
     )
 
 
-def load_surface(
-    lock: Lock, raw: RawInputs, name: str, package: str, roster: Roster, metaschema: bool = False
-) -> Surface:
-    """One listed surface, parsed and cross-checked like v1 stable (its gating manifest cites
-    the v1 roster's IDs: the rules it carries over are stated there)."""
-    assert name != STABLE_SURFACE
-    schema_key, meta_key = surface_file("schema", name), surface_file("meta", name)
-    schema_where, meta_where = lock.files[schema_key].path, lock.files[meta_key].path
-    schema = parse_json(schema_where, raw.data[schema_key])
+def _documents(lock: Lock, raw: RawInputs, spec: SurfaceSpec, metaschema: bool) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A surface's schema and method table, parsed (and the schema validated, ``metaschema``)."""
+    schema_where, meta_where = lock.files[spec.schema_file].path, lock.files[spec.meta_file].path
+    schema = parse_json(schema_where, raw.data[spec.schema_file])
     if metaschema:
-        check_metaschema(schema, schema_where, raw.data[schema_key])
-    meta = parse_json(meta_where, raw.data[meta_key])
+        check_metaschema(schema, schema_where, raw.data[spec.schema_file])
+    meta = parse_json(meta_where, raw.data[spec.meta_file])
     if not isinstance(meta, dict):
         raise AcpgenError(meta_where, "top level is not a JSON object")
-    ir = build_ir(schema, meta, schema_where, meta_where)
-    relpath = surface_manifest_relpath(name)
-    blob = read_manifest(lock.project_root / relpath, relpath)
-    manifest = (parse_manifest(ir, roster, blob, relpath, classify_every_method=True)
+    return schema, meta
+
+
+def load_surface(lock: Lock, raw: RawInputs, spec: SurfaceSpec, roster: Roster, metaschema: bool = False) -> Surface:
+    """One surface beside the roster's, parsed and cross-checked like it."""
+    schema, meta = _documents(lock, raw, spec, metaschema)
+    ir = build_ir(schema, meta, lock.files[spec.schema_file].path, lock.files[spec.meta_file].path)
+    return surface_of(lock, spec, schema, meta, ir, roster)
+
+
+def surface_of(lock: Lock, spec: SurfaceSpec, schema: dict[str, Any], meta: dict[str, Any], ir: SchemaIR,
+               roster: Roster) -> Surface:
+    """A parsed surface with its gating manifest (every gating manifest cites the roster's IDs:
+    the rules another surface carries over are stated there)."""
+    blob = read_manifest(lock.project_root / spec.capabilities, spec.capabilities)
+    manifest = (parse_manifest(ir, roster, blob, spec.capabilities, classify_every_method=not spec.carries_roster)
                 if blob is not None else None)
     return Surface(
-        name=name, package=package, schema_where=schema_where, meta_where=meta_where,
-        schema=schema, meta=meta, ir=ir, capabilities=manifest, capabilities_relpath=relpath,
+        spec=spec, schema_where=lock.files[spec.schema_file].path, meta_where=lock.files[spec.meta_file].path,
+        schema=schema, meta=meta, ir=ir, capabilities=manifest,
         capabilities_sha256=hashlib.sha256(blob).hexdigest() if blob is not None else None,
     )

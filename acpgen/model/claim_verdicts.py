@@ -17,10 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from acpgen.inputs.roster import Roster
-from acpgen.ir.types import Definition, SchemaIR
+from acpgen.ir.types import Definition, SchemaIR, Shape
 from acpgen.model.derived_claims import DerivedClaims, derived_claims
 
-_UNION_SHAPES = ("tagged_union", "union", "enum", "open_enum")
+_UNION_SHAPES = (Shape.TAGGED_UNION, Shape.UNION, Shape.ENUM, Shape.OPEN_ENUM)
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,7 @@ def _difference(label: str, claimed: set[str], actual: set[str]) -> str | None:
 def _members(d: Definition | None, name: str, required: set[str], declared: set[str]) -> str | None:
     if d is None:
         return _gone(name)
-    if d.shape != "object":
+    if d.shape != Shape.OBJECT:
         return None  # a union of classes: the generated check looks at each class
     actual = {p.wire_name for p in d.properties}
     problems = [p for p in (
@@ -96,14 +96,14 @@ def _shape(d: Definition | None, name: str, keyword: str) -> str | None:
     if d is None:
         return _gone(name)
     if keyword == "schema":
-        return None if d.shape == "any" else f"/$defs/{name} is no longer any JSON (now {d.shape})"
+        return None if d.shape == Shape.ANY else f"/$defs/{name} is no longer any JSON (now {d.shape})"
     return None if d.shape in _UNION_SHAPES else f"/$defs/{name} is no longer a {keyword} union (now {d.shape})"
 
 
 def _variants(d: Definition | None, name: str, tags: set[str], untagged: str | None) -> str | None:
     if d is None:
         return _gone(name)
-    if d.shape != "tagged_union":
+    if d.shape != Shape.TAGGED_UNION:
         return None  # told apart by what each branch accepts: the generated check decides
     actual = {str(v.tag) for v in d.variants if v.tag is not None and not v.catch_all}
     problem = _difference("variants", tags - ({untagged} if untagged else set()), actual - ({untagged} if untagged else set()))

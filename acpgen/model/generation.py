@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from acpgen.inputs.lock import INPUT_NAMES
+from acpgen.inputs.lock import DEFAULT_TESTS_DIR
 from acpgen.inputs.roster import Roster
+from acpgen.inputs.surfaces import DEFAULT_PACKAGE
 from acpgen.ir.types import SchemaIR
 from acpgen.load import conformance
-from acpgen.load.capabilities import EMPTY, MANIFEST_RELPATH, Manifest
+from acpgen.load.capabilities import EMPTY, Manifest
 from acpgen.load.project import Project, Surface
 
 
@@ -22,14 +23,14 @@ from acpgen.load.project import Project, Surface
 class GenOptions:
     """The ``[generate]`` options of the lock (or the command line) that shape output bytes."""
 
-    package: str = "acp_v1"
-    tests_dir: str = "tests"  # relative to the output directory
-    # The other surfaces built beside v1 stable: (surface name, package), in lock order.
+    package: str = DEFAULT_PACKAGE  # the roster surface's package
+    tests_dir: str = DEFAULT_TESTS_DIR  # relative to the output directory
+    # The other surfaces built beside the roster's: (surface name, package), in lock order.
     surfaces: tuple[tuple[str, str], ...] = ()
 
     @property
     def packages(self) -> tuple[str, ...]:
-        """Every generated package: v1 stable's first."""
+        """Every generated package: the roster surface's first."""
         return (self.package, *(package for _, package in self.surfaces))
 
 
@@ -60,56 +61,42 @@ class GenerationModel:
         return self.pinned_inputs + self.manifests
 
 
-def generation_model(project: Project, options: GenOptions) -> GenerationModel:
-    # v1 stable's own inputs; the other surfaces' files belong to their models (surface_model).
-    pinned = tuple(RecordedInput(name, f.path, f.sha256)
-                   for name, f in sorted(project.lock.files.items()) if name in INPUT_NAMES)
+def surface_model(project: Project, surface: Surface, options: GenOptions) -> GenerationModel:
+    """The model of one surface: its own IR, gating manifest and pinned files. The roster's
+    surface also carries the roster and the conformance manifest, and its package is
+    ``options.package`` (``--package`` may override the lock's); any other surface has an
+    empty roster (no requirement is checked or stubbed for it), no conformance kit, and its
+    package is the one the lock gives it: only that package's files are kept
+    (:func:`package_files`)."""
+    spec = surface.spec
+    pinned = tuple(RecordedInput(name, project.lock.files[name].path, project.lock.files[name].sha256)
+                   for name in sorted(spec.pinned()))
     manifests = []
-    if project.capabilities_sha256 is not None:
-        manifests.append(RecordedInput("capabilities", MANIFEST_RELPATH, project.capabilities_sha256))
-    if project.conformance_sha256 is not None:
+    if surface.capabilities_sha256 is not None:
+        manifests.append(RecordedInput(spec.capabilities_input, spec.capabilities, surface.capabilities_sha256))
+    if spec.carries_roster and project.conformance_sha256 is not None:
         manifests.append(
             RecordedInput("conformance", conformance.MANIFEST_RELPATH, project.conformance_sha256)
         )
     return GenerationModel(
-        ir=project.ir,
-        roster=project.roster,
+        ir=surface.ir,
+        roster=project.roster if spec.carries_roster else replace(project.roster, requirements=(), counts={}),
         roster_where=project.lock.files["roster"].path,
-        capabilities=project.capabilities or EMPTY,
-        conformance=project.conformance,
-        options=options,
+        capabilities=surface.capabilities or EMPTY,
+        conformance=project.conformance if spec.carries_roster else None,
+        options=options if spec.carries_roster else replace(options, package=spec.package, surfaces=()),
         pinned_inputs=pinned,
         manifests=tuple(manifests),
     )
 
 
-def surface_model(project: Project, surface: Surface, options: GenOptions) -> GenerationModel:
-    """The model of one surface besides v1 stable: its own IR and gating manifest, no roster
-    (no requirement is checked or stubbed for it) and no conformance kit. Its package is the
-    one the lock gives it; only that package's files are kept (:func:`package_files`)."""
-    pinned = tuple(
-        RecordedInput(name, f.path, f.sha256)
-        for name, f in sorted(project.lock.files.items())
-        if f.path in (surface.schema_where, surface.meta_where)
-    )
-    manifests: tuple[RecordedInput, ...] = ()
-    if surface.capabilities_sha256 is not None:
-        manifests = (RecordedInput(f"capabilities-{surface.name}", surface.capabilities_relpath,
-                                   surface.capabilities_sha256),)
-    return GenerationModel(
-        ir=surface.ir,
-        roster=replace(project.roster, requirements=(), counts={}),
-        roster_where=project.lock.files["roster"].path,
-        capabilities=surface.capabilities or EMPTY,
-        conformance=None,
-        options=replace(options, package=surface.package, surfaces=()),
-        pinned_inputs=pinned,
-        manifests=manifests,
-    )
+def surface_models(project: Project, options: GenOptions) -> tuple[GenerationModel, ...]:
+    """The model of every surface the project builds, the roster's first (docs/surfaces.md)."""
+    return tuple(surface_model(project, surface, options) for surface in project.surfaces)
 
 
 def package_files(sources: dict[str, str], package: str) -> dict[str, str]:
     """The files of one package out of everything the emitters wrote for its surface: a
-    surface besides v1 stable ships its package only (requirement tests, the conformance kit
-    and the runtime tests belong to the roster's surface)."""
+    surface besides the roster's ships its package only (requirement tests, the conformance
+    kit and the runtime tests belong to the roster's surface)."""
     return {rel: text for rel, text in sources.items() if rel.startswith(f"{package}/")}

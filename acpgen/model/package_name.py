@@ -11,6 +11,7 @@ import re
 import sys
 
 from acpgen.errors import AcpgenError
+from acpgen.inputs.lock import DEFAULT_TESTS_DIR
 
 _LOWER_RE = re.compile(r"^[a-z_][a-z0-9_]*$")
 # Import names of what the generated code, its tests and acpgen import at run time (and of
@@ -25,7 +26,7 @@ DEPENDENCY_IMPORT_NAMES = frozenset({
     "jsonschema_specifications", "referencing", "rpds", "attrs", "attr", "tomli_w",
     "pathspec", "platformdirs", "mypy_extensions", "pytokens", "hatchling",
 })
-TESTS_DIR_NAMES = frozenset({"tests"})  # the generated tests directory sits beside the package
+TESTS_DIR_NAMES = frozenset({DEFAULT_TESTS_DIR})  # the generated tests directory sits beside the package
 
 
 def package_name_problem(name: str) -> str | None:

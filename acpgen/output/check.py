@@ -39,9 +39,8 @@ from typing import Any
 
 import acpgen
 from acpgen.errors import AcpgenError, InputDriftError
-from acpgen.inputs.lock import STABLE_SURFACE
 from acpgen.load.project import Project
-from acpgen.model.generation import GenOptions, generation_model
+from acpgen.model.generation import GenOptions, surface_models
 from acpgen.output.generate import (
     MANIFEST_NAME,
     build_tree,
@@ -49,7 +48,6 @@ from acpgen.output.generate import (
     options_record,
     output_dir,
     recorded_inputs,
-    surface_models,
     tool_versions,
 )
 from acpgen.output.writer import read_tree
@@ -80,19 +78,20 @@ class CheckReport:
     sources_changed: dict[str, list[str]] = field(default_factory=dict)
     diff: list[str] = field(default_factory=list)
     diff_truncated: bool = False
-    # Every surface the check covers: name -> package ("v1" -> the v1 stable package).
+    # Every surface the check covers: name -> package, the roster's surface first.
     surfaces: dict[str, str] = field(default_factory=dict)
 
     def by_surface(self) -> dict[str, dict[str, Any]]:
         """Per surface: its package and the files of it that differ (a surface is clean when
-        none does; files outside every package are v1 stable's: its tests and kit)."""
+        none does; files outside every package are the roster surface's: its tests and kit)."""
         packages = {pkg: name for name, pkg in self.surfaces.items()}
+        roster_surface = next(iter(self.surfaces), None)
         found: dict[str, dict[str, Any]] = {
             name: {"package": pkg, "changed": [], "missing": [], "added": []} for name, pkg in self.surfaces.items()
         }
         for label, paths in (("changed", self.changed), ("missing", self.missing), ("added", self.added)):
             for rel in paths:
-                name = packages.get(rel.split("/", 1)[0], STABLE_SURFACE)
+                name = packages.get(rel.split("/", 1)[0], roster_surface)
                 if name in found:
                     found[name][label].append(rel)
         return found
@@ -170,7 +169,7 @@ def check(project: Project, out: str | None = None, package: str | None = None) 
     expected = build_tree(project, options, proven=False)  # equal bytes carry generate's proof
     actual = read_tree(target)
     report = CheckReport(out=str(Path(out or project.lock.out)),
-                         surfaces={STABLE_SURFACE: options.package, **dict(options.surfaces)})
+                         surfaces={s.name: package for s, package in zip(project.surfaces, options.packages, strict=True)})
     report.changed = sorted(p for p in expected if p in actual and actual[p] != expected[p])
     report.missing = sorted(p for p in expected if p not in actual)
     report.added = sorted(p for p in actual if p not in expected)
@@ -229,8 +228,7 @@ def _diagnose(report: CheckReport, project: Project, options: GenOptions, actual
             report.options_changed[name] = {"recorded": recorded_options.get(name), "current": now}
 
     inputs = _section(recorded, "inputs")
-    model = generation_model(project, options)
-    current = {i.name: i for i in recorded_inputs(model, surface_models(project, options))}
+    current = {i.name: i for i in recorded_inputs(surface_models(project, options))}
     for name in sorted(set(current) | set(inputs)):
         entry = inputs.get(name)
         was = entry.get("sha256") if isinstance(entry, dict) else None

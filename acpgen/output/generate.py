@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,9 +31,8 @@ from acpgen.model.generation import (
     GenerationModel,
     GenOptions,
     RecordedInput,
-    generation_model,
     package_files,
-    surface_model,
+    surface_models,
 )
 from acpgen.model.package_name import check_package_name
 from acpgen.output import memo
@@ -60,7 +60,7 @@ def options_for(project: Project, package: str | None = None) -> GenOptions:
         check_package_name(package, "--package")
     else:
         check_package_name(project.lock.package, "schema/acp.lock: [generate] package")
-    surfaces = tuple((s.name, s.package) for s in project.surfaces)
+    surfaces = tuple((s.name, s.package) for s in project.others)
     chosen = package or project.lock.package
     for name, pkg in surfaces:
         check_package_name(pkg, f"schema/acp.lock: [generate.surfaces] {name}")
@@ -78,25 +78,17 @@ def options_record(options: GenOptions) -> dict[str, Any]:
     return record
 
 
-def surface_models(project: Project, options: GenOptions) -> tuple[GenerationModel, ...]:
-    """The model of each surface the lock lists beside v1 stable (docs/surfaces.md)."""
-    return tuple(surface_model(project, surface, options) for surface in project.surfaces)
-
-
-def emit_sources(project: Project, options: GenOptions) -> dict[str, str]:
-    return emit_surfaces(generation_model(project, options), surface_models(project, options))
-
-
-def emit_surfaces(model: GenerationModel, surfaces: tuple[GenerationModel, ...]) -> dict[str, str]:
-    """v1 stable's files, then each other surface's package (the same emitters, its model)."""
-    sources = emit_model(model)
-    for other in surfaces:
+def emit_sources(models: tuple[GenerationModel, ...]) -> dict[str, str]:
+    """Every surface's files (the same emitters, its model): the roster surface's whole
+    output, then each other surface's package."""
+    sources = emit_model(models[0])
+    for other in models[1:]:
         for rel, text in package_files(emit_model(other), other.options.package).items():
             if rel in sources:
                 raise AcpgenError(rel, f"package {other.options.package} writes a file another surface writes")
             sources[rel] = text
     # The v1 and v2 façade: only where both a v1 and a v2 package are generated.
-    for rel, text in versions.emit(model, surfaces).items():
+    for rel, text in versions.emit(models[0], models[1:]).items():
         if rel in sources:
             raise AcpgenError(rel, "two emitters produce the same file")
         sources[rel] = sourced(rel, text, versions.emit)
@@ -119,27 +111,22 @@ def origins(sources: dict[str, str]) -> dict[str, str]:
     return {rel: getattr(text, "origin", "") for rel, text in sorted(sources.items())}
 
 
-def file_origins(files: dict[str, bytes]) -> dict[str, str]:
-    """Each file of a built tree (:func:`build_tree`) -> the file to edit to change it (a
-    template ``templates/...`` or a shipped ``acpgen/shipped/...``), from its ``MANIFEST.json``."""
-    recorded: dict[str, str] = json.loads(files[MANIFEST_NAME]).get("origins", {})
-    return recorded
-
-
-def recorded_inputs(model: GenerationModel, surfaces: tuple[GenerationModel, ...] = ()) -> list[RecordedInput]:
+def recorded_inputs(models: tuple[GenerationModel, ...]) -> list[RecordedInput]:
     """Every input of every surface whose bytes can change the tree, by name."""
-    found = {i.name: i for m in (model, *surfaces) for i in m.recorded_inputs}
+    found = {i.name: i for m in models for i in m.recorded_inputs}
     return sorted(found.values(), key=lambda i: i.name)
 
 
-def manifest(model: GenerationModel, files: dict[str, bytes],
-             surfaces: tuple[GenerationModel, ...] = (), sources: dict[str, str] | None = None) -> dict[str, Any]:
+def manifest(models: tuple[GenerationModel, ...], files: dict[str, bytes],
+             sources: dict[str, str] | None = None) -> dict[str, Any]:
+    """MANIFEST.json: the roster surface's options (which name every package) and roster,
+    every surface's inputs, every file's hash and origin."""
     return {
         "generator": {"name": "acpgen", "version": acpgen.__version__},
         "tools": tool_versions(),
-        "options": options_record(model.options),
-        "inputs": {i.name: {"path": i.path, "sha256": i.sha256} for i in recorded_inputs(model, surfaces)},
-        "roster_revision": model.roster.revision,
+        "options": options_record(models[0].options),
+        "inputs": {i.name: {"path": i.path, "sha256": i.sha256} for i in recorded_inputs(models)},
+        "roster_revision": models[0].roster.revision,
         "files": {rel: hashlib.sha256(data).hexdigest() for rel, data in sorted(files.items())},
         # Beside each hash, the file to edit to change that file (docs/architecture.md), and
         # the hash of each such file, so `check` can name the one changed since (sources.py).
@@ -174,12 +161,11 @@ def prove_packages(files: dict[str, bytes], options: GenOptions) -> None:
 
 def _build_tree(project: Project, options: GenOptions) -> dict[str, bytes]:
     """The whole output in memory: emitted, formatted, with its manifest."""
-    model = generation_model(project, options)  # built once: the emitters and the manifest read it
-    surfaces = surface_models(project, options)
-    sources = emit_surfaces(model, surfaces)
+    models = surface_models(project, options)  # built once: the emitters and the manifest read them
+    sources = emit_sources(models)
     formatted = format_tree(sources)
     files = {rel: text.encode("utf-8") for rel, text in sorted(formatted.items())}
-    doc = manifest(model, files, surfaces, sources)
+    doc = manifest(models, files, sources)
     files[MANIFEST_NAME] = (json.dumps(doc, indent=2, sort_keys=True) + "\n").encode("utf-8")
     return files
 
@@ -190,16 +176,19 @@ def output_dir(project: Project, out: str | None = None) -> Path:
 
 
 def generate_report(
-    project: Project, out: str | None = None, package: str | None = None
+    project: Project, out: str | None = None, package: str | None = None,
+    before_swap: Callable[[Path], None] | None = None,
 ) -> tuple[dict[str, bytes], WriteResult]:
-    """Build the whole tree in memory (any error: nothing written), then swap it in."""
+    """Build the whole tree in memory (any error: nothing written), then swap it in
+    (``before_swap``: a test's hook, :func:`acpgen.output.writer.write_tree`)."""
     options = options_for(project, package)
     target = output_dir(project, out)
     preflight(target)  # a bad --out fails in a second, not after the whole build
     # Proven only if something is written: a tree already equal to the output is what an
     # earlier, proven generate wrote (importability is a function of the bytes), as for check.
     files = build_tree(project, options, proven=False)
-    return files, write_tree(target, files, before_write=lambda: prove_packages(files, options))
+    return files, write_tree(target, files, before_write=lambda: prove_packages(files, options),
+                             before_swap=before_swap)
 
 
 def summary(files: dict[str, bytes], result: WriteResult, shown: str) -> str:

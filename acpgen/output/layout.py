@@ -41,12 +41,6 @@ _SINGLE_QUOTED = re.compile(r"(?:[rbf]|rb|br|fr|rf)?'((?:[^'\\\n]|\\.)*)'")
 _NUMBER = re.compile(r"\d[\d_]*(?:\.\d[\d_]*)?(?:e[+-]?\d+)?|0x[0-9A-F_]+")
 
 
-def is_black_layout(text: str) -> bool:
-    """True only if black (line length 100) provably leaves ``text`` from a black-layout
-    template unchanged."""
-    return black_layout(text) == text
-
-
 def black_layout(text: str) -> str | None:
     """``text`` itself when this check proves black would leave it unchanged, else None: the
     file then goes through black, whole. One authority decides a file's bytes: the template

@@ -1,7 +1,7 @@
 """A memo of the whole generated tree, so an unchanged project is not generated again.
 
-Generation is a pure function of: the verified input bytes, the project's ``schema/``
-folder (the lock and the hand-reviewed manifests), the options, the generator's own code and
+Generation is a pure function of: the verified input bytes, the project as loaded (the lock
+and the hash of each hand-reviewed manifest), the options, the generator's own code and
 templates, the versions of the tools that shape the bytes (black, jinja2) and Python. The
 memo is keyed by the SHA-256 of all of them, computed on every run from the bytes
 themselves (never from timestamps), and lives in the user's cache folder beside black's
@@ -23,6 +23,7 @@ from pathlib import Path
 import acpgen
 from acpgen import disk_cache
 from acpgen.emit.render import templates_dir
+from acpgen.inputs.lock import dump_lock
 from acpgen.load.project import Project
 from acpgen.model.generation import GenOptions
 from acpgen.output.work_stats import STATS
@@ -63,11 +64,13 @@ def tree_key(project: Project, options: GenOptions) -> str:
     ]
     for name, blob in sorted(project.inputs.data.items()):
         parts.append(f"input {name} {hashlib.sha256(blob).hexdigest()}")
-    schema_dir = project.root / "schema"
-    if schema_dir.is_dir():
-        for path in _folder_files(schema_dir):
-            rel = path.relative_to(schema_dir).as_posix()
-            parts.append(f"project schema/{rel} {hashlib.sha256(path.read_bytes()).hexdigest()}")
+    # The project as loaded, not the files of a folder: the lock, and each hand-reviewed
+    # manifest by the hash of the bytes that were parsed (a project built in memory, such as
+    # a skeleton, has no folder yet).
+    parts.append(f"lock {hashlib.sha256(dump_lock(project.lock).encode('utf-8')).hexdigest()}")
+    for surface in project.surfaces:
+        parts.append(f"surface {surface.name} {surface.package} {surface.capabilities_sha256}")
+    parts.append(f"conformance {project.conformance_sha256}")
     digest.update("\n".join(parts).encode("utf-8"))
     return digest.hexdigest()
 

@@ -45,6 +45,10 @@ from pathlib import Path
 from acpgen import disk_cache
 from acpgen.errors import AcpgenError
 
+# The modules that import the generated SDK's optional `remote` extra (starlette, hypercorn,
+# websockets, httpx2): compiled, not imported, since the interpreter running acpgen need not
+# have the extra (its import guard is tested where it is written, tests/test_remote.py).
+NEEDS_EXTRA = ("/remote/server.py", "/remote/client.py")
 IMPORT_TIMEOUT = 120  # seconds; the real package imports in about one
 RUNS: list[str] = []  # the package of every proof this process ran, not memoised (tests count them)
 
@@ -89,7 +93,8 @@ def prove(files: dict[str, bytes], package: str | tuple[str, ...]) -> None:
     if disk_cache.load(directory, memo) == "ok":
         return
     RUNS.append(",".join(packages))
-    package_files = {rel: data for rel, data in py.items() if rel.split("/", 1)[0] in packages}
+    package_files = {rel: data for rel, data in py.items()
+                     if rel.split("/", 1)[0] in packages and not rel.endswith(NEEDS_EXTRA)}
     modules = sorted(_module(rel) for rel in package_files)
     with tempfile.TemporaryDirectory(prefix="acpgen-proof-") as tmp:
         for rel, data in package_files.items():

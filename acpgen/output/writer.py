@@ -17,9 +17,9 @@ whatever the umask, so a checkout's modes never depend on who ran the generator.
 Safety: the writer only ever replaces a directory that is empty or carries an acpgen
 ``MANIFEST.json``, so a mistyped ``--out`` cannot swap away a source directory.
 
-Test hook (documented in docs/ci.md): ``ACPGEN_TEST_PAUSE_BEFORE_SWAP=<seconds>`` makes the
-writer announce the complete staging directory on stderr and sleep before the swap, so a
-test can SIGKILL it at the worst moment. Unset, it costs nothing.
+``before_swap`` (a parameter of :func:`write_tree`, None in every command) runs with the
+complete staging directory just before the swap: a test passes one that announces it and
+sleeps, so that it can SIGKILL the writer at the worst moment.
 """
 
 from __future__ import annotations
@@ -30,7 +30,6 @@ import os
 import shutil
 import sys
 import tempfile
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -41,7 +40,6 @@ from acpgen.errors import AcpgenError
 FILE_MODE = 0o644
 DIR_MODE = 0o755
 MANIFEST_NAME = "MANIFEST.json"
-ENV_PAUSE = "ACPGEN_TEST_PAUSE_BEFORE_SWAP"
 
 
 @dataclass
@@ -83,26 +81,29 @@ def preflight(target: Path) -> None:
 
 
 def write_tree(
-    target: Path, files: dict[str, bytes], before_write: Callable[[], None] | None = None
+    target: Path, files: dict[str, bytes], before_write: Callable[[], None] | None = None,
+    before_swap: Callable[[Path], None] | None = None,
 ) -> WriteResult:
     """Make ``target`` contain exactly ``files``; all or nothing. Returns what changed.
 
     ``before_write`` runs (under the lock) only when something is about to be written; if it
     raises, nothing is. ``generate`` proves its output there: a tree already equal to the
-    output (bytes and modes) is left alone, and there is nothing to prove before writing it."""
+    output (bytes and modes) is left alone, and there is nothing to prove before writing it.
+    ``before_swap`` gets the complete staging directory just before the swap (a test's hook)."""
     target = resolve_target(target)
     parent = target.parent
     for rel in files:
         _check_relpath(rel)
     _make_parent(parent)
     try:
-        return _write_locked(parent, target, files, before_write)
+        return _write_locked(parent, target, files, before_write, before_swap)
     except OSError as exc:  # anything not already turned into a one-line error
         raise AcpgenError(str(target), f"cannot write generated output: {_reason(exc)}") from None
 
 
 def _write_locked(
-    parent: Path, target: Path, files: dict[str, bytes], before_write: Callable[[], None] | None
+    parent: Path, target: Path, files: dict[str, bytes], before_write: Callable[[], None] | None,
+    before_swap: Callable[[Path], None] | None,
 ) -> WriteResult:
     with _exclusive(parent, target):
         recover(target)
@@ -114,7 +115,8 @@ def _write_locked(
             before_write()
         staging = stage(parent, target, files)
         with discarded_on_error(staging, str(target), "cannot replace the output directory"):
-            _pause_hook(staging)
+            if before_swap is not None:
+                before_swap(staging)
             _swap(staging, target)
     return result
 
@@ -270,15 +272,6 @@ def stage(parent: Path, target: Path, files: dict[str, bytes]) -> Path:
             os.chmod(path, FILE_MODE)
         os.chmod(staging, DIR_MODE)
     return staging
-
-
-def _pause_hook(staging: Path) -> None:
-    seconds = os.environ.get(ENV_PAUSE)
-    if not seconds:
-        return
-    print(f"acpgen: test hook: staged {staging}; pausing {seconds}s before the swap",
-          file=sys.stderr, flush=True)
-    time.sleep(float(seconds))
 
 
 def _swap(staging: Path, target: Path) -> None:

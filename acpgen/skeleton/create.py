@@ -31,36 +31,33 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
 import acpgen
-from acpgen.emit.render import render
+from acpgen.emit.render import render_plan
 from acpgen.emit.shipped import RUNTIME_TESTS_DIR, skeleton_files
 from acpgen.errors import AcpgenError
 from acpgen.inputs.lock import (
-    INPUT_NAMES,
+    DEFAULT_INPUTS,
+    DEFAULT_OUT,
+    DEFAULT_TESTS_DIR,
     LOCK_RELPATH,
-    STABLE_SURFACE,
-    Lock,
     dump_lock,
-    surface_file,
 )
-from acpgen.inputs.provenance_note import provenance_row
+from acpgen.inputs.provenance_note import ProvenanceRow, provenance_row
 from acpgen.load import conformance
-from acpgen.load.capabilities import MANIFEST_RELPATH
 from acpgen.load.project import Project, load_project
 from acpgen.model.package_name import check_package_name
 from acpgen.output.generate import build_tree, options_for
 from acpgen.output.writer import discarded_on_error, stage
 from acpgen.skeleton.wheel import build_wheel, wheel_name
 
-GENERATED_DIR = "generated"
+GENERATED_DIR = DEFAULT_OUT  # a skeleton keeps the lock's defaults
 VENDOR_DIR = "vendor"  # the acpgen wheel the skeleton installs (no package index needed)
-TESTS_DIR = "tests"  # relative to GENERATED_DIR, beside the package: never a package name
-VENDORED_INPUTS = "schema/inputs"
+TESTS_DIR = DEFAULT_TESTS_DIR  # relative to GENERATED_DIR, beside the package: never a package name
+VENDORED_INPUTS = DEFAULT_INPUTS
 LICENCE_PREFIXES = ("LICENSE", "LICENCE", "COPYING", "NOTICE")
 # The vendored pytest plugin's directory (what goes into it: acpgen.emit.shipped.SHIPMENTS).
 PLUGIN_DIR = "acp_requirements"
@@ -102,40 +99,40 @@ def parse_acpgen_requirement(spec: str) -> AcpgenRequirement:
     return AcpgenRequirement(spec.strip(), direct=req.url is not None)
 
 
-def skeleton_surfaces(project: Project, package: str, surfaces: Sequence[str]) -> dict[str, str]:
-    """The surfaces a skeleton builds beside v1 stable (``--surface``; v1 stable always), each
-    as ``PACKAGE_<surface>`` (``mysdk_v1_unstable``). Only surfaces this project pins."""
-    for name in surfaces:
-        if name != STABLE_SURFACE and name not in project.lock.surfaces:
-            known = ", ".join([STABLE_SURFACE, *project.lock.surfaces])
-            raise AcpgenError("--surface", f"{name!r} is not a surface this project pins (choose from {known})")
-    # In the project's order, whatever the order of the options: the same skeleton bytes.
-    return {name: f"{package}_{name.replace('-', '_')}" for name in project.lock.surfaces if name in surfaces}
-
-
-def skeleton_lock(
+def skeleton_project(
     project: Project, root: Path, package: str, vendor_inputs: bool, surfaces: Sequence[str] = ()
-) -> Lock:
-    """The skeleton's lock: the same pins (of the surfaces it builds), its own package and
-    output directory.
+) -> Project:
+    """The skeleton as a project, in memory: rooted at ``root``, its lock pinning the same
+    bytes (of the surfaces it builds), its own package and output directory; the roster's
+    surface always, and each surface named by ``--surface`` as ``PACKAGE_<surface>``
+    (``mysdk_v1_unstable``), in the project's order whatever the order of the options (the
+    same skeleton bytes). Only surfaces this project pins.
 
     Vendored inputs are found by a path inside the skeleton; referenced ones by the absolute
     path of this project's inputs directory (a relative path between two resolved trees is
     a chain of ``..`` that breaks as soon as the skeleton moves).
     """
-    inputs = VENDORED_INPUTS if vendor_inputs else project.inputs.directory.as_posix()
-    chosen = skeleton_surfaces(project, package, surfaces)
-    pinned = set(INPUT_NAMES) | {surface_file(k, s) for s in chosen for k in ("schema", "meta")}
-    return replace(
+    known = [s.name for s in project.surfaces]
+    for name in surfaces:
+        if name not in known:
+            raise AcpgenError("--surface", f"{name!r} is not a surface this project pins (choose from {', '.join(known)})")
+    chosen = tuple(
+        replace(s, spec=replace(s.spec, package=f"{package}_{s.name.replace('-', '_')}"))
+        for s in project.others if s.name in surfaces
+    )
+    pinned = {name for s in (project.primary, *chosen) for name in s.spec.pinned()}
+    lock = replace(
         project.lock,
         project_root=root,
-        inputs=inputs,
+        inputs=VENDORED_INPUTS if vendor_inputs else project.inputs.directory.as_posix(),
         package=package,
         out=GENERATED_DIR,
         tests_dir=TESTS_DIR,
         files={name: f for name, f in project.lock.files.items() if name in pinned},
-        surfaces=chosen,
+        surfaces={s.name: s.package for s in chosen},
     )
+    primary = replace(project.primary, spec=replace(project.primary.spec, package=package))
+    return replace(project, lock=lock, surfaces=(primary, *chosen))
 
 
 def _licences(directory: Path) -> dict[str, bytes]:
@@ -160,6 +157,34 @@ def _licences(directory: Path) -> dict[str, bytes]:
     return found
 
 
+@dataclass(frozen=True)
+class SkeletonPlan:
+    """What the skeleton's templates (``templates/skeleton/``) write."""
+
+    package: str
+    surface_packages: tuple[str, ...]  # the other surfaces' packages (--surface), installed beside it
+    dist_name: str
+    protocol_version: int
+    roster_revision: str
+    acpgen_version: str
+    acpgen_wheel: str | None  # the vendored wheel's path, unless --acpgen-requirement
+    acpgen_install: str
+    acpgen_requirement: str | None
+    acpgen_requirement_toml: str | None
+    acpgen_direct_reference: bool
+    vendored: bool
+    inputs: str
+    licences: tuple[str, ...]
+    provenance: tuple[ProvenanceRow, ...]
+    generated_dir: str
+    tests_dir: str
+    runtime_tests_dir: str
+    plugin_dir: str
+    pins: dict[str, str]
+    method_count: int
+    def_count: int
+
+
 def build_skeleton(
     project: Project,
     root: Path,
@@ -172,29 +197,21 @@ def build_skeleton(
     """Every file of the skeleton (relative POSIX path -> bytes), in memory."""
     check_package_name(package)
     requirement = parse_acpgen_requirement(acpgen_requirement) if acpgen_requirement else None
-    lock = skeleton_lock(project, root, package, vendor_inputs, surfaces)
-    # Built with this project's root: the emitters read schema/capabilities.toml from there,
-    # and the skeleton gets a byte copy of it, so `acpgen check` in the skeleton agrees.
-    inner = replace(
-        project, lock=replace(lock, project_root=project.root),
-        surfaces=tuple(replace(s, package=lock.surfaces[s.name]) for s in project.surfaces if s.name in lock.surfaces),
-    )
+    skeleton = skeleton_project(project, root, package, vendor_inputs, surfaces)
+    lock = skeleton.lock
     files: dict[str, bytes] = {
-        f"{GENERATED_DIR}/{rel}": data for rel, data in build_tree(inner, options_for(inner)).items()
+        f"{GENERATED_DIR}/{rel}": data for rel, data in build_tree(skeleton, options_for(skeleton)).items()
     }
     files[LOCK_RELPATH.as_posix()] = dump_lock(lock).encode("utf-8")
-    manifest = project.root / MANIFEST_RELPATH
-    if manifest.is_file():  # a project without one has no gates; neither has its skeleton
-        try:
-            files[MANIFEST_RELPATH] = manifest.read_bytes()
-        except OSError as exc:
-            raise AcpgenError(MANIFEST_RELPATH, f"cannot read the gating manifest: {exc.strerror}") from None
-    for surface in inner.surfaces:  # each surface's gating manifest, as reviewed here
+    # Each surface's gating manifest, as reviewed here (a project without one has no gates;
+    # neither has its skeleton), so that `acpgen check` in the skeleton agrees.
+    for surface in skeleton.surfaces:
         if surface.capabilities is not None:
+            relpath = surface.spec.capabilities
             try:
-                files[surface.capabilities_relpath] = (project.root / surface.capabilities_relpath).read_bytes()
+                files[relpath] = (project.root / relpath).read_bytes()
             except OSError as exc:
-                raise AcpgenError(surface.capabilities_relpath, f"cannot read: {exc.strerror}") from None
+                raise AcpgenError(relpath, f"cannot read the gating manifest: {exc.strerror}") from None
     kit_manifest = project.root / conformance.MANIFEST_RELPATH
     if kit_manifest.is_file():  # the conformance kit: SDK authors run it on their own agent
         try:
@@ -212,36 +229,35 @@ def build_skeleton(
     wheel = None if requirement else f"{VENDOR_DIR}/{wheel_name()}"
     if wheel:
         files[wheel] = build_wheel()
-    ctx: dict[str, Any] = {
-        "package": package,
-        # The other surfaces' packages (--surface), installed beside it.
-        "surface_packages": list(lock.surfaces.values()),
-        "dist_name": package.replace("_", "-"),
-        "protocol_version": project.ir.protocol_version,
-        "roster_revision": project.roster.revision,
-        "acpgen_version": acpgen.__version__,
-        "acpgen_wheel": wheel,
-        "acpgen_install": f"pip install ./{wheel}" if wheel else "pip install -e '.[test,dev]'",
-        "acpgen_requirement": requirement.spec if requirement else None,
-        "acpgen_requirement_toml": json.dumps(requirement.spec) if requirement else None,
-        "acpgen_direct_reference": bool(requirement and requirement.direct),
-        "vendored": vendor_inputs,
-        "inputs": lock.inputs,
-        "licences": sorted(licences),
-        "provenance": [provenance_row(lock.files[name]) for name in sorted(lock.files)],
-        "generated_dir": GENERATED_DIR,
-        "tests_dir": TESTS_DIR,
-        "runtime_tests_dir": RUNTIME_TESTS_DIR,
-        "plugin_dir": PLUGIN_DIR,
-        "pins": {name: f.sha256 for name, f in sorted(lock.files.items())},
-        "method_count": len(project.ir.methods),
-        "def_count": len(project.ir.defs),
-    }
+    plan = SkeletonPlan(
+        package=package,
+        surface_packages=tuple(s.package for s in skeleton.others),
+        dist_name=package.replace("_", "-"),
+        protocol_version=project.ir.protocol_version,
+        roster_revision=project.roster.revision,
+        acpgen_version=acpgen.__version__,
+        acpgen_wheel=wheel,
+        acpgen_install=f"pip install ./{wheel}" if wheel else "pip install -e '.[test,dev]'",
+        acpgen_requirement=requirement.spec if requirement else None,
+        acpgen_requirement_toml=json.dumps(requirement.spec) if requirement else None,
+        acpgen_direct_reference=bool(requirement and requirement.direct),
+        vendored=vendor_inputs,
+        inputs=lock.inputs,
+        licences=tuple(sorted(licences)),
+        provenance=tuple(provenance_row(lock.files[name]) for name in sorted(lock.files)),
+        generated_dir=GENERATED_DIR,
+        tests_dir=TESTS_DIR,
+        runtime_tests_dir=RUNTIME_TESTS_DIR,
+        plugin_dir=PLUGIN_DIR,
+        pins={name: f.sha256 for name, f in sorted(lock.files.items())},
+        method_count=len(project.ir.methods),
+        def_count=len(project.ir.defs),
+    )
     templates = dict(SKELETON_TEMPLATES)
     if vendor_inputs:
         templates.update(VENDORED_TEMPLATES)
     for rel, template in templates.items():
-        files[rel] = render(template, **ctx).encode("utf-8")
+        files[rel] = render_plan(template, plan).encode("utf-8")
     for rel, name in SKELETON_FILES.items():
         files[rel] = (Path(__file__).resolve().parent / name).read_bytes()
     return dict(sorted(files.items()))

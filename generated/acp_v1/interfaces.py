@@ -2,7 +2,8 @@
 """Typed ``Agent`` and ``Client`` interfaces: one async method per ACP method a side handles.
 
 Subclass :class:`Agent` (or :class:`Client`) and override what your side supports. A request
-you do not override answers -32601 (method not found); a notification you do not override
+you do not override answers -32601 (method not found), ``elicitation/create`` -32602 (a client
+that does not override it supports no elicitation mode); a notification you do not override
 is ignored. Each method takes the validated params model and returns the result model.
 
 ``Agent.initialize`` has a default: it answers the negotiated protocol version with the
@@ -17,9 +18,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from acp_v1 import models
-from acp_v1.handlers import HandlerBase
+from acp_v1.handlers import HandlerBase, not_handled
 from acp_v1.handshake import default_initialize
-from acp_v1.rpc import RpcError
 
 if TYPE_CHECKING:
     from acp_v1.connection import AgentSideConnection, ClientSideConnection
@@ -50,60 +50,60 @@ class Agent(HandlerBase):
 
     async def authenticate(self, params: models.AuthenticateRequest) -> models.AuthenticateResponse:
         """Handle ``authenticate`` (request)."""
-        raise RpcError.method_not_found("authenticate")
+        raise not_handled("authenticate")
 
     async def session_new(self, params: models.NewSessionRequest) -> models.NewSessionResponse:
         """Handle ``session/new`` (request)."""
-        raise RpcError.method_not_found("session/new")
+        raise not_handled("session/new")
 
     async def session_load(self, params: models.LoadSessionRequest) -> models.LoadSessionResponse:
         """Handle ``session/load`` (request)."""
-        raise RpcError.method_not_found("session/load")
+        raise not_handled("session/load")
 
     async def session_set_mode(
         self, params: models.SetSessionModeRequest
     ) -> models.SetSessionModeResponse:
         """Handle ``session/set_mode`` (request)."""
-        raise RpcError.method_not_found("session/set_mode")
+        raise not_handled("session/set_mode")
 
     async def session_set_config_option(
         self, params: models.SetSessionConfigOptionRequest
     ) -> models.SetSessionConfigOptionResponse:
         """Handle ``session/set_config_option`` (request)."""
-        raise RpcError.method_not_found("session/set_config_option")
+        raise not_handled("session/set_config_option")
 
     async def session_prompt(self, params: models.PromptRequest) -> models.PromptResponse:
         """Handle ``session/prompt`` (request)."""
-        raise RpcError.method_not_found("session/prompt")
+        raise not_handled("session/prompt")
 
     async def session_cancel(self, params: models.CancelNotification) -> None:
         """Handle ``session/cancel`` (notification); ignored unless overridden."""
 
     async def session_list(self, params: models.ListSessionsRequest) -> models.ListSessionsResponse:
         """Handle ``session/list`` (request)."""
-        raise RpcError.method_not_found("session/list")
+        raise not_handled("session/list")
 
     async def session_delete(
         self, params: models.DeleteSessionRequest
     ) -> models.DeleteSessionResponse:
         """Handle ``session/delete`` (request)."""
-        raise RpcError.method_not_found("session/delete")
+        raise not_handled("session/delete")
 
     async def session_resume(
         self, params: models.ResumeSessionRequest
     ) -> models.ResumeSessionResponse:
         """Handle ``session/resume`` (request)."""
-        raise RpcError.method_not_found("session/resume")
+        raise not_handled("session/resume")
 
     async def session_close(
         self, params: models.CloseSessionRequest
     ) -> models.CloseSessionResponse:
         """Handle ``session/close`` (request)."""
-        raise RpcError.method_not_found("session/close")
+        raise not_handled("session/close")
 
     async def logout(self, params: models.LogoutRequest) -> models.LogoutResponse:
         """Handle ``logout`` (request)."""
-        raise RpcError.method_not_found("logout")
+        raise not_handled("logout")
 
 
 class Client(HandlerBase):
@@ -121,7 +121,7 @@ class Client(HandlerBase):
         self, params: models.RequestPermissionRequest
     ) -> models.RequestPermissionResponse:
         """Handle ``session/request_permission`` (request)."""
-        raise RpcError.method_not_found("session/request_permission")
+        raise not_handled("session/request_permission")
 
     async def session_update(self, params: models.SessionNotification) -> None:
         """Handle ``session/update`` (notification); ignored unless overridden."""
@@ -130,49 +130,49 @@ class Client(HandlerBase):
         self, params: models.WriteTextFileRequest
     ) -> models.WriteTextFileResponse:
         """Handle ``fs/write_text_file`` (request)."""
-        raise RpcError.method_not_found("fs/write_text_file")
+        raise not_handled("fs/write_text_file")
 
     async def fs_read_text_file(
         self, params: models.ReadTextFileRequest
     ) -> models.ReadTextFileResponse:
         """Handle ``fs/read_text_file`` (request)."""
-        raise RpcError.method_not_found("fs/read_text_file")
+        raise not_handled("fs/read_text_file")
 
     async def terminal_create(
         self, params: models.CreateTerminalRequest
     ) -> models.CreateTerminalResponse:
         """Handle ``terminal/create`` (request)."""
-        raise RpcError.method_not_found("terminal/create")
+        raise not_handled("terminal/create")
 
     async def terminal_output(
         self, params: models.TerminalOutputRequest
     ) -> models.TerminalOutputResponse:
         """Handle ``terminal/output`` (request)."""
-        raise RpcError.method_not_found("terminal/output")
+        raise not_handled("terminal/output")
 
     async def terminal_release(
         self, params: models.ReleaseTerminalRequest
     ) -> models.ReleaseTerminalResponse:
         """Handle ``terminal/release`` (request)."""
-        raise RpcError.method_not_found("terminal/release")
+        raise not_handled("terminal/release")
 
     async def terminal_wait_for_exit(
         self, params: models.WaitForTerminalExitRequest
     ) -> models.WaitForTerminalExitResponse:
         """Handle ``terminal/wait_for_exit`` (request)."""
-        raise RpcError.method_not_found("terminal/wait_for_exit")
+        raise not_handled("terminal/wait_for_exit")
 
     async def terminal_kill(
         self, params: models.KillTerminalRequest
     ) -> models.KillTerminalResponse:
         """Handle ``terminal/kill`` (request)."""
-        raise RpcError.method_not_found("terminal/kill")
+        raise not_handled("terminal/kill")
 
     async def elicitation_create(
         self, params: models.CreateElicitationRequest
     ) -> models.CreateElicitationResponse:
         """Handle ``elicitation/create`` (request)."""
-        raise RpcError.method_not_found("elicitation/create")
+        raise not_handled("elicitation/create")
 
     async def elicitation_complete(self, params: models.CompleteElicitationNotification) -> None:
         """Handle ``elicitation/complete`` (notification); ignored unless overridden."""

@@ -326,7 +326,7 @@ async def negotiate(
         max_frame_bytes=max_frame_bytes,
         trace=trace,
     )
-    response = end.adopt_initialize(result)
+    response = end.adopt_initialize(params, result)
     end.start()
     chosen_v2 = offer is v2
     return Negotiated(answered, None if chosen_v2 else end, end if chosen_v2 else None, response)

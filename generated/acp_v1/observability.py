@@ -4,10 +4,13 @@
 Copied verbatim into every generated package by acpgen.
 
 * Each connection logs to its own logger, ``<package>.connection.<role>.<n>`` (``n`` counts
-  the connections of the process), a child of the package's logger: configure
-  ``logging.getLogger("<package>")`` for all of them, or one connection's by its name
-  (``connection.logger.name``). At DEBUG level every request sent or handled is logged with
-  its method and outcome; nothing is formatted when DEBUG is off.
+  the connections of the process), a child of ``<package>.connection.<role>`` and so of the
+  package's logger: configure ``logging.getLogger("<package>")`` for all of them, the role's
+  for one side, or one connection's through ``connection.logger``. The connection's own
+  logger is not registered with ``logging.getLogger`` (which keeps every logger for the
+  life of the process): a server that has seen a million connections keeps no logger for
+  any of the closed ones. At DEBUG level every request sent or handled is logged with its
+  method and outcome; nothing is formatted when DEBUG is off.
 * ``trace=True`` on a connection opens an OpenTelemetry span per request, sent
   (``acp.client <method>``/``acp.agent <method>``, kind CLIENT) and handled (kind SERVER),
   with ``rpc.system=jsonrpc`` and ``rpc.method``, when the ``opentelemetry-api`` package is
@@ -27,9 +30,22 @@ __all__ = ["connection_logger", "request_tracer"]
 _COUNTER = itertools.count(1)
 
 
+class _ConnectionLogger(logging.Logger):
+    """A logger that lives as long as its connection, below a registered parent."""
+
+    def isEnabledFor(self, level: int) -> bool:
+        # Not cached: logging clears the caches of registered loggers only, so a cached
+        # answer would miss a level set later on the package's logger.
+        if self.disabled or self.manager.disable >= level:
+            return False
+        return level >= self.getEffectiveLevel()
+
+
 def connection_logger(package: str, role: str) -> logging.Logger:
     """A new logger for one connection of ``role`` ("agent" or "client")."""
-    return logging.getLogger(f"{package}.connection.{role}.{next(_COUNTER)}")
+    logger = _ConnectionLogger(f"{package}.connection.{role}.{next(_COUNTER)}")
+    logger.parent = logging.getLogger(f"{package}.connection.{role}")
+    return logger
 
 
 def request_tracer(enabled: bool, package: str, log: logging.Logger) -> Any:

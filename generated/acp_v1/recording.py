@@ -1,6 +1,7 @@
 # Edit acpgen/shipped/runtime/recording.py, not this file: acpgen generate writes it.
 """Recording a conversation: the trace file's writer and the ``record=`` option of the
-runtime's entry points (``run_agent``, ``connect_to_agent``, ``connect_to_client``).
+runtime's entry points (``run_agent``, ``connect_to_agent``, ``connect_to_client``; remote:
+``connect_to_remote_agent``, ``agent_app``, ``serve_agent``).
 
 Copied verbatim into every generated package by acpgen (``acpgen/shipped/runtime/recording.py``).
 The trace format (version 1) is documented in docs/traces.md and read by ``trace/format.py``;
@@ -10,8 +11,9 @@ For a connection, its streams are wrapped, not its engine: what the peer writes 
 pump that records it and feeds an ordinary :class:`asyncio.StreamReader` for the connection,
 and what the connection writes is recorded as it is handed to the transport (before it, so
 the trace never shows an answer before what it answers). The bytes on the wire are the same
-with and without recording. A transport that sees whole frames (the remote ones) records by
-calling :meth:`TraceWriter.feed` from its frame hook.
+with and without recording. A transport that sees whole frames (the remote ones) records
+each with :meth:`TraceWriter.frame` (``remote/channel.py``), a server one file per connection
+(:func:`connection_trace_paths`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import itertools
 import json
 import os
 import threading
@@ -33,6 +36,7 @@ __all__ = [
     "Record",
     "Sender",
     "TraceWriter",
+    "connection_trace_paths",
     "maybe_recorded",
     "recorded_streams",
 ]
@@ -119,6 +123,14 @@ class TraceWriter:
             if records:
                 self._write_bytes(b"".join(records))
 
+    def frame(self, sender: Sender, raw: bytes) -> None:
+        """One whole frame ``sender`` sent over a transport that delimits frames itself (a
+        WebSocket message, an HTTP body, an SSE event): one record, even if the text holds a
+        newline; a newline is appended when it ends without one, as a line on stdio would."""
+        with self._lock:
+            if not self._closed:
+                self._frame(sender, raw if raw.endswith(b"\n") else raw + b"\n")
+
     def _frame(self, sender: Sender, raw: bytes) -> None:
         self._count += 1
         self._write(frame_record(self._count, sender, time.monotonic() - self._start, raw))
@@ -144,6 +156,25 @@ class TraceWriter:
 
 
 CHUNK = 65536
+CONNECTION_PLACEHOLDER = "{n}"
+
+
+def connection_trace_paths(record: str | os.PathLike[str]) -> Iterator[str]:
+    """Where a server records its connections, one file each, numbered from 1 in the order
+    they open: in a directory, ``acp-trace-<UTC start>-<pid>-<n>.jsonl``; or a path template
+    in which ``{n}`` is replaced by the number. Anything else would have every connection
+    overwrite the one file: :class:`ValueError` (at once, not at the first connection)."""
+    where = os.fspath(record)
+    if os.path.isdir(where):
+        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+        name = f"acp-trace-{stamp}-{os.getpid()}-{CONNECTION_PLACEHOLDER}.jsonl"
+        where = os.path.join(where, name)
+    elif CONNECTION_PLACEHOLDER not in where:
+        raise ValueError(
+            f"record={where!r}: not a directory and no {CONNECTION_PLACEHOLDER} in it "
+            "(a server records each connection to a file of its own)"
+        )
+    return (where.replace(CONNECTION_PLACEHOLDER, str(n)) for n in itertools.count(1))
 
 
 class _RecordingWriter(asyncio.StreamWriter):

@@ -22,19 +22,21 @@ from typing import Any
 
 from .omit import OMIT_REQUIREMENTS, ItemGate, omit_unadvertised
 
-__all__ = ["OutboundPlan", "PlannedRule", "plan_rules", "select"]
+__all__ = ["OutboundPlan", "PlannedRule", "may_refuse", "plan_rules", "select"]
 
 
 @dataclass(frozen=True, slots=True)
 class PlannedRule:
     """One selector to scan: ``kind`` "always" (refused whatever the payload), "equals"
-    (refused when a selected value equals ``value``), "present" (when one is present),
-    "path" (when one is not an absolute path) or "never" (the guard decides when selected).
+    (refused when a selected value equals ``value``), "in" (when one is in ``values``: the
+    "equals" rules of one selector, scanned once), "present" (when one is present), "path"
+    (when one is not an absolute path) or "never" (the guard decides when selected).
     """
 
     kind: str
     select: tuple[str, ...]
     value: str | None = None
+    values: frozenset[str] = frozenset()
 
 
 def select(node: Any, steps: tuple[str, ...]) -> list[Any]:
@@ -59,16 +61,20 @@ def _omission_gate(gate: Any) -> bool:
 
 
 def plan_rules(
-    gates: Iterable[Any], paths: Iterable[Any], advertised: Callable[[str], bool]
+    gates: Iterable[Any],
+    paths: Iterable[Any],
+    advertised: Callable[[str], bool],
+    omitted: bool = True,
 ) -> tuple[PlannedRule, ...]:
-    """The rules of one ``(method, message)`` that can still refuse, given ``advertised``."""
+    """The rules of one ``(method, message)`` that can still refuse, given ``advertised``
+    (``omitted``: the send path, where omission ran first; a receiver omits nothing)."""
     rules: list[PlannedRule] = []
     for gate in gates:
         if gate.kind == "never":
             rules.append(PlannedRule("never", gate.select))
         elif gate.capability is not None and advertised(gate.capability):
             continue
-        elif _omission_gate(gate) and gate.capability is not None:
+        elif omitted and _omission_gate(gate) and gate.capability is not None:
             continue  # omission has already left out every item this gate selects
         elif not gate.select:
             rules.append(PlannedRule("always", ()))
@@ -77,7 +83,23 @@ def plan_rules(
         else:
             rules.append(PlannedRule("present", gate.select))
     rules.extend(PlannedRule("path", p.select) for p in paths)
-    return tuple(rules)
+    return _merge_equals(rules)
+
+
+def _merge_equals(rules: list[PlannedRule]) -> tuple[PlannedRule, ...]:
+    """The "equals" rules of one selector as one "in" rule: a prompt's content types are
+    walked once, not once per gated type."""
+    values: dict[tuple[str, ...], set[str]] = {}
+    for rule in rules:
+        if rule.kind == "equals" and rule.value is not None:
+            values.setdefault(rule.select, set()).add(rule.value)
+    merged: list[PlannedRule] = []
+    for rule in rules:
+        if rule.kind != "equals":
+            merged.append(rule)
+        elif rule.select in values:
+            merged.append(PlannedRule("in", rule.select, None, frozenset(values.pop(rule.select))))
+    return tuple(merged)
 
 
 def _present(value: Any) -> bool:
@@ -93,7 +115,10 @@ def _may_refuse(rule: PlannedRule, wire: Any) -> bool:
     if rule.kind == "always":
         return True
     for value in select(wire, rule.select):
-        if rule.kind == "equals":
+        if rule.kind == "in":
+            if value in rule.values:
+                return True
+        elif rule.kind == "equals":
             if value == rule.value:
                 return True
         elif rule.kind == "present":
@@ -105,6 +130,11 @@ def _may_refuse(rule: PlannedRule, wire: Any) -> bool:
         else:  # "never": the guard knows the condition
             return True
     return False
+
+
+def may_refuse(rules: tuple[PlannedRule, ...], wire: Any) -> bool:
+    """Whether any of ``rules`` could refuse ``wire`` (then the full guard decides)."""
+    return any(_may_refuse(rule, wire) for rule in rules)
 
 
 class OutboundPlan:

@@ -4,9 +4,30 @@
 Copied verbatim into every generated package by acpgen.
 
 One :class:`Connection` per peer, over any asyncio ``StreamReader``/``StreamWriter`` pair
-(stdio, a subprocess' pipes, a socket). It correlates responses with requests by id, runs
+(stdio, a subprocess' pipes, a socket) or any other :class:`~.transport.FrameTransport` (the
+remote transports: HTTP and WebSocket). It correlates responses with requests by id, runs
 inbound requests concurrently, delivers notifications in the order they arrived, and never
 lets one bad frame end the connection. What it guarantees:
+
+* **Order per session, concurrency across sessions**: notifications are delivered to the
+  dispatcher in the order they arrived *per session* (the ``sessionId`` of their params;
+  those without one form one connection-level lane), one at a time per session; different
+  sessions' notifications, and every request, proceed independently. A response to one of
+  our calls is returned only after the notifications of the call's session (its params'
+  ``sessionId``, or the connection-level lane) that arrived before it have been handled
+  (ACP-V1-PROMPT-UPDATES-BEFORE-RESPONSE).
+* **Bounded queues, backpressure, nothing dropped**: a session holds at most
+  ``max_queued_per_session`` notifications not yet handled (default
+  :data:`DEFAULT_MAX_QUEUED_PER_SESSION`) and the connection at most ``max_queued_total``
+  (:data:`DEFAULT_MAX_QUEUED_TOTAL`), whose frames together are at most
+  ``max_queued_bytes`` long (:data:`DEFAULT_MAX_QUEUED_BYTES`); when any is reached, reading
+  from the peer pauses until the handlers catch up (the peer's writes then block in its
+  pipe). What a flooding peer can make a connection hold is therefore bounded: the queued
+  notifications (``max_queued_bytes`` of frames, plus one frame), the frame being read
+  (``max_frame_bytes``) and the stream's own buffer. The price: one session whose handler
+  falls that far behind pauses the whole connection until it catches up; below the limits,
+  the others run at full speed. A notification handler must therefore not wait for a
+  response of the peer while its own session's queue can be full.
 
 * **Exactly one response per request** (ACP-V1-JSONRPC-RESPONSE-REQUIRED,
   ACP-V1-CANCEL-REQUEST-MUST-RESPOND): a handler's result, its error, -32603 when it fails,
@@ -33,6 +54,7 @@ lets one bad frame end the connection. What it guarantees:
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
 import logging
@@ -66,9 +88,9 @@ from .framing import (
     UnencodableMessage,
     decode_frame,
     encode_message,
-    read_frames,
     sniff_envelope,
 )
+from .transport import SENT_QUEUED, FrameTransport, StreamTransport
 
 __all__ = [
     # Re-exported from .errors, where they are defined.
@@ -76,6 +98,9 @@ __all__ = [
     "CANCEL_REQUEST_METHOD",
     "DEFAULT_EOF_GRACE",
     "DEFAULT_MAX_FRAME_BYTES",
+    "DEFAULT_MAX_QUEUED_BYTES",
+    "DEFAULT_MAX_QUEUED_PER_SESSION",
+    "DEFAULT_MAX_QUEUED_TOTAL",
     "ERROR_MESSAGES",
     "INTERNAL_ERROR",
     "INVALID_PARAMS",
@@ -96,10 +121,26 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 DEFAULT_MAX_FRAME_BYTES = DEFAULT_MAX_MESSAGE_BYTES
+# Notifications received and not yet handled, per session and per connection: past either,
+# reading pauses (backpressure) until the handlers catch up. With the frame limit they bound
+# what a flooding peer can make this process hold.
+DEFAULT_MAX_QUEUED_PER_SESSION = 256
+DEFAULT_MAX_QUEUED_TOTAL = 4096
+DEFAULT_MAX_QUEUED_BYTES = 64 * 1024 * 1024
 # After the peer's EOF, how long requests already received may take to be answered.
 DEFAULT_EOF_GRACE = 5.0
 _VERSION = "2.0"
 _NO_ID = object()  # a message without an "id" member (a notification)
+_CANCELLED = object()  # a request's outcome: cancelled (answered -32800)
+
+
+class _Result:
+    """A request's outcome: the handler's result."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
 
 
 class Dispatcher(Protocol):
@@ -127,22 +168,62 @@ def _valid_id(request_id: Any) -> bool:
 
 
 class _Inbound:
-    """One request of the peer's: its handler task."""
+    """One request of the peer's: its handler task, which answers it (``Connection._serve``)."""
 
-    __slots__ = ("batch", "context", "key", "request_id", "task")
+    __slots__ = ("batch", "context", "key", "method", "request_id", "started", "task")
 
     def __init__(
         self,
         request_id: Any,
-        task: asyncio.Task[Any],
+        method: str,
         context: RequestContext | None = None,
         batch: _Batch | None = None,
     ) -> None:
         self.key = _id_key(request_id)
         self.request_id = request_id
-        self.task = task
+        self.method = method
+        self.task: asyncio.Task[Any] | None = None
+        self.started = False  # whether the handler began (else a cancel answers for it)
         self.context = context
         self.batch = batch
+
+
+class _Lane:
+    """One session's notifications (or the connection-level ones): a FIFO handled by at most
+    one task at a time, which exists only while the lane has work."""
+
+    __slots__ = ("done", "key", "queue", "received", "task", "waiters")
+
+    def __init__(self, key: str | None) -> None:
+        self.key = key
+        # (method, params, length of the frame it came in)
+        self.queue: collections.deque[tuple[str, Any, int]] = collections.deque()
+        self.received = 0  # notifications ever queued on this lane
+        self.done = 0  # of those, handled (or failed)
+        self.task: asyncio.Task[None] | None = None
+        self.waiters: list[tuple[int, asyncio.Future[None]]] = []
+
+    def release(self, force: bool = False) -> None:
+        """Wake the calls waiting for this lane to reach their count."""
+        if not self.waiters:
+            return
+        keep: list[tuple[int, asyncio.Future[None]]] = []
+        for seen, waiter in self.waiters:
+            if force or self.done >= seen:
+                if not waiter.done():
+                    waiter.set_result(None)
+            else:
+                keep.append((seen, waiter))
+        self.waiters = keep
+
+
+def _session_key(params: Any) -> str | None:
+    """The lane a message belongs to: its params' ``sessionId`` (None: connection-level)."""
+    if isinstance(params, dict):
+        session_id = params.get("sessionId")
+        if isinstance(session_id, str):
+            return session_id
+    return None
 
 
 class _Batch:
@@ -169,38 +250,54 @@ class Connection:
     ``dispatcher`` receives inbound requests and notifications. Call :meth:`start` (or use
     ``async with``) to begin reading; :meth:`request` and :meth:`notify` send.
     ``max_frame_bytes`` is the longest line accepted from the peer; ``max_send_bytes`` (by
-    default the same) the longest this side writes: the peer's limit.
+    default the same) the longest this side writes: the peer's limit. The frames travel over
+    ``reader``/``writer`` (newline-delimited), or over ``reader`` alone when it is a
+    :class:`~.transport.FrameTransport` and ``writer`` is None.
     """
 
     def __init__(
         self,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
+        reader: asyncio.StreamReader | FrameTransport,
+        writer: asyncio.StreamWriter | None,
         dispatcher: Dispatcher,
         *,
         max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
         max_send_bytes: int | None = None,
         name: str = "acp",
         eof_grace: float = DEFAULT_EOF_GRACE,
+        max_queued_per_session: int = DEFAULT_MAX_QUEUED_PER_SESSION,
+        max_queued_total: int = DEFAULT_MAX_QUEUED_TOTAL,
+        max_queued_bytes: int = DEFAULT_MAX_QUEUED_BYTES,
     ) -> None:
-        self._reader = reader
-        self._writer = writer
+        if min(max_queued_per_session, max_queued_total, max_queued_bytes) < 1:
+            raise ValueError("the notification queue limits must be at least 1")
+        if isinstance(reader, asyncio.StreamReader):
+            if writer is None:
+                raise TypeError("a StreamReader needs its StreamWriter")
+            self._transport: FrameTransport = StreamTransport(reader, writer)
+        else:
+            self._transport = reader
         self._dispatcher = dispatcher
         self._max_frame_bytes = max_frame_bytes
         self._max_send_bytes = max_frame_bytes if max_send_bytes is None else max_send_bytes
         self._name = name
         self._eof_grace = eof_grace
         self._next_id = 0
-        self._pending: dict[str, asyncio.Future[tuple[Any, int]]] = {}
+        self._pending: dict[str, asyncio.Future[tuple[Any, _Lane | None, int]]] = {}
+        # request key -> the call's session lane and method
+        self._pending_calls: dict[str, tuple[str | None, str]] = {}
         self._inbound: dict[str, list[_Inbound]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._write_lock = asyncio.Lock()
-        self._notifications: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
-        self._notifications_received = 0
-        self._notifications_done = 0
-        self._delivery_waiters: list[tuple[int, asyncio.Future[None]]] = []
+        self._lanes: dict[str | None, _Lane] = {}
+        self._max_queued_per_session = max_queued_per_session
+        self._max_queued_total = max_queued_total
+        self._queued = 0  # notifications queued on every lane, not yet handled
+        self._max_queued_bytes = max_queued_bytes
+        self._queued_bytes = 0  # the length of their frames
+        self._frame_bytes = 0  # the length of the frame being accepted
+        self._room: asyncio.Event | None = None  # set when a paused read may go on
         self._reader_task: asyncio.Task[None] | None = None
-        self._notification_task: asyncio.Task[None] | None = None
         self._closed = asyncio.Event()
         self._writer_closed = False
 
@@ -210,9 +307,18 @@ class Connection:
         """Start reading frames (idempotent)."""
         if self._reader_task is None:
             self._reader_task = asyncio.create_task(self._read_loop(), name=f"{self._name}.read")
-            self._notification_task = asyncio.create_task(
-                self._notification_loop(), name=f"{self._name}.notifications"
-            )
+
+    @property
+    def queued_bytes(self) -> int:
+        """The length of the frames of the notifications queued (at most ``max_queued_bytes``
+        plus one frame)."""
+        return self._queued_bytes
+
+    @property
+    def queued_notifications(self) -> int:
+        """Notifications received and not yet handled, over every session (at most
+        ``max_queued_total``; a session's at most ``max_queued_per_session``)."""
+        return self._queued
 
     @property
     def closed(self) -> bool:
@@ -229,13 +335,7 @@ class Connection:
         """
         if not self._writer_closed:
             self._writer_closed = True
-            with contextlib.suppress(Exception):
-                if self._writer.can_write_eof():
-                    self._writer.write_eof()
-            with contextlib.suppress(Exception):
-                self._writer.close()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._writer.wait_closed(), 2.0)
+            await self._transport.close()
         current = asyncio.current_task()
         if self._reader_task is not None and self._reader_task is not current:
             self._reader_task.cancel()
@@ -253,9 +353,11 @@ class Connection:
         await self.close()
 
     def _all_tasks(self) -> list[asyncio.Task[Any]]:
-        tasks = [r.task for records in self._inbound.values() for r in records]
+        tasks = [r.task for rs in self._inbound.values() for r in rs if r.task is not None]
         tasks.extend(self._tasks)
-        tasks.extend(t for t in (self._reader_task, self._notification_task) if t is not None)
+        tasks.extend(lane.task for lane in self._lanes.values() if lane.task is not None)
+        if self._reader_task is not None:
+            tasks.append(self._reader_task)
         return tasks
 
     def _shutdown(self) -> None:
@@ -270,7 +372,10 @@ class Connection:
         for task in self._all_tasks():
             if task is not current and task is not self._reader_task:
                 task.cancel()
-        self._release_delivery_waiters(force=True)
+        for lane in self._lanes.values():
+            lane.release(force=True)
+        if self._room is not None:
+            self._room.set()
 
     # -- sending -----------------------------------------------------------------------
 
@@ -283,16 +388,12 @@ class Connection:
     def _write_now(self, frame: bytes) -> bool:
         """Write ``frame`` if it goes straight into the pipe (the usual case: nothing queued,
         nobody waiting for room); False, having written nothing, when it must wait."""
-        transport = self._writer.transport
-        if self._write_lock.locked() or transport.is_closing() or self._closed.is_set():
+        if self._write_lock.locked() or self._closed.is_set():
             return False
-        if transport.get_write_buffer_size():
+        sent = self._transport.send_nowait(frame)
+        if not sent:
             return False
-        try:
-            self._writer.write(frame)  # whole: write() never splits a frame among others
-        except (ConnectionError, RuntimeError):
-            return False
-        if transport.get_write_buffer_size():  # part of it still queued: drained in a task
+        if sent == SENT_QUEUED:  # part of it still queued: drained in a task
             self._spawn(self._write_response(b""))
         return True
 
@@ -303,9 +404,7 @@ class Connection:
             return
         try:
             async with self._write_lock:
-                if frame:
-                    self._writer.write(frame)
-                await self._writer.drain()
+                await self._transport.send(frame)
         except (ConnectionError, RuntimeError) as exc:
             raise ConnectionClosed(str(exc) or "connection lost") from exc
 
@@ -333,11 +432,13 @@ class Connection:
             message["params"] = params
         frame = self._encode(message)  # refused here, before anything is pending or written
         key = _id_key(request_id)
-        future: asyncio.Future[tuple[Any, int]] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[tuple[Any, _Lane | None, int]]
+        future = asyncio.get_running_loop().create_future()
         self._pending[key] = future
+        self._pending_calls[key] = (_session_key(params), method)
         try:
             await self._write(frame)
-            result, seen = await future
+            result, lane, seen = await future
         except asyncio.CancelledError:
             if self._pending.pop(key, None) is not None and not self._closed.is_set():
                 with contextlib.suppress(Exception):
@@ -345,7 +446,9 @@ class Connection:
             raise
         finally:
             self._pending.pop(key, None)
-        await self._notifications_delivered(seen)
+            self._pending_calls.pop(key, None)
+        if lane is not None and lane.done < seen:
+            await self._notifications_delivered(lane, seen)
         return result
 
     async def notify(self, method: str, params: Any = None) -> None:
@@ -356,36 +459,28 @@ class Connection:
             message["params"] = params
         await self.send_message(message)
 
-    async def _notifications_delivered(self, seen: int) -> None:
-        """Wait until every notification that arrived before a response has been handled.
+    async def _notifications_delivered(self, lane: _Lane, seen: int) -> None:
+        """Wait until the notifications of ``lane`` that arrived before a response have
+        been handled (``seen``: how many that lane had received then).
 
         A prompt's streamed updates arrive before its response; the caller must see them
-        all before the call returns (ACP-V1-PROMPT-UPDATES-BEFORE-RESPONSE). Skipped inside
-        a notification handler (it would wait for itself).
+        all before the call returns (ACP-V1-PROMPT-UPDATES-BEFORE-RESPONSE). Other sessions'
+        notifications are not waited for. Skipped inside that lane's own handler (it would
+        wait for itself).
         """
-        if asyncio.current_task() is self._notification_task:
+        if lane.done >= seen or self._closed.is_set():
             return
-        if self._notifications_done >= seen or self._closed.is_set():
+        if lane.task is not None and asyncio.current_task() is lane.task:
             return
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._delivery_waiters.append((seen, waiter))
+        lane.waiters.append((seen, waiter))
         await waiter
-
-    def _release_delivery_waiters(self, force: bool = False) -> None:
-        keep: list[tuple[int, asyncio.Future[None]]] = []
-        for seen, waiter in self._delivery_waiters:
-            if force or self._notifications_done >= seen:
-                if not waiter.done():
-                    waiter.set_result(None)
-            else:
-                keep.append((seen, waiter))
-        self._delivery_waiters = keep
 
     # -- receiving ---------------------------------------------------------------------
 
     async def _read_loop(self) -> None:
         try:
-            async for frame in read_frames(self._reader, self._max_frame_bytes):
+            async for frame in self._transport.frames(self._max_frame_bytes):
                 try:
                     if isinstance(frame, Oversized):
                         await self._refuse_oversized(frame)
@@ -395,6 +490,8 @@ class Connection:
                     raise
                 except Exception:  # one bad frame must never end the connection
                     logger.exception("%s: failed to handle a frame", self._name)
+                if self._room is not None:  # a queue is full: read on once there is room
+                    await self._room.wait()
             await self._finish_received()
         except asyncio.CancelledError:
             pass
@@ -412,12 +509,11 @@ class Connection:
         """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self._eof_grace
-        if self._notifications_done < self._notifications_received:
-            self._spawn(self._notifications_delivered(self._notifications_received))
         while True:
-            # Handlers, then the answers started as each of them finishes.
+            # Handlers (and the lanes' notification tasks), then the answers started as each
+            # of them finishes.
             work: list[asyncio.Future[Any]] = [t for t in self._all_tasks() if not t.done()]
-            work = [t for t in work if t not in (self._reader_task, self._notification_task)]
+            work = [t for t in work if t is not self._reader_task]
             remaining = deadline - loop.time()
             if not work or remaining <= 0:
                 return
@@ -444,6 +540,7 @@ class Connection:
     async def _handle_frame(self, frame: bytes) -> None:
         if not frame.strip():
             return  # blank lines carry no message
+        self._frame_bytes = len(frame)  # what its notifications count against the queue bound
         try:
             message = decode_frame(frame)
         except (ValueError, RecursionError) as exc:
@@ -537,15 +634,23 @@ class Connection:
                 logger.warning("%s: dropped a response to unknown id %r", self._name, request_id)
                 return True
             return False  # {"jsonrpc", "id"} alone, for no call of ours: an invalid request
-        del self._pending[_id_key(request_id)]
+        key = _id_key(request_id)
+        del self._pending[key]
+        lane_key, method = self._pending_calls.get(key, (None, ""))
         if has_result == has_error:
             future.set_exception(
                 MalformedResponse("the response has neither or both of result and error")
             )
         elif has_error:
-            future.set_exception(RpcError.from_json(message["error"]))
+            error = RpcError.from_json(message["error"])
+            error.peer_call = method  # so a handler that lets it escape answers -32603
+            future.set_exception(error)
         else:
-            future.set_result((message["result"], self._notifications_received))
+            # The call's session lane, and how many notifications it had by now: the call
+            # returns once those are handled (the lane object, not its key: an idle lane is
+            # forgotten and a new one starts counting from zero).
+            lane = self._lanes.get(lane_key)
+            future.set_result((message["result"], lane, 0 if lane is None else lane.received))
         return True
 
     def _accept_notification(self, method: str, params: Any) -> None:
@@ -553,14 +658,31 @@ class Connection:
             # Acted on here, not queued: it must overtake the request it cancels.
             request_id = params.get("requestId") if isinstance(params, dict) else None
             if _valid_id(request_id):
-                for record in self._inbound.get(_id_key(request_id), []):
-                    if not record.task.done():
+                for record in list(self._inbound.get(_id_key(request_id), [])):
+                    if record.task is not None and not record.task.done():
                         if record.context is not None:
                             record.context.cancel(CANCEL_REQUEST_METHOD)
                         record.task.cancel()
+                        if not record.started:  # its handler will never run: answered here
+                            self._answer(record, _CANCELLED)
             return
-        self._notifications_received += 1
-        self._notifications.put_nowait((method, params))
+        key = _session_key(params)
+        lane = self._lanes.get(key)
+        if lane is None:
+            lane = self._lanes[key] = _Lane(key)
+        size = self._frame_bytes
+        lane.queue.append((method, params, size))
+        lane.received += 1
+        self._queued += 1
+        self._queued_bytes += size
+        if lane.task is None:
+            lane.task = asyncio.ensure_future(self._drain_lane(lane))
+        if self._room is None and (
+            len(lane.queue) >= self._max_queued_per_session
+            or self._queued >= self._max_queued_total
+            or self._queued_bytes >= self._max_queued_bytes
+        ):
+            self._room = asyncio.Event()  # the read loop waits for it before the next frame
 
     def _start_request(
         self, request_id: Any, method: str, params: Any, batch: _Batch | None = None
@@ -569,18 +691,30 @@ class Connection:
         context = RequestContext(
             method, request_id, session_id if isinstance(session_id, str) else None
         )
-        handler = start_in_context(
-            context,
-            lambda: asyncio.ensure_future(self._dispatcher.handle_request(method, params)),
+        record = _Inbound(request_id, method, context, batch)
+        record.task = start_in_context(
+            context, lambda: asyncio.ensure_future(self._serve(record, params))
         )
-        record = _Inbound(request_id, handler, context, batch)
         if batch is not None:
             batch.pending += 1
         # Duplicate ids in flight are each tracked (and each cancelled by a cancel for it).
         self._inbound.setdefault(record.key, []).append(record)
-        # Answered once the handler is done, by a task started then: no task sits waiting
-        # for each handler (a closed connection sends nothing, so starts none).
-        handler.add_done_callback(lambda _: self._answer(record, method))
+
+    async def _serve(self, record: _Inbound, params: Any) -> None:
+        """Run the handler and answer, in the handler's own task: no callback and no task
+        per request beyond it (a closed connection sends nothing)."""
+        record.started = True
+        try:
+            result = await self._dispatcher.handle_request(record.method, params)
+        except asyncio.CancelledError:
+            # By $/cancel_request or by the handler itself: the same -32800 either way
+            # (ACP-V1-CANCEL-INTERNAL-SHOULD).
+            self._answer(record, _CANCELLED)
+            raise
+        except Exception as exc:  # noqa: BLE001  # every failure is answered (_outcome)
+            self._answer(record, exc)
+        else:
+            self._answer(record, _Result(result))
 
     def cancel_session(self, session_id: str, reason: str) -> int:
         """Mark every in-flight request of the peer's that carries ``sessionId`` ==
@@ -592,26 +726,29 @@ class Connection:
                 if (
                     context is not None
                     and context.session_id == session_id
+                    and record.task is not None
                     and not record.task.done()
                 ):
                     context.cancel(reason)
                     marked += 1
         return marked
 
-    def _answer(self, record: _Inbound, method: str) -> None:
-        """Send the finished handler's one response (whatever became of it): written at once
-        when the pipe takes it, else by a task that waits for room; a request of a batch hands
-        it to the batch instead (a closed connection sends nothing)."""
+    def _answer(self, record: _Inbound, outcome: Any) -> None:
+        """Send the request's one response for ``outcome`` (a :class:`_Result`, the
+        exception the handler raised, or ``_CANCELLED``): written at once when the pipe takes
+        it, else by a task that waits for room; a request of a batch hands it to the batch
+        instead (a closed connection sends nothing)."""
         records = self._inbound.get(record.key, [])
-        if record in records:
-            records.remove(record)
+        if record not in records:
+            return  # answered already
+        records.remove(record)
         if not records:
             self._inbound.pop(record.key, None)
         if self._closed.is_set():
             if record.batch is not None:
                 record.batch.add(None)  # nothing will be sent: the batch is not left waiting
             return
-        response = self._outcome(record, method)
+        response = self._outcome(record, outcome)
         if record.batch is not None:
             record.batch.add(response)
         elif response is not None:
@@ -619,21 +756,27 @@ class Connection:
             if not self._write_now(frame):
                 self._spawn(self._write_response(frame))
 
-    def _outcome(self, record: _Inbound, method: str) -> dict[str, Any] | None:
-        """The response a finished handler's task owes (None: nothing is owed)."""
-        task = record.task
-        if task.cancelled():
-            # Cancelled by $/cancel_request, possibly before it started, or by the handler
-            # itself: the same -32800 either way (ACP-V1-CANCEL-INTERNAL-SHOULD).
+    def _outcome(self, record: _Inbound, exc: Any) -> dict[str, Any] | None:
+        """The response a finished handler owes (None: nothing is owed)."""
+        method = record.method
+        if exc is _CANCELLED:
             response = _error_response(record.request_id, RequestCancelledError())
-        elif (exc := task.exception()) is None:
-            response = {
-                "jsonrpc": _VERSION,
-                "id": record.request_id,
-                "result": task.result(),
-            }
+        elif isinstance(exc, _Result):
+            response = {"jsonrpc": _VERSION, "id": record.request_id, "result": exc.value}
+        elif isinstance(exc, RpcError) and exc.peer_call is None:
+            response = _error_response(record.request_id, exc)  # the handler's own answer
         elif isinstance(exc, RpcError):
-            response = _error_response(record.request_id, exc)
+            # The peer's answer to a call the handler made, left unhandled: this request
+            # failed, and says why; the peer's code is not ours to answer with.
+            logger.warning("%s: %s failed: %s answered %s", self._name, method, exc.peer_call, exc)
+            what = f"{exc.peer_call} was answered {exc.code} ({exc.message})"
+            response = _error_response(
+                record.request_id,
+                InternalError(
+                    f"Internal error: {method} failed: {what}"[:500],
+                    {"call": exc.peer_call, "code": exc.code, "message": exc.message[:200]},
+                ),
+            )
         elif isinstance(exc, ConnectionClosed):  # the peer went away mid-request: say why, once
             logger.info("%s: %s ended: %s", self._name, method, exc)
             return None
@@ -644,18 +787,40 @@ class Connection:
             )
         return response
 
-    async def _notification_loop(self) -> None:
-        while True:
-            method, params = await self._notifications.get()
-            try:
-                await self._dispatcher.handle_notification(method, params)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                logger.exception("%s: notification %s failed", self._name, method)
-            finally:
-                self._notifications_done += 1
-                self._release_delivery_waiters()
+    async def _drain_lane(self, lane: _Lane) -> None:
+        """Handle ``lane``'s notifications in order, one at a time, until it is empty."""
+        handle = self._dispatcher.handle_notification
+        queue = lane.queue
+        try:
+            while queue:
+                method, params, size = queue[0]
+                try:
+                    await handle(method, params)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    logger.exception("%s: notification %s failed", self._name, method)
+                finally:
+                    queue.popleft()
+                    self._queued -= 1
+                    self._queued_bytes -= size
+                    lane.done += 1
+                    lane.release()
+                    if self._room is not None and self._has_room():
+                        self._room.set()
+                        self._room = None
+        finally:
+            lane.task = None
+            if not queue and self._lanes.get(lane.key) is lane:
+                # An idle lane is forgotten: a peer opening sessions without end costs nothing.
+                # Its waiters, if any, hold counts it has reached; they were released above.
+                del self._lanes[lane.key]
+
+    def _has_room(self) -> bool:
+        if self._queued >= self._max_queued_total or self._queued_bytes >= self._max_queued_bytes:
+            return False
+        limit = self._max_queued_per_session
+        return all(len(lane.queue) < limit for lane in self._lanes.values())
 
     # -- helpers -----------------------------------------------------------------------
 

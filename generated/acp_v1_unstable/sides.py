@@ -32,17 +32,27 @@ from typing import Any, ClassVar, TypeVar, cast, overload
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from . import guards
-from .contract import (
-    MethodSpec as Route,
-)  # a method's entry: wire, py_name, kind, params, result
-from .errors import MalformedResponse
+from .contract import MethodSpec as Route  # a method's entry: wire, py_name, kind, params, result
+from .errors import INVALID_REQUEST, MalformedResponse
 from .extensions import Extension, check_extension_name, declared_extensions
 from .handlers import Handler
-from .handshake import ProtocolVersionError, default_initialize, negotiate_version
+from .handshake import (
+    ProtocolVersionError,
+    default_initialize,
+    explicit_defaults,
+    negotiate_version,
+)
 from .lenient import validate_lenient
 from .observability import connection_logger, request_tracer, span_kind
-from .outbound import OutboundPlan
-from .rpc import DEFAULT_MAX_FRAME_BYTES, Connection, RpcError
+from .outbound import OutboundPlan, PlannedRule, may_refuse, plan_rules
+from .rpc import (
+    DEFAULT_MAX_FRAME_BYTES,
+    DEFAULT_MAX_QUEUED_BYTES,
+    DEFAULT_MAX_QUEUED_PER_SESSION,
+    DEFAULT_MAX_QUEUED_TOTAL,
+    Connection,
+    RpcError,
+)
 from .schema import (
     CANCEL,
     CANCELLED_PERMISSION,
@@ -54,6 +64,7 @@ from .schema import (
     AgentCapabilities,
     ClientCapabilities,
 )
+from .transport import FrameTransport
 
 __all__ = [
     "AGENT_ROUTES",
@@ -70,6 +81,21 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 _PACKAGE = __name__.rpartition(".")[0]  # the generated package this module is copied into
+_INITIALIZE = INITIALIZE.wire
+
+
+def _wire_name(model: Any, member: str) -> str:
+    """The wire name of ``model``'s member ``member`` (a Python name)."""
+    field = model.model_fields[member]
+    return str(field.serialization_alias or member)
+
+
+# Where each side's own capabilities travel in the handshake (v1 "clientCapabilities" and
+# "agentCapabilities", v2 "capabilities"): the receive guards check the peer against them.
+_HANDSHAKE = METHODS[_INITIALIZE]
+_CLIENT_CAPABILITIES = _wire_name(_HANDSHAKE.params, INITIALIZE.client_capabilities)
+_AGENT_CAPABILITIES = _wire_name(_HANDSHAKE.result, INITIALIZE.agent_capabilities)
+_AUTH_METHODS = _wire_name(_HANDSHAKE.result, INITIALIZE.auth_methods)
 
 
 # The methods each side handles (schema: ``x-side``), from the method table.
@@ -136,6 +162,26 @@ def wire_version(message: Any, model: Any, member: str) -> int | None:
     return version if isinstance(version, int) and not isinstance(version, bool) else None
 
 
+def _advertises(capabilities: Any, qualified: str) -> bool:
+    """Whether ``capabilities`` (either side's: a model or wire JSON) advertise ``qualified``."""
+    root, _, path = qualified.partition(".")
+    known: Any = path  # the guards type it as a Literal of the paths they know
+    if root == "agentCapabilities":
+        return guards.agent_capability_advertised(capabilities, known)
+    return guards.client_capability_advertised(capabilities, known)
+
+
+def _refusal_error(refusal: guards.AcpGuardError) -> RpcError:
+    """The wire error for a message the receive guards refused (see ``_Side.admit``)."""
+    code = INVALID_REQUEST if isinstance(refusal, guards.NotInitializedError) else refusal.code
+    data: dict[str, Any] = {"reason": f"{refusal.method}: {refusal.reason}"[:500]}
+    data["requirements"] = list(refusal.requirements)
+    capability = getattr(refusal, "capability", None)
+    if capability is not None:
+        data["capability"] = capability
+    return RpcError(code, None, data)
+
+
 def _validation_data(exc: ValidationError) -> Any:
     # Without the input: a 10 MB frame must not come back inside its own error.
     errors = exc.json(include_url=False, include_context=False, include_input=False)
@@ -152,20 +198,45 @@ class Side:
     def __init__(
         self,
         handler: Handler,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
+        reader: asyncio.StreamReader | FrameTransport,
+        writer: asyncio.StreamWriter | None,
         *,
         max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
         trace: bool = False,
+        unsafe_accept_unadvertised: bool = False,
+        max_queued_per_session: int = DEFAULT_MAX_QUEUED_PER_SESSION,
+        max_queued_total: int = DEFAULT_MAX_QUEUED_TOTAL,
+        max_queued_bytes: int = DEFAULT_MAX_QUEUED_BYTES,
     ) -> None:
         self.handler = handler
+        # The receive guards' opt-out: True lets the peer's messages reach the handlers
+        # whatever this side advertised (and before initialize). For tests of other peers.
+        self.unsafe_accept_unadvertised = unsafe_accept_unadvertised
+        # What this side advertised in initialize (wire JSON); None until then.
+        self.own_capabilities: Any = None
+        self.own_auth_methods: Any = None
+        self._refusals_logged: set[tuple[str, str]] = set()
+        # (method, message, paths checked) -> the receive rules that can still refuse, for
+        # the own capabilities they were planned with (``_received_rules``).
+        self._receive_rules: dict[tuple[str, str, bool], tuple[PlannedRule, ...]] = {}
+        self._receive_rules_for: Any = None
+        self._initializing: asyncio.Future[None] | None = None  # an initialize being answered
         # One logger per connection; spans only with trace=True (observability.py).
         self.logger = connection_logger(_PACKAGE, self.role)
         self._tracer = request_tracer(trace, _PACKAGE, self.logger)
         self._plan: OutboundPlan | None = None
         self._extensions = declared_extensions(handler)
         self._plan_for: Any = None
-        self.rpc = Connection(reader, writer, self, max_frame_bytes=max_frame_bytes, name=self.role)
+        self.rpc = Connection(
+            reader,
+            writer,
+            self,
+            max_frame_bytes=max_frame_bytes,
+            name=self.role,
+            max_queued_per_session=max_queued_per_session,
+            max_queued_total=max_queued_total,
+            max_queued_bytes=max_queued_bytes,
+        )
         handler.on_connect(self)
 
     # -- lifecycle ---------------------------------------------------------------------
@@ -188,6 +259,99 @@ class Side:
 
     # -- inbound (rpc.Dispatcher) ------------------------------------------------------
 
+    @property
+    def peer_role(self) -> Any:
+        return "client" if self.role == "agent" else "agent"
+
+    async def _initialized(self, method: str) -> None:
+        """Wait for an ``initialize`` being answered (a peer may write its requests right
+        behind ``initialize``, as a file piped in does)."""
+        if self._initializing is not None and method not in guards.INITIALIZE_EXEMPT:
+            await asyncio.shield(self._initializing)
+
+    def admit(self, method: str, params: Any, is_request: bool) -> RpcError | None:
+        """The receive guards: refuse what this side did not advertise, or anything but
+        ``initialize`` before it, before any handler runs (None: accepted).
+
+        The same gates as the send path, checked against this side's own capabilities: a
+        whole method gated is answered -32601 (method not found: not advertised means not
+        there), gated content or a path that is not absolute -32602 (invalid params, as the
+        roster prescribes for elicitation modes), a message before ``initialize`` -32600
+        (invalid request: the roster names no code; nothing about the method or its params
+        is wrong, the connection is not ready). Logged once per connection and kind.
+        """
+        if self.unsafe_accept_unadvertised:
+            return None
+        if self.own_capabilities is not None:  # the everyday case: a planned scan
+            rules = self._received_rules(method, "params", is_request)
+            if not rules or not may_refuse(rules, params):
+                return None
+        refusal = guards.received_refusal(
+            self.peer_role,
+            "params",
+            method,
+            params,
+            self.own_capabilities,
+            self.own_auth_methods,
+            paths=is_request,  # a relative path does not cost a whole notification
+        )
+        if refusal is None:
+            return None
+        self._log_refusal(method, refusal)
+        return _refusal_error(refusal)
+
+    def _received_rules(self, method: str, message: str, paths: bool) -> tuple[PlannedRule, ...]:
+        """The rules that can refuse the peer's ``method`` ``message`` given what this side
+        advertised, planned once (``outbound.plan_rules``): only when one of them finds
+        something does the full guard run, which decides and words the refusal."""
+        if self._receive_rules_for is not self.own_capabilities:
+            self._receive_rules = {}
+            self._receive_rules_for = self.own_capabilities
+        key = (method, message, paths)
+        rules = self._receive_rules.get(key)
+        if rules is None:
+            row = (self.peer_role, message, method)
+            gates = [g for g in guards.GATES if (g.sender, g.message, g.method) == row]
+            rows = guards.ABSOLUTE_PATHS if paths else ()
+            path_rules = [r for r in rows if (r.sender, r.message, r.method) == row]
+            own = self.own_capabilities
+            rules = plan_rules(gates, path_rules, lambda c: _advertises(own, c), False)
+            self._receive_rules[key] = rules
+        return rules
+
+    def _log_refusal(self, method: str, refusal: guards.AcpGuardError) -> None:
+        kind = (
+            method,
+            type(refusal).__name__ + ":" + str(getattr(refusal, "target", "")),
+        )
+        level = logging.DEBUG if kind in self._refusals_logged else logging.WARNING
+        self._refusals_logged.add(kind)
+        self.logger.log(
+            level,
+            "%s: refused %s from the %s: %s",
+            self.role,
+            method,
+            self.peer_role,
+            refusal.reason,
+        )
+
+    def _check_received_result(self, wire: str, raw: Any) -> None:
+        """The receive guards on a result the peer answered to our call (``in = "result"``
+        gates): one that breaks them fails the call with :class:`MalformedResponse`."""
+        if self.unsafe_accept_unadvertised or self.own_capabilities is None:
+            return
+        rules = self._received_rules(wire, "result", True)
+        if not rules or not may_refuse(rules, raw):
+            return
+        refusal = guards.received_refusal(
+            self.peer_role, "result", wire, raw, self.own_capabilities
+        )
+        if refusal is not None:
+            self._log_refusal(wire, refusal)
+            raise MalformedResponse(
+                f"{wire} result refused: {refusal.reason}", _refusal_error(refusal).data
+            )
+
     async def handle_request(self, method: str, params: Any) -> Any:
         if self._tracer is None:
             return await self._handle_request(method, params)
@@ -203,6 +367,26 @@ class Side:
     async def _handle_request(self, method: str, params: Any) -> Any:
         if self.logger.isEnabledFor(logging.DEBUG):
             self.logger.debug("%s: handling %s", self.role, method)
+        if not self.unsafe_accept_unadvertised:
+            if self.own_capabilities is None:
+                await self._initialized(method)
+            refusal = self.admit(method, params, True)
+            if refusal is not None:
+                raise refusal
+        if method == _INITIALIZE and self.role == "agent":
+            return await self._initialize(method, params)
+        return await self._answer(method, params)
+
+    async def _initialize(self, method: str, params: Any) -> Any:
+        """Answer ``initialize``; requests that arrive meanwhile wait for it (``_admit``)."""
+        done = self._initializing = asyncio.get_running_loop().create_future()
+        try:
+            return await self._answer(method, params)
+        finally:
+            if not done.done():
+                done.set_result(None)
+
+    async def _answer(self, method: str, params: Any) -> Any:
         route = self.inbound_routes.get(method)
         if route is None or route.kind != "request":
             if method.startswith("_"):
@@ -216,12 +400,22 @@ class Side:
             details = f"invalid {route.wire} result: {exc}"[:500]
             raise RpcError.internal_error({"details": details}) from exc
         try:
-            return self._outbound(route, "result", result, wire)[0]
+            sent = self._outbound(route, "result", result, wire)[0]
         except guards.AcpGuardError as exc:
             self.logger.warning("%s: refused to answer %s: %s", self.role, route.wire, exc)
             raise RpcError.internal_error({"details": str(exc)[:500]}) from exc
+        if route.wire == _INITIALIZE and self.role == "agent" and isinstance(sent, dict):
+            # What this agent advertised: the receive guards check the client against it.
+            self.own_auth_methods = sent.get(_AUTH_METHODS)
+            self.own_capabilities = sent.get(_AGENT_CAPABILITIES) or {}
+        return sent
 
     async def handle_notification(self, method: str, params: Any) -> None:
+        if not self.unsafe_accept_unadvertised:
+            if self.own_capabilities is None:
+                await self._initialized(method)
+            if self.admit(method, params, False) is not None:
+                return  # refused (logged): a notification is never answered
         route = self.inbound_routes.get(method)
         if route is None or route.kind != "notification":
             if method.startswith("_"):
@@ -263,13 +457,7 @@ class Side:
 
     def _advertised(self, capability: str) -> bool:
         """Whether the peer advertised ``capability`` (a qualified path, e.g. ``clientCapabilities.fs``)."""
-        root, _, path = capability.partition(".")
-        # The guards type both as they know them (a Literal of paths, the capabilities models).
-        known: Any = path
-        peer: Any = self.peer_capabilities
-        if root == "agentCapabilities":
-            return guards.agent_capability_advertised(peer, known)
-        return guards.client_capability_advertised(peer, known)
+        return _advertises(self.peer_capabilities, capability)
 
     def _outbound_plan(self) -> OutboundPlan | None:
         """The send plan for the peer's current capabilities (None before ``initialize``)."""
@@ -321,6 +509,9 @@ class Side:
             params = from_wire(params, route.params)
         params = self._before_request(route, params)
         sent, params = self._outbound(route, "params", params, to_wire(params, route.params))
+        if wire == _INITIALIZE and self.role == "client" and isinstance(sent, dict):
+            # What this client advertises: the receive guards check the agent against it.
+            self.own_capabilities = sent.get(_CLIENT_CAPABILITIES) or {}
         if self.logger.isEnabledFor(logging.DEBUG):
             self.logger.debug("%s: sending %s", self.role, wire)
         if self._tracer is None:
@@ -329,6 +520,7 @@ class Side:
             with self._span(wire, outbound=True):
                 raw = await self.rpc.request(wire, sent)
         await self._before_result(route, params, raw)
+        self._check_received_result(wire, raw)
         # A null result is read as an empty object: other SDKs answer null for "nothing".
         try:
             result = from_peer({} if raw is None else raw, route.result)
@@ -454,15 +646,17 @@ class AgentEnd(Side):
     def __init__(
         self,
         agent: Handler,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
+        reader: asyncio.StreamReader | FrameTransport,
+        writer: asyncio.StreamWriter | None,
         *,
         max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
         trace: bool = False,
+        **options: Any,
     ) -> None:
         self.client_capabilities: ClientCapabilities | None = None
         self.protocol_version: int | None = None
-        super().__init__(agent, reader, writer, max_frame_bytes=max_frame_bytes, trace=trace)
+        limit = max_frame_bytes
+        super().__init__(agent, reader, writer, max_frame_bytes=limit, trace=trace, **options)
 
     @property
     def peer_capabilities(self) -> ClientCapabilities | None:
@@ -529,12 +723,13 @@ class ClientEnd(Side):
     def __init__(
         self,
         client: Handler,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
+        reader: asyncio.StreamReader | FrameTransport,
+        writer: asyncio.StreamWriter | None,
         *,
         max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
         supported_versions: frozenset[int] = SUPPORTED_PROTOCOL_VERSIONS,
         trace: bool = False,
+        **options: Any,
     ) -> None:
         self.supported_versions = supported_versions
         self.agent_capabilities: AgentCapabilities | None = None
@@ -542,7 +737,8 @@ class ClientEnd(Side):
         self.protocol_version: int | None = None
         # session id -> one future per pending session/request_permission of that session
         self._pending_permissions: dict[str, set[asyncio.Future[None]]] = {}
-        super().__init__(client, reader, writer, max_frame_bytes=max_frame_bytes, trace=trace)
+        limit = max_frame_bytes
+        super().__init__(client, reader, writer, max_frame_bytes=limit, trace=trace, **options)
 
     @property
     def peer_capabilities(self) -> AgentCapabilities | None:
@@ -571,6 +767,10 @@ class ClientEnd(Side):
                 latest,
             )
             params = params.model_copy(update={INITIALIZE.request_version: latest})
+        capabilities = getattr(params, INITIALIZE.client_capabilities)
+        if isinstance(capabilities, BaseModel):  # stated in full, defaults included
+            update = {INITIALIZE.client_capabilities: explicit_defaults(capabilities)}
+            params = params.model_copy(update=update)
         return params
 
     async def _before_result(self, route: Route, params: Any, raw: Any) -> None:
@@ -584,11 +784,15 @@ class ClientEnd(Side):
             requested = int(getattr(params, INITIALIZE.request_version))
             raise ProtocolVersionError(requested, answered, self.supported_versions)
 
-    def adopt_initialize(self, result: Any) -> Any:
-        """Take an ``initialize`` answer (wire JSON) exchanged before this end started (a
-        negotiating client, ``negotiation.py``, reads it to choose the version): validated
-        into this version's answer, its version and the agent's capabilities recorded.
-        """
+    def adopt_initialize(self, sent: Any, result: Any) -> Any:
+        """Take an ``initialize`` exchanged before this end started (a negotiating client,
+        ``negotiation.py``, reads the answer to choose the version): ``sent`` the request's
+        wire params, ``result`` the answer's wire JSON, validated into this version's answer;
+        the version, the agent's capabilities and what this client advertised (under this
+        version's member name; nothing when another version's request named it otherwise:
+        the receive guards then admit no optional call) are recorded."""
+        if isinstance(sent, dict):
+            self.own_capabilities = sent.get(_CLIENT_CAPABILITIES) or {}
         route = self.outbound_routes[INITIALIZE.wire]
         try:
             value = from_peer({} if result is None else result, route.result)

@@ -2,7 +2,8 @@
 """Typed ``Agent`` and ``Client`` interfaces: one async method per ACP method a side handles.
 
 Subclass :class:`Agent` (or :class:`Client`) and override what your side supports. A request
-you do not override answers -32601 (method not found); a notification you do not override
+you do not override answers -32601 (method not found), ``elicitation/create`` -32602 (a client
+that does not override it supports no elicitation mode); a notification you do not override
 is ignored. Each method takes the validated params model and returns the result model.
 
 ``Agent.initialize`` has a default: it answers the negotiated protocol version with the
@@ -17,9 +18,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from acp_v2 import models
-from acp_v2.handlers import HandlerBase
+from acp_v2.handlers import HandlerBase, not_handled
 from acp_v2.handshake import default_initialize
-from acp_v2.rpc import RpcError
 
 if TYPE_CHECKING:
     from acp_v2.connection import AgentSideConnection, ClientSideConnection
@@ -54,50 +54,50 @@ class Agent(HandlerBase):
 
     async def auth_login(self, params: models.LoginAuthRequest) -> models.LoginAuthResponse:
         """Handle ``auth/login`` (request)."""
-        raise RpcError.method_not_found("auth/login")
+        raise not_handled("auth/login")
 
     async def session_new(self, params: models.NewSessionRequest) -> models.NewSessionResponse:
         """Handle ``session/new`` (request)."""
-        raise RpcError.method_not_found("session/new")
+        raise not_handled("session/new")
 
     async def session_set_config_option(
         self, params: models.SetSessionConfigOptionRequest
     ) -> models.SetSessionConfigOptionResponse:
         """Handle ``session/set_config_option`` (request)."""
-        raise RpcError.method_not_found("session/set_config_option")
+        raise not_handled("session/set_config_option")
 
     async def session_prompt(self, params: models.PromptRequest) -> models.PromptResponse:
         """Handle ``session/prompt`` (request)."""
-        raise RpcError.method_not_found("session/prompt")
+        raise not_handled("session/prompt")
 
     async def session_cancel(self, params: models.CancelSessionNotification) -> None:
         """Handle ``session/cancel`` (notification); ignored unless overridden."""
 
     async def session_list(self, params: models.ListSessionsRequest) -> models.ListSessionsResponse:
         """Handle ``session/list`` (request)."""
-        raise RpcError.method_not_found("session/list")
+        raise not_handled("session/list")
 
     async def session_delete(
         self, params: models.DeleteSessionRequest
     ) -> models.DeleteSessionResponse:
         """Handle ``session/delete`` (request)."""
-        raise RpcError.method_not_found("session/delete")
+        raise not_handled("session/delete")
 
     async def session_resume(
         self, params: models.ResumeSessionRequest
     ) -> models.ResumeSessionResponse:
         """Handle ``session/resume`` (request)."""
-        raise RpcError.method_not_found("session/resume")
+        raise not_handled("session/resume")
 
     async def session_close(
         self, params: models.CloseSessionRequest
     ) -> models.CloseSessionResponse:
         """Handle ``session/close`` (request)."""
-        raise RpcError.method_not_found("session/close")
+        raise not_handled("session/close")
 
     async def auth_logout(self, params: models.LogoutAuthRequest) -> models.LogoutAuthResponse:
         """Handle ``auth/logout`` (request)."""
-        raise RpcError.method_not_found("auth/logout")
+        raise not_handled("auth/logout")
 
 
 class Client(HandlerBase):
@@ -115,7 +115,7 @@ class Client(HandlerBase):
         self, params: models.RequestPermissionRequest
     ) -> models.RequestPermissionResponse:
         """Handle ``session/request_permission`` (request)."""
-        raise RpcError.method_not_found("session/request_permission")
+        raise not_handled("session/request_permission")
 
     async def session_update(self, params: models.UpdateSessionNotification) -> None:
         """Handle ``session/update`` (notification); ignored unless overridden."""
@@ -124,7 +124,7 @@ class Client(HandlerBase):
         self, params: models.CreateElicitationRequest
     ) -> models.CreateElicitationResponse:
         """Handle ``elicitation/create`` (request)."""
-        raise RpcError.method_not_found("elicitation/create")
+        raise not_handled("elicitation/create")
 
     async def elicitation_complete(self, params: models.CompleteElicitationNotification) -> None:
         """Handle ``elicitation/complete`` (notification); ignored unless overridden."""

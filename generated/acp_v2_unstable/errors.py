@@ -75,6 +75,9 @@ class RpcError(Exception):
     """A JSON-RPC error object: raised by handlers, and by calls answered with an error."""
 
     default_code: ClassVar[int] = INTERNAL_ERROR
+    # The method of our call the peer answered with this error (None: raised on this side).
+    # A handler that lets such an error escape is answered -32603, never with the peer's code.
+    peer_call: str | None = None
 
     def __init__(
         self, code: int | None = None, message: str | None = None, data: Any = None

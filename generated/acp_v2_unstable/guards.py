@@ -51,10 +51,12 @@ Decorators (sync or async; signature, typing (ParamSpec) and coroutine-ness are 
     ``name in METHODS`` first, or casts.
 
 Plain checks (raise on refusal, return None otherwise), for runtimes that route every
-outbound message through one place. A receiver may run the same check on an incoming message
+outbound message through one place. A receiver runs the same check on an incoming message
 against its OWN advertised capabilities (e.g. a client given elicitation/create in a mode it
-did not advertise) and answer with the error's ``code`` (-32602, or -32601 for a method it did
-not advertise at all):
+did not advertise) and answers with the error's ``code`` (-32602, or -32601 for a method it did
+not advertise at all): the package's connections do, before any handler (``sides.py``), through
+    ``received_refusal(sender, message, method, payload, own_capabilities, own_auth_methods)``
+    (the refusal, or None; ``paths=False`` leaves the absolute-path rules out)
     ``check_client_call(method, params, agent_capabilities, auth_methods=None)``
     ``check_agent_call(method, params, client_capabilities)``
     ``check_agent_result(method, result, client_capabilities)``
@@ -107,6 +109,7 @@ class AcpGuardError(Exception):
 
     def __init__(self, method: str, message: str, requirements: Sequence[str]) -> None:
         self.method = method
+        self.reason = message  # what was refused and why, without the sender's wording
         self.requirements = tuple(requirements)
         ids = ", ".join(self.requirements)
         super().__init__(f"{method} refused: {message} [{ids}]; nothing was sent")
@@ -345,6 +348,7 @@ def _check(
     payload: object,
     capabilities: object,
     auth_methods: Sequence[object] | None = None,
+    paths: bool = True,
 ) -> None:
     if capabilities is None and message == "params" and method not in INITIALIZE_EXEMPT:
         ids = set(INITIALIZE_FIRST.get(sender, ()))
@@ -355,8 +359,8 @@ def _check(
             sorted(ids),
             None,
         )
-    gates, paths = _RULES.get((sender, message, method), ((), ()))
-    if gates or paths:
+    gates, paths_rules = _RULES.get((sender, message, method), ((), ()))
+    if gates or paths_rules:
         payload = _as_json(payload)  # once: every selector below walks plain JSON
     for gate in gates:
         if gate.kind == "never":
@@ -368,11 +372,37 @@ def _check(
         if gate.capability is None or _capability_advertised(capabilities, gate.capability):
             continue
         raise _refuse_gate(gate, payload)
-    for rule in paths:
+    for rule in paths_rules if paths else ():
         for value in _select(payload, rule.select):
             if value is not None and not is_absolute_path(value):
                 target = rule.target.partition(" ")[2]
                 raise PathNotAbsoluteError(method, target, value, rule.requirements)
+
+
+def received_refusal(
+    sender: Side,
+    message: Literal["params", "result"],
+    method: str,
+    payload: object,
+    own_capabilities: object,
+    own_auth_methods: Sequence[object] | None = None,
+    *,
+    paths: bool = True,
+) -> AcpGuardError | None:
+    """The receiving side's check: the refusal of what ``sender`` sent (``method``'s params
+    or result, as wire JSON) against what the receiver itself advertised, or None to accept.
+
+    The same gates as the send path, read from the other end: ``own_capabilities`` is what
+    the receiver advertised in ``initialize`` (None: not yet initialized, which refuses every
+    message but ``INITIALIZE_EXEMPT``), ``own_auth_methods`` the auth methods it advertised
+    (an agent). ``paths=False`` leaves the absolute-path rules out. A method no gate names
+    is accepted (extension methods included, once initialized).
+    """
+    try:
+        _check(sender, message, method, payload, own_capabilities, own_auth_methods, paths)
+    except AcpGuardError as exc:
+        return exc
+    return None
 
 
 def check_client_call(
@@ -622,6 +652,7 @@ __all__ = [
     "client_result",
     "gates_for",
     "is_absolute_path",
+    "received_refusal",
     "requires_agent_capability",
     "requires_client_capability",
 ]

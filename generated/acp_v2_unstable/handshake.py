@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
+from pydantic import BaseModel
+
 from .schema import INITIALIZE, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS
 
 __all__ = [
@@ -18,6 +20,7 @@ __all__ = [
     "SUPPORTED_PROTOCOL_VERSIONS",
     "ProtocolVersionError",
     "default_initialize",
+    "explicit_defaults",
     "negotiate_version",
 ]
 
@@ -57,3 +60,22 @@ def default_initialize(agent: object, params: Any, response: type[_R]) -> _R:
     if names.info_required or info is not None:
         members[names.agent_info] = info
     return response(**members)
+
+
+_M = TypeVar("_M", bound=BaseModel)
+
+
+def explicit_defaults(value: _M) -> _M:
+    """``value`` with every member left at a default other than None marked as given, nested
+    models too: sent (dumped with ``exclude_unset``), it states each of them. A client built
+    with ``ClientCapabilities()`` then says it does not support fs and terminal instead of
+    sending ``{}`` (ACP-V1-INIT-CLIENT-SPECIFY-CAPABILITIES: "The Client SHOULD specify
+    whether it supports the following capabilities")."""
+    update: dict[str, Any] = {}
+    for name in type(value).model_fields:
+        current = getattr(value, name)
+        if isinstance(current, BaseModel):
+            update[name] = explicit_defaults(current)
+        elif current is not None and name not in value.model_fields_set:
+            update[name] = current
+    return value.model_copy(update=update)

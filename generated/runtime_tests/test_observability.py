@@ -99,9 +99,7 @@ def test_tracing_is_off_by_default_and_warns_without_opentelemetry(
 
     async def body() -> tuple[Any, Any]:
         async with connect_in_memory(_Agent(), Client()) as (agent_end, _):
-            traced = type(agent_end)(
-                _Agent(), agent_end.rpc._reader, agent_end.rpc._writer, trace=True
-            )
+            traced = type(agent_end)(_Agent(), agent_end.rpc._transport, None, trace=True)
             return agent_end._tracer, traced._tracer
 
     with caplog.at_level(logging.WARNING, logger=PACKAGE):

@@ -1794,8 +1794,9 @@ def test_agent_jsonrpc_params_may_be_omitted(acp_agent: Checker) -> None:
     Applicability: always (no condition stated)
     Source: jsonrpc/specification.html #request_object
 
-    Observable (agent): a request whose params are all optional (session/list), sent without
-    params, must be accepted; no method a client handles has only optional params
+    Observable (agent): a MAY for the sender of a request: nothing the agent sends can break
+    it, and refusing params omitted is no breach of a MAY (reported not checkable on the
+    wire, never passed)
     """
     acp_agent.check("ACP-V1-JSONRPC-PARAMS-MAY-BE-OMITTED")
 

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from acpgen.model.generation import surface_models
 from acpgen.output.generate import emit_sources, options_for
 
 PACKAGE = "acp_v1"
@@ -22,7 +23,7 @@ PACKAGE = "acp_v1"
 def importable_sdk(project: Any, root: Path, *, only_package: bool = False) -> Iterator[Path]:
     """Write the generated tree (or only the package) under ``root``; put it first on
     ``sys.path`` until the block ends."""
-    for rel, text in emit_sources(project, options_for(project)).items():
+    for rel, text in emit_sources(surface_models(project, options_for(project))).items():
         if only_package and not rel.startswith(PACKAGE + "/"):
             continue
         path = root / rel

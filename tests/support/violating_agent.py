@@ -135,6 +135,10 @@ class Agent:
             self.send({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "Invalid"}})
 
     def batch_of(self, messages: list[Any]) -> None:
+        if messages and broken("KIT-BATCH-REFUSED"):
+            error = {"code": -32600, "message": "Invalid request: batches are not supported"}
+            self.send({"jsonrpc": "2.0", "id": None, "error": error})
+            return
         if not messages:
             self.send({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "Empty"}})
             return
@@ -159,6 +163,12 @@ class Agent:
                 then(message)
             return
         params = message.get("params")
+        if broken("KIT-INERT") and method != "initialize":
+            # Exercises nothing: every request but initialize fails at once, notifications
+            # are ignored (the kit's not-exercised proof, tests/test_conformance_classes.py).
+            if "id" in message:
+                self.error(message, -32603, "Internal error")
+            return
         if "id" not in message:
             self.notification(method, params if isinstance(params, dict) else {})
             return
@@ -187,6 +197,8 @@ class Agent:
             self.respond(request, {"error": {"code": -32601}})
         elif broken("JSONRPC-ERROR-MESSAGE-CONCISE"):
             self.error(request, -32601, "Method not found. " * 30)
+        elif broken("KIT-TWO-SENTENCES"):
+            self.error(request, -32601, "Method not found. Check the name.")
         elif broken("JSONRPC-ERROR-MEMBER-ON-ERROR"):
             self.respond(request, {"error": "method not found"})
         elif broken("SCHEMA-ERROR-OBJECT"):
@@ -222,6 +234,8 @@ class Agent:
         if broken("INIT-AGENT-SAME-VERSION") and asked == 1:
             version = 0
         session_caps = {"list": {}, "resume": {}, "close": {}, "delete": {}}
+        if broken("KIT-UNSTABLE-MEMBERS") or broken("KIT-UNSTABLE-AND-CUSTOM"):
+            session_caps["fork"] = {}  # declared by the v1 unstable schema (session/fork)
         capabilities: dict[str, Any] = {
             "loadSession": "yes" if broken("SCHEMA-INITIALIZE-SHAPE") else True,
             "promptCapabilities": {"image": True, "audio": False, "embeddedContext": True},
@@ -259,6 +273,9 @@ class Agent:
     # ---- sessions -----------------------------------------------------------------------------
 
     def on_session_new(self, request: dict[str, Any], params: dict[str, Any]) -> None:
+        if broken("KIT-NO-SESSIONS"):
+            self.error(request, -32603, "Internal error")
+            return
         if broken("INIT-SESSION-BASELINE"):
             self.error(request, -32601, "Method not found")
             return
@@ -289,6 +306,8 @@ class Agent:
             result["_meta"] = 5
         if broken("EXT-NO-ROOT-CUSTOM-FIELDS"):
             result["sessionColour"] = "blue"
+        if broken("KIT-UNSTABLE-AND-CUSTOM"):
+            result["models"] = {"currentModelId": "m1"}  # declared by no ACP schema
         reply: dict[str, Any] = {"result": result}
         if broken("JSONRPC-ERROR-MEMBER-ON-ERROR"):
             reply["error"] = None
@@ -441,9 +460,12 @@ class Agent:
             self.error(request, -32602, "unexpected _meta")
             return
         self.sessions[session]["history"].append(text)
+        if broken("KIT-PROMPTS-FAIL-REPLAY"):  # no model: the turn fails, the history stays
+            self.error(request, -32603, "No model available")
+            return
         turn = {"request": request, "session": session, "cancelled": False}
         self.turns[session] = turn
-        if text == "/wait":
+        if text == "/wait" or broken("KIT-CANCEL-ABORTS"):  # there: no turn ends by itself
             self.say(session, "Working until cancelled...")
             return
         if text == "/permission":
@@ -604,6 +626,19 @@ class Agent:
     def cancel(self, session: str, how: str) -> None:
         turn = self.turns.get(session)
         if turn is None:
+            return
+        if broken("KIT-CANCEL-IGNORED") and how != "session/close":
+            return
+        if broken("KIT-CANCEL-ABORTS") and how == "session/cancel":  # the abort surfaces as -32603
+            self.turns.pop(session)
+            self.error(turn["request"], -32603, "Aborted")
+            return
+        if broken("KIT-CANCEL-REQUEST-IGNORED") and how == "$/cancel_request":
+            turn["asked_cancel_request"] = True
+            return
+        if broken("KIT-CANCEL-REQUEST-IGNORED") and turn.get("asked_cancel_request"):
+            time.sleep(2.5)
+            self.end(session, "end_turn")
             return
         turn["cancelled"] = True
         if turn.get("asking"):  # a permission request still pending: the turn ends on its answer

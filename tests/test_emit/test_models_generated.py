@@ -12,10 +12,11 @@ from typing import Any
 import pytest
 from pydantic import TypeAdapter, ValidationError
 from support.fixture_schemas import SHAPES, fixture_ir
+from support.models import generation_model
 
 from acpgen.emit import shipped
 from acpgen.emit.models import emit
-from acpgen.model.generation import GenOptions, generation_model
+from acpgen.model.generation import GenOptions
 from acpgen.output.format import format_python
 
 

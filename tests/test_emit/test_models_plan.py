@@ -6,16 +6,15 @@ shape (block kind, bases, field flags, union typing, order), written by hand.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from support.fixture_schemas import fixture_ir, fixture_meta, fixture_schema
 
-from acpgen.emit.models_plan import Block, FieldSpec, int_formats, plan_models
+from acpgen.emit import type_tree as tt
+from acpgen.emit.models_plan import Block, EnumMember, FieldSpec, IntRange, int_formats, plan_models
 from acpgen.errors import AcpgenError
 from acpgen.ir.build import build_ir
 
-STR: dict[str, Any] = {"k": "prim", "base": "StrictStr", "kw": []}
+STR = tt.Prim("StrictStr")
 
 
 def blocks(shape: str) -> dict[str, Block]:
@@ -32,24 +31,24 @@ def test_object_fields_aliases_flags_and_constraints() -> None:
     f = fields(session)
     assert list(f) == ["session_id", "title", "tags", "extra", "counts", "field_meta"]
     assert (f["session_id"].alias, f["session_id"].required, f["session_id"].description) == ("sessionId", True, "The id.")
-    assert f["title"].type == {"k": "prim", "base": "StrictStr", "kw": [("max_length", 80), ("min_length", 1)]}
+    assert f["title"].type == tt.Prim("StrictStr", (("max_length", 80), ("min_length", 1)))
     assert f["title"].omit_only and not f["title"].nullable  # optional: absent yes, null no
     assert (f["tags"].has_default, f["tags"].default, f["tags"].validate_default) == (True, [], True)
-    assert f["extra"].type == {"k": "dict", "items": {"k": "any"}}
-    assert f["counts"].type == {"k": "dict", "items": {"k": "prim", "base": "StrictInt", "kw": []}}
+    assert f["extra"].type == tt.DictOf(tt.AnyNode())
+    assert f["counts"].type == tt.DictOf(tt.Prim("StrictInt"))
     assert (f["field_meta"].alias, f["field_meta"].nullable, f["field_meta"].omit_only) == ("_meta", True, False)
 
 
 def test_enums_closed_and_open_with_the_catch_all_range() -> None:
     b = blocks("open_enum")
     assert (b["Role"].kind, b["Role"].base) == ("enum", "str")
-    assert [(m["name"], m["value"]) for m in b["Role"].members] == [("USER", "user"), ("ASSISTANT", "assistant")]
-    assert [m["doc"] for m in b["StopReason"].members] == ["Done.", None]
+    assert b["Role"].members == [EnumMember("USER", "user", None), EnumMember("ASSISTANT", "assistant", None)]
+    assert [m.doc for m in b["StopReason"].members] == ["Done.", None]
     assert (b["ToolKind"].kind, b["ToolKind"].open_limits) == ("open_enum", [])
     code = b["ErrorCode"]
     assert (code.kind, code.base) == ("open_enum", "int")
     # Integer members are named by their titles; the catch-all keeps the int32 range.
-    assert [(m["name"], m["value"]) for m in code.members] == [("PARSE_ERROR", -32700), ("METHOD_NOT_FOUND", -32601)]
+    assert [(m.name, m.value) for m in code.members] == [("PARSE_ERROR", -32700), ("METHOD_NOT_FOUND", -32601)]
     assert code.open_limits == [("ge", -(2**31)), ("le", 2**31 - 1)]
     # The catch-all's range is written on the enum: no named Int32 range is needed.
     assert int_formats(fixture_ir("open_enum")) == []
@@ -60,39 +59,35 @@ def test_tagged_union_branches_subclass_their_defs_and_the_catch_all_is_nested()
     # Branch classes are public, named {Union}{Variant} (the variant from the tag).
     text = b["ContentBlockText"]
     assert (text.public, text.bases, text.deps) == (True, ["TextContent"], {"TextContent"})
-    assert fields(text)["type"].type == {"k": "lit", "value": "text"}
+    assert fields(text)["type"].type == tt.Lit("text")
     assert fields(text)["type"].tag  # required at run time, defaulted for type checkers
     assert b["ContentBlock"].kind == "alias"
-    assert b["ContentBlock"].type == {"k": "disc", "field": "type", "members": [
-        {"k": "name", "name": "ContentBlockText"}, {"k": "name", "name": "ContentBlockImage"}]}
+    assert b["ContentBlock"].type == tt.Disc("type", (tt.Named("ContentBlockText"), tt.Named("ContentBlockImage")))
     assert b["ContentBlock"].deps == {"ContentBlockText", "ContentBlockImage"}
 
     # Elicitation: common member message on every branch; "other" is one class per scope.
     assert b["ElicitationForm"].bases == ["FormMode"]
     assert list(fields(b["ElicitationForm"])) == ["message", "mode"]
-    assert fields(b["ElicitationForm"])["mode"].type == {"k": "lit", "value": "form"}
+    assert fields(b["ElicitationForm"])["mode"].type == tt.Lit("form")
     for scope in ("Session", "Request"):
         cls = b[f"ElicitationOther{scope}"]
         assert (cls.bases, cls.public) == ([f"{scope}Scope"], True)
         assert fields(cls)["mode"].type == STR and fields(cls)["message"].required
     typ = b["Elicitation"].type
-    assert typ is not None
-    assert (typ["k"], typ["wire"], typ["attr"], typ["known"], typ["other"], typ["default"]) == (
-        "tagged", "mode", "mode", ["form"], "(other)", None)
-    assert typ["members"] == [
-        {"tag": "form", "type": {"k": "name", "name": "ElicitationForm"}},
-        {"tag": "(other)", "type": {"k": "union", "members": [
-            {"k": "name", "name": "ElicitationOtherSession"}, {"k": "name", "name": "ElicitationOtherRequest"}]}},
-    ]
+    assert isinstance(typ, tt.Tagged)
+    assert (typ.k, typ.wire, typ.attr, typ.known, typ.other, typ.default) == (
+        "tagged", "mode", "mode", ("form",), "(other)", None)
+    assert typ.members == (
+        tt.TaggedMember("form", tt.Named("ElicitationForm")),
+        tt.TaggedMember("(other)", tt.UnionOf((tt.Named("ElicitationOtherSession"), tt.Named("ElicitationOtherRequest")))),
+    )
 
 
 def test_untagged_unions_are_plain_unions_of_their_members() -> None:
     b = blocks("untagged_union")
-    assert b["RequestId"].type == {"k": "union", "members": [
-        {"k": "none"}, {"k": "prim", "base": "Int64", "kw": []}, STR]}
+    assert b["RequestId"].type == tt.UnionOf((tt.NoneNode(), tt.Prim("Int64"), STR))
     # A branch that adds nothing is the def's own class (no subclass).
-    assert b["McpServer"].type == {"k": "union", "members": [
-        {"k": "name", "name": "HttpServer"}, {"k": "name", "name": "StdioServer"}]}
+    assert b["McpServer"].type == tt.UnionOf((tt.Named("HttpServer"), tt.Named("StdioServer")))
     assert [name for name in b if name.startswith("McpServer")] == ["McpServer"]
 
 
@@ -100,18 +95,18 @@ def test_integer_formats_become_named_ranges_plus_tighter_bounds() -> None:
     b = blocks("integer_formats")
     f = fields(b["Limits"])
     assert {name: spec.type for name, spec in f.items()} == {
-        "small": {"k": "prim", "base": "Uint16", "kw": []},
-        "count": {"k": "prim", "base": "Uint32", "kw": [("ge", 1)]},
-        "big": {"k": "prim", "base": "Uint64", "kw": []},  # minimum 0 is the format's own bound
-        "offset": {"k": "prim", "base": "Int64", "kw": []},
-        "plain": {"k": "prim", "base": "StrictInt", "kw": []},
+        "small": tt.Prim("Uint16"),
+        "count": tt.Prim("Uint32", (("ge", 1),)),
+        "big": tt.Prim("Uint64"),  # minimum 0 is the format's own bound
+        "offset": tt.Prim("Int64"),
+        "plain": tt.Prim("StrictInt"),
     }
-    assert b["Port"].type == {"k": "prim", "base": "Uint16", "kw": [("ge", 1024)]}
+    assert b["Port"].type == tt.Prim("Uint16", (("ge", 1024),))
     assert int_formats(fixture_ir("integer_formats")) == [
-        {"name": "Int64", "ge": -(2**63), "le": 2**63 - 1},
-        {"name": "Uint16", "ge": 0, "le": 2**16 - 1},
-        {"name": "Uint32", "ge": 0, "le": 2**32 - 1},
-        {"name": "Uint64", "ge": 0, "le": 2**64 - 1},
+        IntRange("Int64", -(2**63), 2**63 - 1),
+        IntRange("Uint16", 0, 2**16 - 1),
+        IntRange("Uint32", 0, 2**32 - 1),
+        IntRange("Uint64", 0, 2**64 - 1),
     ]
 
 
@@ -125,7 +120,7 @@ def test_nullable_optional_and_default_flags() -> None:
         "reviewer": (False, True, False, True, True),  # a ref default is validated
         "entries": (True, False, False, False, False),
     }
-    assert f["owner"].type == {"k": "name", "name": "Person"}
+    assert f["owner"].type == tt.Named("Person")
 
 
 def test_recursive_refs_are_lazy_and_aliases_follow_their_members() -> None:

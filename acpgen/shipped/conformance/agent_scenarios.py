@@ -13,6 +13,7 @@ import asyncio
 import os
 import sys
 import tempfile
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,6 +50,7 @@ class AgentTarget:
     elicitation_prompt: str | None = None  # a prompt that makes the agent elicit (form or URL)
     auth_method: str | None = None  # an advertised auth method ID the kit may authenticate with
     logout: bool = False  # the kit may call logout (when the agent advertises auth.logout)
+    cancel_grace: float = 10.0  # seconds a cancelled turn may run on (PROMPT-AGENT-STOP-ON-CANCEL)
     env: tuple[tuple[str, str], ...] | None = None  # None: the caller's environment
     cwd: str | None = None  # where the command runs; None: the caller's working directory
 
@@ -70,6 +72,10 @@ class Run:
     closed: bool = False  # the agent closed its output while the kit still talked to it
     pgid: int | None = None
     workdir: str = ""
+    ended: float = 0.0  # when the kit stopped listening (time.monotonic, as frames' times)
+    # Each cancel the kit sent for a running turn: (the prompt request, the cancel frame),
+    # recorded when sent, so a turn that never ends is judged too.
+    cancels: list[tuple[Frame, Frame]] = field(default_factory=list)
 
 
 Scenario = Callable[["Context"], Awaitable[None]]
@@ -435,6 +441,7 @@ async def cancel(ctx: Context) -> None:
     d = ctx.driver
     sent = await start_turn(ctx, session)
     cancel_frame = await d.notify("session/cancel", {"sessionId": session})
+    ctx.run.cancels.append((sent, cancel_frame))
     response = await d.wait_response(
         sent, ctx.target.turn_timeout, "session/prompt after session/cancel"
     )
@@ -470,6 +477,7 @@ async def permission(ctx: Context) -> None:
             skipped=True,
         )
     cancel_frame = await d.notify("session/cancel", {"sessionId": session})
+    ctx.run.cancels.append((sent, cancel_frame))
     await d.answer_held(asked, {"outcome": {"outcome": "cancelled"}})
     response = await d.wait_response(
         sent, ctx.target.turn_timeout, "session/prompt after session/cancel"
@@ -490,7 +498,7 @@ async def cancel_request(ctx: Context) -> None:
         ctx.notes["cancel_request"] = (sent, response, False)
     except PeerError:
         # Support for $/cancel_request is optional: end the turn the mandatory way instead.
-        await d.notify("session/cancel", {"sessionId": session})
+        ctx.run.cancels.append((sent, await d.notify("session/cancel", {"sessionId": session})))
         response = await d.wait_response(
             sent, ctx.target.turn_timeout, "session/prompt after session/cancel"
         )
@@ -600,6 +608,7 @@ class AgentRunner(KitWorkdir):
                 seen = f"; it wrote: {garbage[0].shown()}" if garbage else ""
                 self.broken = run.stopped + seen
         finally:
+            run.ended = time.monotonic()
             await peer.close()
         return run
 

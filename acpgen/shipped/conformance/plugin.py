@@ -16,19 +16,22 @@ from typing import Any
 
 import pytest
 
-from . import report
+from . import advisories, baseline, profiles, report, run_record
 from .agent_scenarios import AgentRunner, AgentTarget
 from .checks_agent import AGENT_CHECKS, AgentKit
 from .checks_client import CLIENT_CHECKS, ClientKit
 from .client_scenarios import ClientRunner, ClientTarget
-from .outcome import CheckFailed, CheckSkipped
+from .outcome import CheckFailed, CheckNoted, CheckSkipped
 from .validate import Validator
 
 MANIFEST_MODULE = "_acp_conformance"  # generated beside the kit: package name and requirements
 USER_PROPERTY = "acp_conformance"  # "<side> <ID>" on each black-box test's reports
+NOTE_PROPERTY = "acp_conformance_note"  # a passing check's note (CheckNoted)
 _RESULTS = pytest.StashKey[dict[str, dict[str, report.Result]]]()
 _BROKEN = pytest.StashKey[dict[str, str]]()  # side -> why its command could not even start
 _CONFIG: list[pytest.Config] = []  # the run's config, for the report hook (which gets none)
+_KITS = pytest.StashKey[dict[str, Any]]()  # side -> its kit, for what the report adds
+_BASELINE = pytest.StashKey[dict[str, set[str]]]()  # side -> requirements known to fail
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -74,6 +77,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="seconds an agent gets for a prompt turn, a client for a whole run (default 60)",
     )
     group.addoption(
+        "--acp-cancel-grace",
+        metavar="SECONDS",
+        type=float,
+        default=10.0,
+        help="seconds a cancelled turn may run on before PROMPT-AGENT-STOP-ON-CANCEL fails "
+        "(default 10; keep it below --acp-turn-timeout)",
+    )
+    group.addoption(
         "--acp-prompt", metavar="TEXT", default=None, help="the prompt the kit sends an agent"
     )
     group.addoption(
@@ -115,6 +126,28 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "(it ends the login; run last)",
     )
     group.addoption(
+        "--acp-baseline",
+        metavar="FILE",
+        default=None,
+        help="known deviations (JSON, from --acp-write-baseline): a failure listed there is "
+        "expected; the run fails only on a new failure, or on a listed one that now passes",
+    )
+    group.addoption(
+        "--acp-write-baseline",
+        action="store_true",
+        default=False,
+        help="write this run's failing requirements to the --acp-baseline FILE",
+    )
+    group.addoption(
+        "--acp-profile",
+        metavar="NAME",
+        default=None,
+        choices=sorted(profiles.PROFILES),
+        help="only the checks of a preset: 'registry' reproduces the ACP registry's listing "
+        "checks (initialize answered, an auth method of type agent or terminal, nothing but "
+        "JSON-RPC on stdout)",
+    )
+    group.addoption(
         "--acp-conformance-json",
         metavar="PATH",
         default=None,
@@ -132,22 +165,44 @@ def pytest_configure(config: pytest.Config) -> None:
     results: dict[str, dict[str, report.Result]] = {"agent": {}, "client": {}}
     config.stash[_RESULTS] = results
     config.stash[_BROKEN] = {}
+    config.stash[_KITS] = {}
+    try:
+        config.stash[_BASELINE] = baseline.load(config.getoption("acp_baseline", None))
+    except baseline.BaselineError as exc:
+        raise pytest.UsageError(f"ACP conformance: {exc}") from None
     _CONFIG.append(config)
+    profile = config.getoption("acp_profile", None)
+    if profile:
+        # Hooks the generated conftest does not name: registered here, with the profile.
+        config.pluginmanager.register(profiles.ProfileHooks(profile, config.stash[_KITS]))
 
 
 def _manifest() -> Any:
     return importlib.import_module(MANIFEST_MODULE)
 
 
+WORDING = "\n  the roster: "  # what a failure line adds: the requirement's own words
+
+
+def _wording(req_id: str) -> str:
+    keyword, _role, _observable, _reason, text = _manifest().REQUIREMENTS[req_id]
+    return f"{keyword}: {text}"
+
+
 class Checker:
     """What a generated black-box test calls: ``acp_agent.check(ID)``."""
 
     def __init__(
-        self, side: str, kit: AgentKit | ClientKit | TraceVerdicts, node: pytest.Item
+        self,
+        side: str,
+        kit: AgentKit | ClientKit | TraceVerdicts,
+        node: pytest.Item,
+        known: frozenset[str] | set[str] = frozenset(),
     ) -> None:
         self.side = side
         self.kit = kit
         self.node = node
+        self.known = known  # the baseline's known deviations (empty: every failure fails)
 
     def check(self, req_id: str) -> None:
         self.node.user_properties.append((USER_PROPERTY, f"{self.side} {req_id}"))
@@ -159,15 +214,25 @@ class Checker:
                 AGENT_CHECKS[req_id](self.kit)
             else:
                 CLIENT_CHECKS[req_id](self.kit)
+        except CheckNoted as exc:  # kept, with a note the report shows
+            self.node.user_properties.append((NOTE_PROPERTY, str(exc)))
         except CheckSkipped as exc:
             skipped = str(exc)
         except CheckFailed as exc:
             failed = str(exc)
         # Outside the except blocks: the report shows the observation, not a chained traceback.
+        if failed is not None and req_id in self.known:
+            pytest.xfail(f"{req_id}: {failed}")
         if skipped is not None:
             pytest.skip(skipped)
         if failed is not None:
-            pytest.fail(f"{req_id}: {failed}", pytrace=False)
+            pytest.fail(f"{req_id}: {failed}{WORDING}{_wording(req_id)}", pytrace=False)
+        if req_id in self.known:  # the baseline stays true: a fixed deviation is taken out
+            pytest.fail(
+                f"{req_id}: listed in the baseline as a known deviation, but it passes now: "
+                "take it out of the baseline (or rewrite it with --acp-write-baseline)",
+                pytrace=False,
+            )
 
 
 class TraceVerdicts:
@@ -219,10 +284,13 @@ def _acp_agent_kit(pytestconfig: pytest.Config) -> Iterator[AgentKit | None]:
         elicitation_prompt=o("acp_elicitation_prompt"),
         auth_method=o("acp_auth_method"),
         logout=o("acp_logout"),
+        cancel_grace=o("acp_cancel_grace"),
     )
     with AgentRunner(target) as runner:  # its scratch directory goes with the session
         _stop_if_broken(pytestconfig, "agent", runner.start())
-        yield AgentKit(runner, Validator(_manifest().PACKAGE))
+        kit = AgentKit(runner, Validator(_manifest().PACKAGE))
+        pytestconfig.stash[_KITS]["agent"] = kit
+        yield kit
 
 
 @pytest.fixture(scope="session")
@@ -242,7 +310,9 @@ def _acp_client_kit(pytestconfig: pytest.Config) -> Iterator[ClientKit | None]:
     )
     with ClientRunner(target) as runner:  # its scratch directory goes with the session
         _stop_if_broken(pytestconfig, "client", runner.start())
-        yield ClientKit(runner, Validator(_manifest().PACKAGE))
+        kit = ClientKit(runner, Validator(_manifest().PACKAGE))
+        pytestconfig.stash[_KITS]["client"] = kit
+        yield kit
 
 
 EXIT_CANNOT_START = pytest.ExitCode.USAGE_ERROR  # the command given cannot even be started
@@ -270,7 +340,14 @@ def _checker(
     source = kit if kit is not None else trace
     if source is None:
         pytest.skip(f"black-box {side} check: {missing}")
-    return Checker(side, source, node)
+    return Checker(side, source, node, _known(node.config, side))
+
+
+def _known(config: pytest.Config, side: str) -> set[str]:
+    """The baseline's known deviations, unless this run rewrites the baseline."""
+    if config.getoption("acp_write_baseline"):
+        return set()
+    return config.stash[_BASELINE].get(side, set())
 
 
 @pytest.fixture
@@ -301,8 +378,12 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     results = _config_results(report)
     if results is None:
         return
-    if report.failed:
-        message = report.longreprtext.strip().splitlines()
+    if hasattr(report, "wasxfail"):  # a failure the baseline lists
+        text = str(report.wasxfail).removeprefix("reason: ").removeprefix(f"{req_id}: ")
+        results[side][req_id] = report_result("fail", text, baseline=True)
+    elif report.failed:
+        observed = report.longreprtext.strip().split(WORDING)[0]  # the wording is the report's
+        message = observed.splitlines()
         text = " ".join(message).removeprefix(f"Failed: {req_id}: ").removeprefix(f"{req_id}: ")
         results[side][req_id] = report_result("fail", text)
     elif report.skipped:
@@ -310,11 +391,12 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
         reason = str(longrepr[2]) if isinstance(longrepr, tuple) else str(longrepr)
         results[side][req_id] = report_result("skipped", reason.removeprefix("Skipped: "))
     elif report.when == "call":
-        results[side][req_id] = report_result("pass", "")
+        note = dict(report.user_properties).get(NOTE_PROPERTY, "")
+        results[side][req_id] = report_result("pass", f"note: {note}" if note else "")
 
 
-def report_result(status: str, message: str) -> report.Result:
-    return report.Result(status, message)
+def report_result(status: str, message: str, baseline: bool = False) -> report.Result:
+    return report.Result(status, message, baseline)
 
 
 def _config_results(_report: pytest.TestReport) -> dict[str, dict[str, report.Result]] | None:
@@ -324,15 +406,23 @@ def _config_results(_report: pytest.TestReport) -> dict[str, dict[str, report.Re
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
     manifest = _manifest()
     requirements = {
-        req_id: report.Requirement(req_id, keyword, role, observable, reason)
-        for req_id, (keyword, role, observable, reason) in manifest.REQUIREMENTS.items()
+        req_id: report.Requirement(req_id, keyword, role, observable, reason, text)
+        for req_id, (keyword, role, observable, reason, text) in manifest.REQUIREMENTS.items()
     }
     trace = config.getoption("acp_trace")
     for side in ("agent", "client"):
         command = config.getoption(f"acp_{side}") or (trace and f"trace {trace}")
         if not command:
             continue
-        built = report.build(side, command, requirements, config.stash[_RESULTS][side])
+        kit = config.stash[_KITS].get(side)
+        built = report.build(
+            side,
+            command,
+            requirements,
+            config.stash[_RESULTS][side],
+            run=_run_record(config),
+            advisories=advisories.judge(kit, config.getoption("acp_profile")),
+        )
         broken = config.stash[_BROKEN].get(side)
         if broken is not None:
             built["error"] = broken
@@ -347,6 +437,12 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         if json_path:
             _write(config, json_path + suffix, report.to_json(built))
             terminalreporter.write_line(f"conformance JSON written to {json_path + suffix}")
+        path = config.getoption("acp_baseline")
+        if path and config.getoption("acp_write_baseline"):
+            known = config.stash[_BASELINE]  # the other side's run adds to the same file
+            known[side] = baseline.failing(built)
+            _write(config, path, baseline.dump(known))
+            terminalreporter.write_line(f"conformance baseline written to {path}")
         md_path = config.getoption("acp_conformance_md")
         if md_path:
             _write(config, md_path + suffix, report.to_markdown(built))
@@ -359,3 +455,31 @@ def _write(config: pytest.Config, path: str, text: str) -> None:
         target = config.invocation_params.dir / target
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(text, encoding="utf-8")
+
+
+# The options a report records (the command's own are recorded as the command).
+RECORDED_OPTIONS = (
+    "acp_timeout",
+    "acp_turn_timeout",
+    "acp_cancel_grace",
+    "acp_prompt",
+    "acp_slow_prompt",
+    "acp_permission_prompt",
+    "acp_fs_prompt",
+    "acp_elicitation_prompt",
+    "acp_auth_method",
+    "acp_logout",
+    "acp_client_input",
+    "acp_profile",
+    "acp_baseline",
+)
+
+
+def _run_record(config: pytest.Config) -> dict[str, Any]:
+    return {
+        "cwd": str(config.invocation_params.dir),
+        "kit": {"sha256": run_record.kit_fingerprint(), "roster": _manifest().ROSTER_REVISION},
+        "options": {name: config.getoption(name) for name in RECORDED_OPTIONS},
+        # The kit runs the command with pytest's environment, unchanged.
+        "environment": run_record.environment(),
+    }

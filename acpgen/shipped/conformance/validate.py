@@ -43,6 +43,16 @@ class Validator:
         self._models: ModuleType = importlib.import_module(f"{package}.models")
         self._adapters: dict[str, Any] = {}
 
+    def unstable(self) -> Validator | None:
+        """The same protocol version's unstable surface (``<package>_unstable``), when it was
+        generated beside this one: a member it declares is ACP's, not a custom field."""
+        if not hasattr(self, "_unstable"):
+            try:
+                self._unstable: Validator | None = Validator(f"{self.package}_unstable")
+            except ImportError:
+                self._unstable = None
+        return self._unstable
+
     def stable_methods(self) -> frozenset[str]:
         return frozenset(self._methods.METHODS)
 

@@ -6,11 +6,24 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from .rpc import RpcError
 
-__all__ = ["Handler", "HandlerBase"]
+__all__ = ["Handler", "HandlerBase", "not_handled"]
+
+# Requests that a handler nobody overrode answers with -32602 (invalid params), not -32601:
+# the roster wants -32602 for an elicitation in a mode the client did not advertise
+# (ACP-V1-ELIC-CLIENT-UNADVERTISED-MODE-INVALID-PARAMS), and a client that did not override
+# the handler supports no mode. Every other request answers "method not found".
+INVALID_PARAMS_BY_DEFAULT: Final = frozenset({"elicitation/create"})
+
+
+def not_handled(method: str) -> RpcError:
+    """The error a request answers when its handler was not overridden."""
+    if method in INVALID_PARAMS_BY_DEFAULT:
+        return RpcError.invalid_params({"method": method, "reason": "no mode of it is supported"})
+    return RpcError.method_not_found(method)
 
 
 class Handler(Protocol):

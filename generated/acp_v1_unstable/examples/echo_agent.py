@@ -1,21 +1,28 @@
 # Edit acpgen/shipped/runtime/examples/echo_agent.py, not this file: acpgen generate writes it.
-"""An echo agent: ``python -m <package>.examples.echo_agent`` speaks ACP on stdin/stdout.
+"""An echo agent: ``python -m <package>.examples.echo_agent`` speaks ACP on stdin/stdout;
+with ``--listen HOST:PORT`` it serves remote clients instead (Streamable HTTP and WebSocket
+on ``/acp``; the package's ``remote`` extra).
 
 Streams a prompt's text back as ``agent_message_chunk`` updates (one per word) and ends the
 turn with ``end_turn``; ``/permission`` asks the client first (a ``cancelled`` outcome ends the
-turn ``cancelled``); ``/wait`` waits for ``session/cancel``. Logs go to stderr only.
+turn ``cancelled``, an error answer ends it ``end_turn`` saying so); ``/wait`` waits for
+``session/cancel``. Logs go to stderr only. Served remotely, its sessions outlive their
+connection: a client that reconnects resumes one with ``session/load``, which replays what was
+said.
 Copied verbatim by acpgen: its first line names the file to edit.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
-import contextlib
 import logging
 import re
+import sys
 import uuid
+from collections.abc import Sequence
 
-from .. import Agent, models, run_agent
+from .. import Agent, ResourceNotFoundError, RpcError, models, run_agent
 
 PACKAGE = (__package__ or "").rpartition(".")[0]  # the generated package
 PERMISSION_GRACE_SECONDS = 2.0  # a cancelled turn's wait for a pending permission answer
@@ -29,10 +36,15 @@ class EchoAgent(Agent):
 
     def __init__(self) -> None:
         self._cancelled: dict[str, asyncio.Event] = {}
+        # What each session's turns said (user text, agent text): kept only where a
+        # session outlives its connection (RemoteEchoAgent passes a shared dict).
+        self._transcripts: dict[str, list[tuple[str, str]]] | None = None
 
     async def session_new(self, params: models.NewSessionRequest) -> models.NewSessionResponse:
         session_id = f"echo-{uuid.uuid4().hex}"
         self._cancelled[session_id] = asyncio.Event()
+        if self._transcripts is not None:
+            self._transcripts[session_id] = []
         return models.NewSessionResponse(session_id=session_id)
 
     async def session_cancel(self, params: models.CancelNotification) -> None:
@@ -48,15 +60,23 @@ class EchoAgent(Agent):
             await cancelled.wait()
             return models.PromptResponse(stop_reason=models.StopReason.CANCELLED)
         if command == "/permission":
-            option = await self._ask_permission(session_id, cancelled)
+            try:
+                option = await self._ask_permission(session_id, cancelled)
+            except RpcError as exc:  # the client answered with an error: say so, end the turn
+                await self._say(session_id, f"permission: not granted ({exc.code} {exc.message})")
+                return models.PromptResponse(stop_reason=models.StopReason.END_TURN)
             if option is None or cancelled.is_set():
                 return models.PromptResponse(stop_reason=models.StopReason.CANCELLED)
             await self._say(session_id, f"permission: {option}")
             return models.PromptResponse(stop_reason=models.StopReason.END_TURN)
+        said = []
         for chunk in re.findall(r"\S+\s*|\s+", text):
             if cancelled.is_set():
                 return models.PromptResponse(stop_reason=models.StopReason.CANCELLED)
             await self._say(session_id, chunk)
+            said.append(chunk)
+        if self._transcripts is not None:
+            self._transcripts.setdefault(session_id, []).append((text, "".join(said)))
         stop = models.StopReason.CANCELLED if cancelled.is_set() else models.StopReason.END_TURN
         return models.PromptResponse(stop_reason=stop)
 
@@ -95,11 +115,66 @@ class EchoAgent(Agent):
         )
 
 
-def main() -> None:
+class RemoteEchoAgent(EchoAgent):
+    """The echo agent served remotely: one per connection, the transcripts shared by all, so
+    a session survives its connection and ``session/load`` on a new one replays it."""
+
+    agent_capabilities = models.AgentCapabilities(load_session=True)
+
+    def __init__(self, transcripts: dict[str, list[tuple[str, str]]]) -> None:
+        super().__init__()
+        self._transcripts = transcripts
+
+    async def session_load(self, params: models.LoadSessionRequest) -> models.LoadSessionResponse:
+        turns = (self._transcripts or {}).get(params.session_id)
+        if turns is None:
+            raise ResourceNotFoundError(data={"sessionId": params.session_id})
+        for user_text, agent_text in turns:
+            await self.connection.session_update(
+                session_id=params.session_id,
+                update=models.SessionUpdateUserMessageChunk(
+                    content=models.ContentBlockText(text=user_text)
+                ),
+            )
+            await self._say(params.session_id, agent_text)
+        return models.LoadSessionResponse()
+
+
+async def serve(listen: str) -> None:
+    """Serve remote clients on ``listen`` (HOST:PORT) until SIGTERM or SIGINT; prints the URL
+    on stderr. The agents of all connections share the transcripts (sessions outlive them)."""
+    from ..remote import run_remote_agent  # the `remote` extra, imported only when asked for
+
+    transcripts: dict[str, list[tuple[str, str]]] = {}
+    await run_remote_agent(lambda: RemoteEchoAgent(transcripts), listen)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog=f"python -m {__spec__.name if __spec__ else 'echo_agent'}",
+        description="An ACP echo agent on stdio, or remote with --listen.",
+    )
+    parser.add_argument(
+        "--listen", metavar="HOST:PORT", help="serve Streamable HTTP and WebSocket (port 0: any)"
+    )
+    args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="echo-agent: %(levelname)s %(message)s")
-    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C ends it quietly
-        asyncio.run(run_agent(EchoAgent()))
+    try:
+        if args.listen is None:
+            asyncio.run(run_agent(EchoAgent()))
+        else:
+            asyncio.run(serve(args.listen))
+    except KeyboardInterrupt:  # Ctrl-C ends it quietly
+        pass
+    except (
+        ImportError,
+        OSError,
+        ValueError,
+    ) as exc:  # no extra, a bad address, a port in use: one line
+        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

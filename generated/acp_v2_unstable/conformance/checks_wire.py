@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from .outcome import fail, skip
+from .outcome import Findings, fail, noted, skip
 from .validate import STABLE_ERROR_CODES, Validator
 from .wire import Frame, Transcript, decode_line
 
@@ -56,17 +56,20 @@ def require_traffic(ts: Sequence[Transcript]) -> None:
 
 # ---- transport ------------------------------------------------------------------------------
 #
-# Each observation is charged to one requirement, the most specific: a line that is not UTF-8
-# to TRANSPORT-UTF8; a message split over lines (it parses once joined with the next) to
-# STDIO-NEWLINE-DELIMITED; any other line that is no message to STDOUT/STDIN-ONLY-ACP; a wrong
-# "jsonrpc" to JSONRPC-VERSION-MEMBER; a response's members to the response requirements.
+# Each observation fails every requirement it breaks: a line that is not UTF-8 TRANSPORT-UTF8
+# and STDOUT/STDIN-ONLY-ACP; a message split over lines (it parses once joined with the next)
+# STDIO-NEWLINE-DELIMITED and STDOUT/STDIN-ONLY-ACP; any other line that is no message
+# STDOUT/STDIN-ONLY-ACP; a wrong "jsonrpc" JSONRPC-VERSION-MEMBER; a response's members the
+# response requirements. What a message's members break is judged by those requirements, so
+# ONLY-ACP asks only whether the line is a JSON-RPC message at all.
 
 
 def utf8(ts: Sequence[Transcript]) -> None:
     require_traffic(ts)
-    for t, f in received(ts):
-        if f.problem and f.problem.startswith("not UTF-8"):
-            raise fail(f"a line is {f.problem}: {where(t, f)}")
+    with Findings() as found:
+        for t, f in received(ts):
+            if f.problem and f.problem.startswith("not UTF-8"):
+                found.add(f"a line is {f.problem}: {where(t, f)}")
 
 
 def split_messages(t: Transcript) -> list[list[Frame]]:
@@ -93,22 +96,28 @@ def split_messages(t: Transcript) -> list[list[Frame]]:
 
 def newline_delimited(ts: Sequence[Transcript]) -> None:
     require_traffic(ts)
-    for t in ts:
-        for run in split_messages(t):
-            raise fail(f"one message over several lines (an embedded newline): {where(t, run[0])}")
+    with Findings() as found:
+        for t in ts:
+            for run in split_messages(t):
+                found.add(
+                    f"one message over several lines (an embedded newline): {where(t, run[0])}"
+                )
 
 
 def only_messages(ts: Sequence[Transcript]) -> None:
-    """Every line is a JSON-RPC message (or a batch of them); other faults are charged elsewhere."""
+    """Every line is a JSON-RPC message (or a batch of them). A line that is not UTF-8 or a
+    message split over lines also breaks TRANSPORT-UTF8 / STDIO-NEWLINE-DELIMITED, and still
+    fails here: such a line is not a valid ACP message either."""
     require_traffic(ts)
-    for t in ts:
-        split = {id(f) for run in split_messages(t) for f in run}  # STDIO-NEWLINE-DELIMITED
-        for f in t.received():
-            if id(f) in split or (f.problem and f.problem.startswith("not UTF-8")):
-                continue  # charged to NEWLINE-DELIMITED, TRANSPORT-UTF8
-            problem = f.problem or message_shape_problem(f.message)
-            if problem:
-                raise fail(f"a line that is not a valid ACP message ({problem}): {where(t, f)}")
+    with Findings() as found:
+        for t in ts:
+            split = {id(f) for run in split_messages(t) for f in run[1:]}  # quoted once
+            for f in t.received():
+                if id(f) in split:
+                    continue
+                problem = f.problem or message_shape_problem(f.message)
+                if problem:
+                    found.add(f"a line that is not a valid ACP message ({problem}): {where(t, f)}")
 
 
 def message_shape_problem(message: Any) -> str | None:
@@ -129,55 +138,62 @@ def message_shape_problem(message: Any) -> str | None:
 
 def version_member(ts: Sequence[Transcript]) -> None:
     require_traffic(ts)
-    for t, f in received_objects(ts):
-        if "jsonrpc" not in f.message:
-            raise fail(f"no jsonrpc member: {where(t, f)}")
-        if f.message["jsonrpc"] != "2.0":
-            raise fail(f'jsonrpc is {f.message["jsonrpc"]!r}, not "2.0": {where(t, f)}')
+    with Findings() as found:
+        for t, f in received_objects(ts):
+            if "jsonrpc" not in f.message:
+                found.add(f"no jsonrpc member: {where(t, f)}")
+                continue
+            if f.message["jsonrpc"] != "2.0":
+                found.add(f'jsonrpc is {f.message["jsonrpc"]!r}, not "2.0": {where(t, f)}')
 
 
 def no_rpc_prefix(ts: Sequence[Transcript]) -> None:
     require_traffic(ts)
-    for t, f in received_objects(ts):
-        if f.method is not None and f.method.startswith("rpc."):
-            raise fail(f"method name uses the reserved rpc. prefix: {where(t, f)}")
+    with Findings() as found:
+        for t, f in received_objects(ts):
+            if f.method is not None and f.method.startswith("rpc."):
+                found.add(f"method name uses the reserved rpc. prefix: {where(t, f)}")
 
 
 def id_types(ts: Sequence[Transcript]) -> None:
     require_traffic(ts)
-    for t, f in received_objects(ts):
-        if "id" in f.message:
-            value = f.message["id"]
-            if isinstance(value, bool) or not isinstance(value, (str, int, float, type(None))):
-                raise fail(
-                    f"id is a {type(value).__name__}, not a string, number or null: {where(t, f)}"
-                )
+    with Findings() as found:
+        for t, f in received_objects(ts):
+            if "id" in f.message:
+                value = f.message["id"]
+                if isinstance(value, bool) or not isinstance(value, (str, int, float, type(None))):
+                    found.add(
+                        f"id is a {type(value).__name__}, not a string, number or null: {where(t, f)}"
+                    )
 
 
 def ids_not_null(ts: Sequence[Transcript]) -> None:
     requests = [(t, f) for t, f in received_objects(ts) if f.is_request]
     if not requests:
         raise skip("the implementation sent no request")
-    for t, f in requests:
-        if f.message["id"] is None:
-            raise fail(f"request id is null: {where(t, f)}")
+    with Findings() as found:
+        for t, f in requests:
+            if f.message["id"] is None:
+                found.add(f"request id is null: {where(t, f)}")
 
 
 def ids_no_fraction(ts: Sequence[Transcript]) -> None:
     require_traffic(ts)
-    for t, f in received_objects(ts):
-        value = f.get("id")
-        if isinstance(value, float) and not value.is_integer():
-            raise fail(f"numeric id {value!r} has a fractional part: {where(t, f)}")
+    with Findings() as found:
+        for t, f in received_objects(ts):
+            value = f.get("id")
+            if isinstance(value, float) and not value.is_integer():
+                found.add(f"numeric id {value!r} has a fractional part: {where(t, f)}")
 
 
 def params_structured(ts: Sequence[Transcript]) -> None:
     sent = [(t, f) for t, f in received_objects(ts) if f.method is not None]
     if not sent:
         raise skip("the implementation sent no request or notification")
-    for t, f in sent:
-        if "params" in f.message and not isinstance(f.message["params"], (dict, list)):
-            raise fail(f"params is neither an object nor an array: {where(t, f)}")
+    with Findings() as found:
+        for t, f in sent:
+            if "params" in f.message and not isinstance(f.message["params"], (dict, list)):
+                found.add(f"params is neither an object nor an array: {where(t, f)}")
 
 
 def responses(ts: Sequence[Transcript]) -> list[tuple[Transcript, Frame]]:
@@ -211,68 +227,95 @@ def _both_members(message: dict[str, Any]) -> str | None:
 
 
 def result_on_success(ts: Sequence[Transcript]) -> None:
-    for t, f in responses(ts):
-        if _both_members(f.message) == "result":
-            raise fail(f"a result member (null) beside an error: {where(t, f)}")
+    with Findings() as found:
+        for t, f in responses(ts):
+            if _both_members(f.message) == "result":
+                found.add(f"a result member (null) beside an error: {where(t, f)}")
 
 
 def error_member(ts: Sequence[Transcript]) -> None:
-    for t, f in responses(ts):
-        if _both_members(f.message) == "error":
-            raise fail(f"an error member (null) beside a result: {where(t, f)}")
-        error = f.message.get("error", {})
-        if "result" not in f.message and not isinstance(error, dict):
-            raise fail(f"error is not an object: {where(t, f)}")
+    with Findings() as found:
+        for t, f in responses(ts):
+            if _both_members(f.message) == "error":
+                found.add(f"an error member (null) beside a result: {where(t, f)}")
+                continue
+            error = f.message.get("error", {})
+            if "result" not in f.message and not isinstance(error, dict):
+                found.add(f"error is not an object: {where(t, f)}")
 
 
 def result_xor_error(ts: Sequence[Transcript]) -> None:
-    for t, f in responses(ts):
-        if "result" not in f.message and "error" not in f.message:
-            raise fail(f"a response with neither result nor error: {where(t, f)}")
-        if _both_members(f.message) == "both":
-            raise fail(f"a response with both result and error: {where(t, f)}")
+    with Findings() as found:
+        for t, f in responses(ts):
+            if "result" not in f.message and "error" not in f.message:
+                found.add(f"a response with neither result nor error: {where(t, f)}")
+                continue
+            if _both_members(f.message) == "both":
+                found.add(f"a response with both result and error: {where(t, f)}")
 
 
 def error_code_integer(ts: Sequence[Transcript]) -> None:
-    for t, f in errors(ts):
-        error = f.message["error"]
-        if "code" in error and (
-            isinstance(error["code"], bool) or not isinstance(error["code"], int)
-        ):
-            raise fail(f"error code {error['code']!r} is not an integer: {where(t, f)}")
+    with Findings() as found:
+        for t, f in errors(ts):
+            error = f.message["error"]
+            if "code" in error and (
+                isinstance(error["code"], bool) or not isinstance(error["code"], int)
+            ):
+                found.add(f"error code {error['code']!r} is not an integer: {where(t, f)}")
 
 
 def error_contains(ts: Sequence[Transcript]) -> None:
-    for t, f in errors(ts):
-        error = f.message["error"]
-        if "code" not in error or not isinstance(error.get("message"), str):
-            raise fail(f"error object without a code and a string message: {where(t, f)}")
+    with Findings() as found:
+        for t, f in errors(ts):
+            error = f.message["error"]
+            if "code" not in error or not isinstance(error.get("message"), str):
+                found.add(f"error object without a code and a string message: {where(t, f)}")
+
+
+# A sentence ends at . ! or ? followed by space and a capital letter (so "e.g. x", "v1.2",
+# "1.5" and a path do not split one).
+_SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)[.!?]\s+(?=[A-Z])")
+
+
+def concise_problem(message: str) -> str | None:
+    """Why an error message is not "a concise single sentence", or None."""
+    text = message.strip()
+    if "\n" in text:
+        return "more than one line"
+    if len(text) > CONCISE_MESSAGE:
+        return f"{len(text)} characters"
+    sentences = len(_SENTENCE_END.findall(text)) + 1
+    if sentences > 1:
+        return f"{sentences} sentences"
+    return None
 
 
 def error_message_concise(ts: Sequence[Transcript]) -> None:
-    for t, f in errors(ts):
-        message = f.message["error"].get("message")
-        if isinstance(message, str) and ("\n" in message.strip() or len(message) > CONCISE_MESSAGE):
-            raise fail(
-                f"error message is not one short sentence ({len(message)} characters): {where(t, f)}"
-            )
+    with Findings() as found:
+        for t, f in errors(ts):
+            message = f.message["error"].get("message")
+            problem = concise_problem(message) if isinstance(message, str) else None
+            if problem:
+                found.add(f"error message is not one concise sentence ({problem}): {where(t, f)}")
 
 
 def response_ids_known(ts: Sequence[Transcript]) -> None:
     """Every response that has a non-null id answers a request the kit sent, with that id
     (value and type; a missing or null id is RESPONSE-ID-ECHO's)."""
-    for t, f in responses(ts):
-        if f.get("id") is not None and t.request_for(f) is None:
-            raise fail(f"a response whose id matches no request the kit sent: {where(t, f)}")
+    with Findings() as found:
+        for t, f in responses(ts):
+            if f.get("id") is not None and t.request_for(f) is None:
+                found.add(f"a response whose id matches no request the kit sent: {where(t, f)}")
 
 
 def ids_echoed(ts: Sequence[Transcript]) -> None:
     """Every response has an id member: the request's, or null when it could not be read."""
-    for t, f in responses(ts):
-        if "id" not in f.message:
-            raise fail(
-                f"a response without an id member (null is not the same as absent): {where(t, f)}"
-            )
+    with Findings() as found:
+        for t, f in responses(ts):
+            if "id" not in f.message:
+                found.add(
+                    f"a response without an id member (null is not the same as absent): {where(t, f)}"
+                )
 
 
 def _loosely_same(a: Any, b: Any) -> bool:
@@ -305,15 +348,38 @@ def every_request_answered(
         (t, i, p)
         for i, t in enumerate(ts)
         for f in t.frames
-        if f.direction == "out"
+        if f.direction == "out" and not f.is_batch  # batches: batch_requests_answered
         for p in f.parts()
         if p.is_request and not (skip_methods and (p.method or "").startswith(skip_methods))
     ]
     if not asked:
         raise skip("the kit sent no request")
-    for t, i, p in asked:
-        if unanswered(t, p, bool(closed and closed[i])):
-            raise fail(f"no response to the kit's request: [{t.name}] {p.shown()}")
+    with Findings() as found:
+        for t, i, p in asked:
+            if unanswered(t, p, bool(closed and closed[i])):
+                found.add(f"no response to the kit's request: [{t.name}] {p.shown()}")
+
+
+def batch_requests_answered(ts: Sequence[Transcript]) -> list[str]:
+    """What a peer left unanswered of the requests inside the kit's JSON-RPC batches.
+
+    ACP v1 defines no batch; JSON-RPC 2.0 answers each call of a batch with its own response
+    as a SHOULD ("The Server should respond with an Array containing the corresponding
+    Response objects"). A peer that refuses batches with one -32600 keeps every MUST; this is
+    reported at its own strength, beside the roster's requirements."""
+    found = []
+    for t in ts:
+        for f in t.sent():
+            if not f.is_batch:
+                continue
+            for p in f.parts():
+                if p.is_request and unanswered(t, p, proven=False):
+                    refused = [
+                        r.shown() for g in t.received() if g.time > f.time for r in g.responses()
+                    ]
+                    seen = f" (answered instead: {refused[0]})" if refused else ""
+                    found.append(f"[{t.name}] no response to {p.shown()} in batch{seen}")
+    return found
 
 
 # ---- schema ------------------------------------------------------------------------------------
@@ -375,30 +441,31 @@ def _carve_option(option: Any) -> Any:
 def validate_sent_by_peer(ts: Sequence[Transcript], v: Validator, method: str) -> int:
     """Validate the peer's requests/notifications of ``method`` and its results for it."""
     count = 0
-    for t, f in received_objects(ts):
-        if f.method == method:
-            which, payload = "params", f.message.get("params")
-        elif f.is_response and "result" in f.message:
-            request = t.request_for(f)
-            if request is None or request.method != method:
+    with Findings() as found:
+        for t, f in received_objects(ts):
+            if f.method == method:
+                which, payload = "params", f.message.get("params")
+            elif f.is_response and "result" in f.message:
+                request = t.request_for(f)
+                if request is None or request.method != method:
+                    continue
+                which, payload = "result", f.message["result"]
+            else:
                 continue
-            which, payload = "result", f.message["result"]
-        else:
-            continue
-        payload = carve(method, which, payload)
-        if payload is None:
-            continue
-        if which == "params" and isinstance(payload, dict):
-            # A declared name in another case is JSONRPC-PARAM-NAMES-EXACT's.
-            declared = {d.lower(): d for d in v.declared(method)}
-            payload = {
-                (declared.get(k.lower(), k) if k not in declared.values() else k): x
-                for k, x in payload.items()
-            }
-        count += 1
-        verdict = v.params(method, payload) if which == "params" else v.result(method, payload)
-        if not verdict.ok:
-            raise fail(f"{verdict.problem}: {where(t, f)}")
+            payload = carve(method, which, payload)
+            if payload is None:
+                continue
+            if which == "params" and isinstance(payload, dict):
+                # A declared name in another case is JSONRPC-PARAM-NAMES-EXACT's.
+                declared = {d.lower(): d for d in v.declared(method)}
+                payload = {
+                    (declared.get(k.lower(), k) if k not in declared.values() else k): x
+                    for k, x in payload.items()
+                }
+            count += 1
+            verdict = v.params(method, payload) if which == "params" else v.result(method, payload)
+            if not verdict.ok:
+                found.add(f"{verdict.problem}: {where(t, f)}")
     return count
 
 
@@ -412,49 +479,82 @@ def content_blocks(ts: Sequence[Transcript], v: Validator, method: str) -> None:
     """Every content block the implementation sent (a chunk's content, a prompt's blocks) is
     one of the stable ContentBlock variants."""
     seen = 0
-    for t, f in received_objects(ts):
-        params = f.get("params")
-        if f.method != method or not isinstance(params, dict):
-            continue
-        update = params.get("update")
-        blocks = (
-            params.get("prompt")
-            if method == "session/prompt"
-            else (
-                [update["content"]]
-                if isinstance(update, dict) and isinstance(update.get("content"), dict)
-                else []
+    with Findings() as found:
+        for t, f in received_objects(ts):
+            params = f.get("params")
+            if f.method != method or not isinstance(params, dict):
+                continue
+            update = params.get("update")
+            blocks = (
+                params.get("prompt")
+                if method == "session/prompt"
+                else (
+                    [update["content"]]
+                    if isinstance(update, dict) and isinstance(update.get("content"), dict)
+                    else []
+                )
             )
-        )
-        for block in blocks if isinstance(blocks, list) else []:
-            seen += 1
-            verdict = v.definition("ContentBlock", block)
-            if not verdict.ok:
-                raise fail(f"{verdict.problem}: {where(t, f)}")
+            for block in blocks if isinstance(blocks, list) else []:
+                seen += 1
+                verdict = v.definition("ContentBlock", block)
+                if not verdict.ok:
+                    found.add(f"{verdict.problem}: {where(t, f)}")
     if not seen:
         raise skip(f"no content block in any {method} from the implementation")
 
 
 def no_extra_members(ts: Sequence[Transcript], v: Validator) -> None:
+    """No member the schema does not declare. One that the same protocol version's unstable
+    surface declares (``sessionCapabilities.fork``, ``PromptResponse.usage``) is ACP's, not
+    custom: it is reported as a note, never as a failure."""
     require_traffic(ts)
-    for t, f in received_objects(ts):
-        if f.method is not None:
-            verdict = v.params(f.method, f.message.get("params"))
-            which = f"{f.method} params"
-        elif f.is_response and "result" in f.message:
-            request = t.request_for(f)
-            if request is None or request.method is None:
+    unstable = v.unstable()
+    notes: list[str] = []
+    with Findings() as found:
+        for t, f in received_objects(ts):
+            if f.method is not None:
+                method, which, payload = f.method, "params", f.message.get("params")
+            elif f.is_response and "result" in f.message:
+                request = t.request_for(f)
+                if request is None or request.method is None:
+                    continue
+                method, which, payload = request.method, "result", f.message["result"]
+            else:
                 continue
-            verdict = v.result(request.method, f.message["result"])
-            which = f"{request.method} result"
-        else:
-            continue
-        extra = [p for p in verdict.extra if not p.startswith("/authMethods/")]
-        if extra:  # an auth method's members are SCHEMA-AUTH-METHOD-VARIANTS'
-            raise fail(
-                f"{which} carries members the schema does not declare ({', '.join(extra)}): "
-                f"{where(t, f)}"
-            )
+            verdict = v.params(method, payload) if which == "params" else v.result(method, payload)
+            # an auth method's members are SCHEMA-AUTH-METHOD-VARIANTS'
+            extra = [p for p in verdict.extra if not p.startswith("/authMethods/")]
+            if not extra:
+                continue
+            acp = _declared_by(unstable, method, which, payload, extra)
+            custom = [p for p in extra if p not in acp]
+            if acp:
+                notes.append(f"{method} {which}: {', '.join(acp)}")
+            if custom:
+                found.add(
+                    f"{method} {which} carries members the schema does not declare "
+                    f"({', '.join(custom)}): {where(t, f)}"
+                )
+    if notes:
+        raise noted(
+            "members the stable v1 schema does not declare but the v1 unstable schema does "
+            f"(ACP's, not custom): {'; '.join(dict.fromkeys(notes))}"
+        )
+
+
+def _declared_by(
+    unstable: Validator | None, method: str, which: str, payload: Any, extra: list[str]
+) -> list[str]:
+    """Which of ``extra`` (member paths undeclared by the stable schema) the unstable surface
+    declares; none when it is not generated or does not accept the payload at all."""
+    if unstable is None:
+        return []
+    verdict = (
+        unstable.params(method, payload) if which == "params" else unstable.result(method, payload)
+    )
+    if not verdict.ok:
+        return []
+    return [p for p in extra if p not in verdict.extra]
 
 
 def extension_names(ts: Sequence[Transcript], v: Validator, notifications: bool) -> None:
@@ -469,11 +569,12 @@ def extension_names(ts: Sequence[Transcript], v: Validator, notifications: bool)
     ]
     if not methods:
         raise skip(f"the implementation sent no {kind}")
-    for t, f in methods:
-        if f.method not in stable and not (f.method or "").startswith(("_", "rpc.")):
-            raise fail(
-                f"{kind} method {f.method!r} is neither stable ACP nor an _extension: {where(t, f)}"
-            )
+    with Findings() as found:
+        for t, f in methods:
+            if f.method not in stable and not (f.method or "").startswith(("_", "rpc.")):
+                found.add(
+                    f"{kind} method {f.method!r} is neither stable ACP nor an _extension: {where(t, f)}"
+                )
 
 
 def expect_error_code(t: Transcript, frame: Frame | None, code: int, what: str) -> None:
@@ -511,19 +612,21 @@ def metas(value: Any) -> Iterator[dict[str, Any]]:
 
 def trace_keys(ts: Sequence[Transcript]) -> None:
     seen = 0
-    for t, f in received_objects(ts):
-        for meta in metas(f.message):
-            for key in TRACE_KEYS:
-                if key not in meta:
-                    continue
-                seen += 1
-                value = meta[key]
-                if not isinstance(value, str):
-                    raise fail(f"_meta.{key} is not a W3C trace-context string: {where(t, f)}")
-                if key == "traceparent" and not _TRACEPARENT.match(value):
-                    raise fail(
-                        f"_meta.traceparent {value!r} is not a W3C traceparent: {where(t, f)}"
-                    )
+    with Findings() as found:
+        for t, f in received_objects(ts):
+            for meta in metas(f.message):
+                for key in TRACE_KEYS:
+                    if key not in meta:
+                        continue
+                    seen += 1
+                    value = meta[key]
+                    if not isinstance(value, str):
+                        found.add(f"_meta.{key} is not a W3C trace-context string: {where(t, f)}")
+                        continue
+                    if key == "traceparent" and not _TRACEPARENT.match(value):
+                        found.add(
+                            f"_meta.traceparent {value!r} is not a W3C traceparent: {where(t, f)}"
+                        )
     if not seen:
         raise skip("the implementation used no traceparent / tracestate / baggage key in _meta")
 
@@ -556,32 +659,37 @@ def paths_in(value: Any) -> Iterator[str]:
 
 def absolute_paths(ts: Sequence[Transcript]) -> None:
     seen = 0
-    for t, f in received_objects(ts):
-        payload = f.message.get("params") if f.method else f.message.get("result")
-        if f.method in SESSION_SETUP and isinstance(payload, dict):
-            # Their cwd and additionalDirectories are the session-setup requirements' own.
-            payload = {
-                k: v for k, v in payload.items() if k not in ("cwd", "additionalDirectories")
-            }
-        request = t.request_for(f) if f.is_response else None
-        if request is not None and request.method == "session/list" and isinstance(payload, dict):
-            # A listed session's additionalDirectories are LIST-ADDITIONAL-DIRS-MAY's.
-            sessions = payload.get("sessions")
-            payload = {
-                **payload,
-                "sessions": [
-                    (
-                        {k: v for k, v in s.items() if k != "additionalDirectories"}
-                        if isinstance(s, dict)
-                        else s
-                    )
-                    for s in (sessions if isinstance(sessions, list) else [])
-                ],
-            }
-        for path in paths_in(payload):
-            seen += 1
-            if not is_absolute(path):
-                raise fail(f"path {path!r} is not absolute: {where(t, f)}")
+    with Findings() as found:
+        for t, f in received_objects(ts):
+            payload = f.message.get("params") if f.method else f.message.get("result")
+            if f.method in SESSION_SETUP and isinstance(payload, dict):
+                # Their cwd and additionalDirectories are the session-setup requirements' own.
+                payload = {
+                    k: v for k, v in payload.items() if k not in ("cwd", "additionalDirectories")
+                }
+            request = t.request_for(f) if f.is_response else None
+            if (
+                request is not None
+                and request.method == "session/list"
+                and isinstance(payload, dict)
+            ):
+                # A listed session's additionalDirectories are LIST-ADDITIONAL-DIRS-MAY's.
+                sessions = payload.get("sessions")
+                payload = {
+                    **payload,
+                    "sessions": [
+                        (
+                            {k: v for k, v in s.items() if k != "additionalDirectories"}
+                            if isinstance(s, dict)
+                            else s
+                        )
+                        for s in (sessions if isinstance(sessions, list) else [])
+                    ],
+                }
+            for path in paths_in(payload):
+                seen += 1
+                if not is_absolute(path):
+                    found.add(f"path {path!r} is not absolute: {where(t, f)}")
     if not seen:
         raise skip("the implementation sent no path in any run")
 

@@ -14,9 +14,9 @@ the agent exits, whatever it left in its group is terminated and the proxy exits
 agent's exit code (128 + N for a signal N, as shells report it). On Linux the agent is also
 killed if the proxy itself is killed (``PR_SET_PDEATHSIG``).
 
-The remote transports (Streamable HTTP, WebSocket) record through the same writer: a
-transport that sees whole frames calls ``TraceWriter.feed(sender, frame)`` from its frame
-hook; no proxy process is needed there.
+The remote transports (Streamable HTTP, WebSocket) record through the same writer, a whole
+frame per record (``TraceWriter.frame``, called by ``remote/channel.py``); no proxy process
+is needed there.
 """
 
 from __future__ import annotations

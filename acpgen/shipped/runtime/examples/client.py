@@ -1,4 +1,7 @@
 """An example client: ``python -m <package>.examples.client [--prompt TEXT]... -- AGENT-COMMAND...``
+or, to a remote agent, ``python -m <package>.examples.client [--prompt TEXT]... --url URL``
+(``ws://``/``wss://``: WebSocket; ``http://``/``https://``: Streamable HTTP; the package's
+``remote`` extra).
 
 Copied verbatim by acpgen: its first line names the file to edit.
 
@@ -18,13 +21,22 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from typing import TextIO
 
-from .. import PROTOCOL_VERSION, AcpGuardError, Client, RpcError, connect_to_agent, models
+from .. import (
+    PROTOCOL_VERSION,
+    AcpGuardError,
+    Client,
+    ClientSideConnection,
+    RpcError,
+    connect_to_agent,
+    models,
+)
 
 PACKAGE = (__package__ or "").rpartition(".")[0]  # the generated package
 CLIENT_NAME = f"{PACKAGE}-example-client"
@@ -75,14 +87,29 @@ class PrintingClient(Client):
         )
 
 
+@contextlib.asynccontextmanager
+async def _connect(
+    client: Client, command: Sequence[str], url: str | None
+) -> AsyncIterator[ClientSideConnection]:
+    if url is None:
+        async with connect_to_agent(client, command) as connection:
+            yield connection
+    else:
+        from ..remote import connect_to_remote_agent  # the `remote` extra, only when asked for
+
+        async with connect_to_remote_agent(client, url) as connection:
+            yield connection
+
+
 async def run(
     command: Sequence[str],
     prompts: Sequence[str],
     out: TextIO | None = None,
     err: TextIO | None = None,
+    url: str | None = None,
 ) -> int:
     out = out or sys.stdout
-    async with connect_to_agent(PrintingClient(out, err), command) as connection:
+    async with _connect(PrintingClient(out, err), command, url) as connection:
         init = await connection.initialize(
             protocol_version=PROTOCOL_VERSION,
             # What it supports, said explicitly (the protocol asks for it): no files, no terminals.
@@ -106,23 +133,27 @@ async def run(
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog=f"python -m {__spec__.name if __spec__ else 'client'}",
-        description="Drive an ACP agent over stdio.",
+        description="Drive an ACP agent over stdio, or a remote one with --url.",
     )
     parser.add_argument("--prompt", action="append", help="a prompt to send (repeatable)")
+    parser.add_argument("--url", help="a remote agent (ws://, wss://, http://, https://)")
     parser.add_argument("command", nargs=argparse.REMAINDER, help="-- AGENT-COMMAND...")
     args = parser.parse_args(argv)
     command = list(args.command)
     if command and command[0] == "--":
         command = command[1:]
-    if not command:
-        parser.error("give the agent command after --")
+    if not command and args.url is None:
+        parser.error("give the agent command after --, or --url")
+    if command and args.url is not None:
+        parser.error("give either --url or an agent command, not both")
     # Whatever happens, the agent's process group is stopped before asyncio.run returns
     # (stdio.spawn_process), and a failure is one line on stderr, not a traceback.
     try:
-        return asyncio.run(run(command, args.prompt or ["Hello from the example client"]))
+        prompts = args.prompt or ["Hello from the example client"]
+        return asyncio.run(run(command, prompts, url=args.url))
     except RpcError as exc:
         print(f"{parser.prog}: error: the agent answered {exc.code} {exc.message}", file=sys.stderr)
-    except (AcpGuardError, ConnectionError, OSError, ValueError) as exc:
+    except (AcpGuardError, ConnectionError, ImportError, OSError, ValueError) as exc:
         print(f"{parser.prog}: error: {type(exc).__name__}: {exc}", file=sys.stderr)
     except KeyboardInterrupt:
         print(f"{parser.prog}: interrupted", file=sys.stderr)

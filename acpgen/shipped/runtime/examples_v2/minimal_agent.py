@@ -13,6 +13,8 @@ from .. import Agent, models, run_agent
 
 class HelloAgent(Agent):
     info = models.Implementation(name="hello-agent", version="0.1.0")
+    # {} advertises the baseline session methods; without it they are refused (receive guards).
+    capabilities = models.AgentCapabilities(session=models.SessionCapabilities())
 
     async def session_new(self, params: models.NewSessionRequest) -> models.NewSessionResponse:
         return models.NewSessionResponse(session_id=f"hello-{uuid.uuid4().hex}")

@@ -6,6 +6,7 @@ Copied verbatim into every generated project by acpgen.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 import os
 import socket
@@ -146,7 +147,10 @@ class ProbeAgent(Agent):
         version = (
             self.answered_version if self.answered_version is not None else params.protocol_version
         )
-        return models.InitializeResponse.model_validate({"protocolVersion": version})
+        capabilities = getattr(self, capabilities_attribute())  # the class attribute
+        return models.InitializeResponse.model_validate(
+            {"protocolVersion": version, "agentCapabilities": capabilities}
+        )
 
     async def session_new(self, params: models.NewSessionRequest) -> models.NewSessionResponse:
         cwd = str(params.cwd)
@@ -193,26 +197,65 @@ def quiet_request() -> tuple[str, dict[str, Any]] | None:
     return None
 
 
+def every_capability(root: str) -> dict[str, Any]:
+    """``root`` ("agentCapabilities" or "clientCapabilities") with every capability the
+    guards know advertised, as wire JSON: true for a flag, {} for an object."""
+    advertised: dict[str, Any] = {}
+    schema = importlib.import_module(package.__name__ + ".schema")
+    for qualified, (kind, wire_path, _py_path) in sorted(schema.CAPABILITY_PATHS.items()):
+        if not qualified.startswith(root + "."):
+            continue
+        node = advertised
+        for step in wire_path[:-1]:
+            node = node.setdefault(step, {})
+        node.setdefault(wire_path[-1], True if kind == "boolean" else {})
+    return advertised
+
+
+def capabilities_attribute() -> str:
+    """The name of the class attribute an ``Agent`` advertises its capabilities by (the
+    Python name of ``agentCapabilities`` in the initialize response)."""
+    fields = models.InitializeResponse.model_fields
+    return next(n for n, f in fields.items() if f.serialization_alias == "agentCapabilities")
+
+
+def advertising_everything(agent_class: type[Agent]) -> type[Agent]:
+    """``agent_class`` advertising every agent capability the guards know."""
+    capabilities = models.AgentCapabilities.model_validate(every_capability("agentCapabilities"))
+    name = f"{agent_class.__name__}AdvertisingEverything"
+    return type(name, (agent_class,), {capabilities_attribute(): capabilities})
+
+
 def quiet_agent(wire: str) -> ProbeAgent:
-    """A probe agent whose handler of ``wire`` returns ``None``: "nothing to say", sent as ``{}``."""
+    """A probe agent whose handler of ``wire`` returns ``None``: "nothing to say", sent as ``{}``
+    (it advertises every capability: the method may be gated)."""
 
     async def nothing(self: ProbeAgent, params: object) -> None:
         return None
 
     quiet: type[ProbeAgent] = type(
-        "QuietAgent", (ProbeAgent,), {methods.METHODS[wire].py_name: nothing}
+        "QuietAgent",
+        (advertising_everything(ProbeAgent),),
+        {methods.METHODS[wire].py_name: nothing},
     )
     return quiet()
 
 
 async def agent_and_raw_client(
-    agent: Agent | None = None, **options: Any
+    agent: Agent | None = None, *, initialize: bool = True, **options: Any
 ) -> tuple[AgentSideConnection, RawPeer, Any]:
+    """An agent connection and a raw client, which has completed ``initialize`` (advertising
+    no capability) unless ``initialize`` is False: before it the receive guards refuse the rest."""
     (ar, aw), (cr, cw) = await stream_pair()
     agent = agent or ProbeAgent()
     connection = AgentSideConnection(agent, ar, aw, **options)
     connection.start()
-    return connection, RawPeer(cr, cw), agent
+    peer = RawPeer(cr, cw)
+    if initialize:
+        await peer.send(init_request(LATEST_PROTOCOL_VERSION, "raw-init"))
+        answer = await peer.recv()
+        assert answer.get("id") == "raw-init" and "result" in answer, answer
+    return connection, peer, agent
 
 
 async def client_and_raw_agent(
@@ -225,14 +268,20 @@ async def client_and_raw_agent(
 
 
 async def initialized_client(
-    client: Client | None = None, agent_capabilities: dict[str, Any] | None = None, **options: Any
+    client: Client | None = None,
+    agent_capabilities: dict[str, Any] | None = None,
+    client_capabilities: dict[str, Any] | None = None,
+    **options: Any,
 ) -> tuple[ClientSideConnection, RawPeer]:
-    """A client connection that completed ``initialize`` with a raw agent."""
+    """A client connection that completed ``initialize`` with a raw agent, advertising
+    ``client_capabilities`` (by default every one: the raw agent may call what it likes)."""
     connection, agent = await client_and_raw_agent(client, **options)
+    if client_capabilities is None:
+        client_capabilities = every_capability("clientCapabilities")
     call = asyncio.ensure_future(
         connection.initialize(
             models.InitializeRequest.model_validate(
-                {"protocolVersion": 1, "clientCapabilities": {}}
+                {"protocolVersion": 1, "clientCapabilities": client_capabilities}
             )
         )
     )

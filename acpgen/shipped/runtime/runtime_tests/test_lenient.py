@@ -16,7 +16,13 @@ import pytest
 from pydantic import ValidationError
 
 from ._package import Client, errors, models
-from .helpers import agent_and_raw_client, client_and_raw_agent, init_request, run
+from .helpers import (
+    agent_and_raw_client,
+    client_and_raw_agent,
+    init_request,
+    initialized_client,
+    run,
+)
 
 
 async def _initialize_with(result: dict[str, Any]) -> Any:
@@ -114,7 +120,7 @@ def test_a_tool_call_update_with_an_unknown_kind_or_status_is_delivered(
 
     async def body() -> None:
         client = Recorder()
-        connection, agent = await client_and_raw_agent(client)
+        connection, agent = await initialized_client(client)
         await agent.send(
             {
                 "jsonrpc": "2.0",

@@ -15,9 +15,9 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from acpgen.emit.render import render
+from acpgen.emit.render import render_plan
 from acpgen.emit.requirement_checks import Call, planned_calls
 from acpgen.ir.naming import requirement_test_name, section_module_name
 from acpgen.model.claim_verdicts import broken_requirements
@@ -97,25 +97,34 @@ def plan_tests(model: GenerationModel) -> dict[str, list[PlannedTest]]:
     return sections
 
 
+@dataclass(frozen=True)
+class SuitePlan:
+    """What every template of ``templates/tests/`` reads beside its own section's tests."""
+
+    package: str
+    roster_revision: str
+    tests_dir: str
+    levels_up: int  # conftest.py puts the output directory (the package's parent) on sys.path
+    capabilities: dict[str, str]  # qualified capability -> its kind: the gate tests advertise all but one
+    conformance: bool  # conftest.py loads the conformance kit's hooks when the kit is generated
+
+
 def emit(model: GenerationModel) -> dict[str, str]:
     tests_dir = PurePosixPath(model.options.tests_dir)
-    ctx: dict[str, Any] = {
-        "package": model.options.package,
-        "roster_revision": model.roster.revision,
-        "tests_dir": tests_dir.as_posix(),
-        # conftest.py puts the output directory (the generated package's parent) on sys.path.
-        "levels_up": len(tests_dir.parts),
-        # The gate tests advertise every capability but the one under test.
-        "capabilities": {c.qualified: c.kind for c in model.ir.capabilities},
-        # conftest.py loads the conformance kit's hooks when the kit is generated.
-        "conformance": model.conformance is not None,
-    }
+    plan = SuitePlan(
+        package=model.options.package,
+        roster_revision=model.roster.revision,
+        tests_dir=tests_dir.as_posix(),
+        levels_up=len(tests_dir.parts),
+        capabilities={c.qualified: c.kind for c in model.ir.capabilities},
+        conformance=model.conformance is not None,
+    )
     files = {
-        f"{tests_dir}/conftest.py": render("tests/conftest.py.jinja", **ctx),
-        f"{tests_dir}/_acp_target.py": render("tests/_acp_target.py.jinja", **ctx),
+        f"{tests_dir}/conftest.py": render_plan("tests/conftest.py.jinja", plan),
+        f"{tests_dir}/_acp_target.py": render_plan("tests/_acp_target.py.jinja", plan),
     }
     for section, tests in plan_tests(model).items():
-        files[f"{tests_dir}/{module_name(section)}.py"] = render(
-            "tests/section.py.jinja", section=section, tests=tests, **ctx
+        files[f"{tests_dir}/{module_name(section)}.py"] = render_plan(
+            "tests/section.py.jinja", plan, section=section, tests=tests
         )
     return files

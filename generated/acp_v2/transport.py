@@ -1,0 +1,89 @@
+# Edit acpgen/shipped/runtime/transport.py, not this file: acpgen generate writes it.
+"""How frames come in and go out: the seam between the JSON-RPC engine and a transport.
+
+Copied verbatim into every generated package by acpgen (``acpgen/shipped/runtime/transport.py``).
+
+The engine (``rpc.Connection``) reads and writes whole frames (one JSON-RPC message each)
+through a :class:`FrameTransport`; what a frame is on the wire is the transport's business.
+:class:`StreamTransport` is stdio's (and a socket's, a subprocess' pipes'): newline-delimited
+JSON over an asyncio stream pair. The remote transports (``remote/``) carry the same frames
+in HTTP bodies, SSE events and WebSocket text frames.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Final, Protocol
+
+from .framing import Oversized, read_frames
+
+__all__ = ["NOT_SENT", "SENT", "SENT_QUEUED", "FrameTransport", "StreamTransport"]
+
+# What send_nowait did (ints, so that "not sent" is falsy and one call says it all: the
+# engine's hot path makes no second call to ask whether a frame is still queued).
+NOT_SENT: Final = 0
+SENT: Final = 1
+SENT_QUEUED: Final = 2  # taken whole, part of it still queued: send(b"") waits it out
+
+
+class FrameTransport(Protocol):
+    """What the engine needs of a transport. Frames are compact JSON ending in ``\\n``."""
+
+    def frames(self, limit: int) -> AsyncIterator[bytes | Oversized]:
+        """Each received frame (without a trailing newline), or :class:`Oversized` for one
+        longer than ``limit`` bytes; ends when the peer has closed its end."""
+        ...
+
+    def send_nowait(self, frame: bytes) -> int:
+        """Send ``frame`` whole if that needs no waiting: :data:`SENT`, or
+        :data:`SENT_QUEUED` when part of it still waits to go out; :data:`NOT_SENT`, having
+        sent nothing, when it must wait its turn."""
+        ...
+
+    async def send(self, frame: bytes) -> None:
+        """Send ``frame`` (``b""``: only wait until what was accepted is out). Raises
+        ``ConnectionError`` or ``RuntimeError`` when the peer is gone."""
+        ...
+
+    async def close(self) -> None:
+        """End this side: flush what can be flushed, then close."""
+        ...
+
+
+class StreamTransport:
+    """Newline-delimited frames over an asyncio ``StreamReader``/``StreamWriter`` pair."""
+
+    __slots__ = ("_reader", "_writer")
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._reader = reader
+        self._writer = writer
+
+    def frames(self, limit: int) -> AsyncIterator[bytes | Oversized]:
+        return read_frames(self._reader, limit)
+
+    def send_nowait(self, frame: bytes) -> int:
+        transport = self._writer.transport
+        if transport.is_closing() or transport.get_write_buffer_size():
+            return NOT_SENT  # something is queued, or nothing can be: the caller waits its turn
+        try:
+            self._writer.write(frame)  # whole: write() never splits a frame among others
+        except (ConnectionError, RuntimeError):
+            return NOT_SENT
+        return SENT_QUEUED if transport.get_write_buffer_size() else SENT
+
+    async def send(self, frame: bytes) -> None:
+        if frame:
+            self._writer.write(frame)
+        await self._writer.drain()
+
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            if self._writer.can_write_eof():
+                self._writer.write_eof()
+        with contextlib.suppress(Exception):
+            self._writer.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._writer.wait_closed(), 2.0)

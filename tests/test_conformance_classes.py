@@ -1,0 +1,316 @@
+"""The kit's general rules (issue 34, classes a-h), each proven by a scripted peer.
+
+tests/support/violating_agent.py plays each peer (a ``KIT-...`` mode, or one of its
+requirement violations): the kit runs against it in process, re-running only the scenarios
+whose clean run consulted the mode (test_conformance_matrix.Baseline), and the outcomes are
+compared with what each rule says.
+
+- (a) a member another surface of the same protocol version declares is a note, not a failure;
+- (b) the roster's keyword decides a check's strength; the manifest cannot strengthen one;
+- (c) batches are reported at their own strength (JSON-RPC 2.0's SHOULD);
+- (d) a check without an observation that could have failed it is "not exercised", never a pass;
+- (e) every run that sent a cancel is read, and a turn outliving --acp-cancel-grace fails;
+- (f) a failure lists every observation that breaks it (capped, with the count);
+- (g) an observation charged to one requirement still fails every other it breaks;
+- (h) skip reasons state only what was observed; a short two-sentence error message fails.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from collections.abc import Iterator
+
+import pytest
+from conftest import generated_dir
+from test_conformance_matrix import Baseline, _outcomes, _run_checks, _target
+
+from acpgen.shipped.conformance import advisories
+from acpgen.shipped.conformance.agent_kit import OBSERVES, STEPS, Observation, judged
+from acpgen.shipped.conformance.agent_scenarios import AgentRunner
+from acpgen.shipped.conformance.checks_agent import AGENT_CHECKS, AgentKit
+from acpgen.shipped.conformance.outcome import NOT_CHECKABLE, NOT_EXERCISED, CheckSkipped
+from acpgen.shipped.conformance.validate import Validator
+
+Outcomes = dict[str, tuple[str, str]]
+
+# The peers; each runs once per module, eight at once (their time is the kit's quiet windows).
+PEERS = [
+    "KIT-UNSTABLE-MEMBERS",
+    "KIT-UNSTABLE-AND-CUSTOM",
+    "JSONRPC-PARAMS-MAY-BE-OMITTED",
+    "KIT-BATCH-REFUSED",
+    "KIT-INERT",
+    "KIT-CANCEL-REQUEST-IGNORED",
+    "KIT-TWO-SENTENCES",
+    "KIT-NO-SESSIONS",
+    "KIT-PROMPTS-FAIL-REPLAY",
+    "JSONRPC-NO-REPLY-TO-NOTIFICATION",
+    "TRANSPORT-UTF8",
+]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _generated_package() -> None:
+    if str(generated_dir()) not in sys.path:
+        sys.path.insert(0, str(generated_dir()))
+
+
+@pytest.fixture(scope="module")
+def clean(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Baseline]:
+    baseline = Baseline(tmp_path_factory.mktemp("classes-baseline"))
+    yield baseline
+    baseline.runner.close()
+
+
+@pytest.fixture(scope="module")
+def runs(clean: Baseline) -> dict[str, Outcomes]:
+    return {"clean": clean.outcomes, **clean.matrix(_outcomes, PEERS, workers=8)}
+
+
+def _failed(outcomes: Outcomes) -> dict[str, str]:
+    return {k: v[1] for k, v in outcomes.items() if v[0] == "fail"}
+
+
+# ---- (a) ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_member_the_unstable_schema_declares_is_a_note_not_a_custom_field(runs: dict[str, Outcomes]) -> None:
+    outcomes = runs["KIT-UNSTABLE-MEMBERS"]
+    assert _failed(outcomes) == {}
+    status, message = outcomes["ACP-V1-EXT-NO-ROOT-CUSTOM-FIELDS"]
+    assert status == "pass"
+    assert "the v1 unstable schema does" in message and "/sessionCapabilities/fork" in message
+
+
+# ---- (b) ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_an_agent_refusing_omitted_params_breaks_no_may(runs: dict[str, Outcomes]) -> None:
+    # It answers session/list without params with -32602: the MAY is the sender's permission.
+    outcomes = runs["JSONRPC-PARAMS-MAY-BE-OMITTED"]
+    assert _failed(outcomes) == {}
+    status, message = outcomes["ACP-V1-JSONRPC-PARAMS-MAY-BE-OMITTED"]
+    assert status == "skip" and message.startswith(NOT_CHECKABLE)
+
+
+def test_the_roster_keyword_decides_every_checks_strength(project) -> None:  # type: ignore[no-untyped-def]
+    """Over all checks: the strength a report gives a requirement is the roster's keyword, and
+    the conformance manifest has no way to state one (its only keys are id, observable and
+    reason: any other is refused when it is loaded, test_conformance.py)."""
+    from acpgen.shipped.conformance import report
+    from acpgen.shipped.conformance.checks_client import CLIENT_CHECKS
+
+    roster = {r.id: r for r in project.roster.requirements}
+    manifest = {e.id: e for e in project.conformance.entries}
+    assert {f.name for f in dataclasses.fields(type(next(iter(manifest.values()))))} == {
+        "id", "observable", "reason"}
+    requirements = {
+        i: report.Requirement(i, roster[i].keyword, roster[i].role, manifest[i].observable,
+                              manifest[i].reason, roster[i].text)
+        for i in roster
+    }
+    for side, checks in (("agent", AGENT_CHECKS), ("client", CLIENT_CHECKS)):
+        results = {i: report.Result("fail", "x") for i in checks}
+        built = report.build(side, "cmd", requirements, results)
+        strengths = {e["id"]: e["keyword"] for e in built["requirements"] if e["id"] in checks}
+        assert strengths == {i: roster[i].keyword for i in checks}
+        # A failure counts against MUST-level conformance only when the roster says MUST.
+        must = {i for i in checks if roster[i].keyword in ("MUST", "MUST NOT")}
+        assert set(built["verdict"]["must_failed"]) == must
+
+
+@pytest.mark.slow
+def test_no_may_check_fails_an_agent_that_uses_no_permission(project, runs: dict[str, Outcomes]) -> None:  # type: ignore[no-untyped-def]
+    """Over all checks: a MAY grants a permission; an agent that uses none of them (the inert
+    agent declines everything, the params peer refuses omitted params) fails no MAY check, so
+    no check turned a permission into a duty (the manifest's reason cannot strengthen one)."""
+    keyword = {r.id: r.keyword for r in project.roster.requirements}
+    for peer in ("KIT-INERT", "JSONRPC-PARAMS-MAY-BE-OMITTED"):
+        assert {i for i in _failed(runs[peer]) if keyword[i] == "MAY"} == set(), peer
+
+
+# ---- (c) ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_batch_refused_with_one_error_breaks_no_must_and_is_reported_as_a_should(
+    runs: dict[str, Outcomes],
+) -> None:
+    outcomes = runs["KIT-BATCH-REFUSED"]
+    # Replying to a batch of notifications still breaks the roster's MUST NOT ("including those
+    # within a batch"); leaving a batch's requests without their own responses breaks no MUST.
+    assert set(_failed(outcomes)) == {"ACP-V1-JSONRPC-NO-REPLY-TO-NOTIFICATION"}
+    assert outcomes["ACP-V1-JSONRPC-RESPONSE-REQUIRED"][0] == "pass"
+    with AgentRunner(_target("KIT-BATCH-REFUSED")) as runner:
+        runner.run("batch")  # the report judges the runs made, it starts none
+        judged_batch = advisories.batches(AgentKit(runner, Validator("acp_v1")))
+    assert judged_batch["strength"] == "SHOULD" and judged_batch["status"] == "fail"
+    assert "batches are not supported" in judged_batch["message"]
+
+
+# ---- (d) ------------------------------------------------------------------------------------------
+
+# What an agent that exercises nothing (initialize answered, every other request refused at
+# once with -32603, notifications ignored) does show, each reviewed: a check passes on it only
+# for an observation it really made.
+INERT_PASSES = {
+    # the initialize exchange
+    "ACP-V1-INIT-AGENT-RESPONSE", "ACP-V1-INIT-AGENT-SAME-VERSION", "ACP-V1-INIT-AGENT-LATEST-VERSION",
+    "ACP-V1-INIT-AGENT-SPECIFY-CAPABILITIES", "ACP-V1-INIT-CAPABILITIES-OPTIONAL",
+    "ACP-V1-INIT-IMPLEMENTATION-INFO", "ACP-V1-SCHEMA-INITIALIZE-SHAPE", "ACP-V1-SCHEMA-AUTH-METHOD-VARIANTS",
+    "ACP-V1-AUTH-AGENT-TERMINAL-METHOD-ONLY-WITH-CAPABILITY", "ACP-V1-EXT-NO-ROOT-CUSTOM-FIELDS",
+    # its lines and its answers (errors included)
+    "ACP-V1-TRANSPORT-UTF8", "ACP-V1-TRANSPORT-STDIO-NEWLINE-DELIMITED", "ACP-V1-TRANSPORT-AGENT-STDOUT-ONLY-ACP",
+    "ACP-V1-JSONRPC-VERSION-MEMBER", "ACP-V1-JSONRPC-ID-TYPE", "ACP-V1-JSONRPC-ID-NO-FRACTION",
+    "ACP-V1-JSONRPC-RESULT-ON-SUCCESS", "ACP-V1-JSONRPC-ERROR-MEMBER-ON-ERROR", "ACP-V1-JSONRPC-RESULT-XOR-ERROR",
+    "ACP-V1-JSONRPC-ERROR-CODE-INTEGER", "ACP-V1-JSONRPC-ERROR-RESPONSE-CONTAINS-ERROR",
+    "ACP-V1-JSONRPC-ERROR-MESSAGE-CONCISE", "ACP-V1-JSONRPC-RESPONSE-ID-ECHO", "ACP-V1-JSONRPC-RESPONSE-SAME-ID",
+    "ACP-V1-JSONRPC-RESPONSE-REQUIRED", "ACP-V1-EXT-RESPOND-TO-CUSTOM-REQUEST",
+    # notifications sent to it, and what it did after them
+    "ACP-V1-JSONRPC-NO-REPLY-TO-NOTIFICATION", "ACP-V1-EXT-IGNORE-UNKNOWN-NOTIFICATIONS",
+}
+# Its -32603 for an unknown method is a true deviation (not -32601).
+INERT_FAILS = {"ACP-V1-SCHEMA-ERROR-OBJECT", "ACP-V1-EXT-UNKNOWN-METHOD-NOT-FOUND"}
+
+
+@pytest.mark.slow
+def test_nothing_passes_against_an_agent_that_exercises_nothing_but_what_it_showed(
+    runs: dict[str, Outcomes],
+) -> None:
+    outcomes = runs["KIT-INERT"]
+    passed = {k for k, v in outcomes.items() if v[0] == "pass"}
+    assert passed == INERT_PASSES, passed ^ INERT_PASSES
+    assert set(_failed(outcomes)) == INERT_FAILS
+    # The checks the issue named, each "not exercised" or skipped with what gated it.
+    for req_id in ("ACP-V1-FS-AGENT-CHECK-CAPABILITY", "ACP-V1-INIT-OMITTED-UNSUPPORTED",
+                   "ACP-V1-ELIC-AGENT-NO-UNADVERTISED-MODE", "ACP-V1-JSONRPC-RPC-PREFIX-RESERVED"):
+        assert outcomes[req_id][0] == "skip", (req_id, outcomes[req_id])
+
+
+class _Kit:
+    """A kit over no run at all: what a check sees when nothing was observed."""
+
+    consulted = 0
+
+
+@pytest.mark.slow
+def test_every_check_without_its_exercising_observation_reports_not_exercised(
+    runs: dict[str, Outcomes], clean: Baseline,
+) -> None:
+    """For every check: its body finding nothing wrong, with its declared observation counted
+    zero times, is reported "not exercised" (a skip saying which observation), never a pass;
+    and every check passing on the clean agent had such an observation."""
+    for req_id, observes in OBSERVES.items():
+        silent = judged(lambda kit: None, Observation(observes.what, lambda kit: 0))
+        with pytest.raises(CheckSkipped, match=f"^{NOT_EXERCISED}: no {observes.what} was observed"):
+            silent(_Kit())  # type: ignore[arg-type]
+    # A check declared without an observation of its own reads scenario steps: one that read
+    # none and found nothing wrong is not exercised either.
+    with pytest.raises(CheckSkipped, match=f"^{NOT_EXERCISED}"):
+        judged(lambda kit: None, STEPS)(_Kit())  # type: ignore[arg-type]
+    assert set(OBSERVES) == set(AGENT_CHECKS)
+    # The declared observations are real: on the clean agent, which exercises everything, each
+    # passing check counted at least one; on the inert one, none of the issue's four.
+    kit = AgentKit(clean.runner, Validator("acp_v1"))
+    for req_id, (status, _message) in runs["clean"].items():
+        if status == "pass" and OBSERVES[req_id] is not STEPS:
+            assert OBSERVES[req_id].count(kit) > 0, req_id
+
+
+# ---- (e) ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_the_fallback_cancel_is_read_by_the_cancellation_checks(runs: dict[str, Outcomes]) -> None:
+    # $/cancel_request ignored; the kit's fallback session/cancel ends the turn 2.5 s later
+    # (grace 2 s) with end_turn.
+    failed = _failed(runs["KIT-CANCEL-REQUEST-IGNORED"])
+    assert set(failed) == {"ACP-V1-PROMPT-AGENT-STOP-ON-CANCEL", "ACP-V1-PROMPT-AGENT-CANCELLED-STOP-REASON"}
+    assert failed["ACP-V1-PROMPT-AGENT-STOP-ON-CANCEL"].startswith("[cancel_request] the turn ended 2.5 s")
+    assert "[cancel_request]" in failed["ACP-V1-PROMPT-AGENT-CANCELLED-STOP-REASON"]
+
+
+@pytest.mark.slow
+def test_a_turn_running_past_the_grace_fails_even_when_the_hang_guard_fired_first() -> None:
+    # Cancels ignored: the turns run on until the kit's turn timeout (3 s) stops waiting.
+    target = dataclasses.replace(_target("KIT-CANCEL-IGNORED"), turn_timeout=3.0, cancel_grace=1.0)
+    with AgentRunner(target) as runner:
+        for name in ("basic", "cancel", "cancel_request"):
+            runner.run(name)
+        kit = AgentKit(runner, Validator("acp_v1"))
+        outcomes = _run_checks({k: AGENT_CHECKS[k] for k in (
+            "ACP-V1-PROMPT-AGENT-STOP-ON-CANCEL", "ACP-V1-PROMPT-AGENT-CANCELLED-STOP-REASON")}, kit)
+    status, message = outcomes["ACP-V1-PROMPT-AGENT-STOP-ON-CANCEL"]
+    assert status == "fail", message
+    assert message.startswith("2 observations break it: (1) [cancel] the turn was still running")
+    assert "[cancel_request] the turn was still running" in message and "grace 1 s" in message
+    # The permission run's turn ends when the kit answers the permission request: with
+    # end_turn, the cancel ignored (read from that run too).
+    status, message = outcomes["ACP-V1-PROMPT-AGENT-CANCELLED-STOP-REASON"]
+    assert status == "fail" and message.startswith("[permission] a turn cancelled while running"), message
+
+
+@pytest.mark.slow
+def test_a_cancelled_turn_ending_in_an_error_fails_even_where_no_ordinary_turn_ended() -> None:
+    # No turn ends by itself (no model): a cancelled one answered -32603 at once is still the
+    # cancel's error, not the environment's (only an ordinary turn ending in an error is that).
+    target = dataclasses.replace(_target("KIT-CANCEL-ABORTS"), turn_timeout=2.0, cancel_grace=1.0)
+    with AgentRunner(target) as runner:
+        for name in ("basic", "cancel"):
+            runner.run(name)
+        kit = AgentKit(runner, Validator("acp_v1"))
+        outcomes = _run_checks({k: AGENT_CHECKS[k] for k in ("ACP-V1-PROMPT-AGENT-CATCH-ABORT-ERRORS",)}, kit)
+    status, message = outcomes["ACP-V1-PROMPT-AGENT-CATCH-ABORT-ERRORS"]
+    assert status == "fail" and message.startswith("[cancel] a cancelled turn answered with a JSON-RPC error")
+
+
+# ---- (f) ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_failure_lists_every_offence_and_a_disputable_one_hides_none(runs: dict[str, Outcomes]) -> None:
+    # sessionCapabilities.fork (unstable ACP) beside a custom root member `models` in every
+    # session/new result.
+    failed = _failed(runs["KIT-UNSTABLE-AND-CUSTOM"])
+    assert set(failed) == {"ACP-V1-EXT-NO-ROOT-CUSTOM-FIELDS"}
+    message = failed["ACP-V1-EXT-NO-ROOT-CUSTOM-FIELDS"]
+    count = int(message.split(" observations break it")[0])
+    assert count >= 10 and message.endswith(f"; and {count - 5} more")
+    assert message.count("(/models)") == 5 and "fork" not in message
+
+
+# ---- (g) ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_one_observation_fails_every_requirement_it_breaks(runs: dict[str, Outcomes]) -> None:
+    assert set(_failed(runs["JSONRPC-NO-REPLY-TO-NOTIFICATION"])) == {
+        "ACP-V1-JSONRPC-NO-REPLY-TO-NOTIFICATION", "ACP-V1-EXT-IGNORE-UNKNOWN-NOTIFICATIONS"}
+    assert set(_failed(runs["TRANSPORT-UTF8"])) == {
+        "ACP-V1-TRANSPORT-UTF8", "ACP-V1-TRANSPORT-AGENT-STDOUT-ONLY-ACP"}
+
+
+# ---- (h) ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_skip_reasons_state_only_what_was_observed(runs: dict[str, Outcomes]) -> None:
+    no_sessions = runs["KIT-NO-SESSIONS"]
+    for req_id in ("ACP-V1-CONFIG-AGENT-DEFAULTS", "ACP-V1-MODES-INITIAL-STATE-MAY",
+                   "ACP-V1-CONFIG-AGENT-KEEP-IN-SYNC"):
+        status, message = no_sessions[req_id]
+        assert status == "skip" and message.startswith("session/new never succeeded"), message
+        assert "sends no" not in message
+    # Prompt turns fail here, yet session/load replays the conversation: judged, and kept.
+    replay = runs["KIT-PROMPTS-FAIL-REPLAY"]
+    assert replay["ACP-V1-SETUP-LOAD-REPLAY"] == ("pass", "")
+
+
+@pytest.mark.slow
+def test_a_short_error_message_of_two_sentences_is_not_concise(runs: dict[str, Outcomes]) -> None:
+    failed = _failed(runs["KIT-TWO-SENTENCES"])
+    assert set(failed) == {"ACP-V1-JSONRPC-ERROR-MESSAGE-CONCISE"}
+    assert "(2 sentences)" in failed["ACP-V1-JSONRPC-ERROR-MESSAGE-CONCISE"]

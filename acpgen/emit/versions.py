@@ -12,27 +12,28 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from acpgen.emit.render import render
+from acpgen.inputs.surfaces import surface_spec
 
 if TYPE_CHECKING:
     from acpgen.model.generation import GenerationModel
 
-UNSTABLE = "-unstable"
+
+def _unstable(model: GenerationModel, names: dict[str, str]) -> bool:
+    """Whether ``model`` is an unstable surface's (the roster's, not listed, is stable)."""
+    package = model.options.package
+    return package in names and surface_spec(names[package], package).unstable
 
 
 def pairs(model: GenerationModel, surfaces: tuple[GenerationModel, ...]) -> list[tuple[str, str]]:
-    """(v1 package, v2 package) for each v2 surface of the output."""
+    """(v1 package, v2 package) for each v2 surface of the output: ``model`` is the roster's
+    surface (v1 stable), ``surfaces`` the others."""
     names = {package: name for name, package in model.options.surfaces}
-    v1 = {"v1": model.options.package}
-    v1.update({names[s.options.package]: s.options.package for s in surfaces
-               if s.ir.protocol_version == 1 and s.options.package in names})
-    found = []
-    for surface in surfaces:
-        package = surface.options.package
-        if surface.ir.protocol_version != 2 or package not in names:
-            continue
-        stability = UNSTABLE if names[package].endswith(UNSTABLE) else ""
-        found.append((v1.get("v1" + stability, model.options.package), package))
-    return found
+    v1: dict[bool, str] = {}
+    for m in (*surfaces, model):  # the roster's last: it is the stable v1 whatever the lock says
+        if m.ir.protocol_version == 1:
+            v1[_unstable(m, names)] = m.options.package
+    return [(v1.get(_unstable(s, names), model.options.package), s.options.package)
+            for s in surfaces if s.ir.protocol_version == 2]
 
 
 def emit(model: GenerationModel, surfaces: tuple[GenerationModel, ...]) -> dict[str, str]:

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from . import advisories, baseline, profiles, report, run_record
+from . import advisories, baseline, profiles, report, run_record, transport_plugin
 from .agent_scenarios import AgentRunner, AgentTarget
 from .checks_agent import AGENT_CHECKS, AgentKit
 from .checks_client import CLIENT_CHECKS, ClientKit
@@ -42,6 +42,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         help="check the agent started by CMD (it speaks ACP on stdin/stdout)",
     )
+    transport_plugin.add_options(group)  # --acp-agent-url: a remote agent, and the RFD's rules
     group.addoption(
         "--acp-client",
         metavar="CMD",
@@ -175,6 +176,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if profile:
         # Hooks the generated conftest does not name: registered here, with the profile.
         config.pluginmanager.register(profiles.ProfileHooks(profile, config.stash[_KITS]))
+    transport_plugin.register(config)
 
 
 def _manifest() -> Any:
@@ -268,12 +270,14 @@ def _acp_trace(pytestconfig: pytest.Config) -> TraceVerdicts | None:
 @pytest.fixture(scope="session")
 def _acp_agent_kit(pytestconfig: pytest.Config) -> Iterator[AgentKit | None]:
     command = pytestconfig.getoption("acp_agent")
-    if not command:
+    url = pytestconfig.getoption("acp_agent_url")
+    if not command and not url:
         yield None
         return
     o = pytestconfig.getoption
     target = AgentTarget(
-        argv=tuple(shlex.split(command)),
+        argv=tuple(shlex.split(command or "")),
+        url=url,
         cwd=str(pytestconfig.invocation_params.dir),
         timeout=o("acp_timeout"),
         turn_timeout=o("acp_turn_timeout"),
@@ -356,7 +360,7 @@ def acp_agent(
     _acp_agent_kit: AgentKit | None,
     _acp_trace: TraceVerdicts | None,
 ) -> Checker:
-    missing = 'no agent under test (run with --acp-agent="CMD")'
+    missing = 'no agent under test (run with --acp-agent="CMD" or --acp-agent-url=URL)'
     return _checker("agent", _acp_agent_kit, _acp_trace, request.node, missing)
 
 
@@ -411,7 +415,8 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     }
     trace = config.getoption("acp_trace")
     for side in ("agent", "client"):
-        command = config.getoption(f"acp_{side}") or (trace and f"trace {trace}")
+        url = config.getoption("acp_agent_url") if side == "agent" else None
+        command = config.getoption(f"acp_{side}") or url or (trace and f"trace {trace}")
         if not command:
             continue
         kit = config.stash[_KITS].get(side)

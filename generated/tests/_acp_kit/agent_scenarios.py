@@ -54,6 +54,7 @@ class AgentTarget:
     cancel_grace: float = 10.0  # seconds a cancelled turn may run on (PROMPT-AGENT-STOP-ON-CANCEL)
     env: tuple[tuple[str, str], ...] | None = None  # None: the caller's environment
     cwd: str | None = None  # where the command runs; None: the caller's working directory
+    url: str | None = None  # a remote agent (ws://, http://): argv is then not run
 
 
 class Stop(Exception):
@@ -588,7 +589,9 @@ class AgentRunner(KitWorkdir):
         if self.broken is not None:
             run.stopped = self.broken
             return run
-        peer = Peer(run.transcript)
+        peer = (
+            Peer(run.transcript) if self.target.url is None else remote_peer(run, self.target.url)
+        )
         behaviour = BEHAVIOURS.get(name, ClientBehaviour)()
         ctx = Context(self.target, run, AgentDriver(peer, behaviour, self.target.timeout))
         env = dict(os.environ) if self.target.env is None else dict(self.target.env)
@@ -612,6 +615,12 @@ class AgentRunner(KitWorkdir):
             run.ended = time.monotonic()
             await peer.close()
         return run
+
+
+def remote_peer(run: Run, url: str) -> Peer:
+    from .remote_peer import RemotePeer  # its libraries only when a URL is given
+
+    return RemotePeer(run.transcript, url)
 
 
 # A 1x1 PNG and a silent WAV: the smallest valid media, for the richer prompt capabilities.

@@ -1,0 +1,232 @@
+"""Load on the remote transport, paired with the official Python SDK 1.0.0rc3 in the same run.
+
+On loopback, over WebSocket: CONNECTIONS concurrent connections, SESSIONS sessions each, every
+session's prompt streaming UPDATES updates at once (``bench/remote_bench_agent.py``, the same
+behaviour in both SDKs). The load client is raw (websockets and json, the same for both
+servers): it checks that each session got exactly its updates, none lost, duplicated or
+reordered, and measures updates per second, each update's latency (the agent stamps it with
+the machine's monotonic clock) and the server process's memory (RSS), open descriptors
+before, during (the peak) and after (every connection closed, then a settling pause).
+
+    python bench/bench_remote.py                      # 200 x 5 x 200 (the issue's size)
+    python bench/bench_remote.py --connections 20 --updates 50   # a quick one
+
+rc3 is installed (pinned) into a cached venv (``~/.cache/acpgen-bench/rc3``) on first use.
+The figures to read are the ratios generated / rc3 of the same run (bench/README.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+import venv
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import connect
+
+ROOT = Path(__file__).resolve().parent.parent
+AGENT = Path(__file__).with_name("remote_bench_agent.py")
+RC3 = ["agent-client-protocol[http]==1.0.0rc3", "hypercorn==0.18.0"]
+RC3_VENV = Path.home() / ".cache" / "acpgen-bench" / "rc3"
+SETTLE = 3.0  # seconds after the last close before "after" is read
+GUARD = 600.0  # seconds: a run that takes longer is stopped (a hang, not a result)
+
+
+def rc3_python() -> str:
+    python = RC3_VENV / "bin" / "python"
+    marker = RC3_VENV / "installed.txt"
+    if not marker.exists() or marker.read_text() != "\n".join(RC3):
+        venv.create(RC3_VENV, with_pip=True, clear=True)
+        subprocess.run([str(python), "-m", "pip", "install", "-q", "--pre", *RC3], check=True,
+                       timeout=900)
+        marker.write_text("\n".join(RC3))
+    return str(python)
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def fds(pid: int) -> int:
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+@dataclass
+class Result:
+    name: str
+    updates: int = 0
+    seconds: float = 0.0
+    latencies_ms: list[float] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    rss_kib: dict[str, int] = field(default_factory=dict)
+    fds: dict[str, int] = field(default_factory=dict)
+
+
+def request(req_id: int, method: str, params: dict[str, Any]) -> str:
+    return json.dumps({"jsonrpc": "2.0", "id": req_id, "method": method, "params": params})
+
+
+async def one_connection(url: str, sessions: int, updates: int, result: Result,
+                         opened: asyncio.Event, go: asyncio.Event, count: list[int]) -> None:
+    async with connect(url, max_size=2**24, compression=None, open_timeout=60) as socket:
+        await socket.send(request(0, "initialize", {"protocolVersion": 1, "clientCapabilities": {}}))
+        json.loads(await socket.recv())
+        ids: list[str] = []
+        for k in range(sessions):
+            await socket.send(request(1 + k, "session/new", {"cwd": "/", "mcpServers": []}))
+            ids.append(json.loads(await socket.recv())["result"]["sessionId"])
+        count[0] += 1
+        if count[0] == count[1]:
+            opened.set()
+        await go.wait()
+        seen: dict[str, list[int]] = {session: [] for session in ids}
+        for k, session in enumerate(ids):
+            params = {"sessionId": session, "prompt": [{"type": "text", "text": str(updates)}]}
+            await socket.send(request(100 + k, "session/prompt", params))
+        answered = 0
+        while answered < sessions:
+            message = json.loads(await socket.recv())
+            if "method" in message:
+                now = time.monotonic_ns()
+                params = message["params"]
+                seq, stamp = params["update"]["content"]["text"].split()
+                seen[params["sessionId"]].append(int(seq))
+                result.latencies_ms.append((now - int(stamp)) / 1e6)
+            else:
+                answered += 1
+                if message.get("result", {}).get("stopReason") != "end_turn":
+                    result.problems.append(f"prompt answered {message}")
+        for session, got in seen.items():
+            if got != list(range(updates)):
+                lost = updates - len(set(got))
+                result.problems.append(f"{session}: {len(got)} updates, {lost} lost, "
+                                       f"in order: {got == sorted(got)}")
+            result.updates += len(got)
+
+
+async def load(name: str, pid: int, url: str, args: argparse.Namespace) -> Result:
+    """``args.rounds`` rounds of the same load on one server process; the figures are the
+    last round's, "after" read after each round (a leak grows from round to round)."""
+    await asyncio.sleep(1.0)
+    before = rss_kib(pid), fds(pid)
+    afters: list[int] = []
+    for _ in range(args.rounds):
+        result = await one_round(name, pid, url, args)
+        afters.append(result.rss_kib["after"])
+    result.rss_kib["before"], result.fds["before"] = before
+    for n, value in enumerate(afters[:-1], 1):
+        result.rss_kib[f"after round {n}"] = value
+    return result
+
+
+async def one_round(name: str, pid: int, url: str, args: argparse.Namespace) -> Result:
+    result = Result(name)
+    ws = "ws" + url[4:]
+    opened, go = asyncio.Event(), asyncio.Event()
+    count = [0, args.connections]
+    peak = [0, 0]
+    sampling = True
+
+    async def sample() -> None:
+        while sampling:
+            peak[0] = max(peak[0], rss_kib(pid))
+            peak[1] = max(peak[1], fds(pid))
+            await asyncio.sleep(0.1)
+
+    sampler = asyncio.ensure_future(sample())
+    clients = [asyncio.ensure_future(one_connection(ws, args.sessions, args.updates, result,
+                                                    opened, go, count))
+               for _ in range(args.connections)]
+    await asyncio.wait_for(opened.wait(), GUARD)
+    start = time.monotonic()
+    go.set()
+    await asyncio.wait_for(asyncio.gather(*clients), GUARD)
+    result.seconds = time.monotonic() - start
+    sampling = False
+    await sampler
+    result.rss_kib["during"], result.fds["during"] = peak
+    await asyncio.sleep(SETTLE)
+    result.rss_kib["after"], result.fds["after"] = rss_kib(pid), fds(pid)
+    return result
+
+
+def serve(argv: list[str], env: dict[str, str]) -> tuple[subprocess.Popen[str], str]:
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    assert proc.stdout is not None
+    url = proc.stdout.readline().strip()
+    if not url.startswith("http://"):
+        proc.kill()
+        raise SystemExit(f"{argv}: printed no URL ({url!r})")
+    return proc, url
+
+
+def run(name: str, argv: list[str], env: dict[str, str], args: argparse.Namespace) -> Result:
+    proc, url = serve(argv, env)
+    try:
+        return asyncio.run(load(name, proc.pid, url, args))
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def report(result: Result, args: argparse.Namespace) -> dict[str, Any]:
+    expected = args.connections * args.sessions * args.updates
+    lat = sorted(result.latencies_ms)
+    p99 = lat[int(len(lat) * 0.99) - 1] if lat else float("nan")
+    return {
+        "updates": result.updates, "expected": expected, "problems": result.problems[:5],
+        "updates_per_s": round(result.updates / result.seconds) if result.seconds else 0,
+        "p50_ms": round(statistics.median(lat), 1) if lat else None, "p99_ms": round(p99, 1),
+        "rss_mib": {k: round(v / 1024, 1) for k, v in result.rss_kib.items()},
+        "fds": result.fds,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--connections", type=int, default=200)
+    parser.add_argument("--sessions", type=int, default=5)
+    parser.add_argument("--updates", type=int, default=200)
+    parser.add_argument("--rounds", type=int, default=2,
+                        help="rounds of the load on one server (memory after each)")
+    parser.add_argument("--no-rc3", action="store_true", help="the generated server only")
+    args = parser.parse_args()
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    ours = run("generated", [sys.executable, str(AGENT), "generated"],
+               {**env, "PYTHONPATH": str(ROOT / "generated")}, args)
+    results = {"generated": report(ours, args)}
+    if not args.no_rc3:
+        theirs = run("rc3", [rc3_python(), str(AGENT), "rc3"], env, args)
+        results["rc3"] = report(theirs, args)
+        a, b = results["generated"], results["rc3"]
+        results["ratio generated/rc3"] = {
+            "updates_per_s": round(a["updates_per_s"] / b["updates_per_s"], 2),
+            "p99_ms": round(a["p99_ms"] / b["p99_ms"], 2),
+            "rss_during": round(a["rss_mib"]["during"] / b["rss_mib"]["during"], 2),
+        }
+    load_avg = os.getloadavg()
+    print(json.dumps({"size": vars(args), "load_average": [round(x, 2) for x in load_avg],
+                      **results}, indent=1))
+    failed = [name for name, r in results.items() if "problems" in r and
+              (r["problems"] or r["updates"] != r["expected"])]
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

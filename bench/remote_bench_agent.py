@@ -1,0 +1,104 @@
+"""The agent bench/bench_remote.py serves: a prompt ``N`` streams N updates, then ends the turn.
+
+Each update's text is ``SEQ STAMP``: its place in the turn and ``time.monotonic_ns()`` when the
+agent sent it (CLOCK_MONOTONIC is one clock for every process of the machine), so the load
+client checks order and measures each update's latency. Two implementations of the same
+behaviour, one line each on the wire:
+
+* ``python remote_bench_agent.py generated`` (``PYTHONPATH`` holding ``generated/``): the
+  generated ``acp_v1`` agent served by ``acp_v1.remote.serve_agent``;
+* ``python remote_bench_agent.py rc3`` (in a venv with the official Python SDK 1.0.0rc3): its
+  agent served by its own ASGI app (``acp.http.asgi.create_asgi_app``) under hypercorn.
+
+Both listen on a free loopback port and print their URL (``http://127.0.0.1:PORT/acp``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+import time
+import uuid
+from typing import Any
+
+
+def generated() -> None:
+    from acp_v1 import Agent, models
+    from acp_v1.remote import ServerOptions, serve_agent
+
+    class BenchAgent(Agent):
+        agent_capabilities = models.AgentCapabilities()
+
+        async def session_new(self, params: models.NewSessionRequest) -> models.NewSessionResponse:
+            return models.NewSessionResponse(session_id=f"bench-{uuid.uuid4().hex}")
+
+        async def session_prompt(self, params: models.PromptRequest) -> models.PromptResponse:
+            block = params.prompt[0]
+            count = int(block.text) if isinstance(block, models.ContentBlockText) else 0
+            for seq in range(count):
+                await self.connection.session_update(
+                    session_id=params.session_id,
+                    update=models.SessionUpdateAgentMessageChunk(
+                        content=models.ContentBlockText(text=f"{seq} {time.monotonic_ns()}")
+                    ),
+                )
+            return models.PromptResponse(stop_reason=models.StopReason.END_TURN)
+
+    async def serve() -> None:
+        stop = asyncio.Event()
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+        await serve_agent(
+            BenchAgent, host="127.0.0.1", port=0, options=ServerOptions(max_connections=5000),
+            ready=lambda url: print(url, flush=True), shutdown=stop.wait,
+        )
+
+    asyncio.run(serve())
+
+
+def rc3() -> None:
+    import acp
+    from acp.http.asgi import create_asgi_app
+    from hypercorn.asyncio.run import worker_serve
+    from hypercorn.config import Config
+    from hypercorn.utils import wrap_app
+
+    class BenchAgent:
+        def __init__(self, conn: Any) -> None:
+            self.conn = conn
+            self.sessions = 0
+
+        def on_connect(self, conn: Any) -> None:
+            self.conn = conn
+
+        async def initialize(self, protocol_version: int, **kwargs: Any) -> Any:
+            return acp.InitializeResponse(protocol_version=min(protocol_version, acp.PROTOCOL_VERSION))
+
+        async def new_session(self, cwd: str, **kwargs: Any) -> Any:
+            self.sessions += 1
+            return acp.NewSessionResponse(session_id=f"bench-{id(self)}-{self.sessions}")
+
+        async def prompt(self, prompt: list[Any], session_id: str, **kwargs: Any) -> Any:
+            count = int(getattr(prompt[0], "text", "0"))
+            for seq in range(count):
+                text = acp.schema.TextContentBlock(text=f"{seq} {time.monotonic_ns()}")
+                await self.conn.session_update(
+                    session_id=session_id, update=acp.schema.AgentMessageChunk(content=text)
+                )
+            return acp.PromptResponse(stop_reason="end_turn")
+
+    async def serve() -> None:
+        app = create_asgi_app(BenchAgent)
+        config = Config.from_mapping(bind=["127.0.0.1:0"], accesslog=None, graceful_timeout=1.0)
+        sockets = config.create_sockets()
+        for sock in sockets.insecure_sockets:
+            sock.listen(config.backlog)
+        port = sockets.insecure_sockets[0].getsockname()[1]
+        print(f"http://127.0.0.1:{port}/acp", flush=True)
+        await worker_serve(wrap_app(app, 0, "asgi"), config, sockets=sockets)
+
+    asyncio.run(serve())
+
+
+if __name__ == "__main__":
+    {"generated": generated, "rc3": rc3}[sys.argv[1]]()

@@ -6,7 +6,8 @@ are expected, and this module tells them apart by their skip reasons:
 - requirement stubs, ``pytest.skip("not implemented: <ID>")`` (the convention of this
   plugin: behaviour the generator cannot prove, a test for the SDK's author to write);
 - conformance-kit tests with no peer under test, whose reason says how to give one:
-  ``(run with --acp-agent="CMD")`` or ``(run with --acp-client="CMD ... {agent}")``.
+  ``(run with --acp-agent="CMD" or --acp-agent-url=URL)`` or
+  ``(run with --acp-client="CMD ... {agent}")``.
 
 Anything else that skipped is counted as "other" (``-rs`` lists the reasons). Nothing is
 printed when neither kind skipped, so an unrelated run sees nothing.
@@ -18,7 +19,9 @@ import re
 from dataclasses import dataclass, field
 
 _STUB = re.compile(r"^not implemented: ACP-V1-[A-Z0-9]+(?:-[A-Z0-9]+)+$")
-_WAITING = re.compile(r'\(run with (--acp-(?:agent|client))=(".*?")\)')
+# The kit's reason names the option and may offer another way after " or " (the agent side:
+# `--acp-agent="CMD" or --acp-agent-url=URL`): the first option is the one the line suggests.
+_WAITING = re.compile(r'\(run with (--acp-(?:agent|client))=(".*?")(?: or [^)]*)?\)')
 
 
 @dataclass

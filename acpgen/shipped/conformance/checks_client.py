@@ -118,18 +118,6 @@ def written_count(kit: ClientKit, wanted: Callable[[Frame], bool] = lambda f: Tr
     )
 
 
-def sent_count(kit: ClientKit, wanted: Callable[[Frame], bool], modes: Sequence[str]) -> int:
-    """How many messages the kit's agent sent in the runs ``modes`` that ``wanted`` selects."""
-    return sum(
-        1
-        for mode in modes
-        if mode in kit.runner.runs
-        for f in kit.runner.runs[mode].transcript.sent()
-        for p in f.parts()
-        if wanted(p)
-    )
-
-
 MESSAGES = Observation("message from the client", written_count)
 
 

@@ -238,6 +238,26 @@ def answers_in(frames: list[Frame]) -> list[Frame]:
     return [r for f in frames for r in f.responses()]
 
 
+def notification_replies(kit: AgentKit) -> list[Frame]:
+    """The wire run's replies to the kit's unknown notifications: what its quiet window after
+    them caught, and any later response with no id to answer (id null or absent) that came
+    before the agent answered the kit's next request. A loaded machine can deliver a reply
+    after the window; an agent that answers in order still writes it before that answer."""
+    run = kit.run("wire")
+    t = run.transcript
+    replies = answers_in(kit.note("wire", "after_notifications"))
+    notices = [f for f in t.sent() if f.is_notification and f.method == "_acpgen_kit/notice"]
+    if not notices:
+        return replies
+    start = notices[0].time
+    answered = run.notes.get("bad_params")
+    end = answered.time if isinstance(answered, Frame) else float("inf")
+    for f in t.received():
+        if start <= f.time < end:
+            replies += [r for r in f.responses() if r.get("id") is None and r not in replies]
+    return replies
+
+
 def later_answered(kit: AgentKit, scenario: str, key: str) -> bool:
     """Whether the agent answered the kit's next request (so a missing answer is no delay)."""
     frame = kit.run(scenario).notes.get(key)

@@ -14,6 +14,7 @@ from .agent_kit import (
     answers_in,
     check,
     later_answered,
+    notification_replies,
     received_count,
     step_result,
     stop_reason_of,
@@ -104,7 +105,7 @@ def _same_id(kit: AgentKit) -> None:
 
 @check("ACP-V1-JSONRPC-NO-REPLY-TO-NOTIFICATION")
 def _no_reply(kit: AgentKit) -> None:
-    late = answers_in(kit.note("wire", "after_notifications"))
+    late = notification_replies(kit)
     if late:
         raise fail(f"a response after notifications only: {late[0].shown()}")
     sent, frames = kit.note("batch", "batch_notifications")
@@ -271,7 +272,7 @@ def _ext_notifications(kit: AgentKit) -> None:
     with Findings() as found:
         # Answering an unknown notification is not ignoring it (NO-REPLY-TO-NOTIFICATION
         # fails for the same bytes: one observation breaks both).
-        for answer in answers_in(kit.note("wire", "after_notifications")):
+        for answer in notification_replies(kit):
             found.add(f"[wire] a response to unknown notifications: {answer.shown()}")
         frame = kit.note("wire", "still_alive")
         if not frame.responses():

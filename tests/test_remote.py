@@ -321,8 +321,15 @@ def test_the_endpoint_answers_what_the_rfd_says_to_requests_outside_the_rules() 
             assert (await http.post(url, content=b"{}", headers={"Content-Type": "text/plain"})
                     ).status_code == 415
             assert (await http.post(url, json=[new], headers={**JSON, **conn})).status_code == 501
-            assert (await http.post(url, content=b"{nope", headers={**JSON, **conn})
-                    ).status_code == 400
+            # Not JSON, or JSON but no message: 400, and the JSON-RPC error a pipe would carry.
+            for body_, code, message in ((b"{nope", -32700, "Parse error"),
+                                         (b"3", -32600, "Invalid request"),
+                                         (b"[]", -32600, "Invalid request")):
+                refused = await http.post(url, content=body_, headers={**JSON, **conn})
+                assert refused.status_code == 400
+                assert refused.headers["content-type"] == "application/json"
+                assert refused.json() == {"jsonrpc": "2.0", "id": None,
+                                          "error": {"code": code, "message": message}}
             assert (await http.get(url, headers=SSE)).status_code == 400  # no connection id
             assert (await http.get(url, headers={**SSE, "Acp-Connection-Id": "x"})).status_code == 404
             assert (await http.get(url, headers=conn)).status_code == 406  # no text/event-stream

@@ -179,8 +179,9 @@ class RemotePeer(Peer):
             raise PeerClosed(f"POST to {self.url} failed: {exc}") from None
         self._log("POST", frame, response)
         content = response.content
-        if response.status_code >= 400:
-            # Refused by HTTP (a batch is 501, malformed JSON 400, as the RFD says): the
+        answered = bool(content) and b'"jsonrpc"' in content
+        if response.status_code >= 400 and not answered:
+            # Refused by HTTP (a batch is 501, as the RFD says) with no JSON-RPC answer: the
             # message never reached the agent's JSON-RPC layer, so it is no request the agent
             # had to answer. It stays in notes["http"], with the status.
             self.transcript.frames.remove(frame)
@@ -190,9 +191,12 @@ class RemotePeer(Peer):
             self.connection_id = response.headers[CONNECTION_HEADER]
             self._push(decode_line("in", content, time.monotonic()))
             await self._open_stream(None)
-        elif content and b'"jsonrpc"' in content:
+        elif answered:
             # A JSON-RPC answer in an error response's body (a parse error, say): it travelled.
-            self._push(decode_line("in", content, time.monotonic()))
+            # Pushed on the loop's next turn, as a stream's frames arrive, so that it lands
+            # after the point where the sender starts watching for answers (quiet()).
+            answer = decode_line("in", content, time.monotonic())
+            asyncio.get_running_loop().call_soon(self._push, answer)
 
     def _log(self, verb: str, frame: Frame | None, response: Any) -> None:
         self.http_log.append(

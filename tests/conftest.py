@@ -266,7 +266,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     which install the official SDK's release candidate in a venv of their own."""
     items.sort(key=_longest_first)  # stable: the order within a module stays as written
     selected = config.getoption("markexpr") or ""
-    for marker in ("real_peers", "remote_interop", "remote_load"):
+    for marker in ("real_peers", "remote_interop", "remote_load", "interop_negotiation"):
         if marker in selected:
             continue
         opt_in = pytest.mark.skip(reason=f"opt-in: runs with `pytest -m {marker}`")

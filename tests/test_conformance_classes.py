@@ -23,14 +23,18 @@ from collections.abc import Iterator
 
 import pytest
 from conftest import generated_dir
-from test_conformance_matrix import Baseline, _outcomes, _run_checks, _target
+from test_conformance_matrix import Baseline, _client_target, _outcomes, _run_checks, _target
 
 from acpgen.shipped.conformance import advisories
-from acpgen.shipped.conformance.agent_kit import OBSERVES, STEPS, Observation, judged
+from acpgen.shipped.conformance.agent_kit import OBSERVES
 from acpgen.shipped.conformance.agent_scenarios import AgentRunner
 from acpgen.shipped.conformance.checks_agent import AGENT_CHECKS, AgentKit
+from acpgen.shipped.conformance.checks_client import CLIENT_CHECKS, CLIENT_OBSERVES, ClientKit
+from acpgen.shipped.conformance.client_scenarios import ClientRun, ClientRunner
+from acpgen.shipped.conformance.observation import STEPS, Observation, judged
 from acpgen.shipped.conformance.outcome import NOT_CHECKABLE, NOT_EXERCISED, CheckSkipped
 from acpgen.shipped.conformance.validate import Validator
+from acpgen.shipped.conformance.wire import Transcript, decode_line
 
 Outcomes = dict[str, tuple[str, str]]
 
@@ -218,6 +222,92 @@ def test_every_check_without_its_exercising_observation_reports_not_exercised(
     for req_id, (status, _message) in runs["clean"].items():
         if status == "pass" and OBSERVES[req_id] is not STEPS:
             assert OBSERVES[req_id].count(kit) > 0, req_id
+
+
+# The client side of (d): a scripted client that sends initialize, reads its answer and closes
+# the connection (tests/support/violating_client.py's KIT-INERT) shows only its initialize
+# request; each check passing on it rests on that one request, reviewed.
+CLIENT_INERT_PASSES = {
+    # the initialize request: its params, its shape, its place, its version
+    "ACP-V1-INIT-CLIENT-INITIALIZE-FIRST", "ACP-V1-INIT-CLIENT-SPECIFY-CAPABILITIES",
+    "ACP-V1-INIT-IMPLEMENTATION-INFO", "ACP-V1-INIT-REQUEST-LATEST-VERSION", "ACP-V1-SCHEMA-INITIALIZE-SHAPE",
+    "ACP-V1-EXT-NO-ROOT-CUSTOM-FIELDS", "ACP-V1-EXT-CUSTOM-REQUESTS-MAY", "ACP-V1-JSONRPC-PARAM-NAMES-EXACT",
+    # the request as a JSON-RPC message on the client's stdout
+    "ACP-V1-TRANSPORT-UTF8", "ACP-V1-TRANSPORT-STDIO-NEWLINE-DELIMITED", "ACP-V1-TRANSPORT-CLIENT-STDIN-ONLY-ACP",
+    "ACP-V1-TRANSPORT-STDIO-SHOULD", "ACP-V1-JSONRPC-VERSION-MEMBER", "ACP-V1-JSONRPC-ID-TYPE",
+    "ACP-V1-JSONRPC-ID-NOT-NULL", "ACP-V1-JSONRPC-ID-NO-FRACTION", "ACP-V1-JSONRPC-PARAMS-STRUCTURED",
+    "ACP-V1-JSONRPC-RPC-PREFIX-RESERVED",
+    # what it did after the kit's agent answered it: nothing (no second initialize, no session
+    # after protocol version 9999)
+    "ACP-V1-INIT-VERSION-AGREEMENT", "ACP-V1-INIT-CLIENT-UNSUPPORTED-VERSION",
+}
+
+# It takes no prompt turn in any capability combination the kit's agent offers: a true
+# deviation. Every check of what it does in or after a turn is "not exercised" instead.
+CLIENT_INERT_FAILS = {"ACP-V1-INIT-SUPPORT-ALL-COMBINATIONS"}
+
+
+@pytest.fixture(scope="module")
+def inert_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ClientKit, Outcomes]]:
+    with ClientRunner(_client_target("KIT-INERT"), str(tmp_path_factory.mktemp("inert-client"))) as runner:
+        kit = ClientKit(runner, Validator("acp_v1"))
+        yield kit, _run_checks(CLIENT_CHECKS, kit)
+
+
+@pytest.mark.slow
+def test_nothing_passes_against_a_client_that_exercises_nothing_but_what_it_showed(
+    inert_client: tuple[ClientKit, Outcomes],
+) -> None:
+    kit, outcomes = inert_client
+    passed = {k for k, v in outcomes.items() if v[0] == "pass"}
+    assert passed == CLIENT_INERT_PASSES, passed ^ CLIENT_INERT_PASSES
+    assert set(_failed(outcomes)) == CLIENT_INERT_FAILS, _failed(outcomes)
+    for req_id in ("ACP-V1-INIT-OMITTED-UNSUPPORTED", "ACP-V1-SETUP-CWD-ABSOLUTE",
+                   "ACP-V1-PROMPT-CLIENT-RESTRICT-CONTENT", "ACP-V1-SETUP-INIT-BEFORE-SESSION"):
+        assert outcomes[req_id][1].startswith(f"{NOT_EXERCISED}: no "), outcomes[req_id]
+    # Every check whose declared observation the inert client never gave is not passed.
+    for req_id, observes in CLIENT_OBSERVES.items():
+        if observes.count(kit) == 0:
+            assert outcomes[req_id][0] != "pass", req_id
+
+
+def _client_kit_over(*lines: tuple[str, bytes, float], events: tuple[tuple[str, float], ...] = ()) -> ClientKit:
+    """A kit whose every mode is one run of these lines (direction, bytes, time)."""
+    runner = ClientRunner(_client_target("KIT-INERT"))
+    for mode in ("basic", "extras", "garbage", "version", "capable", "batch"):
+        run = ClientRun(mode, Transcript(f"client-{mode}"), events=list(events))
+        run.transcript.frames = [decode_line(d, raw, t) for d, raw, t in lines]  # type: ignore[arg-type]
+        runner.runs[mode] = run
+    return ClientKit(runner, Validator("acp_v1"))
+
+
+def test_every_client_check_without_its_exercising_observation_reports_not_exercised() -> None:
+    """For every client check: its body finding nothing wrong, with its declared observation
+    counted zero times, is reported "not exercised" (a skip saying which observation), never a
+    pass; and a check whose body passes over a run that never gave the chance (the kit's agent
+    wrote its stderr line, and then sent no request) reports so from the registry itself."""
+    assert set(CLIENT_OBSERVES) == set(CLIENT_CHECKS)
+    for req_id, observes in CLIENT_OBSERVES.items():
+        silent = judged(lambda kit: None, Observation(observes.what, lambda kit: 0))
+        with pytest.raises(CheckSkipped, match=f"^{NOT_EXERCISED}: no {observes.what} was observed"):
+            silent(_Kit())  # type: ignore[arg-type]
+    initialize = b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}\n'
+    kit = _client_kit_over(("in", initialize, 1.0), events=(("stderr-written", 2.0),))
+    with pytest.raises(CheckSkipped, match=f"^{NOT_EXERCISED}: no request of the kit's agent after a line"):
+        CLIENT_CHECKS["ACP-V1-TRANSPORT-CLIENT-STDERR-MAY"](kit)
+    # initialize never answered: no version was agreed, none refused.
+    for req_id in ("ACP-V1-INIT-VERSION-AGREEMENT", "ACP-V1-INIT-CLIENT-UNSUPPORTED-VERSION"):
+        with pytest.raises(CheckSkipped, match=f"^{NOT_EXERCISED}: no initialize answered"):
+            CLIENT_CHECKS[req_id](kit)
+    # A notification without params: no id, no params, no root object to judge.
+    notice = b'{"jsonrpc":"2.0","method":"_x/notice"}\n'
+    kit = _client_kit_over(("in", notice, 1.0))
+    for req_id, what in (("ACP-V1-JSONRPC-ID-TYPE", "message with an id"),
+                         ("ACP-V1-JSONRPC-ID-NO-FRACTION", "message with an id"),
+                         ("ACP-V1-JSONRPC-PARAMS-STRUCTURED", "message with params"),
+                         ("ACP-V1-EXT-NO-ROOT-CUSTOM-FIELDS", "params or result object")):
+        with pytest.raises(CheckSkipped, match=f"^{NOT_EXERCISED}: no {what} from the client was observed"):
+            CLIENT_CHECKS[req_id](kit)
 
 
 # ---- (e) ------------------------------------------------------------------------------------------

@@ -428,12 +428,12 @@ def test_every_client_check_is_in_the_matrix_or_listed_with_why() -> None:
 
 
 def test_a_client_requirement_not_checkable_on_the_wire_is_reported_so_whatever_the_client() -> None:
-    from acpgen.shipped.conformance.checks_client import CLIENT_CHECKS
+    from acpgen.shipped.conformance.checks_client import CLIENT_CHECKS, ClientKit
 
     # Its check looks at no run: it cannot pass, and it says why.
     for req_id in CLIENT_NOT_IN_MATRIX:
         with pytest.raises(CheckSkipped, match=f"^{NOT_CHECKABLE_PREFIX}: including MCP servers"):
-            CLIENT_CHECKS[req_id](None)  # type: ignore[arg-type]
+            CLIENT_CHECKS[req_id](ClientKit(None, None))  # type: ignore[arg-type]
 
 
 @pytest.mark.slow
@@ -443,6 +443,12 @@ def test_the_violating_client_passes_every_check_when_it_breaks_nothing(client_b
     assert {k: outcomes[k] for k in CLIENT_EXERCISED if outcomes[k][0] != "pass"} == {}
     for req_id in CLIENT_NOT_IN_MATRIX:
         assert outcomes[req_id][0] == "skip" and outcomes[req_id][1].startswith(NOT_CHECKABLE_PREFIX)
+    # The declared observations are real: each check passing on the clean client, which
+    # exercises everything, counted at least one of its own.
+    from acpgen.shipped.conformance.checks_client import CLIENT_OBSERVES, ClientKit
+
+    kit = ClientKit(client_baseline.runner, Validator("acp_v1"))
+    assert {k for k, v in outcomes.items() if v[0] == "pass" and CLIENT_OBSERVES[k].count(kit) == 0} == set()
 
 
 @pytest.mark.slow

@@ -54,6 +54,7 @@ ALLOWED = {
     ("acpgen/shipped/runtime/errors.py", "request_cancelled"): "RpcError constructor for users",
     ("acpgen/shipped/runtime/guards.py", "__call__"): "the decorator Protocols' call signature",
     ("acpgen/shipped/runtime/model_base.py", "__class_getitem__"): "Omittable[X] subscription",
+    ("acpgen/shipped/runtime/negotiation.py", "initialize_response"): "the agreed answer, for users",
     # A module's __getattr__ (PEP 562): the import system calls it for the lazy names.
     ("acpgen/shipped/runtime/remote/__init__.py", "__getattr__"): "lazy import of the remote extra",
     # Interface methods a test class overrides to be called by the runtime.

@@ -120,12 +120,18 @@ async def responses(peer: Peer, count: int) -> dict[Any, list[dict[str, Any]]]:
 # ---- exactly one response per request ----------------------------------------------------
 
 
-@pytest.mark.acp_requirement("ACP-V1-CANCEL-REQUEST-MUST-RESPOND", "ACP-V1-JSONRPC-RESPONSE-REQUIRED")
+@pytest.mark.acp_requirement(
+    "ACP-V1-CANCEL-REQUEST-MUST-RESPOND", "ACP-V1-JSONRPC-RESPONSE-REQUIRED"
+)
 def test_a_request_cancelled_in_the_same_read_is_answered_request_cancelled() -> None:
     async def body() -> None:
         connection, peer, _ = await connected()
-        await peer.write(request(1, "echo", {"n": 1}), request(2, "block", {}), cancel(2),
-                         request(3, "echo", {"n": 3}))
+        await peer.write(
+            request(1, "echo", {"n": 1}),
+            request(2, "block", {}),
+            cancel(2),
+            request(3, "echo", {"n": 3}),
+        )
         by_id = await responses(peer, 3)
         assert sorted(by_id) == [1, 2, 3] and all(len(v) == 1 for v in by_id.values())
         assert by_id[2][0]["error"]["code"] == errors.REQUEST_CANCELLED == -32800
@@ -183,8 +189,16 @@ def test_a_handler_that_cancels_itself_answers_request_cancelled() -> None:
 # ---- one error hierarchy, its codes on the wire ------------------------------------------
 
 
-@pytest.mark.parametrize(("kind", "code"), [("invalid_params", -32602), ("not_found", -32601),
-                                             ("resource", -32002), ("custom", -31999), ("boom", -32603)])
+@pytest.mark.parametrize(
+    ("kind", "code"),
+    [
+        ("invalid_params", -32602),
+        ("not_found", -32601),
+        ("resource", -32002),
+        ("custom", -31999),
+        ("boom", -32603),
+    ],
+)
 def test_errors_raised_by_a_handler_are_answered_with_their_code(kind: str, code: int) -> None:
     async def body() -> None:
         connection, peer, _ = await connected()
@@ -192,23 +206,36 @@ def test_errors_raised_by_a_handler_are_answered_with_their_code(kind: str, code
         reply = await peer.recv()
         assert reply["id"] == "e" and reply["error"]["code"] == code and "result" not in reply
         if kind == "invalid_params":
-            assert reply["error"] == {"code": -32602, "message": "bad cwd", "data": {"field": "cwd"}}
+            assert reply["error"] == {
+                "code": -32602,
+                "message": "bad cwd",
+                "data": {"field": "cwd"},
+            }
         await connection.close()
 
     run(body())
 
 
-@pytest.mark.parametrize(("code", "kind"), [(-32602, errors.InvalidParamsError),
-                                             (-32601, errors.MethodNotFoundError),
-                                             (-32800, errors.RequestCancelledError),
-                                             (-32000, errors.AuthenticationRequiredError),
-                                             (-31000, errors.RpcError)])
-def test_an_error_response_raises_the_class_of_its_code(code: int, kind: type[errors.RpcError]) -> None:
+@pytest.mark.parametrize(
+    ("code", "kind"),
+    [
+        (-32602, errors.InvalidParamsError),
+        (-32601, errors.MethodNotFoundError),
+        (-32800, errors.RequestCancelledError),
+        (-32000, errors.AuthenticationRequiredError),
+        (-31000, errors.RpcError),
+    ],
+)
+def test_an_error_response_raises_the_class_of_its_code(
+    code: int, kind: type[errors.RpcError]
+) -> None:
     async def body() -> None:
         connection, peer, _ = await connected()
         call = asyncio.ensure_future(connection.request("x/y", {}))
         sent = await peer.recv()
-        await peer.write({"jsonrpc": "2.0", "id": sent["id"], "error": {"code": code, "message": "m", "data": 1}})
+        await peer.write(
+            {"jsonrpc": "2.0", "id": sent["id"], "error": {"code": code, "message": "m", "data": 1}}
+        )
         with pytest.raises(errors.RpcError) as caught:
             await call
         assert type(caught.value) is kind
@@ -219,9 +246,15 @@ def test_an_error_response_raises_the_class_of_its_code(code: int, kind: type[er
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("response", [{}, {"result": 1, "error": {"code": 1, "message": "m"}},
-                                      {"error": {"code": "1", "message": "m"}}],
-                         ids=["neither", "both", "string-code"])
+@pytest.mark.parametrize(
+    "response",
+    [
+        {},
+        {"result": 1, "error": {"code": 1, "message": "m"}},
+        {"error": {"code": "1", "message": "m"}},
+    ],
+    ids=["neither", "both", "string-code"],
+)
 def test_an_unusable_response_fails_the_call_and_nothing_is_sent(response: dict[str, Any]) -> None:
     async def body() -> None:
         connection, peer, _ = await connected()
@@ -326,11 +359,14 @@ def test_a_response_over_the_limit_is_answered_internal_error_with_its_id() -> N
     run(body())
 
 
-@pytest.mark.parametrize(("head", "answer"), [
-    ('{"jsonrpc":"2.0","id":41,"method":"echo","params":{"t":"', 41),
-    ('{"id": "s-1", "jsonrpc": "2.0", "method": "echo", "params": {"t": "', "s-1"),
-    ('{"jsonrpc":"2.0","params":{"t":"', None),  # the id comes after the params: unseen
-])
+@pytest.mark.parametrize(
+    ("head", "answer"),
+    [
+        ('{"jsonrpc":"2.0","id":41,"method":"echo","params":{"t":"', 41),
+        ('{"id": "s-1", "jsonrpc": "2.0", "method": "echo", "params": {"t": "', "s-1"),
+        ('{"jsonrpc":"2.0","params":{"t":"', None),  # the id comes after the params: unseen
+    ],
+)
 def test_an_incoming_request_over_the_limit_is_refused_with_its_id(head: str, answer: Any) -> None:
     async def body() -> None:
         connection, peer, handlers = await connected(max_frame_bytes=1000)
@@ -348,7 +384,9 @@ def test_an_incoming_request_over_the_limit_is_refused_with_its_id(head: str, an
 def test_an_incoming_notification_over_the_limit_is_not_answered() -> None:
     async def body() -> None:
         connection, peer, handlers = await connected(max_frame_bytes=1000)
-        peer.writer.write(b'{"jsonrpc":"2.0","method":"x/n","params":{"t":"' + b"x" * 5000 + b'"}}\n')
+        peer.writer.write(
+            b'{"jsonrpc":"2.0","method":"x/n","params":{"t":"' + b"x" * 5000 + b'"}}\n'
+        )
         assert await peer.silent()
         assert handlers.notifications == []
         await connection.close()
@@ -361,7 +399,9 @@ def test_a_response_over_the_limit_fails_its_call() -> None:
         connection, peer, _ = await connected(max_frame_bytes=1000)
         call = asyncio.ensure_future(connection.request("x/y", {}))
         sent = await peer.recv()
-        peer.writer.write(json.dumps({"jsonrpc": "2.0", "id": sent["id"], "result": "r" * 5000}).encode() + b"\n")
+        peer.writer.write(
+            json.dumps({"jsonrpc": "2.0", "id": sent["id"], "result": "r" * 5000}).encode() + b"\n"
+        )
         with pytest.raises(errors.MalformedResponse):
             await call
         assert await peer.silent()
@@ -376,8 +416,14 @@ def test_a_response_over_the_limit_fails_its_call() -> None:
 def test_a_batch_is_answered_as_one_array_with_each_requests_own_id() -> None:
     async def body() -> None:
         connection, peer, handlers = await connected()
-        await peer.write([request(1, "echo", {"a": 1}), {"jsonrpc": "2.0", "method": "x/n"},
-                          request("two", "fail", {"kind": "invalid_params"}), 7])
+        await peer.write(
+            [
+                request(1, "echo", {"a": 1}),
+                {"jsonrpc": "2.0", "method": "x/n"},
+                request("two", "fail", {"kind": "invalid_params"}),
+                7,
+            ]
+        )
         reply = await peer.recv()
         assert isinstance(reply, list) and len(reply) == 3, reply  # nothing for the notification
         by_id = {json.dumps(r["id"]): r for r in reply}
@@ -405,8 +451,13 @@ def test_a_batch_waits_for_its_slowest_request_while_other_traffic_flows() -> No
     run(body())
 
 
-@pytest.mark.parametrize("batch", [[{"jsonrpc": "2.0", "method": "x/n"}, {"jsonrpc": "2.0", "method": "x/m"}],
-                                   [{"jsonrpc": "2.0", "id": 99, "result": {}}]])
+@pytest.mark.parametrize(
+    "batch",
+    [
+        [{"jsonrpc": "2.0", "method": "x/n"}, {"jsonrpc": "2.0", "method": "x/m"}],
+        [{"jsonrpc": "2.0", "id": 99, "result": {}}],
+    ],
+)
 def test_a_batch_of_notifications_or_responses_gets_no_reply(batch: list[Any]) -> None:
     async def body() -> None:
         connection, peer, _handlers = await connected()
@@ -442,8 +493,11 @@ def _alive(pid: int) -> bool:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("launcher", ["sleep 300 & echo $!; read line", "sleep 300 & echo $!; wait"],
-                         ids=["leader-exits-on-eof", "leader-ignores-eof"])
+@pytest.mark.parametrize(
+    "launcher",
+    ["sleep 300 & echo $!; read line", "sleep 300 & echo $!; wait"],
+    ids=["leader-exits-on-eof", "leader-ignores-eof"],
+)
 def test_spawn_process_leaves_no_process_of_the_group_behind(launcher: str) -> None:
     async def body() -> None:
         async with stdio.spawn_process(["sh", "-c", launcher], exit_grace=0.5) as (out, _, process):
@@ -462,7 +516,9 @@ def test_spawn_process_leaves_no_process_of_the_group_behind(launcher: str) -> N
 def test_spawn_process_stops_the_group_when_the_body_fails() -> None:
     async def body() -> None:
         with pytest.raises(RuntimeError):
-            async with stdio.spawn_process(["sh", "-c", "sleep 300 & echo $!; wait"], exit_grace=0.2) as (out, _, p):
+            async with stdio.spawn_process(
+                ["sh", "-c", "sleep 300 & echo $!; wait"], exit_grace=0.2
+            ) as (out, _, p):
                 child = int(await out.readline())
                 raise RuntimeError("the client failed")
         assert not _alive(p.pid) and not _alive(child)
@@ -490,8 +546,11 @@ class Outer(BaseModel):
 
 
 MARKS: lenient.Markers = {
-    "Outer": {"inner": (True, False, lenient.NO_DEFAULT), "items": (False, True, lenient.NO_DEFAULT),
-              "requiredItems": (True, True, [])},
+    "Outer": {
+        "inner": (True, False, lenient.NO_DEFAULT),
+        "items": (False, True, lenient.NO_DEFAULT),
+        "requiredItems": (True, True, []),
+    },
     "Inner": {"flag": (True, False, lenient.NO_DEFAULT)},
 }
 
@@ -502,8 +561,11 @@ def _lenient(data: Any) -> Outer:
 
 
 def test_lenient_decoding_repairs_only_marked_places() -> None:
-    data = {"inner": {"flag": None, "strict": 3}, "items": [{"name": "a"}, {"name": 1}, {"name": "b"}],
-            "requiredItems": "not a list"}
+    data = {
+        "inner": {"flag": None, "strict": 3},
+        "items": [{"name": "a"}, {"name": 1}, {"name": "b"}],
+        "requiredItems": "not a list",
+    }
     original = json.loads(json.dumps(data))
     value = _lenient(data)
     assert value.inner == Inner(flag=False, strict=3)  # innermost marked place: flag
@@ -527,3 +589,83 @@ def test_sniff_envelope_reads_only_leading_scalar_members() -> None:
     assert sniff(b"[1,2") == (framing.NOT_FOUND, False)
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_read_frames_yields_the_same_frames_whatever_the_chunking(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Lines (blank, short, at the limit, over it) written in chunks cut anywhere: the frames
+    are the lines, each over the limit an Oversized with its first bytes, whatever arrives
+    whole in one read and whatever is split across reads."""
+    import random
+
+    rng = random.Random(seed)
+    limit = 40
+    monkeypatch.setattr(framing, "_SNIFF_BYTES", 16)  # as in use: less than the limit
+    lines = [b"", b"x" * limit, b"y" * (limit + 1), b"z" * 200, b'{"id":1}', b"", b"w" * 39]
+    lines += [bytes([97 + rng.randrange(26)]) * rng.randrange(90) for _ in range(60)]
+    rng.shuffle(lines)
+    stream = b"".join(line + b"\n" for line in lines) + b"tail-without-newline"
+    expected: list[Any] = [
+        line if len(line) <= limit else ("oversized", line[: framing._SNIFF_BYTES])
+        for line in lines
+    ] + [b"tail-without-newline"]
+
+    async def frames() -> list[Any]:
+        reader = asyncio.StreamReader()
+        at = 0
+        while at < len(stream):  # chunks of 1 to 120 bytes, each read separately
+            size = rng.randrange(1, 120)
+            reader.feed_data(stream[at : at + size])
+            at += size
+        reader.feed_eof()
+        got: list[Any] = []
+        original = reader.read
+
+        async def one_chunk_per_read(n: int = -1) -> bytes:  # one fed chunk at a time at most
+            return await original(min(n, rng.randrange(1, 120)))
+
+        reader.read = one_chunk_per_read  # type: ignore[method-assign]
+        async for frame in framing.read_frames(reader, limit):
+            if isinstance(frame, framing.Oversized):
+                got.append(("oversized", frame.prefix))
+            else:
+                got.append(frame)
+        return got
+
+    assert run(frames()) == expected
+
+
+def test_frames_taken_as_they_arrive_keep_the_order_of_the_wire() -> None:
+    """Whole frames are accepted in the callback that received them; a frame left to the read
+    loop (a batch, a parse error) holds back everything after it, so notifications are still
+    delivered in wire order and every error is answered; a frame split across reads too."""
+
+    def note(n: int) -> dict[str, Any]:
+        return {"jsonrpc": "2.0", "method": "note", "params": {"sessionId": "s", "n": n}}
+
+    async def body() -> None:
+        connection, peer, handlers = await connected()
+        async with connection:
+            await asyncio.sleep(0.05)  # the read loop waits for data: frames are taken at once
+            lines = [json.dumps(note(1)).encode(), json.dumps([note(2)]).encode()]
+            lines += [json.dumps(note(3)).encode(), b"{not json", json.dumps(note(4)).encode()]
+            lines.append(json.dumps(request(1, "echo", {"x": 1})).encode())
+            peer.writer.write(b"\n".join(lines) + b"\n")
+            await peer.writer.drain()
+            await asyncio.sleep(0.05)
+            begun = json.dumps(note(6)).encode() + b"\n"  # a frame split across two reads
+            peer.writer.write(json.dumps(note(5)).encode() + b"\n" + begun[:20])
+            await peer.writer.drain()
+            await asyncio.sleep(0.05)
+            peer.writer.write(begun[20:] + json.dumps(note(7)).encode() + b"\n")
+            await peer.writer.drain()
+            got = [await peer.recv(), await peer.recv()]
+            assert {m["id"] for m in got} == {None, 1}
+            assert [m.get("error", {}).get("code") for m in got if m["id"] is None] == [-32700]
+            for _ in range(100):
+                if len(handlers.notifications) == 7:
+                    break
+                await asyncio.sleep(0.01)
+            assert [p["n"] for _, p in handlers.notifications] == [1, 2, 3, 4, 5, 6, 7]
+
+    run(body())

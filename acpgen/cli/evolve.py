@@ -15,6 +15,8 @@ from acpgen.evolve.changelog import SdkRelease, with_sdk_release
 from acpgen.evolve.compat import RULES, explain
 from acpgen.evolve.diff import SchemaDiff, SchemaSide, build_side, load_side
 from acpgen.evolve.impact import Impact
+from acpgen.evolve.migration import migration as migration_of
+from acpgen.evolve.migration import render_migration
 from acpgen.evolve.release import ReleaseView, release_view
 from acpgen.evolve.report import FAIL_ON, exit_status, render_text, to_json
 from acpgen.evolve.report_ci import render_github, render_markdown
@@ -97,11 +99,15 @@ def _lock_tag(project: Project, arg: str) -> str | None:
                    "or 'all'), and exit.")
 @click.option("--old-version", metavar="VERSION", help="OLD's release version or tag (v0.6.1).")
 @click.option("--new-version", metavar="VERSION", help="NEW's release version or tag.")
+@click.option("--migration", is_flag=True,
+              help="Instead of the report: per handler of OLD's Agent and Client interfaces, "
+                   "what its author changes for NEW, each step naming the changes it comes "
+                   "from (text, or --format json). `acpgen diff v1 v2 --migration`.")
 @project_options
 @handle_errors
 def diff_command(old: str | None, new: str | None, fmt: str | None, as_json: bool, fail_on: str,
                  exit_zero: bool, fail_on_unstable: bool, verbose: bool, explain_kind: str | None,
-                 old_version: str | None, new_version: str | None,
+                 old_version: str | None, new_version: str | None, migration: bool,
                  project_dir: Path | None, inputs: str | None) -> None:
     if explain_kind is not None:
         click.echo(_explain(explain_kind))
@@ -117,8 +123,21 @@ def diff_command(old: str | None, new: str | None, fmt: str | None, as_json: boo
     release = release_view(result, versions[0][0], versions[1][0], versions[0][1], versions[1][1],
                            fail_on_unstable)
     status = exit_status(result, "never" if exit_zero else fail_on, release)
-    _emit(result, impact, release, "json" if as_json else fmt or "text", verbose, status)
+    if migration:
+        _emit_migration(result, impact, "json" if as_json else fmt or "text")
+    else:
+        _emit(result, impact, release, "json" if as_json else fmt or "text", verbose, status)
     sys.exit(status)
+
+
+def _emit_migration(diff: SchemaDiff, impact: Impact, fmt: str) -> None:
+    steps = migration_of(diff, impact)
+    if fmt == "json":
+        emit_json({"old": diff.old.label, "new": diff.new.label, **steps.to_json()})
+    elif fmt == "text":
+        click.echo(render_migration(diff, steps))
+    else:
+        raise click.UsageError(f"--migration prints text or json, not {fmt}")
 
 
 def _side(project: Project, arg: str, meta: tuple[str, bytes] | None,

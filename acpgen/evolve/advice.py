@@ -16,7 +16,8 @@ from acpgen.evolve.changes import Change
 from acpgen.evolve.compat import RULES
 
 # "{side}" is client or agent, "{where}" the changed position (Def.member, Union[variant]),
-# "{def}" the def, "{member}" the member, value or variant, "{gate}" the capability.
+# "{def}" the def, "{member}" the member, value or variant, "{gate}" the capability, "{new}"
+# NEW's value (a renamed method's new name).
 BROKEN: dict[str, str] = {
     "PROPERTY_ADDED": "set {member} wherever your {side} builds {def} (NEW requires it or "
                       "{def} forbids unknown members)",
@@ -43,7 +44,7 @@ BROKEN: dict[str, str] = {
                        "its default where it reads it",
     "UNCLASSIFIED": "review {where} by hand: acpgen cannot classify this change",
     "METHOD_REMOVED": "stop calling {def} from your {side}, and drop its handler",
-    "METHOD_RENAMED": "call and handle {member} instead of {def}",
+    "METHOD_RENAMED": "call and handle {new} instead of {def}",
     "METHOD_KIND_CHANGED": "move {def} to its new kind (request <-> notification) in your {side}'s "
                            "calls and handler",
     "METHOD_SIDE_CHANGED": "move {def}'s handler to the other side's interface",
@@ -65,6 +66,8 @@ OPTIONAL: dict[str, str] = {
     "METHOD_ADDED": "nothing required; implement {handler} to support {def}",
     "CAPABILITY_ADDED": "nothing required; advertise {def} once your side supports it",
     "ENUM_VALUE_ADDED": "nothing required; the value {member} of {def} may now arrive",
+    "METHOD_PARAMS_CHANGED": "nothing on the wire; the generated params class is now {new}",
+    "METHOD_RESULT_CHANGED": "nothing on the wire; the generated result class is now {new}",
 }
 assert set(BROKEN) | set(OPTIONAL) <= set(RULES)
 
@@ -99,7 +102,7 @@ def advice(c: Change, carriers: tuple[str, ...] = (), handlers: dict[str, str] |
     handlers = handlers or {}
     fields = {
         "where": where(c), "def": c.subject, "member": str(c.member or ""),
-        "gate": c.gate or "its capability",
+        "gate": c.gate or "its capability", "new": str(c.new or ""),
         "handler": handlers.get(c.subject, f"the handler of {c.subject}"),
         "side": " and ".join(broken) or "side",
     }

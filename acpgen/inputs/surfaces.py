@@ -40,6 +40,9 @@ class SurfaceSpec:
     # kit and the runtime tests belong to it. Any other surface ships its package only, and
     # its gating manifest classifies every method (it cannot lean on the roster's gates).
     carries_roster: bool
+    # An unstable surface (its schema's drafts): the v1/v2 façade pairs a v2 surface with the
+    # v1 surface of the same stability (acpgen/emit/versions.py).
+    unstable: bool = False
 
     def pinned(self) -> tuple[str, ...]:
         """The lock's [files.X] entries this surface is built from."""
@@ -68,6 +71,7 @@ def surface_spec(name: str, package: str) -> SurfaceSpec:
         capabilities="schema/capabilities.toml" if roster else f"schema/capabilities-{name}.toml",
         capabilities_input="capabilities" if roster else f"capabilities-{name}",
         carries_roster=roster,
+        unstable=name.endswith("-unstable"),
     )
 
 

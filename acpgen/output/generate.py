@@ -22,6 +22,7 @@ from typing import Any
 
 import acpgen
 from acpgen import disk_cache
+from acpgen.emit import versions
 from acpgen.emit.provenance import sourced
 from acpgen.emit.registry import EMITTERS
 from acpgen.errors import AcpgenError
@@ -86,6 +87,11 @@ def emit_sources(models: tuple[GenerationModel, ...]) -> dict[str, str]:
             if rel in sources:
                 raise AcpgenError(rel, f"package {other.options.package} writes a file another surface writes")
             sources[rel] = text
+    # The v1 and v2 façade: only where both a v1 and a v2 package are generated.
+    for rel, text in versions.emit(models[0], models[1:]).items():
+        if rel in sources:
+            raise AcpgenError(rel, "two emitters produce the same file")
+        sources[rel] = sourced(rel, text, versions.emit)
     return sources
 
 

@@ -36,7 +36,12 @@ from .contract import MethodSpec as Route  # a method's entry: wire, py_name, ki
 from .errors import INVALID_REQUEST, MalformedResponse
 from .extensions import Extension, check_extension_name, declared_extensions
 from .handlers import Handler
-from .handshake import ProtocolVersionError, explicit_defaults, negotiate_version
+from .handshake import (
+    ProtocolVersionError,
+    default_initialize,
+    explicit_defaults,
+    negotiate_version,
+)
 from .lenient import validate_lenient
 from .observability import connection_logger, request_tracer, span_kind
 from .outbound import OutboundPlan, PlannedRule, may_refuse, plan_rules
@@ -71,6 +76,7 @@ __all__ = [
     "from_peer",
     "from_wire",
     "to_wire",
+    "wire_version",
 ]
 
 logger = logging.getLogger(__name__)
@@ -140,6 +146,20 @@ def from_peer(data: Any, model: Any) -> Any:
     """Validate what the peer sent into ``model``: strictly, except where the schema's
     ``x-deserialize-*`` markers allow leniency (``lenient.py``), which is logged."""
     return validate_lenient(_adapter(model), model, data, MARKERS)
+
+
+def wire_version(message: Any, model: Any, member: str) -> int | None:
+    """The protocol version an ``initialize`` request or answer (``message``, wire JSON)
+    carries in ``model``'s member ``member``, read before validation: another version's
+    message need not fit this version's models. None when it carries no integer there.
+    """
+    if not isinstance(message, dict):
+        return None
+    fields: dict[str, Any] = getattr(model, "model_fields", {})
+    field = fields.get(member)
+    wire = None if field is None else field.serialization_alias or field.alias
+    version = message.get(wire or member)
+    return version if isinstance(version, int) and not isinstance(version, bool) else None
 
 
 def _advertises(capabilities: Any, qualified: str) -> bool:
@@ -499,6 +519,7 @@ class Side:
         else:
             with self._span(wire, outbound=True):
                 raw = await self.rpc.request(wire, sent)
+        await self._before_result(route, params, raw)
         self._check_received_result(wire, raw)
         # A null result is read as an empty object: other SDKs answer null for "nothing".
         try:
@@ -525,6 +546,9 @@ class Side:
 
     def _before_request(self, route: Route, params: Any) -> Any:
         return params
+
+    async def _before_result(self, route: Route, params: Any, raw: Any) -> None:
+        return None
 
     async def _after_response(self, route: Route, params: Any, result: Any) -> None:
         return None
@@ -570,7 +594,8 @@ class Side:
 
     def _extension_wire(self, method: str, params: Any) -> Any:
         """An extension call's params as wire JSON (a model serialised once), after the
-        capability guards (before ``initialize`` completes, nothing but it may be sent)."""
+        capability guards (before ``initialize`` completes, nothing but it may be sent).
+        """
         check_extension_name(method)
         wire = to_wire(params, type(params)) if isinstance(params, BaseModel) else params
         if self.peer_capabilities is None:
@@ -598,6 +623,16 @@ class Side:
     async def notify_extension(self, method: str, params: Any = None) -> None:
         """Send an extension notification (its name starts with ``_``)."""
         await self.rpc.notify(method, self._extension_wire(method, params))
+
+
+class _OtherVersion:
+    """An ``initialize`` of a protocol version this agent does not speak, which does not fit
+    this version's request: only its version is read (``handshake.default_initialize``).
+    """
+
+    def __init__(self, protocol_version: int) -> None:
+        self.protocol_version = protocol_version
+        setattr(self, INITIALIZE.request_version, protocol_version)
 
 
 class AgentEnd(Side):
@@ -635,7 +670,32 @@ class AgentEnd(Side):
         method: Any = route.wire
         guards.check_agent_result(method, result, self.client_capabilities)
 
+    def _parse_params(self, route: Route, params: Any) -> Any:
+        try:
+            return super()._parse_params(route, params)
+        except RpcError:
+            if route.wire != INITIALIZE.wire:
+                raise
+            asked = wire_version(params, route.params, INITIALIZE.request_version)
+            if asked is None or asked in SUPPORTED_PROTOCOL_VERSIONS:
+                raise
+            # Another version's initialize need not fit this version's models (v1 has no
+            # clientInfo, v2 requires it). The protocol's answer is this agent's latest
+            # version, so the client can tell it is not understood and close: built from the
+            # agent's declared capabilities, the handler is not called.
+            return _OtherVersion(asked)
+
     async def _dispatch(self, route: Route, value: Any) -> Any:
+        if isinstance(value, _OtherVersion):
+            self.logger.warning(
+                "agent: initialize asks for protocol version %d, which this agent does not "
+                "speak (it speaks %s): answering version %d",
+                value.protocol_version,
+                sorted(SUPPORTED_PROTOCOL_VERSIONS),
+                negotiate_version(value.protocol_version),
+            )
+            self.protocol_version = negotiate_version(value.protocol_version)
+            return default_initialize(self.handler, value, route.result)
         if route.wire == CANCEL.wire:
             # The session's in-flight requests (its prompt) see it at once (cancellation.py).
             self.rpc.cancel_session(str(getattr(value, CANCEL.session_id)), route.wire)
@@ -703,7 +763,8 @@ class ClientEnd(Side):
         latest = max(self.supported_versions)
         if getattr(params, INITIALIZE.request_version) != latest:
             logger.warning(
-                "client: initialize asks for protocol version %d (the latest supported)", latest
+                "client: initialize asks for protocol version %d (the latest supported)",
+                latest,
             )
             params = params.model_copy(update={INITIALIZE.request_version: latest})
         capabilities = getattr(params, INITIALIZE.client_capabilities)
@@ -711,6 +772,42 @@ class ClientEnd(Side):
             update = {INITIALIZE.client_capabilities: explicit_defaults(capabilities)}
             params = params.model_copy(update=update)
         return params
+
+    async def _before_result(self, route: Route, params: Any, raw: Any) -> None:
+        if route.wire != INITIALIZE.wire:
+            return
+        # Read before the answer is validated: another version's answer need not fit this
+        # version's models, and "which version" is the error to report, not "malformed".
+        answered = wire_version(raw, route.result, INITIALIZE.response_version)
+        if answered is not None and answered not in self.supported_versions:
+            await self.close()
+            requested = int(getattr(params, INITIALIZE.request_version))
+            raise ProtocolVersionError(requested, answered, self.supported_versions)
+
+    def adopt_initialize(self, sent: Any, result: Any) -> Any:
+        """Take an ``initialize`` exchanged before this end started (a negotiating client,
+        ``negotiation.py``, reads the answer to choose the version): ``sent`` the request's
+        wire params, ``result`` the answer's wire JSON, validated into this version's answer;
+        the version, the agent's capabilities and what this client advertised (under this
+        version's member name; nothing when another version's request named it otherwise:
+        the receive guards then admit no optional call) are recorded."""
+        if isinstance(sent, dict):
+            self.own_capabilities = sent.get(_CLIENT_CAPABILITIES) or {}
+        route = self.outbound_routes[INITIALIZE.wire]
+        try:
+            value = from_peer({} if result is None else result, route.result)
+        except ValidationError as exc:
+            raise MalformedResponse(f"invalid {route.wire} result", _validation_data(exc)) from None
+        answered = int(getattr(value, INITIALIZE.response_version))
+        if answered not in self.supported_versions:
+            raise ProtocolVersionError(answered, answered, self.supported_versions)
+        self._adopt(value)
+        return value
+
+    def _adopt(self, result: Any) -> None:
+        self.protocol_version = int(getattr(result, INITIALIZE.response_version))
+        self.agent_capabilities = getattr(result, INITIALIZE.agent_capabilities)
+        self.agent_auth_methods = getattr(result, INITIALIZE.auth_methods)
 
     async def _after_response(self, route: Route, params: Any, result: Any) -> None:
         if route.wire != INITIALIZE.wire:
@@ -720,9 +817,7 @@ class ClientEnd(Side):
             await self.close()
             requested = int(getattr(params, INITIALIZE.request_version))
             raise ProtocolVersionError(requested, answered, self.supported_versions)
-        self.protocol_version = answered
-        self.agent_capabilities = getattr(result, INITIALIZE.agent_capabilities)
-        self.agent_auth_methods = getattr(result, INITIALIZE.auth_methods)
+        self._adopt(result)
 
     def _after_notification(self, route: Route, params: Any) -> None:
         if route.wire == CANCEL.wire:

@@ -89,17 +89,35 @@ class Oversized:
     limit: int
 
 
-async def read_frames(reader: asyncio.StreamReader, limit: int) -> AsyncIterator[bytes | Oversized]:
-    """Yield each line (without its newline), or :class:`Oversized` for a refused one."""
+async def read_frames(
+    reader: asyncio.StreamReader, limit: int, idle: list[bool] | None = None
+) -> AsyncIterator[bytes | Oversized]:
+    """Yield each line (without its newline), or :class:`Oversized` for a refused one.
+
+    ``idle[0]`` (when given) is True exactly while this waits for the reader with no part of
+    a line held: then everything received so far has been yielded.
+    """
     buffer = bytearray()
     discarding = False
+    if idle is None:
+        idle = [False]
     while True:
+        idle[0] = not buffer and not discarding
         chunk = await reader.read(_READ_CHUNK)
+        idle[0] = False
         if not chunk:
             if buffer and not discarding:
                 yield bytes(buffer)
             return
         start = 0
+        if not buffer and not discarding:
+            # The usual case: the chunk starts a line (often it is one whole frame, or a run of
+            # them): split at once, without copying through the buffer.
+            lines = chunk.split(b"\n")
+            tail = lines.pop()
+            for line in lines:
+                yield line if len(line) <= limit else Oversized(line[:_SNIFF_BYTES], limit)
+            start = len(chunk) - len(tail)
         while True:
             newline = chunk.find(b"\n", start)
             end = len(chunk) if newline < 0 else newline

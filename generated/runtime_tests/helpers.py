@@ -93,6 +93,38 @@ class RawPeer:
         self.writer.close()
 
 
+def _wire_name(model: Any, name: str) -> str:
+    field = model.model_fields[name]
+    return str(field.serialization_alias or field.alias or name)
+
+
+def init_params(version: int | None = None) -> dict[str, Any]:
+    """The smallest ``initialize`` params this package's ``InitializeRequest`` takes, asking for
+    ``version`` (its latest by default), by its declared wire names: v1's optional
+    ``clientInfo`` is left out, v2's required ``info`` is given."""
+    model = models.InitializeRequest
+    params: dict[str, Any] = {_wire_name(model, "protocol_version"): LATEST_PROTOCOL_VERSION}
+    if version is not None:
+        params[_wire_name(model, "protocol_version")] = version
+    for name, field in model.model_fields.items():
+        if field.is_required() and name != "protocol_version":
+            params[_wire_name(model, name)] = {"name": "runtime-tests", "version": "0"}
+    return params
+
+
+# Whether this package's PromptResponse declares a stop reason (v1) or ends a turn without
+# one (v2): the tests check a turn's end by what the package declares.
+STOP_REASON = "stop_reason" in models.PromptResponse.model_fields
+
+
+def ended_turn(reply: Any) -> bool:
+    """Whether ``reply`` (raw JSON) answers a prompt with a normally ended turn."""
+    result = reply.get("result")
+    if not isinstance(result, dict):
+        return False
+    return result.get("stopReason") == "end_turn" if STOP_REASON else "stopReason" not in result
+
+
 def init_request(version: int, request_id: Any = 0) -> dict[str, Any]:
     return {
         "jsonrpc": "2.0",

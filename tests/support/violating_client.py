@@ -269,6 +269,8 @@ class Client:
         if broken("INIT-CLIENT-INITIALIZE-FIRST"):
             self.call("session/new", {"cwd": cwd, "mcpServers": []})
         answer = self.call("initialize", init)
+        if BREAK == "KIT-INERT":
+            return  # a client that exercises nothing: initialize, then it closes the connection
         if broken("INIT-VERSION-AGREEMENT"):
             self.call("initialize", init)  # negotiates again after the agent's answer
         agreed = (answer.get("result") or {}).get("protocolVersion")

@@ -9,13 +9,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import checks_wire as w
+from . import observation
 from .agent_scenarios import (
     AUTH_REQUIRED,
     AgentRunner,
     Run,
     obj,
 )
-from .outcome import fail, not_exercised, skip
+from .observation import STEPS, Observation
+from .outcome import fail, skip
 from .validate import Validator
 from .wire import Frame, Transcript
 
@@ -145,40 +147,11 @@ Check = Callable[[AgentKit], None]
 AGENT_CHECKS: dict[str, Check] = {}
 
 
-@dataclass(frozen=True)
-class Observation:
-    """What could have failed a check: ``count(kit)`` such observations were made in the runs.
-
-    A check that found nothing wrong passes only when at least one was made; otherwise it is
-    reported "not exercised" (a skip saying which observation was missing), never passed."""
-
-    what: str
-    count: Callable[[AgentKit], int]
-
-
-# A check declared without an observation of its own reads scenario steps (kit.note) or
-# counts what it judged (kit.consulted): it passes only when it read or judged one; a step
-# that did not happen already skips it with why.
-STEPS = Observation("scenario step or message this check reads", lambda kit: kit.consulted)
 OBSERVES: dict[str, Observation] = {}  # requirement ID -> what could fail its check
 
 
-def judged(func: Check, observes: Observation) -> Check:
-    """``func`` reporting "not exercised" instead of a pass when ``observes`` counts none."""
-
-    def run(kit: AgentKit) -> None:
-        kit.consulted = 0
-        func(kit)
-        if observes.count(kit) == 0:
-            raise not_exercised(observes.what)
-
-    return run
-
-
 def register(req_id: str, func: Check, observes: Observation = STEPS) -> None:
-    assert req_id not in AGENT_CHECKS, req_id
-    AGENT_CHECKS[req_id] = judged(func, observes)
-    OBSERVES[req_id] = observes
+    observation.register(AGENT_CHECKS, OBSERVES, req_id, func, observes)
 
 
 def check(*ids: str, observes: Observation = STEPS) -> Callable[[Check], Check]:
@@ -200,7 +173,9 @@ MESSAGES = Observation("message from the agent", lambda kit: received_count(kit,
 
 
 def wire_check(
-    req_id: str, func: Callable[[Sequence[Transcript]], None], observes: Observation = MESSAGES
+    req_id: str,
+    func: Callable[[Sequence[Transcript]], None],
+    observes: Observation = MESSAGES,
 ) -> None:
     register(req_id, lambda kit: func(kit.transcripts()), observes)
 
@@ -325,7 +300,8 @@ def finished_turns(kit: AgentKit, names: Sequence[str]) -> int:
 
 def turns_observed(what: str, names: Sequence[str]) -> Observation:
     return Observation(
-        f"prompt turn that ended with a result {what}", lambda kit: finished_turns(kit, names)
+        f"prompt turn that ended with a result {what}",
+        lambda kit: finished_turns(kit, names),
     )
 
 

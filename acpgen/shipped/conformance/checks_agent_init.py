@@ -15,7 +15,6 @@ from .agent_kit import (
     TURNS_WITHOUT_FS_TERMINAL,
     WITHOUT_FS_TERMINAL,
     AgentKit,
-    Observation,
     check,
     elicitation_modes,
     step_result,
@@ -23,6 +22,7 @@ from .agent_kit import (
     turns_observed,
 )
 from .agent_scenarios import PROTOCOL_VERSION, UNSUPPORTED_VERSION, obj
+from .observation import Observation
 from .outcome import fail, skip
 from .wire import Frame
 

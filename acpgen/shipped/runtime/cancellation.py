@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+from collections.abc import Coroutine
 from typing import Any
 
 __all__ = ["RequestContext", "current_request"]
@@ -71,11 +72,13 @@ def current_request() -> RequestContext | None:
     return _CURRENT.get()
 
 
-def start_in_context(context: RequestContext, start: Any) -> Any:
-    """Call ``start()`` (which creates the handler's task) with ``context`` current: the task
-    copies the current context when it is created, so it sees ``context`` for its lifetime."""
+def start_in_context(
+    context: RequestContext, handler: Coroutine[Any, Any, Any]
+) -> asyncio.Task[Any]:
+    """Start ``handler`` in a task of its own with ``context`` current: the task copies the
+    current context when it is created, so it sees ``context`` for its lifetime."""
     token = _CURRENT.set(context)
     try:
-        return start()
+        return asyncio.get_running_loop().create_task(handler)
     finally:
         _CURRENT.reset(token)

@@ -305,6 +305,8 @@ class Connection:
     def start(self) -> None:
         """Start reading frames (idempotent)."""
         if self._reader_task is None:
+            if isinstance(self._transport, StreamTransport):
+                self._transport.take_frames_now(self._take_now, self._max_frame_bytes)
             self._reader_task = asyncio.create_task(self._read_loop(), name=f"{self._name}.read")
 
     @property
@@ -480,6 +482,8 @@ class Connection:
     async def _read_loop(self) -> None:
         try:
             async for frame in self._transport.frames(self._max_frame_bytes):
+                if self._room is not None:  # filled by frames taken as they arrived
+                    await self._room.wait()
                 try:
                     if isinstance(frame, Oversized):
                         await self._refuse_oversized(frame)
@@ -535,6 +539,43 @@ class Connection:
         future = self._pending.pop(_id_key(request_id), None)
         if future is not None and not future.done():
             future.set_exception(MalformedResponse(f"response exceeds {frame.limit} bytes", reason))
+
+    def _take_now(self, frame: bytes) -> bool:
+        """Accept ``frame`` in the callback that received it (``StreamTransport``), as
+        :meth:`_handle_frame` would; False leaves it to the read loop: a frame that is not
+        one JSON object, one that is answered with an error, or any while reading is paused
+        or the connection closed."""
+        if self._room is not None or self._closed.is_set():
+            return False
+        try:
+            message = decode_frame(frame)
+        except (ValueError, RecursionError):
+            return False  # the read loop answers it (-32700)
+        if not isinstance(message, dict) or not self._acceptable(message):
+            return False
+        self._frame_bytes = len(frame)
+        try:
+            error = self._accept(message)
+        except Exception:  # one bad frame must never end the connection
+            logger.exception("%s: failed to handle a frame", self._name)
+            return True
+        if error is not None:  # not expected after _acceptable; answered all the same
+            self._spawn(self._send_response(error))
+        return True
+
+    @staticmethod
+    def _acceptable(message: dict[str, Any]) -> bool:
+        """Whether ``message`` is a well-formed request, notification or response (so that
+        :meth:`_accept` answers it with no error): the common case, checked cheaply."""
+        if message.get("jsonrpc") != _VERSION:
+            return False
+        method = message.get("method")
+        if method is None:
+            return "method" not in message and ("result" in message or "error" in message)
+        params = message.get("params")
+        if params is not None and not isinstance(params, (dict, list)):
+            return False
+        return isinstance(method, str) and _valid_id(message.get("id"))
 
     async def _handle_frame(self, frame: bytes) -> None:
         if not frame.strip():
@@ -675,7 +716,7 @@ class Connection:
         self._queued += 1
         self._queued_bytes += size
         if lane.task is None:
-            lane.task = asyncio.ensure_future(self._drain_lane(lane))
+            lane.task = asyncio.get_running_loop().create_task(self._drain_lane(lane))
         if self._room is None and (
             len(lane.queue) >= self._max_queued_per_session
             or self._queued >= self._max_queued_total
@@ -691,9 +732,7 @@ class Connection:
             method, request_id, session_id if isinstance(session_id, str) else None
         )
         record = _Inbound(request_id, method, context, batch)
-        record.task = start_in_context(
-            context, lambda: asyncio.ensure_future(self._serve(record, params))
-        )
+        record.task = start_in_context(context, self._serve(record, params))
         if batch is not None:
             batch.pending += 1
         # Duplicate ids in flight are each tracked (and each cancelled by a cancel for it).

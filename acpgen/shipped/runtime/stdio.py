@@ -134,17 +134,38 @@ async def spawn_process(
     """
     if not command:
         raise ValueError("no agent command given")
-    process = await asyncio.create_subprocess_exec(
-        *command,
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        env=env,
-        cwd=cwd,
-        process_group=0,
-    )
-    assert process.stdout is not None and process.stdin is not None
+    # The agent's stdout is a pipe of our own, read by a plain read-pipe transport: asyncio's
+    # subprocess transport hands each chunk on through one more loop turn (call_soon), which
+    # on a small message is a measurable share of its cost.
+    read_fd, write_fd = os.pipe()
     try:
-        yield process.stdout, process.stdin, process
+        process = await asyncio.create_subprocess_exec(
+            *command,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=write_fd,
+            env=env,
+            cwd=cwd,
+            process_group=0,
+        )
+    except BaseException:
+        os.close(read_fd)
+        raise
+    finally:
+        os.close(write_fd)  # the agent holds it now: its exit is our end of input
+    loop = asyncio.get_running_loop()
+    stdout = asyncio.StreamReader()
+    try:
+        pipe = os.fdopen(read_fd, "rb", 0)
+    except BaseException:
+        os.close(read_fd)
+        raise
+    reading = None
+    assert process.stdin is not None
+    try:
+        reading, _ = await loop.connect_read_pipe(
+            lambda: asyncio.StreamReaderProtocol(stdout), pipe
+        )
+        yield stdout, process.stdin, process
     finally:
         with contextlib.suppress(Exception):
             process.stdin.close()
@@ -153,6 +174,11 @@ async def spawn_process(
         except BaseException:
             _signal_group(process.pid, signal.SIGKILL)  # interrupted: no waiting, no survivors
             raise
+        finally:
+            if reading is not None:
+                reading.close()
+            else:
+                pipe.close()
 
 
 async def stop_process_group(process: asyncio.subprocess.Process, grace: float = 5.0) -> None:

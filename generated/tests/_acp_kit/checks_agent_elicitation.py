@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from .agent_kit import (
     AgentKit,
-    Observation,
     check,
     elicitation_modes,
     received_count,
 )
 from .agent_scenarios import obj
+from .observation import Observation
 from .outcome import CheckSkipped, fail, skip
 from .wire import Frame, Transcript
 

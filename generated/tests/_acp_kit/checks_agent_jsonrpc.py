@@ -11,7 +11,6 @@ from .agent_kit import (
     ALL_SCENARIOS,
     MESSAGES,
     AgentKit,
-    Observation,
     answers_in,
     check,
     later_answered,
@@ -20,6 +19,7 @@ from .agent_kit import (
     stop_reason_of,
     wire_check,
 )
+from .observation import Observation
 from .outcome import Findings, fail, not_checkable, skip
 from .validate import STABLE_ERROR_CODES
 from .wire import Frame

@@ -12,7 +12,6 @@ from .agent_kit import (
     CONTENT_UPDATES,
     AgentKit,
     Check,
-    Observation,
     cancelled_turn,
     check,
     known_stop_reason,
@@ -25,6 +24,7 @@ from .agent_kit import (
     update_observation,
 )
 from .agent_scenarios import Run
+from .observation import Observation
 from .outcome import Findings, fail, skip
 from .wire import Frame
 

@@ -10,13 +10,21 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from . import checks_wire as w
+from . import observation
 from .client_scenarios import ClientRun, ClientRunner
+from .observation import Observation
 from .outcome import CheckFailed, CheckSkipped, fail, not_checkable, skip
-from .scripted_agent import CANCEL_CALL, FENCE_CALL, KIT_CURSOR, TERMINAL_LIMIT, TERMINAL_TEXT
+from .scripted_agent import (
+    CANCEL_CALL,
+    FENCE_CALL,
+    KIT_CURSOR,
+    TERMINAL_LIMIT,
+    TERMINAL_TEXT,
+)
 from .validate import Validator
 from .wire import Frame, Transcript
 
@@ -36,6 +44,7 @@ GATED = (
 class ClientKit:
     runner: ClientRunner
     validator: Validator
+    consulted: int = field(default=0, init=False)  # what the running check judged
 
     def run(self, mode: str) -> ClientRun:
         run = self.runner.run(mode)
@@ -95,24 +104,101 @@ def _not_hung(run: ClientRun) -> None:
 
 Check = Callable[[ClientKit], None]
 CLIENT_CHECKS: dict[str, Check] = {}
+CLIENT_OBSERVES: dict[str, Observation] = {}  # requirement ID -> what could fail its check
 
 
-def check(*ids: str) -> Callable[[Check], Check]:
-    def register(func: Check) -> Check:
+def written_count(kit: ClientKit, wanted: Callable[[Frame], bool] = lambda f: True) -> int:
+    """How many messages the client wrote (in every run made, batches element by element)
+    that ``wanted`` selects."""
+    return sum(
+        1
+        for run in kit.runner.runs.values()
+        for f in run.transcript.received()
+        for p in f.parts()
+        if wanted(p)
+    )
+
+
+def sent_count(kit: ClientKit, wanted: Callable[[Frame], bool], modes: Sequence[str]) -> int:
+    """How many messages the kit's agent sent in the runs ``modes`` that ``wanted`` selects."""
+    return sum(
+        1
+        for mode in modes
+        if mode in kit.runner.runs
+        for f in kit.runner.runs[mode].transcript.sent()
+        for p in f.parts()
+        if wanted(p)
+    )
+
+
+MESSAGES = Observation("message from the client", written_count)
+
+
+def calls_of(method: str) -> Observation:
+    """The client's requests of ``method``: what a check of how it makes them reads."""
+    return Observation(
+        f"{method} from the client",
+        lambda kit: written_count(kit, lambda f: f.method == method and f.is_request),
+    )
+
+
+def _turns_ended(kit: ClientKit) -> int:
+    return sum(
+        kit.runner.runs[m].event("turn-ended") is not None
+        for m in TURN_MODES
+        if m in kit.runner.runs
+    )
+
+
+# What could fail a check of what the client must not do around its turn: a turn it took to
+# the end (the kit's clients call the optional methods after it).
+TURNS_ENDED = Observation("prompt turn the client took to the end", _turns_ended)
+
+
+def _register(req_id: str, func: Check, observes: Observation = MESSAGES) -> None:
+    observation.register(CLIENT_CHECKS, CLIENT_OBSERVES, req_id, func, observes)
+
+
+def check(*ids: str, observes: Observation = MESSAGES) -> Callable[[Check], Check]:
+    def add(func: Check) -> Check:
         for req_id in ids:
-            assert req_id not in CLIENT_CHECKS, req_id
-            CLIENT_CHECKS[req_id] = func
+            _register(req_id, func, observes)
         return func
 
-    return register
+    return add
 
 
-def _wire(req_id: str, func: Callable[[Sequence[Transcript]], None]) -> None:
-    CLIENT_CHECKS[req_id] = lambda kit: func(kit.transcripts())
+def _wire(
+    req_id: str,
+    func: Callable[[Sequence[Transcript]], None],
+    observes: Observation = MESSAGES,
+) -> None:
+    _register(req_id, lambda kit: func(kit.transcripts()), observes)
 
 
+CLIENT_CALLS = Observation(
+    "request or notification from the client",
+    lambda kit: written_count(kit, lambda f: f.method is not None),
+)
+WITH_ID = Observation(
+    "message with an id from the client",
+    lambda kit: written_count(kit, lambda f: "id" in f.message),
+)
+WITH_PARAMS = Observation(
+    "message with params from the client",
+    lambda kit: written_count(kit, lambda f: "params" in f.message),
+)
+
+# What could fail each transcript check, where "a message from the client" says too little.
+_OBSERVES = {
+    "ACP-V1-JSONRPC-RPC-PREFIX-RESERVED": CLIENT_CALLS,
+    "ACP-V1-JSONRPC-ID-TYPE": WITH_ID,
+    "ACP-V1-JSONRPC-ID-NOT-NULL": WITH_ID,
+    "ACP-V1-JSONRPC-ID-NO-FRACTION": WITH_ID,
+    "ACP-V1-JSONRPC-PARAMS-STRUCTURED": WITH_PARAMS,
+}
 for _id, _func in w.transcript_checks("client").items():
-    _wire(_id, _func)
+    _wire(_id, _func, _OBSERVES.get(_id, MESSAGES))
 
 
 def _is_fence(frame: Frame) -> bool:
@@ -157,7 +243,11 @@ def _finished(run: ClientRun) -> bool:
 EXTRAS_STIMULI = (
     ("ACP-V1-EXT-IGNORE-UNKNOWN-NOTIFICATIONS", "_acpgen_kit/notice", None),
     ("ACP-V1-ELIC-CLIENT-IGNORE-UNKNOWN-COMPLETE", "elicitation/complete", None),
-    ("ACP-V1-CONFIG-CLIENT-IGNORE-UNKNOWN-TYPE", "session/update", "config_option_update"),
+    (
+        "ACP-V1-CONFIG-CLIENT-IGNORE-UNKNOWN-TYPE",
+        "session/update",
+        "config_option_update",
+    ),
 )
 
 
@@ -311,7 +401,20 @@ def _stdio(kit: ClientKit) -> None:
         )
 
 
-@check("ACP-V1-TRANSPORT-CLIENT-STDERR-MAY")
+def _requests_after_stderr(kit: ClientKit) -> int:
+    run = kit.runner.runs.get("garbage")
+    written = run.event("stderr-written") if run is not None else None
+    if run is None or written is None:
+        return 0
+    return sum(1 for f in run.transcript.sent() if f.time > written and _is_fence(f))
+
+
+@check(
+    "ACP-V1-TRANSPORT-CLIENT-STDERR-MAY",
+    observes=Observation(
+        "request of the kit's agent after a line on its stderr", _requests_after_stderr
+    ),
+)
 def _stderr(kit: ClientKit) -> None:
     # In the garbage run the kit's agent writes a line on its stderr, then a chunk and a fence
     # (a permission request, the same the basic run's turn starts with). Capturing, forwarding
@@ -380,7 +483,8 @@ def _goes_on_after(
             sent = next((t.response_to(f) for f in t.requests("initialize")), None)
         else:
             sent = next(
-                (f for f in t.sent() if f.method == stimulus and _update_kind(f) == update), None
+                (f for f in t.sent() if f.method == stimulus and _update_kind(f) == update),
+                None,
             )
         if sent is None:
             raise skip(f"[{mode}] the run never got to {what} ({_ending(run)})")
@@ -391,6 +495,12 @@ def _goes_on_after(
         if any(f.direction == "out" and f.is_request and t.response_to(f) for f in later):
             return
         _not_hung(run)
+        if stimulus == "initialize" and not kit.run("basic").transcript.requests(next_step):
+            # The unusual result is not what stopped it: it stops after the plain one too.
+            raise skip(
+                f"[{mode}] the client stopped after {what}, but it sends no {next_step} after "
+                "the basic run's initialize result either"
+            )
         raise fail(f"[{mode}] the client stopped after {what}: {sent.shown()} ({_ending(run)})")
 
     return run_check
@@ -407,14 +517,24 @@ def _update_kind(frame: Frame) -> str | None:
     return kind if isinstance(kind, str) else None
 
 
-CLIENT_CHECKS["ACP-V1-EXT-IGNORE-UNKNOWN-NOTIFICATIONS"] = _goes_on_after(
-    "extras", "_acpgen_kit/notice", "_acpgen_kit/ping", "an unknown _ notification"
+_register(
+    "ACP-V1-EXT-IGNORE-UNKNOWN-NOTIFICATIONS",
+    _goes_on_after("extras", "_acpgen_kit/notice", "_acpgen_kit/ping", "an unknown _ notification"),
 )
-CLIENT_CHECKS["ACP-V1-ELIC-CLIENT-IGNORE-UNKNOWN-COMPLETE"] = _goes_on_after(
-    "extras", "elicitation/complete", "elicitation/create", "elicitation/complete for an unknown id"
+_register(
+    "ACP-V1-ELIC-CLIENT-IGNORE-UNKNOWN-COMPLETE",
+    _goes_on_after(
+        "extras",
+        "elicitation/complete",
+        "elicitation/create",
+        "elicitation/complete for an unknown id",
+    ),
 )
-CLIENT_CHECKS["ACP-V1-EXT-META-NO-ASSUMPTIONS"] = _goes_on_after(
-    "extras", "initialize", "session/new", "an initialize result with unusual _meta"
+_register(
+    "ACP-V1-EXT-META-NO-ASSUMPTIONS",
+    _goes_on_after(
+        "extras", "initialize", "session/new", "an initialize result with unusual _meta"
+    ),
 )
 
 
@@ -432,12 +552,15 @@ def _unknown_category(kit: ClientKit) -> None:
         )
 
 
-CLIENT_CHECKS["ACP-V1-CONFIG-CLIENT-IGNORE-UNKNOWN-TYPE"] = _goes_on_after(
-    "extras",
-    "session/update",
-    "session/request_permission",
-    "a config_option_update with an option of an unknown type",
-    update="config_option_update",
+_register(
+    "ACP-V1-CONFIG-CLIENT-IGNORE-UNKNOWN-TYPE",
+    _goes_on_after(
+        "extras",
+        "session/update",
+        "session/request_permission",
+        "a config_option_update with an option of an unknown type",
+        update="config_option_update",
+    ),
 )
 
 
@@ -477,7 +600,15 @@ def _cancel_request(kit: ClientKit) -> None:
         )
 
 
-@check("ACP-V1-EXT-NO-ROOT-CUSTOM-FIELDS")
+@check(
+    "ACP-V1-EXT-NO-ROOT-CUSTOM-FIELDS",
+    observes=Observation(
+        "params or result object from the client",
+        lambda kit: written_count(
+            kit, lambda f: isinstance(f.get("params"), dict) or isinstance(f.get("result"), dict)
+        ),
+    ),
+)
 def _extra(kit: ClientKit) -> None:
     w.no_extra_members(kit.transcripts(), kit.validator)
 
@@ -538,9 +669,10 @@ def _shape(methods: tuple[str, ...]) -> Check:
 
 
 for _id, _methods in _SHAPES.items():
-    CLIENT_CHECKS[_id] = _shape(_methods)
-CLIENT_CHECKS["ACP-V1-SCHEMA-CONTENT-BLOCK-VARIANTS"] = lambda kit: w.content_blocks(
-    kit.transcripts(), kit.validator, "session/prompt"
+    _register(_id, _shape(_methods))
+_register(
+    "ACP-V1-SCHEMA-CONTENT-BLOCK-VARIANTS",
+    lambda kit: w.content_blocks(kit.transcripts(), kit.validator, "session/prompt"),
 )
 
 
@@ -554,11 +686,13 @@ def _mcp_servers(kit: ClientKit) -> list[tuple[Frame, Any]]:
     ]
 
 
-@check("ACP-V1-SCHEMA-MCP-SERVER-VARIANTS")
+@check(
+    "ACP-V1-SCHEMA-MCP-SERVER-VARIANTS",
+    observes=Observation("MCP server listed by the client", lambda kit: len(_mcp_servers(kit))),
+)
 def _mcp_variants(kit: ClientKit) -> None:
     found = _mcp_servers(kit)
     if not found:
-        kit.first_request("basic", "session/new")
         raise skip("the client listed no MCP server")
     for f, server in found:
         verdict = kit.validator.definition("McpServer", server)
@@ -597,7 +731,21 @@ def _latest(kit: ClientKit) -> None:
         )
 
 
-@check("ACP-V1-INIT-VERSION-AGREEMENT")
+def _initialize_answers(mode: str) -> Callable[[ClientKit], int]:
+    def count(kit: ClientKit) -> int:
+        run = kit.runner.runs.get(mode)
+        t = run.transcript if run is not None else None
+        return (
+            0 if t is None else sum(t.response_to(f) is not None for f in t.requests("initialize"))
+        )
+
+    return count
+
+
+@check(
+    "ACP-V1-INIT-VERSION-AGREEMENT",
+    observes=Observation("initialize answered by the kit's agent", _initialize_answers("basic")),
+)
 def _agreement(kit: ClientKit) -> None:
     # The wire part of agreeing: the agent's initialize result settles the version for the
     # connection, so the client does not negotiate again. (The version asked is
@@ -617,13 +765,20 @@ def _agreement(kit: ClientKit) -> None:
                 )
 
 
-@check("ACP-V1-INIT-CLIENT-UNSUPPORTED-VERSION")
+@check(
+    "ACP-V1-INIT-CLIENT-UNSUPPORTED-VERSION",
+    observes=Observation(
+        "initialize answered with an unsupported protocol version",
+        _initialize_answers("version"),
+    ),
+)
 def _unsupported(kit: ClientKit) -> None:
     run = kit.run("version")
     if not run.transcript.requests("initialize"):
         raise fail(f"[version] the client never sent initialize ({_ending(run)})")
     answered = next(
-        (run.transcript.response_to(f) for f in run.transcript.requests("initialize")), None
+        (run.transcript.response_to(f) for f in run.transcript.requests("initialize")),
+        None,
     )
     # A second initialize is INIT-VERSION-AGREEMENT's; going on with the session is this one's.
     later = [
@@ -664,8 +819,14 @@ def _specify(kit: ClientKit) -> None:
 # Every capability is optional: in the garbage run the kit's agent answers initialize with
 # protocolVersion alone (no agentCapabilities, which then take their defaults); the client
 # must go on as with the basic run's explicit ones.
-CLIENT_CHECKS["ACP-V1-INIT-CAPABILITIES-OPTIONAL"] = _goes_on_after(
-    "garbage", "initialize", "session/new", "an initialize result without agentCapabilities"
+_register(
+    "ACP-V1-INIT-CAPABILITIES-OPTIONAL",
+    _goes_on_after(
+        "garbage",
+        "initialize",
+        "session/new",
+        "an initialize result without agentCapabilities",
+    ),
 )
 
 
@@ -681,15 +842,16 @@ def _combinations(kit: ClientKit) -> None:
 
 
 def _never(kit: ClientKit, methods: Sequence[str], why: str) -> None:
-    kit.completed("basic")
     for t in kit.transcripts(TURN_MODES):
         for f in t.received():
             if f.is_request and f.method in methods:
                 raise fail(f"{why}, yet the client sent {f.method}: [{t.name}] {f.shown()}")
 
 
-CLIENT_CHECKS["ACP-V1-INIT-OMITTED-UNSUPPORTED"] = lambda kit: _never(
-    kit, GATED, "the kit's agent advertised none of these methods"
+_register(
+    "ACP-V1-INIT-OMITTED-UNSUPPORTED",
+    lambda kit: _never(kit, GATED, "the kit's agent advertised none of these methods"),
+    TURNS_ENDED,
 )
 
 
@@ -701,7 +863,11 @@ for _id, _method, _cap in (
     ("ACP-V1-AUTH-CLIENT-NO-LOGOUT-WITHOUT-CAPABILITY", "logout", "auth.logout"),
     ("ACP-V1-SETUP-CLIENT-CHECK-LOADSESSION", "session/load", "loadSession"),
     ("ACP-V1-SETUP-CLIENT-NO-LOAD-WITHOUT-CAPABILITY", "session/load", "loadSession"),
-    ("ACP-V1-SETUP-CLIENT-CHECK-RESUME", "session/resume", "sessionCapabilities.resume"),
+    (
+        "ACP-V1-SETUP-CLIENT-CHECK-RESUME",
+        "session/resume",
+        "sessionCapabilities.resume",
+    ),
     (
         "ACP-V1-SETUP-CLIENT-NO-RESUME-WITHOUT-CAPABILITY",
         "session/resume",
@@ -714,9 +880,17 @@ for _id, _method, _cap in (
         "sessionCapabilities.close",
     ),
     ("ACP-V1-LIST-CLIENT-CHECK-CAPABILITY", "session/list", "sessionCapabilities.list"),
-    ("ACP-V1-LIST-CLIENT-NO-LIST-WITHOUT-CAPABILITY", "session/list", "sessionCapabilities.list"),
+    (
+        "ACP-V1-LIST-CLIENT-NO-LIST-WITHOUT-CAPABILITY",
+        "session/list",
+        "sessionCapabilities.list",
+    ),
     ("ACP-V1-LIST-INIT-FIRST", "session/list", "sessionCapabilities.list"),
-    ("ACP-V1-DELETE-CLIENT-CHECK-CAPABILITY", "session/delete", "sessionCapabilities.delete"),
+    (
+        "ACP-V1-DELETE-CLIENT-CHECK-CAPABILITY",
+        "session/delete",
+        "sessionCapabilities.delete",
+    ),
     (
         "ACP-V1-DELETE-CLIENT-NO-DELETE-WITHOUT-CAPABILITY",
         "session/delete",
@@ -724,7 +898,7 @@ for _id, _method, _cap in (
     ),
     ("ACP-V1-DELETE-INIT-FIRST", "session/delete", "sessionCapabilities.delete"),
 ):
-    CLIENT_CHECKS[_id] = _never_called(_method, _cap)
+    _register(_id, _never_called(_method, _cap), TURNS_ENDED)
 
 
 def _capable_calls(kit: ClientKit, method: str, capability: str) -> list[Frame]:
@@ -759,14 +933,21 @@ def _request_contents(method: str, capability: str, members: tuple[str, ...]) ->
     return run
 
 
-CLIENT_CHECKS["ACP-V1-SETUP-LOAD-REQUEST-CONTENTS"] = _request_contents(
-    "session/load", "loadSession", ("sessionId", "mcpServers", "cwd")
+_register(
+    "ACP-V1-SETUP-LOAD-REQUEST-CONTENTS",
+    _request_contents("session/load", "loadSession", ("sessionId", "mcpServers", "cwd")),
 )
-CLIENT_CHECKS["ACP-V1-SETUP-RESUME-REQUEST-CONTENTS"] = _request_contents(
-    "session/resume", "sessionCapabilities.resume", ("sessionId", "mcpServers", "cwd")
+_register(
+    "ACP-V1-SETUP-RESUME-REQUEST-CONTENTS",
+    _request_contents(
+        "session/resume",
+        "sessionCapabilities.resume",
+        ("sessionId", "mcpServers", "cwd"),
+    ),
 )
-CLIENT_CHECKS["ACP-V1-SETUP-CLOSE-REQUEST"] = _request_contents(
-    "session/close", "sessionCapabilities.close", ("sessionId",)
+_register(
+    "ACP-V1-SETUP-CLOSE-REQUEST",
+    _request_contents("session/close", "sessionCapabilities.close", ("sessionId",)),
 )
 
 
@@ -825,15 +1006,16 @@ def _order(kit: ClientKit, first: str, then: str) -> None:
         for f in t.requests(then):
             if answered is None or f.time < answered.time:
                 raise fail(f"[{mode}] {then} before {first} completed: {f.shown()}")
-    kit.first_request("basic", then)
 
 
-CLIENT_CHECKS["ACP-V1-SETUP-INIT-BEFORE-SESSION"] = lambda kit: _order(
-    kit, "initialize", "session/new"
+_register(
+    "ACP-V1-SETUP-INIT-BEFORE-SESSION",
+    lambda kit: _order(kit, "initialize", "session/new"),
+    calls_of("session/new"),
 )
 
 
-@check("ACP-V1-PROMPT-INIT-AND-SETUP-FIRST")
+@check("ACP-V1-PROMPT-INIT-AND-SETUP-FIRST", observes=calls_of("session/prompt"))
 def _prompt_order(kit: ClientKit) -> None:
     # session/new before initialize is SETUP-INIT-BEFORE-SESSION's; here: the prompt.
     _order(kit, "initialize", "session/prompt")
@@ -848,9 +1030,8 @@ def _new_session_params(kit: ClientKit) -> list[dict[str, Any]]:
     ]
 
 
-@check("ACP-V1-SETUP-CWD-ABSOLUTE")
+@check("ACP-V1-SETUP-CWD-ABSOLUTE", observes=calls_of("session/new"))
 def _cwd(kit: ClientKit) -> None:
-    kit.first_request("basic", "session/new")
     for params in _new_session_params(kit):
         cwd = params.get("cwd")
         if isinstance(cwd, str) and not w.is_absolute(cwd):  # not a string: the shape's
@@ -880,9 +1061,8 @@ def _dirs_absolute(kit: ClientKit) -> None:
         )
 
 
-@check("ACP-V1-SETUP-CLIENT-ADDITIONAL-DIRS-ONLY-WITH-CAPABILITY")
+@check("ACP-V1-SETUP-CLIENT-ADDITIONAL-DIRS-ONLY-WITH-CAPABILITY", observes=calls_of("session/new"))
 def _dirs(kit: ClientKit) -> None:
-    kit.first_request("basic", "session/new")
     for params in _new_session_params(kit):
         if params.get("additionalDirectories"):
             raise fail(
@@ -891,9 +1071,8 @@ def _dirs(kit: ClientKit) -> None:
             )
 
 
-@check("ACP-V1-SETUP-CLIENT-CHECK-MCP-TRANSPORT")
+@check("ACP-V1-SETUP-CLIENT-CHECK-MCP-TRANSPORT", observes=calls_of("session/new"))
 def _mcp(kit: ClientKit) -> None:
-    kit.first_request("basic", "session/new")
     for params in _new_session_params(kit):
         for server in params.get("mcpServers") or []:
             if isinstance(server, dict) and server.get("type") in ("http", "sse"):
@@ -903,11 +1082,14 @@ def _mcp(kit: ClientKit) -> None:
                 )
 
 
-@check("ACP-V1-PROMPT-CLIENT-RESTRICT-CONTENT", "ACP-V1-PROMPT-CLIENT-CONTEXT-BLOCKS-MAY")
+@check(
+    "ACP-V1-PROMPT-CLIENT-RESTRICT-CONTENT",
+    "ACP-V1-PROMPT-CLIENT-CONTEXT-BLOCKS-MAY",
+    observes=calls_of("session/prompt"),
+)
 def _content(kit: ClientKit) -> None:
     # An unknown block type is SCHEMA-CONTENT-BLOCK-VARIANTS'; here: a known one the agent
     # did not advertise.
-    kit.first_request("basic", "session/prompt")
     for mode in TURN_MODES:
         for f in kit.run(mode).transcript.requests("session/prompt"):
             for block in (f.get("params") or {}).get("prompt") or []:
@@ -926,7 +1108,6 @@ def _cancels(kit: ClientKit) -> list[tuple[Transcript, Frame]]:
         for f in kit.run(m).transcript.notifications("session/cancel")
     ]
     if not found:
-        kit.completed("basic")
         raise skip("the client never sent session/cancel")
     return found
 
@@ -1019,7 +1200,7 @@ def _create(kit: ClientKit) -> None:
     fs = kit.caps().get("fs")
     if not (isinstance(fs, dict) and fs.get("writeTextFile") is True):
         raise skip("the client does not advertise fs.writeTextFile")
-    run = kit.completed("basic")
+    run = kit.run("basic")
     path = os.path.join(run.workdir, "kit-created.txt")
     answer = _response_to(run, "fs/write_text_file")
     if "result" not in answer.message:
@@ -1036,7 +1217,7 @@ def _create(kit: ClientKit) -> None:
 def _truncate(kit: ClientKit) -> None:
     if kit.caps().get("terminal") is not True:
         raise skip("the client does not advertise terminal")
-    run = kit.completed("basic")
+    run = kit.run("basic")
     answer = _response_to(run, "terminal/output")
     output = (
         (answer.get("result") or {}).get("output")

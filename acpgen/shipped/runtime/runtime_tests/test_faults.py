@@ -23,8 +23,8 @@ from typing import Any
 
 import pytest
 
-from ._package import PACKAGE
-from .helpers import subprocess_env
+from ._package import LATEST_PROTOCOL_VERSION, PACKAGE
+from .helpers import ended_turn, init_params, subprocess_env
 
 req = pytest.mark.acp_requirement
 MB = 1024 * 1024
@@ -113,8 +113,8 @@ class RawAgent:
         return reply
 
     def initialize(self) -> None:
-        reply = self.call("initialize", {"protocolVersion": 1, "clientCapabilities": {}})
-        assert reply["result"]["protocolVersion"] == 1
+        reply = self.call("initialize", init_params())
+        assert reply["result"]["protocolVersion"] == LATEST_PROTOCOL_VERSION
 
     def new_session(self) -> str:
         return str(
@@ -130,7 +130,7 @@ class RawAgent:
 
     def assert_serves(self, session_id: str) -> None:
         text, reply = self.prompt(session_id, "still serving")
-        assert text == "still serving" and reply["result"]["stopReason"] == "end_turn"
+        assert text == "still serving" and ended_turn(reply)
 
     def close(self, timeout: float = WAIT) -> int:
         if self.process.stdin is not None and not self.process.stdin.closed:
@@ -202,8 +202,9 @@ def shared() -> Iterator[tuple[RawAgent, str]]:
 @req("ACP-V1-CANCEL-REQUEST-MUST-RESPOND", "ACP-V1-JSONRPC-RESPONSE-REQUIRED")
 def test_the_four_line_repro_answers_every_request() -> None:
     agent = RawAgent()
+    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": init_params()}
     agent.send_bytes(
-        b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}\n'
+        json.dumps(initialize, separators=(",", ":")).encode() + b"\n"
         b'{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/tmp","mcpServers":[]}}\n'
         b'{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":2}}\n'
         b'{"jsonrpc":"2.0","id":3,"method":"session/new","params":{"cwd":"/tmp","mcpServers":[]}}\n'
@@ -242,7 +243,7 @@ def test_a_cancel_reaches_a_request_whose_id_is_reused_while_in_flight(
     agent.send(prompt_request("dup", session_id, "/wait"))
     agent.send(prompt_request("dup", other, "quick"))
     by_id, _ = agent.responses(1)
-    assert by_id["dup"][0]["result"]["stopReason"] == "end_turn"  # the quick one
+    assert ended_turn(by_id["dup"][0])  # the quick one
     agent.send(cancel_request("dup"))
     by_id, _ = agent.responses(1)
     assert error_code(by_id["dup"][0]) == -32800  # the /wait one
@@ -348,7 +349,7 @@ def test_a_ten_megabyte_prompt_is_served(shared: tuple[RawAgent, str]) -> None:
     agent, session_id = shared
     big = "x" * (10 * MB)
     text, reply = agent.prompt(session_id, big)
-    assert text == big and reply["result"]["stopReason"] == "end_turn"
+    assert text == big and ended_turn(reply)
 
 
 def test_a_line_over_the_limit_is_refused_with_its_id(shared: tuple[RawAgent, str]) -> None:
@@ -380,7 +381,7 @@ def test_a_lone_surrogate_is_echoed_as_a_replacement_character(
     # JSON text may escape a lone surrogate (a truncated emoji); the reply stays UTF-8.
     agent.send_bytes(json.dumps(prompt_request("sur", session_id, "cut \ud83d")).encode() + b"\n")
     by_id, updates = agent.responses(1)
-    assert by_id["sur"][0]["result"]["stopReason"] == "end_turn"
+    assert ended_turn(by_id["sur"][0])
     assert streamed(updates) == "cut \ufffd"
 
 
@@ -393,7 +394,7 @@ def test_fifty_concurrent_sessions_keep_their_own_updates(shared: tuple[RawAgent
     agent.send(*(prompt_request(f"q{i}", sessions[i], texts[i]) for i in range(50)))
     by_id, updates = agent.responses(50)
     for i in range(50):
-        assert by_id[f"q{i}"][0]["result"]["stopReason"] == "end_turn"
+        assert ended_turn(by_id[f"q{i}"][0])
         assert streamed(updates, sessions[i]) == texts[i]
 
 
@@ -408,7 +409,7 @@ def test_requests_written_just_before_eof_are_still_answered() -> None:
     assert agent.process.stdin is not None
     agent.process.stdin.close()
     by_id, updates = agent.responses(1)
-    assert by_id["last"][0]["result"]["stopReason"] == "end_turn"
+    assert ended_turn(by_id["last"][0])
     assert streamed(updates) == "written then closed"
     assert agent.close() == 0 and agent.tracebacks() == []
 
@@ -451,11 +452,7 @@ def test_a_call_to_an_agent_killed_mid_request_fails_with_connection_closed() ->
         async with stdio.spawn_process(command, env=subprocess_env()) as (reader, writer, process):
             client = connection.ClientSideConnection(interfaces.Client(), reader, writer)
             client.start()
-            await client.initialize(
-                models.InitializeRequest.model_validate(
-                    {"protocolVersion": 1, "clientCapabilities": {}}
-                )
-            )
+            await client.initialize(models.InitializeRequest.model_validate(init_params()))
             session = await client.session_new(
                 models.NewSessionRequest.model_validate({"cwd": "/tmp", "mcpServers": []})
             )

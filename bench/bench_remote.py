@@ -82,6 +82,19 @@ def request(req_id: int, method: str, params: dict[str, Any]) -> str:
     return json.dumps({"jsonrpc": "2.0", "id": req_id, "method": method, "params": params})
 
 
+def prompt_request(k: int, session: str, updates: int) -> str:
+    params = {"sessionId": session, "prompt": [{"type": "text", "text": str(updates)}]}
+    return request(100 + k, "session/prompt", params)
+
+
+async def all_opened(opened: asyncio.Event, go: asyncio.Event, count: list[int]) -> None:
+    """Count this connection in; the load starts when every one has opened its sessions."""
+    count[0] += 1
+    if count[0] == count[1]:
+        opened.set()
+    await go.wait()
+
+
 async def one_connection(url: str, sessions: int, updates: int, result: Result,
                          opened: asyncio.Event, go: asyncio.Event, count: list[int]) -> None:
     async with connect(url, max_size=2**24, compression=None, open_timeout=60) as socket:
@@ -91,13 +104,9 @@ async def one_connection(url: str, sessions: int, updates: int, result: Result,
         for k in range(sessions):
             await socket.send(request(1 + k, "session/new", {"cwd": "/", "mcpServers": []}))
             ids.append(json.loads(await socket.recv())["result"]["sessionId"])
-        count[0] += 1
-        if count[0] == count[1]:
-            opened.set()
-        await go.wait()
+        await all_opened(opened, go, count)
         for k, session in enumerate(ids):
-            params = {"sessionId": session, "prompt": [{"type": "text", "text": str(updates)}]}
-            await socket.send(request(100 + k, "session/prompt", params))
+            await socket.send(prompt_request(k, session, updates))
 
         async def receive() -> dict[str, Any]:
             return json.loads(await socket.recv())  # type: ignore[no-any-return]
@@ -178,13 +187,9 @@ async def one_http_connection(url: str, sessions: int, updates: int, result: Res
                 await post(request(1 + k, "session/new", {"cwd": "/", "mcpServers": []}))
                 ids.append((await inbox.get())["result"]["sessionId"])
                 await stream(ids[-1])
-            count[0] += 1
-            if count[0] == count[1]:
-                opened.set()
-            await go.wait()
+            await all_opened(opened, go, count)
             for k, session in enumerate(ids):
-                params = {"sessionId": session, "prompt": [{"type": "text", "text": str(updates)}]}
-                await post(request(100 + k, "session/prompt", params), session)
+                await post(prompt_request(k, session, updates), session)
             await tally(result, ids, updates, inbox.get)
         finally:
             for reader in readers:

@@ -1,15 +1,17 @@
 """Load on the remote transport, paired with the official Python SDK 1.0.0rc3 in the same run.
 
-On loopback, over WebSocket: CONNECTIONS concurrent connections, SESSIONS sessions each, every
-session's prompt streaming UPDATES updates at once (``bench/remote_bench_agent.py``, the same
-behaviour in both SDKs). The load client is raw (websockets and json, the same for both
-servers): it checks that each session got exactly its updates, none lost, duplicated or
-reordered, and measures updates per second, each update's latency (the agent stamps it with
-the machine's monotonic clock) and the server process's memory (RSS), open descriptors
-before, during (the peak) and after (every connection closed, then a settling pause).
+On loopback, over WebSocket (``--profile http``: Streamable HTTP/2): CONNECTIONS concurrent
+connections, SESSIONS sessions each, every session's prompt streaming UPDATES updates at once
+(``bench/remote_bench_agent.py``, the same behaviour in both SDKs). The load client is raw
+(websockets, or httpx2 for HTTP, and json; the same for both servers): it checks that each
+session got exactly its updates, none lost, duplicated or reordered, and measures updates per
+second, each update's latency (the agent stamps it with the machine's monotonic clock) and
+the server process's memory (RSS), open descriptors before, during (the peak) and after
+(every connection closed, then a settling pause).
 
     python bench/bench_remote.py                      # 200 x 5 x 200 (the issue's size)
     python bench/bench_remote.py --connections 20 --updates 50   # a quick one
+    python bench/bench_remote.py --profile http --connections 20 --updates 50
 
 rc3 is installed (pinned) into a cached venv (``~/.cache/acpgen-bench/rc3``) on first use.
 The figures to read are the ratios generated / rc3 of the same run (bench/README.md).
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import statistics
@@ -26,10 +29,12 @@ import subprocess
 import sys
 import time
 import venv
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import httpx2
 from websockets.asyncio.client import connect
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -77,6 +82,19 @@ def request(req_id: int, method: str, params: dict[str, Any]) -> str:
     return json.dumps({"jsonrpc": "2.0", "id": req_id, "method": method, "params": params})
 
 
+def prompt_request(k: int, session: str, updates: int) -> str:
+    params = {"sessionId": session, "prompt": [{"type": "text", "text": str(updates)}]}
+    return request(100 + k, "session/prompt", params)
+
+
+async def all_opened(opened: asyncio.Event, go: asyncio.Event, count: list[int]) -> None:
+    """Count this connection in; the load starts when every one has opened its sessions."""
+    count[0] += 1
+    if count[0] == count[1]:
+        opened.set()
+    await go.wait()
+
+
 async def one_connection(url: str, sessions: int, updates: int, result: Result,
                          opened: asyncio.Event, go: asyncio.Event, count: list[int]) -> None:
     async with connect(url, max_size=2**24, compression=None, open_timeout=60) as socket:
@@ -86,33 +104,99 @@ async def one_connection(url: str, sessions: int, updates: int, result: Result,
         for k in range(sessions):
             await socket.send(request(1 + k, "session/new", {"cwd": "/", "mcpServers": []}))
             ids.append(json.loads(await socket.recv())["result"]["sessionId"])
-        count[0] += 1
-        if count[0] == count[1]:
-            opened.set()
-        await go.wait()
-        seen: dict[str, list[int]] = {session: [] for session in ids}
+        await all_opened(opened, go, count)
         for k, session in enumerate(ids):
-            params = {"sessionId": session, "prompt": [{"type": "text", "text": str(updates)}]}
-            await socket.send(request(100 + k, "session/prompt", params))
-        answered = 0
-        while answered < sessions:
-            message = json.loads(await socket.recv())
-            if "method" in message:
-                now = time.monotonic_ns()
-                params = message["params"]
-                seq, stamp = params["update"]["content"]["text"].split()
-                seen[params["sessionId"]].append(int(seq))
-                result.latencies_ms.append((now - int(stamp)) / 1e6)
-            else:
-                answered += 1
-                if message.get("result", {}).get("stopReason") != "end_turn":
-                    result.problems.append(f"prompt answered {message}")
-        for session, got in seen.items():
-            if got != list(range(updates)):
-                lost = updates - len(set(got))
-                result.problems.append(f"{session}: {len(got)} updates, {lost} lost, "
-                                       f"in order: {got == sorted(got)}")
-            result.updates += len(got)
+            await socket.send(prompt_request(k, session, updates))
+
+        async def receive() -> dict[str, Any]:
+            return json.loads(await socket.recv())  # type: ignore[no-any-return]
+
+        await tally(result, ids, updates, receive)
+
+
+async def tally(result: Result, ids: list[str], updates: int,
+                receive: Callable[[], Awaitable[dict[str, Any]]]) -> None:
+    """Read the sessions' updates and prompt answers; note any lost, doubled or reordered."""
+    seen: dict[str, list[int]] = {session: [] for session in ids}
+    answered = 0
+    while answered < len(ids):
+        message = await receive()
+        if "method" in message:
+            now = time.monotonic_ns()
+            params = message["params"]
+            seq, stamp = params["update"]["content"]["text"].split()
+            seen[params["sessionId"]].append(int(seq))
+            result.latencies_ms.append((now - int(stamp)) / 1e6)
+        else:
+            answered += 1
+            if message.get("result", {}).get("stopReason") != "end_turn":
+                result.problems.append(f"prompt answered {message}")
+    for session, got in seen.items():
+        if got != list(range(updates)):
+            lost = updates - len(set(got))
+            result.problems.append(f"{session}: {len(got)} updates, {lost} lost, "
+                                   f"in order: {got == sorted(got)}")
+        result.updates += len(got)
+
+
+async def one_http_connection(url: str, sessions: int, updates: int, result: Result,
+                              opened: asyncio.Event, go: asyncio.Event, count: list[int]) -> None:
+    """The same load over Streamable HTTP/2: POSTs on one connection, each SSE stream (the
+    connection's, one per session) on an HTTP/2 connection of its own, as the generated
+    client does (docs/remote.md), everything they carry into one inbox."""
+    def client() -> httpx2.AsyncClient:
+        return httpx2.AsyncClient(http1=False, http2=True, timeout=httpx2.Timeout(60, read=None))
+
+    inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    readers: list[asyncio.Future[None]] = []
+
+    async def listen(headers: dict[str, str], ready: asyncio.Future[int]) -> None:
+        async with client() as own, own.stream("GET", url, headers=headers) as response:
+            ready.set_result(response.status_code)
+            async for event in httpx2.EventSource(response, max_event_size=2**24):
+                if event.data:
+                    inbox.put_nowait(json.loads(event.data))
+
+    async with client() as http:
+        json_type = {"Content-Type": "application/json"}
+        init = request(0, "initialize", {"protocolVersion": 1, "clientCapabilities": {}})
+        base = {"Acp-Connection-Id": (await http.post(url, content=init, headers=json_type)
+                                      ).headers["acp-connection-id"]}
+
+        async def stream(session: str | None) -> None:
+            headers = {**base, "Accept": "text/event-stream"}
+            if session is not None:
+                headers["Acp-Session-Id"] = session
+            ready: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+            readers.append(asyncio.ensure_future(listen(headers, ready)))
+            if await ready != 200:
+                raise RuntimeError(f"GET (SSE) answered {ready.result()}")
+
+        async def post(body: str, session: str | None = None) -> None:
+            headers = {**json_type, **base}
+            if session is not None:
+                headers["Acp-Session-Id"] = session
+            status = (await http.post(url, content=body, headers=headers)).status_code
+            if status != 202:
+                raise RuntimeError(f"POST answered {status}")
+
+        try:
+            await stream(None)
+            ids: list[str] = []
+            for k in range(sessions):
+                await post(request(1 + k, "session/new", {"cwd": "/", "mcpServers": []}))
+                ids.append((await inbox.get())["result"]["sessionId"])
+                await stream(ids[-1])
+            await all_opened(opened, go, count)
+            for k, session in enumerate(ids):
+                await post(prompt_request(k, session, updates), session)
+            await tally(result, ids, updates, inbox.get)
+        finally:
+            for reader in readers:
+                reader.cancel()
+            await asyncio.gather(*readers, return_exceptions=True)
+            with contextlib.suppress(httpx2.HTTPError):
+                await http.delete(url, headers=base)
 
 
 async def load(name: str, pid: int, url: str, args: argparse.Namespace) -> Result:
@@ -132,7 +216,8 @@ async def load(name: str, pid: int, url: str, args: argparse.Namespace) -> Resul
 
 async def one_round(name: str, pid: int, url: str, args: argparse.Namespace) -> Result:
     result = Result(name)
-    ws = "ws" + url[4:]
+    target = "ws" + url[4:] if args.profile == "websocket" else url
+    connection = one_connection if args.profile == "websocket" else one_http_connection
     opened, go = asyncio.Event(), asyncio.Event()
     count = [0, args.connections]
     peak = [0, 0]
@@ -145,7 +230,7 @@ async def one_round(name: str, pid: int, url: str, args: argparse.Namespace) -> 
             await asyncio.sleep(0.1)
 
     sampler = asyncio.ensure_future(sample())
-    clients = [asyncio.ensure_future(one_connection(ws, args.sessions, args.updates, result,
+    clients = [asyncio.ensure_future(connection(target, args.sessions, args.updates, result,
                                                     opened, go, count))
                for _ in range(args.connections)]
     await asyncio.wait_for(opened.wait(), GUARD)
@@ -205,6 +290,8 @@ def main() -> int:
     parser.add_argument("--updates", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=2,
                         help="rounds of the load on one server (memory after each)")
+    parser.add_argument("--profile", choices=("websocket", "http"), default="websocket",
+                        help="WebSocket, or Streamable HTTP over HTTP/2")
     parser.add_argument("--no-rc3", action="store_true", help="the generated server only")
     args = parser.parse_args()
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}

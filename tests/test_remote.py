@@ -184,6 +184,30 @@ def test_the_generated_client_and_server_speak_each_profile_end_to_end(profile: 
     run(body)
 
 
+def test_http2_streams_of_one_connection_never_wait_for_each_other() -> None:
+    """Three sessions on one Streamable HTTP client: four SSE streams carrying data at once.
+    With no keepalive to nudge them (an hour), a stream whose frames wait behind another's
+    reader would stall here; every step has its own short guard."""
+    async def body() -> None:
+        async with serving(keepalive_interval=3600.0) as (url, _endpoint):
+            client = Recorder()
+            async with connect_to_remote_agent(client, url) as conn:
+                await initialized(conn)
+                sessions = [(await asyncio.wait_for(
+                    conn.session_new(cwd=os.getcwd(), mcp_servers=[]), 5)).session_id
+                    for _ in range(3)]
+                for round_ in range(2):
+                    for session_id in sessions:
+                        done = await asyncio.wait_for(conn.session_prompt(
+                            session_id=session_id, prompt=prompt(f"{session_id} {round_}")), 5)
+                        assert done.stop_reason == models.StopReason.END_TURN
+                assert client.chunks == [f"{word} " if i == 0 else word
+                                         for round_ in range(2) for session_id in sessions
+                                         for i, word in enumerate([session_id, str(round_)])]
+
+    run(body)
+
+
 class _PostLog:
     """ASGI middleware: every POST's headers and body, as the endpoint received them."""
 
@@ -297,8 +321,15 @@ def test_the_endpoint_answers_what_the_rfd_says_to_requests_outside_the_rules() 
             assert (await http.post(url, content=b"{}", headers={"Content-Type": "text/plain"})
                     ).status_code == 415
             assert (await http.post(url, json=[new], headers={**JSON, **conn})).status_code == 501
-            assert (await http.post(url, content=b"{nope", headers={**JSON, **conn})
-                    ).status_code == 400
+            # Not JSON, or JSON but no message: 400, and the JSON-RPC error a pipe would carry.
+            for body_, code, message in ((b"{nope", -32700, "Parse error"),
+                                         (b"3", -32600, "Invalid request"),
+                                         (b"[]", -32600, "Invalid request")):
+                refused = await http.post(url, content=body_, headers={**JSON, **conn})
+                assert refused.status_code == 400
+                assert refused.headers["content-type"] == "application/json"
+                assert refused.json() == {"jsonrpc": "2.0", "id": None,
+                                          "error": {"code": code, "message": message}}
             assert (await http.get(url, headers=SSE)).status_code == 400  # no connection id
             assert (await http.get(url, headers={**SSE, "Acp-Connection-Id": "x"})).status_code == 404
             assert (await http.get(url, headers=conn)).status_code == 406  # no text/event-stream

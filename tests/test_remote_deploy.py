@@ -39,9 +39,7 @@ CONFIG = PROJECT_ROOT / "docs" / "deploy" / "haproxy.cfg"
 NODE = Path(__file__).parent / "support" / "deploy_node.py"
 GUARD = 120.0  # seconds: a hang guard, no budget
 CLIENTS = 8  # half WebSocket, half Streamable HTTP/2
-SESSIONS = 2  # per WebSocket client; one per Streamable HTTP client: with the HTTP/2 client,
-# a second session's messages wait for the next chunk of another stream (a 15 s keepalive;
-# bench/README.md, "Remote transport under load"), which would make this test a minute long.
+SESSIONS = 2  # per client, either profile: streams of one HTTP/2 client never wait on each other
 
 
 def free_port() -> int:
@@ -146,7 +144,7 @@ async def _clients(address: str, stats: Path) -> None:
     async def client(i: int) -> None:
         async with connect_to_remote_agent(recorders[i], urls[i], cookies=jars[i]) as conn:
             nodes[i] = await node_of(conn)
-            for j in range(SESSIONS if urls[i].startswith("ws:") else 1):
+            for j in range(SESSIONS):
                 session = (await conn.session_new(cwd="/", mcp_servers=[])).session_id
                 sessions[i].append(session)
                 for k in range(3):

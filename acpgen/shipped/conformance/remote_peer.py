@@ -77,6 +77,11 @@ class RemotePeer(Peer):
         self._streams: dict[str | None, asyncio.Task[None]] = {}
         self._opened: dict[str | None, asyncio.Future[int]] = {}
         self._asked_on: dict[str, str] = {}  # request id (as JSON text) -> session stream
+        # What the streams carry while a POST is out, pushed once it is answered: a reply
+        # can beat the POST's 202 to the client, and a scenario watches for answers (quiet())
+        # only from when its send returns, as a pipe or a socket send returns at once.
+        self._posting = 0
+        self._held: list[Frame] | None = None
         self._errors: tuple[type[BaseException], ...] = (OSError,)
 
     @property
@@ -169,6 +174,9 @@ class RemotePeer(Peer):
                 await self._open_stream(session)
                 if frame.method not in ATTACH_METHODS:
                     headers[SESSION_HEADER] = session
+        self._posting += 1
+        if self._held is None:
+            self._held = []
         try:
             response = await asyncio.wait_for(
                 self._http.post(self.url, content=body, headers=headers), SEND_TIMEOUT
@@ -177,10 +185,15 @@ class RemotePeer(Peer):
             raise
         except self._errors as exc:
             raise PeerClosed(f"POST to {self.url} failed: {exc}") from None
+        finally:
+            self._posting -= 1
+            if not self._posting:
+                asyncio.get_running_loop().call_soon(self._release_held)
         self._log("POST", frame, response)
         content = response.content
-        if response.status_code >= 400:
-            # Refused by HTTP (a batch is 501, malformed JSON 400, as the RFD says): the
+        answered = bool(content) and b'"jsonrpc"' in content
+        if response.status_code >= 400 and not answered:
+            # Refused by HTTP (a batch is 501, as the RFD says) with no JSON-RPC answer: the
             # message never reached the agent's JSON-RPC layer, so it is no request the agent
             # had to answer. It stays in notes["http"], with the status.
             self.transcript.frames.remove(frame)
@@ -190,9 +203,24 @@ class RemotePeer(Peer):
             self.connection_id = response.headers[CONNECTION_HEADER]
             self._push(decode_line("in", content, time.monotonic()))
             await self._open_stream(None)
-        elif content and b'"jsonrpc"' in content:
+        elif answered:
             # A JSON-RPC answer in an error response's body (a parse error, say): it travelled.
-            self._push(decode_line("in", content, time.monotonic()))
+            # Pushed on the loop's next turn, as a stream's frames arrive, so that it lands
+            # after the point where the sender starts watching for answers (quiet()).
+            self._receive(decode_line("in", content, time.monotonic()))
+
+    def _receive(self, frame: Frame) -> None:
+        if self._held is not None:
+            self._held.append(frame)
+        else:
+            self._push(frame)
+
+    def _release_held(self) -> None:
+        if self._posting or self._held is None:
+            return  # another POST went out meanwhile: its answer releases them
+        held, self._held = self._held, None
+        for frame in held:
+            self._push(frame)
 
     def _log(self, verb: str, frame: Frame | None, response: Any) -> None:
         self.http_log.append(
@@ -229,7 +257,7 @@ class RemotePeer(Peer):
                         frame = decode_line("in", event.data.encode("utf-8"), time.monotonic())
                         if frame.is_request and session is not None:
                             self._asked_on[_id_key(frame)] = session
-                        self._push(frame)
+                        self._receive(frame)
         except self._errors as exc:  # the stream broke: a connection stream's end is the run's
             if not opened.done():
                 opened.set_result(0)
@@ -239,6 +267,7 @@ class RemotePeer(Peer):
                 opened.set_result(0)
             if session is None:
                 self._closed_reason = self._closed_reason or "closed its connection-scoped stream"
+                self._release_held()  # what the stream carried goes before its end
                 await self._frames.put(None)
 
     async def close(self) -> None:

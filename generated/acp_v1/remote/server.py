@@ -25,7 +25,13 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from typing import Any
 
 from ..connection import AgentSideConnection
-from ..errors import CANCEL_REQUEST_METHOD, ResourceNotFoundError
+from ..errors import (
+    CANCEL_REQUEST_METHOD,
+    InvalidRequestError,
+    ParseError,
+    ResourceNotFoundError,
+    RpcError,
+)
 from ..framing import decode_frame, encode_message
 from ..interfaces import Agent
 from ..recording import Record, TraceWriter, connection_trace_paths
@@ -70,6 +76,13 @@ _WS_GOING_AWAY = 1001
 
 def _refusal(status: int, reason: str, headers: dict[str, str] | None = None) -> Response:
     return JSONResponse({"error": reason}, status_code=status, headers=headers)
+
+
+def _rpc_refusal(error: RpcError) -> Response:
+    """400 (the status stays the transport's rule) with the JSON-RPC error a pipe would carry:
+    the message has no id the engine could answer it under, so the POST's body does."""
+    body = {"jsonrpc": "2.0", "id": None, "error": error.to_json()}
+    return JSONResponse(body, status_code=400)
 
 
 class _Stream:
@@ -389,12 +402,14 @@ class AcpEndpoint:
         try:
             message = decode_frame(body)
         except (ValueError, RecursionError):
-            return _refusal(400, "the body is not UTF-8 JSON")
+            return _rpc_refusal(ParseError())
+        if message == []:  # JSON-RPC 2.0: no batch but an invalid request, answered as one
+            return _rpc_refusal(InvalidRequestError())
         if isinstance(message, list):
             return _refusal(501, "batch requests are not supported")
         envelope = inspect_message(message)
         if not isinstance(message, dict):
-            return _refusal(400, "the body is not a JSON-RPC message")
+            return _rpc_refusal(InvalidRequestError())
         headers = request.headers
         opening = envelope.method == "initialize" and envelope.key is not None
         if opening and not headers.get(CONNECTION_HEADER):

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ssl
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from http.cookies import SimpleCookie
 from typing import Any
@@ -108,10 +108,20 @@ class _HttpLink:
     """The engine's outbox as POSTs, and the SSE streams (GET) that feed it."""
 
     def __init__(
-        self, url: str, http: httpx2.AsyncClient, headers: dict[str, str], limit: int
+        self,
+        url: str,
+        http: Callable[[], httpx2.AsyncClient],
+        headers: dict[str, str],
+        limit: int,
     ) -> None:
         self.url = url
-        self.http = http
+        # POSTs share one HTTP/2 connection; each SSE stream gets its own. httpcore2 hands its
+        # connection's read lock to waiting streams in turn, and a quiet stream holding it
+        # blocks in a socket read while another stream's frames, already read, wait for it:
+        # two streams of one connection carrying data stalled until the next keepalive.
+        # A POST's answer always comes, so POSTs may share; an SSE stream may not.
+        self.connect = http
+        self.http = http()
         self.headers = headers
         self.limit = limit
         self.connection_id: str | None = None
@@ -183,8 +193,10 @@ class _HttpLink:
         headers["Acp-Connection-Id"] = self.connection_id
         if session_id is not None:
             headers["Acp-Session-Id"] = session_id
+        http = self.connect()
+        http.cookies.update(self.http.cookies)
         try:
-            async with self.http.stream("GET", self.url, headers=headers) as response:
+            async with http, http.stream("GET", self.url, headers=headers) as response:
                 opened.set_result(response.status_code)
                 if response.status_code != 200:
                     return
@@ -340,17 +352,20 @@ async def _streamable_http(
 ) -> AsyncIterator[ClientSideConnection]:
     timeout = httpx2.Timeout(dial.open_timeout, read=None)  # SSE streams are quiet for long
     tls = dial.verify if dial.verify is True else _ssl_context(dial.verify)
-    http = httpx2.AsyncClient(
-        http1=False, http2=True, cookies=dial.jar, verify=tls, timeout=timeout
-    )
+
+    def http() -> httpx2.AsyncClient:
+        return httpx2.AsyncClient(
+            http1=False, http2=True, cookies=dial.jar, verify=tls, timeout=timeout
+        )
+
     link = _HttpLink(dial.url, http, dial.headers, dial.limit)
     link.channel = MessageChannel(link, _QUEUE, trace=trace)
     try:
         async with _started(client, link.channel, link, dial.limit) as side:
             yield side
     finally:
-        dial.jar.update({name: value for name, value in http.cookies.items()})
-        await http.aclose()
+        dial.jar.update({name: value for name, value in link.http.cookies.items()})
+        await link.http.aclose()
 
 
 @contextlib.asynccontextmanager

@@ -114,6 +114,15 @@ async def initialized(conn: Any) -> None:
                           client_capabilities=models.ClientCapabilities())
 
 
+async def cancel_a_waiting_prompt(conn: Any, client: Recorder, session_id: str) -> None:
+    """The echo agent's ``/wait`` turn, cancelled once it says it waits: it ends ``cancelled``."""
+    waiting = asyncio.ensure_future(conn.session_prompt(session_id=session_id, prompt=prompt("/wait")))
+    while client.chunks[-1] != "waiting for session/cancel":
+        await asyncio.sleep(0.01)
+    await conn.session_cancel(session_id=session_id)
+    assert (await waiting).stop_reason == models.StopReason.CANCELLED
+
+
 def prompt(text: str) -> list[Any]:
     return [models.ContentBlockText(text=text)]
 
@@ -166,12 +175,7 @@ def test_the_generated_client_and_server_speak_each_profile_end_to_end(profile: 
                 assert client.permission_requests == 1
                 assert client.chunks[-1] == "permission: allow"
                 assert allowed.stop_reason == models.StopReason.END_TURN
-                waiting = asyncio.ensure_future(
-                    conn.session_prompt(session_id=session.session_id, prompt=prompt("/wait")))
-                while client.chunks[-1] != "waiting for session/cancel":
-                    await asyncio.sleep(0.01)
-                await conn.session_cancel(session_id=session.session_id)
-                assert (await waiting).stop_reason == models.StopReason.CANCELLED
+                await cancel_a_waiting_prompt(conn, client, session.session_id)
             # The end of the connection: gone from the server, its tasks ended.
             for _ in range(100):
                 if not endpoint.connections:

@@ -25,7 +25,7 @@ from acp_v1.remote import agent_app, connect_to_remote_agent
 from acp_v1.remote.server import AcpEndpoint
 from acp_v1.trace.format import read_trace
 from acp_v1.trace.judge import judge
-from test_remote import Recorder, initialized, prompt, run, serving, ws
+from test_remote import Recorder, cancel_a_waiting_prompt, initialized, prompt, run, serving, ws
 
 pytestmark = pytest.mark.slow  # a real server and two judge processes per profile
 
@@ -41,12 +41,7 @@ async def converse(target: str, record: Path) -> None:
         assert done.stop_reason == models.StopReason.END_TURN
         await conn.session_prompt(session_id=session.session_id, prompt=prompt("/permission"))
         assert client.permission_requests == 1
-        waiting = asyncio.ensure_future(
-            conn.session_prompt(session_id=session.session_id, prompt=prompt("/wait")))
-        while client.chunks[-1] != "waiting for session/cancel":
-            await asyncio.sleep(0.01)
-        await conn.session_cancel(session_id=session.session_id)
-        assert (await waiting).stop_reason == models.StopReason.CANCELLED
+        await cancel_a_waiting_prompt(conn, client, session.session_id)
 
 
 async def wait_closed(endpoint: AcpEndpoint) -> None:

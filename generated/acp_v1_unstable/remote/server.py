@@ -37,6 +37,7 @@ from ..interfaces import Agent
 from ..recording import Record, TraceWriter, connection_trace_paths
 from .channel import ATTACH_METHODS, Envelope, MessageChannel, inspect_message
 from .extra import missing_extra
+from .memory import IdleRelease
 from .options import ServerOptions
 from .security import (
     is_loopback_host,
@@ -267,6 +268,7 @@ class AcpEndpoint:
         self.sessions = SessionRegistry(options.session_ttl, options.max_sessions)
         self.connections: dict[str, _Remote] = {}
         self._reaper: asyncio.Task[None] | None = None
+        self._idle_release = IdleRelease() if options.release_memory_when_idle else None
         self.closing = False
 
     def new_trace(self) -> TraceWriter | None:
@@ -317,14 +319,23 @@ class AcpEndpoint:
         self.sessions.detach_all(remote.id)
 
     async def _reap_idle(self) -> None:
+        """Every tick: end idle connections, forget sessions past their resumable time, and
+        give memory back once the last connection has gone. The work is a method of its own
+        so that no local of a tick (the last connection looked at) outlives it."""
         period = max(0.05, min(self.options.idle_timeout / 4, 5.0))
         while True:
             await asyncio.sleep(period)
-            horizon = time.monotonic() - self.options.idle_timeout
-            for remote in list(self.connections.values()):
-                if remote.last_activity < horizon and (not remote.inflight or remote.unheard):
-                    logger.info("ending an idle connection")
-                    await self._close(remote)
+            await self._reap_once()
+
+    async def _reap_once(self) -> None:
+        horizon = time.monotonic() - self.options.idle_timeout
+        for remote in list(self.connections.values()):
+            if remote.last_activity < horizon and (not remote.inflight or remote.unheard):
+                logger.info("ending an idle connection")
+                await self._close(remote)
+        self.sessions.expire()
+        if self._idle_release is not None and self._idle_release.observe(len(self.connections)):
+            logger.debug("idle: memory handed back to the system")
 
     # -- checks every request passes -----------------------------------------------------
 

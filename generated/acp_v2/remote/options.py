@@ -59,3 +59,6 @@ class ServerOptions:
     # Set as a cookie on initialize and WebSocket upgrade (clients must return cookies,
     # RFD): a proxy can route a client back to this process by it. None: no cookie.
     instance_cookie: tuple[str, str] | None = None
+    # When the last connection has closed, collect and give the allocator's free pages back
+    # to the system (glibc's malloc_trim; see memory.py and docs/remote.md, "Memory").
+    release_memory_when_idle: bool = True

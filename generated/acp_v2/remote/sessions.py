@@ -41,7 +41,7 @@ class SessionRegistry:
         """Attach the session to the connection: True when it is new, already this
         connection's, or detached and of the same principal; False when another
         connection holds it or another principal left it."""
-        self._expire()
+        self.expire()
         holder = self._holders.get(session_id)
         if holder is None:
             self._make_room()
@@ -58,7 +58,7 @@ class SessionRegistry:
 
     def reachable(self, session_id: str, connection_id: str, principal: Hashable) -> bool:
         """Whether the connection may use the session now (its own, or one it may resume)."""
-        self._expire()
+        self.expire()
         holder = self._holders.get(session_id)
         if holder is None:
             return False
@@ -67,7 +67,7 @@ class SessionRegistry:
         return holder.connection_id == connection_id
 
     def known(self, session_id: str) -> bool:
-        self._expire()
+        self.expire()
         return session_id in self._holders
 
     def detach_all(self, connection_id: str) -> None:
@@ -79,7 +79,9 @@ class SessionRegistry:
                 holder.connection_id = None
                 self._detached[session_id] = now
 
-    def _expire(self) -> None:
+    def expire(self) -> None:
+        """Forget the detached sessions past ``ttl`` (also run by the endpoint's reaper, so
+        that an idle server lets them go without waiting for the next request)."""
         horizon = time.monotonic() - self._ttl
         while self._detached:
             session_id, detached_at = next(iter(self._detached.items()))

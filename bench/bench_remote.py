@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import json
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -41,7 +42,8 @@ ROOT = Path(__file__).resolve().parent.parent
 AGENT = Path(__file__).with_name("remote_bench_agent.py")
 RC3 = ["agent-client-protocol[http]==1.0.0rc3", "hypercorn==0.18.0"]
 RC3_VENV = Path.home() / ".cache" / "acpgen-bench" / "rc3"
-SETTLE = 3.0  # seconds after the last close before "after" is read
+SETTLE = 6.0  # seconds after the last close before "after" is read (the idle release runs
+#                on the reaper's next tick: at most 5 s with the default idle_timeout)
 GUARD = 600.0  # seconds: a run that takes longer is stopped (a hang, not a result)
 
 
@@ -76,6 +78,7 @@ class Result:
     problems: list[str] = field(default_factory=list)
     rss_kib: dict[str, int] = field(default_factory=dict)
     fds: dict[str, int] = field(default_factory=dict)
+    blocks: dict[str, int] = field(default_factory=dict)
 
 
 def request(req_id: int, method: str, params: dict[str, Any]) -> str:
@@ -199,18 +202,31 @@ async def one_http_connection(url: str, sessions: int, updates: int, result: Res
                 await http.delete(url, headers=base)
 
 
-async def load(name: str, pid: int, url: str, args: argparse.Namespace) -> Result:
+async def live_blocks(proc: subprocess.Popen[str]) -> int:
+    """The server's live heap: it answers SIGUSR1 with ``blocks N`` (remote_bench_agent.py)."""
+    assert proc.stdout is not None
+    os.kill(proc.pid, signal.SIGUSR1)
+    line = await asyncio.wait_for(asyncio.to_thread(proc.stdout.readline), 30)
+    if not line.startswith("blocks "):
+        raise SystemExit(f"the server answered the memory probe with {line!r}")
+    return int(line.split()[1])
+
+
+async def load(name: str, proc: subprocess.Popen[str], url: str, args: argparse.Namespace
+               ) -> Result:
     """``args.rounds`` rounds of the same load on one server process; the figures are the
     last round's, "after" read after each round (a leak grows from round to round)."""
     await asyncio.sleep(1.0)
-    before = rss_kib(pid), fds(pid)
-    afters: list[int] = []
+    before = rss_kib(proc.pid), fds(proc.pid), await live_blocks(proc)
+    afters: list[tuple[int, int]] = []
     for _ in range(args.rounds):
-        result = await one_round(name, pid, url, args)
-        afters.append(result.rss_kib["after"])
-    result.rss_kib["before"], result.fds["before"] = before
-    for n, value in enumerate(afters[:-1], 1):
-        result.rss_kib[f"after round {n}"] = value
+        result = await one_round(name, proc.pid, url, args)
+        afters.append((result.rss_kib["after"], await live_blocks(proc)))
+    result.rss_kib["before"], result.fds["before"], result.blocks["before"] = before
+    result.blocks["after"] = afters[-1][1]
+    for n, (rss, blocks) in enumerate(afters[:-1], 1):
+        result.rss_kib[f"after round {n}"] = rss
+        result.blocks[f"after round {n}"] = blocks
     return result
 
 
@@ -233,7 +249,20 @@ async def one_round(name: str, pid: int, url: str, args: argparse.Namespace) -> 
     clients = [asyncio.ensure_future(connection(target, args.sessions, args.updates, result,
                                                     opened, go, count))
                for _ in range(args.connections)]
-    await asyncio.wait_for(opened.wait(), GUARD)
+    # A client that fails while opening ends the round at once (not after GUARD).
+    opening = asyncio.ensure_future(opened.wait())
+    await asyncio.wait([opening, *clients], timeout=GUARD, return_when=asyncio.FIRST_COMPLETED)
+    if not opening.done():
+        opening.cancel()
+        failed = [c for c in clients if c.done() and c.exception() is not None]
+        for client in clients:
+            client.cancel()
+        await asyncio.gather(*clients, return_exceptions=True)
+        sampling = False
+        await sampler
+        reason = repr(failed[0].exception()) if failed else f"not open after {GUARD:g} s"
+        raise SystemExit(f"{name}: {len(failed)} of {len(clients)} connections failed while "
+                         f"opening: {reason}")
     start = time.monotonic()
     go.set()
     await asyncio.wait_for(asyncio.gather(*clients), GUARD)
@@ -260,7 +289,7 @@ def serve(argv: list[str], env: dict[str, str]) -> tuple[subprocess.Popen[str], 
 def run(name: str, argv: list[str], env: dict[str, str], args: argparse.Namespace) -> Result:
     proc, url = serve(argv, env)
     try:
-        return asyncio.run(load(name, proc.pid, url, args))
+        return asyncio.run(load(name, proc, url, args))
     finally:
         proc.terminate()
         try:
@@ -280,6 +309,8 @@ def report(result: Result, args: argparse.Namespace) -> dict[str, Any]:
         "p50_ms": round(statistics.median(lat), 1) if lat else None, "p99_ms": round(p99, 1),
         "rss_mib": {k: round(v / 1024, 1) for k, v in result.rss_kib.items()},
         "fds": result.fds,
+        # Python's live blocks (objects and buffers), whatever pages the allocator keeps.
+        "live_blocks": result.blocks,
     }
 
 
@@ -293,9 +324,13 @@ def main() -> int:
     parser.add_argument("--profile", choices=("websocket", "http"), default="websocket",
                         help="WebSocket, or Streamable HTTP over HTTP/2")
     parser.add_argument("--no-rc3", action="store_true", help="the generated server only")
+    parser.add_argument("--session-ttl", type=float, default=None,
+                        help="the generated server keeps ended connections' sessions resumable "
+                        "this long (default: its 3600 s); under SETTLE, 'after' has none left")
     args = parser.parse_args()
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    ours = run("generated", [sys.executable, str(AGENT), "generated"],
+    ttl = [] if args.session_ttl is None else [str(args.session_ttl)]
+    ours = run("generated", [sys.executable, str(AGENT), "generated", *ttl],
                {**env, "PYTHONPATH": str(ROOT / "generated")}, args)
     results = {"generated": report(ours, args)}
     if not args.no_rc3:

@@ -5,17 +5,23 @@ agent sent it (CLOCK_MONOTONIC is one clock for every process of the machine), s
 client checks order and measures each update's latency. Two implementations of the same
 behaviour, one line each on the wire:
 
-* ``python remote_bench_agent.py generated`` (``PYTHONPATH`` holding ``generated/``): the
-  generated ``acp_v1`` agent served by ``acp_v1.remote.serve_agent``;
+* ``python remote_bench_agent.py generated [SESSION_TTL]`` (``PYTHONPATH`` holding
+  ``generated/``): the generated ``acp_v1`` agent served by ``acp_v1.remote.serve_agent``,
+  keeping ended connections' sessions resumable for SESSION_TTL seconds (the default's
+  3600 unless given);
 * ``python remote_bench_agent.py rc3`` (in a venv with the official Python SDK 1.0.0rc3): its
   agent served by its own ASGI app (``acp.http.asgi.create_asgi_app``) under hypercorn.
 
 Both listen on a free loopback port and print their URL (``http://127.0.0.1:PORT/acp``).
+On ``SIGUSR1`` either prints ``blocks N``: the memory blocks Python has allocated right now
+(``sys.getallocatedblocks()`` after a collection), the live heap whatever the allocator keeps
+mapped, so the bench tells objects kept from pages kept.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import signal
 import sys
 import time
@@ -23,7 +29,16 @@ import uuid
 from typing import Any
 
 
-def generated() -> None:
+def print_live_blocks() -> None:
+    gc.collect()
+    print(f"blocks {sys.getallocatedblocks()}", flush=True)
+
+
+def answer_probes() -> None:
+    asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, print_live_blocks)
+
+
+def generated(session_ttl: str | None = None) -> None:
     from acp_v1 import Agent, models
     from acp_v1.remote import ServerOptions, serve_agent
 
@@ -45,11 +60,16 @@ def generated() -> None:
                 )
             return models.PromptResponse(stop_reason=models.StopReason.END_TURN)
 
+    options = ServerOptions(max_connections=5000)
+    if session_ttl is not None:
+        options = ServerOptions(max_connections=5000, session_ttl=float(session_ttl))
+
     async def serve() -> None:
         stop = asyncio.Event()
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+        answer_probes()
         await serve_agent(
-            BenchAgent, host="127.0.0.1", port=0, options=ServerOptions(max_connections=5000),
+            BenchAgent, host="127.0.0.1", port=0, options=options,
             ready=lambda url: print(url, flush=True), shutdown=stop.wait,
         )
 
@@ -88,6 +108,7 @@ def rc3() -> None:
             return acp.PromptResponse(stop_reason="end_turn")
 
     async def serve() -> None:
+        answer_probes()
         app = create_asgi_app(BenchAgent)
         config = Config.from_mapping(bind=["127.0.0.1:0"], accesslog=None, graceful_timeout=1.0)
         sockets = config.create_sockets()
@@ -101,4 +122,4 @@ def rc3() -> None:
 
 
 if __name__ == "__main__":
-    {"generated": generated, "rc3": rc3}[sys.argv[1]]()
+    {"generated": generated, "rc3": rc3}[sys.argv[1]](*sys.argv[2:])

@@ -15,12 +15,11 @@ import weakref
 from typing import Any
 
 import pytest
-from test_remote import Recorder, initialized, prompt, run, serving, ws
-
 from acp_v1.remote import connect_to_remote_agent
 from acp_v1.remote.memory import IdleRelease, release_free_memory
 from acp_v1.remote.server import _Remote
 from acp_v1.remote.sessions import SessionRegistry
+from test_remote import Recorder, initialized, prompt, run, serving, ws
 
 
 def test_idle_release_runs_once_per_busy_to_idle_change() -> None:

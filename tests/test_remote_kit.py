@@ -17,6 +17,7 @@ import re
 import subprocess
 import sys
 from collections.abc import Iterator
+from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
 
@@ -136,6 +137,152 @@ def test_the_kit_checks_the_generated_remote_echo_agent_over_each_profile(profil
     assert not set(_statuses(rules)) & set(_statuses(report))
     assert "ACP remote transport (RFD rules)" in done.stdout
     assert f"ACP conformance of the agent {target}" in done.stdout
+
+
+# -- the kit's own HTTP peer: several streams at once, and the server's cookies -----------------
+
+
+class SettingCookies:
+    """The generated endpoint, logging each HTTP request (method, the cookies it carried) and
+    setting cookies: ``affinity`` on initialize's answer, ``streams=N`` on the answer that
+    opens the Nth session stream (a server's cookies change; the RFD: clients return them)."""
+
+    def __init__(self, app: Any, log: list[tuple[str, dict[str, str]]]) -> None:
+        self.app, self.state, self.log = app, app.state, log
+        self.session_streams = 0
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        headers = {k.decode().lower(): v.decode() for k, v in scope["headers"]}
+        jar: SimpleCookie = SimpleCookie(headers.get("cookie", ""))
+        cookie = None
+        if scope["method"] == "POST" and "acp-connection-id" not in headers:
+            cookie = b"affinity=a; Path=/"
+        elif scope["method"] == "GET" and "acp-session-id" in headers:
+            self.session_streams += 1
+            cookie = f"streams={self.session_streams}; Path=/".encode()
+        self.log.append((scope["method"], {name: m.value for name, m in jar.items()}))
+
+        async def setting(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start" and cookie is not None:
+                message = {**message, "headers": [*message["headers"], (b"set-cookie", cookie)]}
+            await send(message)
+
+        await self.app(scope, receive, setting)
+
+
+def test_the_kits_http_peer_streams_several_sessions_at_once_and_returns_the_servers_cookies() -> None:
+    """Three sessions prompted at once over Streamable HTTP, twice, with no keepalive to nudge
+    a stalled stream (an hour): every answer and every chunk comes, in order per session. On
+    one HTTP/2 connection for everything (the peer before), the second session's prompt POST
+    waited behind a quiet stream's read and the run stopped (PeerTimeout). Every request after
+    initialize carries the cookies the server set so far, whichever connection set them; the
+    kit's HTTP log is one entry per request, as the server saw them; nothing stays open."""
+    from _acp_kit.remote_peer import RemotePeer
+    from _acp_kit.wire import Transcript
+
+    async def body() -> None:
+        log: list[tuple[str, dict[str, str]]] = []
+        app = agent_app(EchoAgent, ServerOptions(keepalive_interval=3600.0))
+        url: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        stop = asyncio.Event()
+        server = asyncio.create_task(serve_app(SettingCookies(app, log), port=0,  # type: ignore[arg-type]
+                                               ready=url.set_result, shutdown=stop.wait))
+        peer = RemotePeer(Transcript("streams"), await url)
+        try:
+            await peer.start()
+
+            async def ask(req_id: int, method: str, params: dict[str, Any]) -> None:
+                await peer.send({"jsonrpc": "2.0", "id": req_id, "method": method, "params": params})
+
+            await ask(0, "initialize", {"protocolVersion": 1, "clientCapabilities": {}})
+            assert (await peer.next_frame(5)).get("id") == 0
+            sessions = []
+            for n in range(3):
+                await ask(1 + n, "session/new", {"cwd": "/", "mcpServers": []})
+                sessions.append((await peer.next_frame(5)).get("result")["sessionId"])
+            chunks: dict[str, list[str]] = {s: [] for s in sessions}
+            for round_ in range(2):
+                for n, session in enumerate(sessions):
+                    text = [{"type": "text", "text": f"{session} {round_}"}]
+                    await ask(10 * (round_ + 1) + n, "session/prompt", {"sessionId": session, "prompt": text})
+                answered = set()
+                while len(answered) < len(sessions):
+                    frame = await peer.next_frame(5)
+                    if frame.method == "session/update":
+                        update = frame.get("params")["update"]
+                        chunks[frame.get("params")["sessionId"]].append(update["content"]["text"])
+                    else:
+                        assert frame.get("result") == {"stopReason": "end_turn"}, frame.raw
+                        answered.add(frame.get("id"))
+            assert chunks == {s: [f"{s} ", "0", f"{s} ", "1"] for s in sessions}
+        finally:
+            await peer.close()
+            stop.set()
+            await asyncio.wait_for(server, 10)
+        # Nothing left: every stream's task (it held its own client) ended, the POSTs' client
+        # closed, the connection deleted (the endpoint forgot it).
+        assert peer._streams and all(task.done() for task in peer._streams.values())
+        assert peer._http.is_closed and app.state.acp.connections == {}
+        requests = [entry["request"].split()[0] for entry in peer.http_log]
+        assert requests == [method for method, _ in log]
+        assert requests == ["POST", "GET"] + ["POST"] * 3 + ["GET", "POST"] * 3 + ["POST"] * 3 + ["DELETE"]
+        assert {e["http_version"] for e in peer.http_log} == {"HTTP/2"}
+        assert [e["status"] for e in peer.http_log] == [200, 200] + [202] * 3 + [200, 202] * 3 + [202] * 4
+        # Each request sent once the one before it was answered: it carries what was set so far.
+        session_streams = [i for i, e in enumerate(peer.http_log) 
+                           if e["request"].startswith("GET stream ") and not e["request"].endswith(" connection")]
+        assert len(session_streams) == 3 and log[0][1] == {}
+        for i, (_, cookies) in enumerate(log[1:], start=1):
+            opened = sum(j < i for j in session_streams)
+            assert cookies == {"affinity": "a", **({"streams": str(opened)} if opened else {})}, log
+
+    asyncio.run(asyncio.wait_for(body(), GUARD))
+
+
+@pytest.mark.slow
+def test_a_post_after_the_server_closed_the_idle_connection_goes_on_a_new_one() -> None:
+    """The generated server closes an HTTP/2 connection with no request open after 2 s (its
+    keep-alive); httpcore2 does not notice, and a POST sent on it 2 to 5 s after the last one
+    failed (WriteError): the kit's peer and the generated client both ended there. Both let an
+    idle connection go sooner; here each waits 2.5 s before its second POST, side by side."""
+    from _acp_kit.remote_peer import RemotePeer
+    from _acp_kit.wire import Transcript
+    from acp_v1 import Client, models
+    from acp_v1.remote import connect_to_remote_agent
+
+    async def kit_peer(url: str) -> None:
+        peer = RemotePeer(Transcript("idle"), url)
+        try:
+            await peer.start()
+            await peer.send({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+                             "params": {"protocolVersion": 1, "clientCapabilities": {}}})
+            await peer.next_frame(5)
+            await asyncio.sleep(2.5)
+            await peer.send({"jsonrpc": "2.0", "id": 1, "method": "session/new", "params": {"cwd": "/", "mcpServers": []}})
+            assert "sessionId" in (await peer.next_frame(5)).get("result"), peer.http_log
+        finally:
+            await peer.close()
+
+    async def generated_client(url: str) -> None:
+        async with connect_to_remote_agent(Client(), url) as conn:
+            await conn.initialize(protocol_version=1, client_capabilities=models.ClientCapabilities())
+            await asyncio.sleep(2.5)
+            await asyncio.wait_for(conn.session_new(cwd="/", mcp_servers=[]), 5)
+
+    async def body() -> None:
+        app = agent_app(EchoAgent, ServerOptions())
+        url: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        stop = asyncio.Event()
+        server = asyncio.create_task(serve_app(app, port=0, ready=url.set_result, shutdown=stop.wait))
+        try:
+            await asyncio.gather(kit_peer(await url), generated_client(await url))
+        finally:
+            stop.set()
+            await asyncio.wait_for(server, 10)
+
+    asyncio.run(asyncio.wait_for(body(), GUARD))
 
 
 # -- a server that breaks the RFD's rules ------------------------------------------------------

@@ -1,0 +1,89 @@
+"""What the remote server keeps once its connections have gone (generated ``acp_v1.remote``).
+
+A server that has served many connections must not keep any of them, must forget the sessions
+it kept for resumption once their time is up even when no request comes to trigger it, and
+gives the allocator's free pages back when it goes idle (``remote/memory.py``). The resident
+size this buys is measured by ``bench/bench_remote.py`` (bench/README.md), not here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import sys
+import weakref
+from typing import Any
+
+import pytest
+from test_remote import Recorder, initialized, prompt, run, serving, ws
+
+from acp_v1.remote import connect_to_remote_agent
+from acp_v1.remote.memory import IdleRelease, release_free_memory
+from acp_v1.remote.server import _Remote
+from acp_v1.remote.sessions import SessionRegistry
+
+
+def test_idle_release_runs_once_per_busy_to_idle_change() -> None:
+    calls: list[int] = []
+    idle = IdleRelease(lambda: calls.append(1))
+    seen = [idle.observe(n) for n in (0, 0, 3, 1, 0, 0, 0, 2, 0)]
+    # Never busy yet: nothing; busy then idle: once; idle again: not again; busy, idle: once.
+    assert seen == [False, False, False, False, True, False, False, False, True]
+    assert len(calls) == 2
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's malloc_trim")
+def test_release_free_memory_reaches_glibcs_trim_on_linux() -> None:
+    assert release_free_memory() is True
+
+
+def test_the_registry_forgets_a_detached_session_when_swept_without_any_request() -> None:
+    registry = SessionRegistry(ttl=0.05, capacity=10)
+    assert registry.attach("s1", "c1", "alice")
+    registry.detach_all("c1")
+    assert len(registry) == 1  # resumable for its ttl
+    registry.expire()
+    assert len(registry) == 1
+    asyncio.run(asyncio.sleep(0.1))
+    registry.expire()
+    assert len(registry) == 0
+
+
+def test_after_the_last_connection_closes_no_connection_or_session_stays_and_memory_is_released(
+) -> None:
+    """Connections that lived across reaper ticks, with sessions and streamed prompts: once
+    they close, nothing of them stays reachable (the reaper held the last one it looked at,
+    with its streams and queues, until this was fixed), the detached sessions go when their
+    ttl is up with no request to trigger it, and memory is released once."""
+
+    async def body() -> None:
+        # idle_timeout 0.4 s: the reaper ticks every 0.1 s; sessions resumable for 0.3 s.
+        async with serving(idle_timeout=0.4, session_ttl=0.3) as (url, endpoint):
+            releases: list[int] = []
+            endpoint._idle_release = IdleRelease(lambda: releases.append(1))
+            remotes: list[weakref.ref[Any]] = []
+            for profile_url in (url, ws(url), url, ws(url)):
+                client = Recorder()
+                async with connect_to_remote_agent(client, profile_url) as conn:
+                    await initialized(conn)
+                    session = (await conn.session_new(cwd="/", mcp_servers=[])).session_id
+                    await conn.session_prompt(session_id=session, prompt=prompt("hello"))
+                    assert client.chunks
+                    remotes.extend(weakref.ref(r) for r in list(endpoint.connections.values()))
+                    await asyncio.sleep(0.25)  # the reaper ticks while the connection lives
+            assert len(remotes) == 4
+            for _ in range(100):
+                if not endpoint.connections and len(endpoint.sessions) == 0 and releases:
+                    break
+                await asyncio.sleep(0.05)
+            assert endpoint.connections == {}
+            assert len(endpoint.sessions) == 0, "detached sessions outlived their ttl"
+            assert releases == [1]
+            await asyncio.sleep(0.25)  # more idle ticks release nothing more
+            assert releases == [1]
+            gc.collect()
+            alive = [r() for r in remotes if r() is not None]
+            assert not alive, f"{len(alive)} ended connections still reachable"
+            assert not [o for o in gc.get_objects() if isinstance(o, _Remote)]
+
+    run(body)

@@ -16,7 +16,7 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
@@ -95,6 +95,20 @@ def listening(argv: list[str], env: dict[str, str], pattern: str) -> Iterator[st
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+@contextlib.asynccontextmanager
+async def served(app: Any) -> AsyncIterator[str]:
+    """An ASGI app (the generated endpoint, maybe wrapped) served on a free loopback port, in
+    this loop: its URL; stopped and awaited on exit."""
+    url: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+    stop = asyncio.Event()
+    task = asyncio.create_task(serve_app(app, port=0, ready=url.set_result, shutdown=stop.wait))
+    try:
+        yield await url
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, 10)
 
 
 def run_kit(url: str, tmp_path: Path, *extra: str) -> tuple[subprocess.CompletedProcess[str], dict, dict]:  # type: ignore[type-arg]
@@ -209,42 +223,37 @@ def test_the_kits_http_peer_streams_several_sessions_at_once_and_returns_the_ser
     async def body() -> None:
         log: list[tuple[str, dict[str, str]]] = []
         app = agent_app(EchoAgent, ServerOptions(keepalive_interval=3600.0))
-        url: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-        stop = asyncio.Event()
-        server = asyncio.create_task(serve_app(SettingCookies(app, log), port=0,  # type: ignore[arg-type]
-                                               ready=url.set_result, shutdown=stop.wait))
-        peer = RemotePeer(Transcript("streams"), await url)
-        try:
-            await peer.start()
+        async with served(SettingCookies(app, log)) as url:
+            peer = RemotePeer(Transcript("streams"), url)
+            try:
+                await peer.start()
 
-            async def ask(req_id: int, method: str, params: dict[str, Any]) -> None:
-                await peer.send({"jsonrpc": "2.0", "id": req_id, "method": method, "params": params})
+                async def ask(req_id: int, method: str, params: dict[str, Any]) -> None:
+                    await peer.send({"jsonrpc": "2.0", "id": req_id, "method": method, "params": params})
 
-            await ask(0, "initialize", {"protocolVersion": 1, "clientCapabilities": {}})
-            assert (await peer.next_frame(5)).get("id") == 0
-            sessions = []
-            for n in range(3):
-                await ask(1 + n, "session/new", {"cwd": "/", "mcpServers": []})
-                sessions.append((await peer.next_frame(5)).get("result")["sessionId"])
-            chunks: dict[str, list[str]] = {s: [] for s in sessions}
-            for round_ in range(2):
-                for n, session in enumerate(sessions):
-                    text = [{"type": "text", "text": f"{session} {round_}"}]
-                    await ask(10 * (round_ + 1) + n, "session/prompt", {"sessionId": session, "prompt": text})
-                answered = set()
-                while len(answered) < len(sessions):
-                    frame = await peer.next_frame(5)
-                    if frame.method == "session/update":
-                        update = frame.get("params")["update"]
-                        chunks[frame.get("params")["sessionId"]].append(update["content"]["text"])
-                    else:
-                        assert frame.get("result") == {"stopReason": "end_turn"}, frame.raw
-                        answered.add(frame.get("id"))
-            assert chunks == {s: [f"{s} ", "0", f"{s} ", "1"] for s in sessions}
-        finally:
-            await peer.close()
-            stop.set()
-            await asyncio.wait_for(server, 10)
+                await ask(0, "initialize", {"protocolVersion": 1, "clientCapabilities": {}})
+                assert (await peer.next_frame(5)).get("id") == 0
+                sessions = []
+                for n in range(3):
+                    await ask(1 + n, "session/new", {"cwd": "/", "mcpServers": []})
+                    sessions.append((await peer.next_frame(5)).get("result")["sessionId"])
+                chunks: dict[str, list[str]] = {s: [] for s in sessions}
+                for round_ in range(2):
+                    for n, session in enumerate(sessions):
+                        text = [{"type": "text", "text": f"{session} {round_}"}]
+                        await ask(10 * (round_ + 1) + n, "session/prompt", {"sessionId": session, "prompt": text})
+                    answered = set()
+                    while len(answered) < len(sessions):
+                        frame = await peer.next_frame(5)
+                        if frame.method == "session/update":
+                            update = frame.get("params")["update"]
+                            chunks[frame.get("params")["sessionId"]].append(update["content"]["text"])
+                        else:
+                            assert frame.get("result") == {"stopReason": "end_turn"}, frame.raw
+                            answered.add(frame.get("id"))
+                assert chunks == {s: [f"{s} ", "0", f"{s} ", "1"] for s in sessions}
+            finally:
+                await peer.close()
         # Nothing left: every stream's task (it held its own client) ended, the POSTs' client
         # closed, the connection deleted (the endpoint forgot it).
         assert peer._streams and all(task.done() for task in peer._streams.values())
@@ -255,7 +264,7 @@ def test_the_kits_http_peer_streams_several_sessions_at_once_and_returns_the_ser
         assert {e["http_version"] for e in peer.http_log} == {"HTTP/2"}
         assert [e["status"] for e in peer.http_log] == [200, 200] + [202] * 3 + [200, 202] * 3 + [202] * 4
         # Each request sent once the one before it was answered: it carries what was set so far.
-        session_streams = [i for i, e in enumerate(peer.http_log) 
+        session_streams = [i for i, e in enumerate(peer.http_log)
                            if e["request"].startswith("GET stream ") and not e["request"].endswith(" connection")]
         assert len(session_streams) == 3 and log[0][1] == {}
         for i, (_, cookies) in enumerate(log[1:], start=1):
@@ -296,15 +305,8 @@ def test_a_post_after_the_server_closed_the_idle_connection_goes_on_a_new_one() 
             await asyncio.wait_for(conn.session_new(cwd="/", mcp_servers=[]), 5)
 
     async def body() -> None:
-        app = agent_app(EchoAgent, ServerOptions())
-        url: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-        stop = asyncio.Event()
-        server = asyncio.create_task(serve_app(app, port=0, ready=url.set_result, shutdown=stop.wait))
-        try:
-            await asyncio.gather(kit_peer(await url), generated_client(await url))
-        finally:
-            stop.set()
-            await asyncio.wait_for(server, 10)
+        async with served(agent_app(EchoAgent, ServerOptions())) as url:
+            await asyncio.gather(kit_peer(url), generated_client(url))
 
     asyncio.run(asyncio.wait_for(body(), GUARD))
 
@@ -355,17 +357,9 @@ def test_a_line_http_refused_without_json_rpc_is_no_request_left_unanswered(mode
     from _acp_kit.checks_agent_jsonrpc import unanswered_probe
 
     async def body() -> tuple[bool, list[dict[str, Any]]]:
-        app = agent_app(EchoAgent, ServerOptions())
-        url: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-        stop = asyncio.Event()
-        server = asyncio.create_task(serve_app(AnsweringNonJson(app, mode), port=0,  # type: ignore[arg-type]
-                                               ready=url.set_result, shutdown=stop.wait))
-        runner = AgentRunner(AgentTarget(argv=(), url=await url, timeout=5.0))
-        try:
+        async with served(AnsweringNonJson(agent_app(EchoAgent, ServerOptions()), mode)) as url:
+            runner = AgentRunner(AgentTarget(argv=(), url=url, timeout=5.0))
             run = await asyncio.to_thread(runner.run, "wire")
-        finally:
-            stop.set()
-            await asyncio.wait_for(server, 10)
         kit = AgentKit(runner, None)  # type: ignore[arg-type]  (no schema check here)
         line = run.notes["parse_error_line"]
         return unanswered_probe(kit, "wire", line), run.transcript.notes["http"]
@@ -417,16 +411,8 @@ class Misbehaving:
 ])
 def test_a_server_that_breaks_an_rfd_rule_fails_that_rule(fault: str, failing: set[str]) -> None:
     async def body() -> dict[str, tuple[str, str]]:
-        app = agent_app(EchoAgent, ServerOptions())
-        url: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-        stop = asyncio.Event()
-        task = asyncio.create_task(serve_app(Misbehaving(app, fault), port=0,  # type: ignore[arg-type]
-                                             ready=url.set_result, shutdown=stop.wait))
-        try:
-            return await run_rules(await url, 5.0, "hello")
-        finally:
-            stop.set()
-            await asyncio.wait_for(task, 10)
+        async with served(Misbehaving(agent_app(EchoAgent, ServerOptions()), fault)) as url:
+            return await run_rules(url, 5.0, "hello")
 
     results = asyncio.run(asyncio.wait_for(body(), GUARD))
     failed = {rule_id for rule_id, (status, _) in results.items() if status == "fail"}

@@ -15,6 +15,7 @@ from .agent_kit import (
     later_answered,
     notification_replies,
     received_count,
+    refused_by_transport,
     step_result,
     stop_reason_of,
     wire_check,
@@ -73,23 +74,26 @@ def _response_required(kit: AgentKit) -> None:
     ts = kit.transcripts(names)
     # A custom (_) request never answered is EXT-RESPOND-TO-CUSTOM-REQUEST's.
     w.every_request_answered(ts, kit.closed(names), skip_methods=("_",))
-    if not answers_in(kit.note("wire", "parse_error")) and later_answered(
-        kit, "wire", "unknown_method"
+    for key, code, what in (
+        ("parse_error", -32700, "a line that is not JSON"),
+        ("invalid_request", -32600, "JSON that is no request"),
     ):
-        line = kit.note("wire", "parse_error_line")
-        raise fail(
-            f"[wire] no response (expected error -32700) to a line that is not JSON: {line.shown()}"
-        )
-    if not answers_in(kit.note("wire", "invalid_request")) and later_answered(
-        kit, "wire", "unknown_method"
-    ):
-        line = kit.note("wire", "invalid_request_line")
-        raise fail(
-            f"[wire] no response (expected error -32600) to JSON that is no request: {line.shown()}"
-        )
+        line = kit.note("wire", f"{key}_line")
+        if not answers_in(kit.note("wire", key)) and unanswered_probe(kit, "wire", line):
+            raise fail(f"[wire] no response (expected error {code}) to {what}: {line.shown()}")
     sent, frames = kit.note("batch", "batch_empty")
-    if not answers_in(frames) and later_answered(kit, "batch", "after_batches"):
+    if not answers_in(frames) and unanswered_probe(kit, "batch", sent, "after_batches"):
         raise fail(f"[batch] no response (expected error -32600) to an empty batch: {sent.shown()}")
+
+
+def unanswered_probe(
+    kit: AgentKit, scenario: str, sent: Frame, next_request: str = "unknown_method"
+) -> bool:
+    """A probe with no answer in its window is unanswered once the agent answered the kit's
+    next request (no mere delay), unless the transport refused it (no request then)."""
+    return later_answered(kit, scenario, next_request) and not refused_by_transport(
+        kit, scenario, sent
+    )
 
 
 @check(

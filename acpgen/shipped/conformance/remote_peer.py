@@ -7,6 +7,13 @@ transcript as the bytes that travelled (one WebSocket text frame, one POST body,
 event), so the wire checks judge the remote agent exactly as a local one, malformed lines
 included. What HTTP itself answered (status, headers) is kept in ``transcript.notes["http"]``.
 
+Over Streamable HTTP the POSTs share one HTTP/2 connection and each SSE stream has one of its
+own, all of them sharing one cookie jar (the RFD: cookies are returned on every request, as
+the server sets and changes them). httpcore2 hands a connection's read lock to its waiting
+streams in turn: a quiet stream holding it blocks in a socket read while frames another
+stream already received wait behind it, so several streams on one connection stall until
+some byte arrives (the generated client's rule too, ``runtime/remote/client.py``).
+
 Its libraries (websockets; httpx2 with HTTP/2) are the generated SDK's ``remote`` extra,
 imported only when a URL is given.
 """
@@ -28,6 +35,10 @@ SESSION_HEADER = "Acp-Session-Id"
 # resume flow), but the session's stream is opened before them.
 ATTACH_METHODS = frozenset({"session/load", "session/resume", "session/fork"})
 SEND_TIMEOUT = 5.0  # seconds one POST or WebSocket send may take, as a pipe write may
+# Seconds an idle HTTP/2 connection is kept for the next POST: less than the servers' own
+# keep-alive (the generated server's 2 s, hypercorn's default 5 s). httpcore2 does not notice
+# that the server closed an idle HTTP/2 connection: a POST sent on it fails (WriteError).
+IDLE_CONNECTION = 1.0
 
 
 def import_remote_libraries() -> tuple[Any, Any, tuple[type[BaseException], ...]]:
@@ -45,6 +56,19 @@ def import_remote_libraries() -> tuple[Any, Any, tuple[type[BaseException], ...]
     # OSError covers TimeoutError (an open that took too long).
     errors = (OSError, httpx2.HTTPError, httpx2.SSEError, WebSocketException)
     return httpx2, ws_client, errors
+
+
+def http2_client(httpx2: Any, timeout: float, jar: Any = None) -> Any:
+    """An HTTP/2 client (prior knowledge on ``http://``): one connection to the endpoint.
+    ``jar``: the ``http.cookiejar.CookieJar`` it shares with the other clients of the same ACP
+    connection (what one response sets, every later request carries)."""
+    return httpx2.AsyncClient(
+        http1=False,
+        http2=True,
+        cookies=jar,
+        timeout=httpx2.Timeout(timeout, read=None),  # SSE streams are quiet for long
+        limits=httpx2.Limits(keepalive_expiry=IDLE_CONNECTION),
+    )
 
 
 def websocket_url(url: str) -> str:
@@ -72,7 +96,7 @@ class RemotePeer(Peer):
         self.url = url
         self.websocket = url.lower().startswith(("ws:", "wss:"))
         self._socket: Any = None
-        self._http: Any = None
+        self._http: Any = None  # the POSTs' (and DELETE's) client; each stream has its own
         self.connection_id: str | None = None
         self._streams: dict[str | None, asyncio.Task[None]] = {}
         self._opened: dict[str | None, asyncio.Future[int]] = {}
@@ -98,8 +122,7 @@ class RemotePeer(Peer):
         self.argv = [self.url]
         httpx2, ws_client, self._errors = import_remote_libraries()
         if not self.websocket:
-            timeout = httpx2.Timeout(SEND_TIMEOUT, read=None)  # SSE streams are quiet for long
-            self._http = httpx2.AsyncClient(http1=False, http2=True, timeout=timeout)
+            self._http = http2_client(httpx2, SEND_TIMEOUT)
             return
         try:
             self._socket = await ws_client.connect(
@@ -184,7 +207,7 @@ class RemotePeer(Peer):
         except TimeoutError:
             raise
         except self._errors as exc:
-            raise PeerClosed(f"POST to {self.url} failed: {exc}") from None
+            raise PeerClosed(f"POST to {self.url} failed: {exc!r}") from None
         finally:
             self._posting -= 1
             if not self._posting:
@@ -246,8 +269,11 @@ class RemotePeer(Peer):
         headers = {"Accept": "text/event-stream", CONNECTION_HEADER: self.connection_id}
         if session is not None:
             headers[SESSION_HEADER] = session
+        # Its own connection (see the module's docstring), made here so that cancelling the
+        # task closes it whenever that happens; the POSTs' cookie jar, shared.
+        http = http2_client(httpx2, SEND_TIMEOUT, self._http.cookies.jar)
         try:
-            async with self._http.stream("GET", self.url, headers=headers) as response:
+            async with http, http.stream("GET", self.url, headers=headers) as response:
                 self._log(f"GET stream {session or 'connection'}", None, response)
                 opened.set_result(response.status_code)
                 if response.status_code != 200:
@@ -261,7 +287,7 @@ class RemotePeer(Peer):
         except self._errors as exc:  # the stream broke: a connection stream's end is the run's
             if not opened.done():
                 opened.set_result(0)
-            self._closed_reason = f"its SSE stream broke: {exc}"
+            self._closed_reason = f"its SSE stream broke: {exc!r}"
         finally:
             if not opened.done():
                 opened.set_result(0)

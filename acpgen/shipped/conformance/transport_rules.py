@@ -5,8 +5,9 @@ each quoted. They are kept apart from the roster's requirements (which say what 
 how): their IDs start ``RFD-HTTP-`` (the Streamable HTTP profile) or ``RFD-WS-`` (the
 WebSocket profile), and the report lists them in a section of their own.
 
-Each rule opens what it needs on the endpoint (an HTTP/2 client the kit controls, a raw
-WebSocket) and looks at status codes, headers, content types and which stream carries what.
+Each rule opens what it needs on the endpoint (HTTP/2 clients the kit controls: one for the
+requests, one per SSE stream, sharing their cookies, as the kit's peer does; a raw WebSocket)
+and looks at status codes, headers, content types and which stream carries what.
 Every wait is bounded by the kit's timeout. A server that speaks only WebSocket (the RFD allows
 it) skips the ``RFD-HTTP-`` rules.
 """
@@ -24,6 +25,7 @@ from .outcome import CheckFailed, CheckSkipped
 from .remote_peer import (
     CONNECTION_HEADER,
     SESSION_HEADER,
+    http2_client,
     http_url,
     import_remote_libraries,
     websocket_url,
@@ -95,9 +97,8 @@ class Probe:
         self.http_refusal: str | None = None  # why the HTTP rules are skipped
 
     async def __aenter__(self) -> Self:
-        timeout = self.httpx2.Timeout(self.timeout, read=None)
         self.streams = []
-        self.client = self.httpx2.AsyncClient(http1=False, http2=True, timeout=timeout)
+        self.client = http2_client(self.httpx2, self.timeout)
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -163,8 +164,10 @@ class Probe:
         return stream
 
     async def _read(self, stream: Stream, headers: dict[str, str], opened: Any) -> None:
+        # A connection of its own (remote_peer's docstring says why), the requests' cookies.
+        client = http2_client(self.httpx2, self.timeout, self.client.cookies.jar)
         try:
-            async with self.client.stream("GET", self.http_url, headers=headers) as response:
+            async with client, client.stream("GET", self.http_url, headers=headers) as response:
                 stream.status_code = response.status_code
                 stream.headers = {k.lower(): v for k, v in response.headers.items()}
                 opened.set_result(None)

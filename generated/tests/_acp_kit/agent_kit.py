@@ -264,6 +264,14 @@ def later_answered(kit: AgentKit, scenario: str, key: str) -> bool:
     return isinstance(frame, Frame)
 
 
+def refused_by_transport(kit: AgentKit, scenario: str, sent: Frame) -> bool:
+    """Whether the transport refused ``sent`` before the agent's JSON-RPC layer (over HTTP, an
+    error status with no JSON-RPC answer in its body: the remote peer takes the message out
+    of the transcript and keeps it in ``notes["http"]``); then it is no request left
+    unanswered."""
+    return not any(frame is sent for frame in kit.run(scenario).transcript.frames)
+
+
 def session_ids_of(t: Transcript) -> set[str]:
     ids = set()
     for f in t.received():

@@ -43,6 +43,10 @@ __all__ = ["RemoteRefused", "connect_to_remote_agent"]
 quiet_header_logs()  # no token or cookie in any log, at any level
 
 _QUEUE = 1024  # frames received and not yet taken by the engine (then the socket waits)
+# Seconds an idle HTTP/2 connection is kept for the next POST: less than the servers' own
+# keep-alive (the generated server's 2 s, hypercorn's default 5 s). httpcore2 does not notice
+# that the server closed an idle HTTP/2 connection: a POST sent on it fails (WriteError).
+_IDLE_CONNECTION = 1.0
 
 
 class RemoteRefused(ConnectionError):
@@ -354,7 +358,12 @@ async def _streamable_http(
 
     def http() -> httpx2.AsyncClient:
         return httpx2.AsyncClient(
-            http1=False, http2=True, cookies=dial.jar, verify=tls, timeout=timeout
+            http1=False,
+            http2=True,
+            cookies=dial.jar,
+            verify=tls,
+            timeout=timeout,
+            limits=httpx2.Limits(keepalive_expiry=_IDLE_CONNECTION),
         )
 
     link = _HttpLink(dial.url, http, dial.headers, dial.limit)

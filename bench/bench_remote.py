@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import json
 import os
@@ -44,7 +45,8 @@ RC3 = ["agent-client-protocol[http]==1.0.0rc3", "hypercorn==0.18.0"]
 RC3_VENV = Path.home() / ".cache" / "acpgen-bench" / "rc3"
 SETTLE = 6.0  # seconds after the last close before "after" is read (the idle release runs
 #                on the reaper's next tick: at most 5 s with the default idle_timeout)
-GUARD = 600.0  # seconds: a run that takes longer is stopped (a hang, not a result)
+STAGES: dict[int, str] = {}  # what each HTTP connection is opening (a stall's report)
+GUARD = 150.0  # seconds: a run that takes longer is stopped (a hang, not a result)
 
 
 def rc3_python() -> str:
@@ -148,7 +150,10 @@ async def one_http_connection(url: str, sessions: int, updates: int, result: Res
     connection's, one per session) on an HTTP/2 connection of its own, as the generated
     client does (docs/remote.md), everything they carry into one inbox."""
     def client() -> httpx2.AsyncClient:
-        return httpx2.AsyncClient(http1=False, http2=True, timeout=httpx2.Timeout(60, read=None))
+        # An idle connection is dropped after 1 s, before a server closes it (the generated
+        # one after 2 s): a POST never goes on a connection the server is closing.
+        return httpx2.AsyncClient(http1=False, http2=True, timeout=httpx2.Timeout(60, read=None),
+                                  limits=httpx2.Limits(keepalive_expiry=1.0))
 
     inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
     readers: list[asyncio.Future[None]] = []
@@ -179,17 +184,26 @@ async def one_http_connection(url: str, sessions: int, updates: int, result: Res
             headers = {**json_type, **base}
             if session is not None:
                 headers["Acp-Session-Id"] = session
-            status = (await http.post(url, content=body, headers=headers)).status_code
+            try:
+                status = (await http.post(url, content=body, headers=headers)).status_code
+            except httpx2.WriteError:  # never left: once more on a new connection, as the
+                # generated client does (remote/client.py, _HttpLink._send)
+                status = (await http.post(url, content=body, headers=headers)).status_code
             if status != 202:
                 raise RuntimeError(f"POST answered {status}")
 
         try:
+            STAGES[id(inbox)] = "GET connection stream"
             await stream(None)
             ids: list[str] = []
             for k in range(sessions):
+                STAGES[id(inbox)] = f"POST session/new {k}"
                 await post(request(1 + k, "session/new", {"cwd": "/", "mcpServers": []}))
+                STAGES[id(inbox)] = f"answer session/new {k}"
                 ids.append((await inbox.get())["result"]["sessionId"])
+                STAGES[id(inbox)] = f"GET session stream {k}"
                 await stream(ids[-1])
+            STAGES[id(inbox)] = "opened"
             await all_opened(opened, go, count)
             for k, session in enumerate(ids):
                 await post(prompt_request(k, session, updates), session)
@@ -260,7 +274,8 @@ async def one_round(name: str, pid: int, url: str, args: argparse.Namespace) -> 
         await asyncio.gather(*clients, return_exceptions=True)
         sampling = False
         await sampler
-        reason = repr(failed[0].exception()) if failed else f"not open after {GUARD:g} s"
+        waiting = collections.Counter(STAGES.values())
+        reason = repr(failed[0].exception()) if failed else f"not open after {GUARD:g} s: {waiting}"
         raise SystemExit(f"{name}: {len(failed)} of {len(clients)} connections failed while "
                          f"opening: {reason}")
     start = time.monotonic()

@@ -212,6 +212,77 @@ def test_http2_streams_of_one_connection_never_wait_for_each_other() -> None:
     run(body)
 
 
+@contextlib.asynccontextmanager
+async def _forwarder(url: str, drop: set[int]) -> AsyncIterator[str]:
+    """A TCP forwarder in front of ``url`` that closes the connections numbered in ``drop``
+    (1 is the first) as soon as they open, as a busy server whose keep-alive ran out before it
+    read the first request does; the others are passed through. Its URL."""
+    host, port = url.split("//")[1].split("/")[0].split(":")
+    opened = [0]
+
+    async def pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(ConnectionError):
+            while data := await reader.read(65536):
+                writer.write(data)
+                await writer.drain()
+        writer.close()
+
+    async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        opened[0] += 1
+        if opened[0] in drop:
+            writer.close()
+            return
+        upstream_reader, upstream_writer = await asyncio.open_connection(host, int(port))
+        await asyncio.gather(pipe(reader, upstream_writer), pipe(upstream_reader, writer))
+
+    server = await asyncio.start_server(accept, "127.0.0.1", 0)
+    try:
+        yield f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}/acp"
+    finally:
+        server.close()
+
+
+def test_an_sse_stream_whose_new_connection_is_closed_unread_is_opened_once_more() -> None:
+    """Connection 1 carries the POSTs, 2 the connection's SSE stream, 3 the session's: the
+    server closing 2 and then 3 before reading them (its keep-alive ran out under a burst of
+    new connections) costs each stream one more GET, not the connection; a stream closed twice
+    fails the call that needed it, in one line."""
+    async def body() -> None:
+        async with serving() as (url, _endpoint):
+            async with _forwarder(url, drop={2, 4}) as front:
+                client = Recorder()
+                async with connect_to_remote_agent(client, front) as conn:
+                    await initialized(conn)  # stream on 3 (2 closed)
+                    session_id = (await conn.session_new(cwd="/", mcp_servers=[])).session_id
+                    done = await conn.session_prompt(session_id=session_id, prompt=prompt("hi"))
+                    assert done.stop_reason == models.StopReason.END_TURN and client.chunks
+            async with _forwarder(url, drop={2, 3}) as front:
+                with pytest.raises(ConnectionError, match=r"GET \(SSE stream\) failed"):
+                    async with connect_to_remote_agent(Recorder(), front) as conn:
+                        await initialized(conn)
+
+    run(body)
+
+
+@pytest.mark.slow  # waits out the server's keep-alive (5 s)
+def test_a_post_on_a_connection_the_server_closed_is_sent_once_more_on_a_new_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The client's pool keeping an idle connection longer than the server's keep-alive (here
+    made so: 60 s against 5 s) sends the next POST on a connection the server has closed: the
+    write fails, nothing of it was read, and it goes once more on a new connection."""
+    import acp_v1.remote.client as remote_client
+
+    monkeypatch.setattr(remote_client, "_IDLE_CONNECTION", 60.0)
+
+    async def body() -> None:
+        async with serving() as (url, _endpoint), connect_to_remote_agent(Recorder(), url) as conn:
+            await initialized(conn)
+            await asyncio.sleep(5.5)
+            await asyncio.wait_for(conn.session_new(cwd="/", mcp_servers=[]), 5)
+
+    run(body)
+
+
 class _PostLog:
     """ASGI middleware: every POST's headers and body, as the endpoint received them."""
 

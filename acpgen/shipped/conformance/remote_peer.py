@@ -36,7 +36,7 @@ SESSION_HEADER = "Acp-Session-Id"
 ATTACH_METHODS = frozenset({"session/load", "session/resume", "session/fork"})
 SEND_TIMEOUT = 5.0  # seconds one POST or WebSocket send may take, as a pipe write may
 # Seconds an idle HTTP/2 connection is kept for the next POST: less than the servers' own
-# keep-alive (the generated server's 2 s, hypercorn's default 5 s). httpcore2 does not notice
+# keep-alive (the generated server's 5 s, hypercorn's default). httpcore2 does not notice
 # that the server closed an idle HTTP/2 connection: a POST sent on it fails (WriteError).
 IDLE_CONNECTION = 1.0
 

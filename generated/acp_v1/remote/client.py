@@ -45,7 +45,7 @@ quiet_header_logs()  # no token or cookie in any log, at any level
 
 _QUEUE = 1024  # frames received and not yet taken by the engine (then the socket waits)
 # Seconds an idle HTTP/2 connection is kept for the next POST: less than the servers' own
-# keep-alive (the generated server's 2 s, hypercorn's default 5 s). httpcore2 does not notice
+# keep-alive (the generated server's 5 s, hypercorn's default). httpcore2 does not notice
 # that the server closed an idle HTTP/2 connection: a POST sent on it fails (WriteError).
 _IDLE_CONNECTION = 1.0
 
@@ -165,12 +165,22 @@ class _HttpLink:
             # The session's stream is open before its first message (the RFD's resume flow
             # opens it before session/load), so what the agent sends for it goes there.
             await self._open_stream(session_id, required=envelope.method not in ATTACH_METHODS)
-        response = await self.http.post(self.url, content=frame, headers=headers)
+        response = await self._send(frame, headers)
         if response.status_code not in (200, 202):
             raise RemoteRefused(response.status_code, f"POST {envelope.method or 'response'}")
 
+    async def _send(self, frame: bytes, headers: dict[str, str]) -> httpx2.Response:
+        try:
+            return await self.http.post(self.url, content=frame, headers=headers)
+        except httpx2.WriteError:
+            # The request never left: the server had closed the pooled connection (its
+            # keep-alive ran out while this side was busy and had not read the GOAWAY yet),
+            # so it processed nothing of it. Sent once more, on a new connection; any other
+            # failure (the request may have been processed) is the caller's.
+            return await self.http.post(self.url, content=frame, headers=headers)
+
     async def _initialize(self, frame: bytes, headers: dict[str, str]) -> None:
-        response = await self.http.post(self.url, content=frame, headers=headers)
+        response = await self._send(frame, headers)
         connection_id = response.headers.get("acp-connection-id")
         if response.status_code != 200 or not connection_id:
             raise RemoteRefused(response.status_code, "initialize")
@@ -197,28 +207,41 @@ class _HttpLink:
         headers["Acp-Connection-Id"] = self.connection_id
         if session_id is not None:
             headers["Acp-Session-Id"] = session_id
-        http = self.connect()
-        http.cookies.update(self.http.cookies)
         try:
-            async with http, http.stream("GET", self.url, headers=headers) as response:
-                opened.set_result(response.status_code)
-                if response.status_code != 200:
-                    return
-                async for event in httpx2.EventSource(response, max_event_size=self.limit):
-                    if event.data:
-                        frame = event.data.encode("utf-8")
-                        if session_id is not None:
-                            self._note_request(frame, session_id)
-                        await self.channel.feed(frame)
+            try:
+                await self._read_stream(session_id, headers, opened)
+            except httpx2.TransportError:
+                if opened.done():
+                    raise
+                # The new connection ended before any answer: a busy server's keep-alive ran
+                # out before it read the request, so nothing was opened. A GET: once more.
+                await self._read_stream(session_id, headers, opened)
         except (httpx2.HTTPError, httpx2.SSEError) as exc:
             if not opened.done():
-                opened.set_exception(ConnectionError(f"GET (SSE stream) failed: {exc}"))
+                opened.set_exception(ConnectionError(f"GET (SSE stream) failed: {exc!r}"))
         finally:
             if not opened.done():
                 opened.set_result(0)
             # The connection-scoped stream is the connection: its end ends the engine.
             if session_id is None and not self._closing:
                 self.channel.end()
+
+    async def _read_stream(
+        self, session_id: str | None, headers: dict[str, str], opened: asyncio.Future[int]
+    ) -> None:
+        assert self.channel is not None
+        http = self.connect()
+        http.cookies.update(self.http.cookies)
+        async with http, http.stream("GET", self.url, headers=headers) as response:
+            opened.set_result(response.status_code)
+            if response.status_code != 200:
+                return
+            async for event in httpx2.EventSource(response, max_event_size=self.limit):
+                if event.data:
+                    frame = event.data.encode("utf-8")
+                    if session_id is not None:
+                        self._note_request(frame, session_id)
+                    await self.channel.feed(frame)
 
     def _note_request(self, frame: bytes, session_id: str) -> None:
         if b'"id"' not in frame or b'"method"' not in frame:

@@ -25,6 +25,7 @@ import collections
 import contextlib
 import json
 import os
+import random
 import signal
 import statistics
 import subprocess
@@ -87,8 +88,16 @@ def request(req_id: int, method: str, params: dict[str, Any]) -> str:
     return json.dumps({"jsonrpc": "2.0", "id": req_id, "method": method, "params": params})
 
 
+PACE = [0.0]  # seconds between two updates of a session (--rate), 0: all at once
+OFFSETS = random.Random(0)  # each session's first update, spread over one pause
+
+
 def prompt_request(k: int, session: str, updates: int) -> str:
-    params = {"sessionId": session, "prompt": [{"type": "text", "text": str(updates)}]}
+    """A prompt for ``updates`` updates: all at once, or paced (``N PAUSE OFFSET``, --rate)."""
+    text = str(updates)
+    if PACE[0]:
+        text = f"{updates} {PACE[0]} {OFFSETS.uniform(0, PACE[0]):.4f}"
+    params = {"sessionId": session, "prompt": [{"type": "text", "text": text}]}
     return request(100 + k, "session/prompt", params)
 
 
@@ -339,10 +348,16 @@ def main() -> int:
     parser.add_argument("--profile", choices=("websocket", "http"), default="websocket",
                         help="WebSocket, or Streamable HTTP over HTTP/2")
     parser.add_argument("--no-rc3", action="store_true", help="the generated server only")
+    parser.add_argument("--rate", type=float, default=None,
+                        help="offer this many updates per second in all (each session paced "
+                        "evenly, starts spread), the same to both servers: latency at one load "
+                        "rather than at each server's own saturation")
     parser.add_argument("--session-ttl", type=float, default=None,
                         help="the generated server keeps ended connections' sessions resumable "
                         "this long (default: its 3600 s); under SETTLE, 'after' has none left")
     args = parser.parse_args()
+    if args.rate:
+        PACE[0] = args.connections * args.sessions / args.rate
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     ttl = [] if args.session_ttl is None else [str(args.session_ttl)]
     ours = run("generated", [sys.executable, str(AGENT), "generated", *ttl],

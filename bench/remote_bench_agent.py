@@ -1,5 +1,9 @@
 """The agent bench/bench_remote.py serves: a prompt ``N`` streams N updates, then ends the turn.
 
+A prompt ``N PAUSE OFFSET`` paces them: update k goes at OFFSET + k * PAUSE seconds after the
+prompt arrived (``paced``), so the bench can offer the same load to servers of different
+speeds and compare their latencies at it.
+
 Each update's text is ``SEQ STAMP``: its place in the turn and ``time.monotonic_ns()`` when the
 agent sent it (CLOCK_MONOTONIC is one clock for every process of the machine), so the load
 client checks order and measures each update's latency. Two implementations of the same
@@ -26,7 +30,19 @@ import signal
 import sys
 import time
 import uuid
+from collections.abc import AsyncIterator
 from typing import Any
+
+
+async def paced(text: str) -> AsyncIterator[int]:
+    """The updates' places in the turn, each at its time (``N`` alone: all at once)."""
+    count, *timing = text.split()
+    pause, offset = (float(timing[0]), float(timing[1])) if timing else (0.0, 0.0)
+    start = time.monotonic() + offset
+    for seq in range(int(count)):
+        if pause:
+            await asyncio.sleep(max(0.0, start + seq * pause - time.monotonic()))
+        yield seq
 
 
 def print_live_blocks() -> None:
@@ -50,8 +66,8 @@ def generated(session_ttl: str | None = None) -> None:
 
         async def session_prompt(self, params: models.PromptRequest) -> models.PromptResponse:
             block = params.prompt[0]
-            count = int(block.text) if isinstance(block, models.ContentBlockText) else 0
-            for seq in range(count):
+            text = block.text if isinstance(block, models.ContentBlockText) else "0"
+            async for seq in paced(text):
                 await self.connection.session_update(
                     session_id=params.session_id,
                     update=models.SessionUpdateAgentMessageChunk(
@@ -99,8 +115,7 @@ def rc3() -> None:
             return acp.NewSessionResponse(session_id=f"bench-{id(self)}-{self.sessions}")
 
         async def prompt(self, prompt: list[Any], session_id: str, **kwargs: Any) -> Any:
-            count = int(getattr(prompt[0], "text", "0"))
-            for seq in range(count):
+            async for seq in paced(getattr(prompt[0], "text", "0")):
                 text = acp.schema.TextContentBlock(text=f"{seq} {time.monotonic_ns()}")
                 await self.conn.session_update(
                     session_id=session_id, update=acp.schema.AgentMessageChunk(content=text)

@@ -48,6 +48,7 @@ def test_the_registry_forgets_a_detached_session_when_swept_without_any_request(
     assert len(registry) == 0
 
 
+@pytest.mark.slow  # four connections living across reaper ticks: about 2 s
 def test_after_the_last_connection_closes_no_connection_or_session_stays_and_memory_is_released(
 ) -> None:
     """Connections that lived across reaper ticks, with sessions and streamed prompts: once

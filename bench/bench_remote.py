@@ -167,12 +167,25 @@ async def one_http_connection(url: str, sessions: int, updates: int, result: Res
     inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
     readers: list[asyncio.Future[None]] = []
 
-    async def listen(headers: dict[str, str], ready: asyncio.Future[int]) -> None:
+    async def read(headers: dict[str, str], ready: asyncio.Future[int]) -> None:
         async with client() as own, own.stream("GET", url, headers=headers) as response:
             ready.set_result(response.status_code)
             async for event in httpx2.EventSource(response, max_event_size=2**24):
                 if event.data:
                     inbox.put_nowait(json.loads(event.data))
+
+    async def listen(headers: dict[str, str], ready: asyncio.Future[int]) -> None:
+        try:
+            try:
+                await read(headers, ready)
+            except httpx2.TransportError:
+                if ready.done():
+                    raise
+                await read(headers, ready)  # closed unread: once more, as the generated client
+        except Exception as exc:  # the opening fails at once, with why (not at the guard)
+            if not ready.done():
+                ready.set_exception(exc)
+            raise
 
     async with client() as http:
         json_type = {"Content-Type": "application/json"}

@@ -15,6 +15,10 @@ import weakref
 from typing import Any
 
 import pytest
+from conftest import generated_dir
+
+GENERATED = generated_dir()  # generated now into a temporary directory, importable
+
 from acp_v1.remote import connect_to_remote_agent
 from acp_v1.remote.memory import IdleRelease, release_free_memory
 from acp_v1.remote.server import _Remote

@@ -16,7 +16,6 @@ the trim reaches only the large blocks (docs/remote.md, "Memory").
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import functools
 import gc
 import sys
@@ -29,13 +28,12 @@ __all__ = ["IdleRelease", "release_free_memory"]
 def _malloc_trim() -> Callable[[int], int] | None:
     if not sys.platform.startswith("linux"):
         return None
-    name = ctypes.util.find_library("c")
     try:
-        trim = ctypes.CDLL(name).malloc_trim if name else None
+        # The symbols the interpreter is linked with: its C library's, without a search.
+        trim = ctypes.CDLL(None).malloc_trim
     except (OSError, AttributeError):  # not glibc (musl has no malloc_trim)
         return None
-    if trim is not None:
-        trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
+    trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
     return trim
 
 

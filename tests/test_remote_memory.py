@@ -21,8 +21,8 @@ from conftest import generated_dir
 GENERATED = generated_dir()  # generated now into a temporary directory, importable
 
 from acp_v1.remote import connect_to_remote_agent
-from acp_v1.transports.idle_release import IdleRelease, release_free_memory
 from acp_v1.transports.endpoint import RemoteConnection
+from acp_v1.transports.idle_release import IdleRelease, release_free_memory
 from acp_v1.transports.sessions import SessionRegistry
 from test_remote import Recorder, initialized, prompt, run, serving, ws
 

@@ -23,7 +23,7 @@ import ssl
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from http.cookies import SimpleCookie
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypedDict, TypeVar
 
 from ..recording import Record, TraceWriter
 from ..rpc import DEFAULT_MAX_FRAME_BYTES
@@ -34,6 +34,7 @@ from .security import quiet_header_logs
 __all__ = [
     "SCHEMES",
     "Dial",
+    "DialSettings",
     "Link",
     "RemoteRefused",
     "connect_to_remote_agent",
@@ -101,6 +102,18 @@ class Dial:
     verify: Any
     limit: int
     open_timeout: float
+
+
+class DialSettings(TypedDict, total=False):
+    """How :func:`connect_to_remote_agent` connects (documented there)."""
+
+    token: str | None  # sent as Authorization: Bearer
+    headers: dict[str, str] | None  # sent on every request
+    cookies: dict[str, str] | None  # the server's cookies, kept in this dict you hold
+    verify: Any  # TLS verification: True, a CA bundle path, an ssl.SSLContext, or False
+    max_frame_bytes: int
+    open_timeout: float
+    record: Record  # a file to write the connection's trace to
 
 
 class Link(Protocol):

@@ -152,7 +152,8 @@ def text_lines(report: Mapping[str, Any], verbose: bool = False) -> list[str]:
             if e["status"] == "fail" and e.get("text"):
                 lines.append(f"          the roster: {e['text']}")
     for a in report.get("advisories", []):
-        lines.append(f"  {a['status'].upper():7} {a['name']} ({a['strength']}): {a['message']}")
+        line = f"  {a['status'].upper():7} {a['name']} ({a['strength']})"
+        lines.append(f"{line}: {a['message']}" if a["message"] else line)
     run = report.get("run") or {}
     if run:
         lines.extend(f"  {line}" for line in run_words(run))

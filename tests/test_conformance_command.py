@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from conftest import PROJECT_ROOT, run_acpgen
+from conftest import PROJECT_ROOT, generated_dir, run_acpgen
 
 from acpgen.cli.main import main
 from acpgen.shipped.conformance import evidence, junit, report
@@ -168,8 +168,8 @@ def test_the_summary_says_options_and_environment_in_words() -> None:
         "ran in /work",
         "kit: sources sha256 ab12, roster acp-v1-x",
         "options: 10 s for each answer, slow prompt '/wait'; not given: logout, baseline",
-        "environment: passed on unchanged (the kit set and removed nothing); of the variables known to "
-        "change agents, set: CI=true; not set: HOME",
+        ("environment: passed on unchanged (the kit set and removed nothing); of the variables known "
+         "to change agents, set: CI=true; not set: HOME"),
     ]
     assert not any(c in "".join(lines) for c in "{}[]")
 
@@ -258,7 +258,7 @@ def test_an_agent_that_cannot_start_exits_4_with_one_error_line(command: str, wh
 @pytest.mark.slow
 def test_a_client_is_checked_with_the_kits_agent_in_its_command(tmp_path: Path) -> None:
     client = f"{sys.executable} -m acp_v1.examples.client --prompt hello -- {{agent}}"
-    env = {**_env(), "PYTHONPATH": str(PROJECT_ROOT / "generated")}  # the example client's package
+    env = {**_env(), "PYTHONPATH": str(generated_dir())}  # the example client's package
     where = tmp_path / "empty"
     where.mkdir()
     done = run_acpgen("conformance", "--client", client, "--md", "report.md", "--junit", "out.xml",
@@ -266,3 +266,27 @@ def test_a_client_is_checked_with_the_kits_agent_in_its_command(tmp_path: Path) 
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert set(junit_cases(where / "out.xml")) == observable("client")
     assert (where / "report.md").read_text().startswith("**ACP v1 conformance (client)**")
+
+
+@pytest.mark.slow
+def test_a_remote_agent_is_checked_at_its_url_with_the_rfd_rules_in_the_junit_file(tmp_path: Path) -> None:
+    from test_remote_kit import ECHO, ECHO_URL, listening  # the generated echo agent, served
+
+    from acpgen.shipped.conformance.transport_rules import RULES
+
+    env = {**_env(), "PYTHONPATH": str(generated_dir())}
+    where = tmp_path / "empty"
+    where.mkdir()
+    with listening(ECHO, env, ECHO_URL) as url:
+        done = run_acpgen("conformance", "--agent-url", "ws" + url[4:], "--junit", "out.xml", "--json",
+                          "--slow-prompt", "/wait", "--permission-prompt", "/permission",
+                          cwd=where, env=_env(), timeout=900)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    result = json.loads(done.stdout)
+    statuses = {r["id"]: r["status"] for r in result["transport"]["transport"]}
+    assert set(statuses) == {r.id for r in RULES} and "fail" not in statuses.values(), statuses
+    root = ET.parse(where / "out.xml").getroot()
+    rules = [c.get("name") for s in root.iter("testsuite") if "RFD rules" in (s.get("name") or "")
+             for c in s.iter("testcase")]
+    assert sorted(rules) == sorted(r.id for r in RULES)  # type: ignore[type-var]
+    assert set(junit_cases(where / "out.xml")) == observable("agent")

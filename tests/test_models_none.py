@@ -193,3 +193,113 @@ def test_the_callers_input_is_not_changed() -> None:
     built = m.NewSessionRequest(cwd="/w", mcp_servers=servers, additional_directories=None)
     # Instances given to the constructor are kept as they are, not copied.
     assert built.mcp_servers[0] is servers[0]
+
+
+# -- the type checkers see the same constructors ------------------------------------------------
+
+_REFUSED = '''\
+from acp_v1 import models
+
+
+def refused() -> None:
+    models.NewSessionRequest(cwd=None, mcp_servers=[])  # a required member: None refused
+    models.NewSessionRequest(cwd="/", mcp_servers=[], bogus=1)  # not a member
+    models.NewSessionRequest(cwd="/", mcpServers=[])  # wire names are not parameters
+'''
+
+
+def _calls_module(package: str) -> tuple[str, list[tuple[str, str, bool]]]:
+    """A module of one constructor call per optional member, each given None; the required
+    members come in as ``Any`` values (their types are not what is checked)."""
+    lines = [
+        "# One call per optional member of every model class, each given None (generated).",
+        "from typing import Any",
+        "",
+        f"from {package} import models",
+        "",
+        "",
+        "def calls(v: dict[str, dict[str, Any]]) -> list[Any]:",
+        "    return [",
+    ]
+    expected = []
+    for cls, name, _wire, nullable in optional_members(package):
+        required = [n for n, f in cls.model_fields.items() if f.is_required()]
+        args = [f"{n}=v[{cls.__name__!r}][{n!r}]" for n in required] + [f"{name}=None"]
+        lines.append(f"        models.{cls.__name__}({', '.join(args)}),")
+        expected.append((cls.__name__, name, nullable))
+    lines.append("    ]")
+    return "\n".join(lines) + "\n", expected
+
+
+def _run(argv: list[str], cwd: Path, env: dict[str, str] | None = None) -> str:
+    import os
+    import subprocess
+
+    done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True,
+                          env={**os.environ, **(env or {})}, check=False)
+    return done.stdout + done.stderr
+
+
+@pytest.mark.slow
+def test_type_checkers_and_runtime_agree_on_none(tmp_path: Path) -> None:
+    import sys
+
+    root = generated_dir()
+    expected: dict[str, list[tuple[str, str, bool]]] = {}
+    for package in sorted(SURFACES):
+        text, expected[package] = _calls_module(package)
+        (tmp_path / f"calls_{package}.py").write_text(text, encoding="utf-8")
+    (tmp_path / "refused.py").write_text(_REFUSED, encoding="utf-8")
+    files = sorted(p.name for p in tmp_path.glob("*.py"))
+    bin_dir = Path(sys.executable).parent
+
+    mypy = _run([sys.executable, "-m", "mypy", "--strict", "--no-incremental",
+                 "--cache-dir", "/dev/null", *files], tmp_path, {"MYPYPATH": str(root)})
+    (tmp_path / "pyrightconfig.json").write_text(json.dumps({
+        "typeCheckingMode": "strict", "extraPaths": [str(root)], "pythonVersion": "3.11",
+    }), encoding="utf-8")
+    pyright = _run([str(bin_dir / "pyright"), "--pythonpath", sys.executable, *files], tmp_path)
+
+    # Every error is in refused.py, one per line 5-7 (the checkers are really checking).
+    mypy_errors = [line for line in mypy.splitlines() if ": error:" in line]
+    assert sorted({e.split(":")[0] + ":" + e.split(":")[1] for e in mypy_errors}) == [
+        "refused.py:5", "refused.py:6", "refused.py:7"], mypy
+    pyright_errors = [line for line in pyright.splitlines() if " - error:" in line]
+    assert sorted({e.strip().split(" - ")[0].rsplit("/", 1)[-1].rsplit(":", 1)[0]
+                   for e in pyright_errors}) == ["refused.py:5", "refused.py:6", "refused.py:7"], pyright
+
+    # The same calls at run time: every None accepted, unset unless the schema allows null.
+    sys.path.insert(0, str(tmp_path))
+    try:
+        for package in sorted(SURFACES):
+            module = importlib.import_module(f"calls_{package}")
+            values = {cls.__name__: _required_by_name(cls)[1]
+                      for cls in model_classes(models(package))}
+            built = module.calls(values)
+            assert len(built) == len(expected[package]) > 300
+            for obj, (cls_name, name, nullable) in zip(built, expected[package], strict=True):
+                assert type(obj).__name__ == cls_name
+                assert (name in obj.model_fields_set) == nullable, (cls_name, name)
+    finally:
+        sys.path.remove(str(tmp_path))
+
+
+# -- JSON null on the wire keeps its treatment ---------------------------------------------------
+
+
+def test_a_json_null_where_the_schema_allows_none_is_the_wires() -> None:
+    generated_dir()
+    sides = importlib.import_module("acp_v1.sides")
+    m = models("acp_v1")
+    # Marked x-deserialize-default-on-error: null is an invalid value, read as the default.
+    read = sides.from_peer({"cwd": "/w", "mcpServers": [], "additionalDirectories": None},
+                           m.NewSessionRequest)
+    assert read.additional_directories is None
+    assert "additional_directories" not in read.model_fields_set
+    # Not marked: null is refused (the peer is answered Invalid params).
+    with pytest.raises(ValidationError) as refused:
+        sides.from_peer({"type": "object", "properties": None}, m.ElicitationSchema)
+    assert [e["loc"] for e in refused.value.errors()] == [("properties",)]
+    # The same bytes from Python are None, which means absent.
+    assert "properties" not in m.ElicitationSchema.model_validate(
+        {"type": "object", "properties": None}).model_fields_set

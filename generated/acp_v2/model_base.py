@@ -63,8 +63,10 @@ else:
 
         Type checkers read ``Omittable[X]`` as ``X | None`` (None when omitted); pydantic
         validates it as plain ``X``: absent is fine (the default None is never validated or
-        dumped with exclude_unset), an explicit null is rejected with one error, and valid
-        input pays nothing for the check."""
+        dumped with exclude_unset), and valid input pays nothing for the check. An explicit
+        None from Python (construction, ``model_validate``) means absent (``Model``); a JSON
+        null is rejected with one error, unless the schema marks the member
+        ``x-deserialize-default-on-error``."""
 
         def __class_getitem__(cls, item: Any) -> Any:
             return item

@@ -435,12 +435,17 @@ class Model(BaseModel):
         # the markers apply, as on the wire (``validate_repairing``). Valid input costs one
         # call more than BaseModel's; only invalid input is searched for repairs.
 
+        # Without options the validator is called directly (what BaseModel's method does
+        # after checking its options): no frame more than BaseModel's on the hot path.
+
         @classmethod
         def model_validate(cls, obj: Any, **options: Any) -> Any:
-            validate = super().model_validate
             try:
-                return validate(obj, **options)
+                if options:
+                    return super().model_validate(obj, **options)
+                return cls.__pydantic_validator__.validate_python(obj)
             except ValidationError as error:
+                validate = super().model_validate
                 return validate_repairing(
                     lambda d: validate(d, **options),
                     cls,
@@ -453,7 +458,9 @@ class Model(BaseModel):
         @classmethod
         def model_validate_json(cls, json_data: Any, **options: Any) -> Any:
             try:
-                return super().model_validate_json(json_data, **options)
+                if options:
+                    return super().model_validate_json(json_data, **options)
+                return cls.__pydantic_validator__.validate_json(json_data)
             except ValidationError as error:
                 try:
                     data = json.loads(json_data)

@@ -166,3 +166,33 @@ def test_an_inputs_choice_names_its_source_when_the_directory_is_missing(tmp_pat
         resolve_inputs_dir(lock, None)
     (tmp_path / "schema" / "inputs").mkdir(parents=True)
     assert resolve_inputs_dir(lock, None) == (tmp_path / "schema" / "inputs").resolve()
+
+
+@pytest.mark.parametrize(
+    ("args", "where", "problem"),
+    [
+        (["diff", "--bogus"], "diff: ", "No such option '--bogus'"),
+        (["nosuch"], "", "No such command 'nosuch'"),
+        (["bump"], "bump: ", "Missing option '--schema'"),
+        (["diff", "--format", "xml", "a.json", "b.json"], "diff: ", "Invalid value for '--format': 'xml'"),
+        (["diff"], "diff: ", "OLD and NEW are required"),
+        (["generate", "--package"], "", "Option '--package' requires an argument"),
+        (["roster", "--json", "extra", "--nope"], "roster: ", "No such option '--nope'"),
+        (["skeleton", "--package", "mysdk"], "skeleton: ", "Missing option '--out'"),
+    ],
+)
+def test_a_usage_error_is_one_line_naming_where_and_what_with_exit_2(
+    tmp_path: Path, args: list[str], where: str, problem: str
+) -> None:
+    done = run_acpgen(*args, cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("\n") == 1, done.stderr  # not click's usage, hint and error lines
+    assert done.stderr.startswith(f"acpgen: error: {where}{problem}"), done.stderr
+    assert "see 'acpgen" in done.stderr and "--help'" in done.stderr  # where the choices are
+    assert done.stdout == "" and list(tmp_path.iterdir()) == []  # nothing written
+
+
+def test_help_and_version_still_exit_0() -> None:
+    for args in (["--help"], ["--version"], ["diff", "--help"]):
+        done = run_acpgen(*args)
+        assert done.returncode == 0 and done.stdout and done.stderr == "", (args, done.stderr)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -39,14 +40,21 @@ class _Commands(click.Group):
             self.add_command(_command_elsewhere(cmd_name))
         return super().get_command(ctx, cmd_name)
 
-    def main(self, *args: Any, standalone_mode: bool = True, **extra: Any) -> Any:
+    def main(  # type: ignore[override]  # click's overloads split on standalone_mode
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
         """Click's usage errors (an unknown option or command, a missing or bad value) as the
         one line every acpgen error is, ``acpgen: error: <where>: <problem>``, exit 2, instead
         of click's three (usage, hint, error)."""
         if not standalone_mode:
-            return super().main(*args, standalone_mode=False, **extra)
+            return super().main(args, prog_name, complete_var, False, **extra)
         try:
-            result = super().main(*args, standalone_mode=False, **extra)
+            result = super().main(args, prog_name, complete_var, False, **extra)
         except click.UsageError as exc:
             click.echo(f"acpgen: error: {usage_line(exc)}", err=True)
             sys.exit(EXIT_BAD_INPUT)
@@ -77,7 +85,7 @@ def _one_line(text: str) -> str:
 def usage_line(exc: click.UsageError) -> str:
     """``<command>: <click's message>; see '<command path> --help'``: where it went wrong,
     what was wrong, and where the choices are."""
-    names = []
+    names: list[str] = []
     ctx = exc.ctx
     while ctx is not None and ctx.parent is not None:  # the root is "acpgen" however it was run
         names.insert(0, ctx.info_name or "")

@@ -504,7 +504,9 @@ class Side:
         route = self.outbound_routes[wire]
         if fields is not None:
             params = _params(route.params, params, fields)
-        elif isinstance(params, dict):  # wire-shaped params: validated into the model first
+        # Wire-shaped params (a dict, positional through the typed methods too, which always
+        # pass their keywords): validated into the model first, never dumped as a model.
+        if isinstance(params, dict):
             params = from_wire(params, route.params)
         params = self._before_request(route, params)
         sent, params = self._outbound(route, "params", params, to_wire(params, route.params))
@@ -535,7 +537,7 @@ class Side:
         route = self.outbound_routes[wire]
         if fields is not None:
             params = _params(route.params, params, fields)
-        elif isinstance(params, dict):
+        if isinstance(params, dict):  # wire-shaped params: as for send_request
             params = from_wire(params, route.params)
         sent, params = self._outbound(route, "params", params, to_wire(params, route.params))
         try:

@@ -123,7 +123,7 @@ def _coordinates(upstream: dict[str, str]) -> str:
         return f"upstream {tag}"
     if commit and commit != "unknown":
         return f"upstream commit {commit[:12]}"
-    return "upstream release unknown: `--upstream-tag` records it"
+    return "upstream release unknown: bump --upstream-tag records it"
 
 
 def inputs_line(plan: BumpPlan) -> str:

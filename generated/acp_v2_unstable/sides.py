@@ -131,6 +131,11 @@ def _params(model: type[_P], params: _P | None, fields: dict[str, Any]) -> _P:
     if params is not None:
         if fields:
             raise TypeError("pass the params model or keyword arguments, not both")
+        if params.__class__ is dict:
+            # Wire-shaped params, positional through a typed method: validated into the model
+            # (dumped as one, pydantic warned that it is no model). A class check, not a call:
+            # this is every send's path (tests/cost_budgets.toml).
+            return from_wire(params, model)  # type: ignore[no-any-return]
         return params
     required = _required(model)  # type: ignore[arg-type]  # a class: hashable
     return model(**{k: v for k, v in fields.items() if v is not None or k in required})
@@ -505,9 +510,7 @@ class Side:
         route = self.outbound_routes[wire]
         if fields is not None:
             params = _params(route.params, params, fields)
-        # Wire-shaped params (a dict, positional through the typed methods too, which always
-        # pass their keywords): validated into the model first, never dumped as a model.
-        if isinstance(params, dict):
+        elif isinstance(params, dict):  # wire-shaped params: validated into the model first
             params = from_wire(params, route.params)
         params = self._before_request(route, params)
         sent, params = self._outbound(route, "params", params, to_wire(params, route.params))
@@ -538,7 +541,7 @@ class Side:
         route = self.outbound_routes[wire]
         if fields is not None:
             params = _params(route.params, params, fields)
-        if isinstance(params, dict):  # wire-shaped params: as for send_request
+        elif isinstance(params, dict):
             params = from_wire(params, route.params)
         sent, params = self._outbound(route, "params", params, to_wire(params, route.params))
         try:

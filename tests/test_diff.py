@@ -567,6 +567,7 @@ def test_the_text_report_names_the_method_table_each_side_was_read_from(tmp_path
     assert data["old"]["meta"] == f"{own}/schema/v1/meta.json" and data["old"]["meta_beside_schema"]
 
 
+@pytest.mark.slow  # two acpgen processes
 def test_releases_are_addressed_by_tag_with_their_own_method_tables(tmp_path: Path) -> None:
     import subprocess
     import sys

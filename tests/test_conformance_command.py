@@ -286,7 +286,8 @@ def test_the_markdown_report_alone_on_stdout(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_a_remote_agent_is_checked_at_its_url_with_the_rfd_rules_in_the_junit_file(tmp_path: Path) -> None:
+@pytest.mark.parametrize("profile", ["ws", "http"])
+def test_a_remote_agent_is_checked_at_its_url_with_the_rfd_rules_in_the_junit_file(profile: str, tmp_path: Path) -> None:
     from test_remote_kit import ECHO, ECHO_URL, listening  # the generated echo agent, served
 
     from acpgen.shipped.conformance.transport_rules import RULES
@@ -295,7 +296,8 @@ def test_a_remote_agent_is_checked_at_its_url_with_the_rfd_rules_in_the_junit_fi
     where = tmp_path / "empty"
     where.mkdir()
     with listening(ECHO, env, ECHO_URL) as url:
-        done = run_acpgen("conformance", "--agent-url", "ws" + url[4:], "--junit", "out.xml", "--json",
+        target = "ws" + url[4:] if profile == "ws" else url  # the server speaks both on one port
+        done = run_acpgen("conformance", "--agent-url", target, "--junit", "out.xml", "--json",
                           "--slow-prompt", "/wait", "--permission-prompt", "/permission",
                           cwd=where, env=_env(), timeout=900)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]

@@ -9,12 +9,11 @@ What both profiles share (connections, sessions, checks, limits) is ``..endpoint
 from __future__ import annotations
 
 import contextlib
-import json
 from collections.abc import Hashable
 
 from ...errors import ResourceNotFoundError
-from ...framing import decode_frame, encode_message
-from ..channel import Envelope, inspect_message
+from ...framing import encode_message
+from ...transport import NO_ROUTE, Route, decode_inbound, route_of_frame, routed
 from ..endpoint import AcpEndpoint, RemoteConnection
 from ..extra import missing_extra
 
@@ -45,13 +44,13 @@ class WebSocketConnection(RemoteConnection):
     async def put(self, frame: bytes) -> None:
         if self.ended:
             raise ConnectionError("connection ended")
-        envelope = inspect_message(decode_frame(frame))
+        route = route_of_frame(frame)  # filled by the engine as it encoded the frame
         try:
             assert self.websocket is not None
             await self.websocket.send_text(frame.rstrip(b"\n").decode("utf-8"))
         except Exception as exc:  # the socket is gone, however the server says so
             raise ConnectionError("the WebSocket is closed") from exc
-        self.sent(envelope)
+        self.sent(route)
 
     async def hang_up(self) -> None:
         if self.websocket is not None:
@@ -104,20 +103,23 @@ class WebSocketProfile:
                 await websocket.close(_WS_TOO_BIG, f"message over {limit} bytes")
                 return
             try:
-                envelope = inspect_message(decode_frame(frame))
+                inbound = decode_inbound(frame)  # once: the engine takes the decoded message
             except (ValueError, RecursionError):
-                envelope = Envelope(None, None, None, None)  # the engine answers -32700
-            if not remote.admit(envelope):
-                remote.channel.heard(frame)
-                await self._refuse(remote, envelope)
+                remote.received(NO_ROUTE)
+                await remote.channel.feed(frame)  # the engine answers -32700
                 continue
-            remote.received(envelope)
-            await remote.channel.feed(frame)
+            route = inbound.route
+            if not remote.admit(route):
+                remote.channel.heard(frame)
+                await self._refuse(remote, route)
+                continue
+            remote.received(route)
+            await remote.channel.feed(inbound)
 
-    async def _refuse(self, remote: WebSocketConnection, envelope: Envelope) -> None:
+    async def _refuse(self, remote: WebSocketConnection, route: Route) -> None:
         """Another connection's session: answered as unknown, never passed to the agent."""
-        if not envelope.is_request or envelope.key is None:
+        if not route.is_request:
             return
-        error = ResourceNotFoundError(data={"sessionId": envelope.session_id})
-        response = {"jsonrpc": "2.0", "id": json.loads(envelope.key), "error": error.to_json()}
-        await remote.channel.send(encode_message(response))
+        error = ResourceNotFoundError(data={"sessionId": route.session_id})
+        response = {"jsonrpc": "2.0", "id": route.id, "error": error.to_json()}
+        await remote.channel.send(routed(encode_message(response), response))

@@ -141,8 +141,9 @@ class RemoteEchoAgent(EchoAgent):
 
 
 async def serve(listen: str) -> None:
-    """Serve remote clients on ``listen`` (HOST:PORT) until SIGTERM or SIGINT; prints the URL
-    on stderr. The agents of all connections share the transcripts (sessions outlive them)."""
+    """Serve remote clients on ``listen`` (HOST:PORT, or unix:PATH) until SIGTERM or SIGINT;
+    prints the URL on stderr. The agents of all connections share the transcripts (sessions
+    outlive them)."""
     from ..remote import run_remote_agent  # the `remote` extra, imported only when asked for
 
     transcripts: dict[str, list[tuple[str, str]]] = {}
@@ -155,7 +156,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="An ACP echo agent on stdio, or remote with --listen.",
     )
     parser.add_argument(
-        "--listen", metavar="HOST:PORT", help="serve Streamable HTTP and WebSocket (port 0: any)"
+        "--listen",
+        metavar="ADDRESS",
+        help="HOST:PORT: serve Streamable HTTP and WebSocket (port 0: any); unix:PATH: a Unix socket",
     )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="echo-agent: %(levelname)s %(message)s")

@@ -12,7 +12,6 @@ import contextlib
 from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
 
-from ...recording import TraceWriter
 from ...transport import End, Inbound, decode_inbound, route_of_frame
 from ..channel import ATTACH_METHODS, MessageChannel
 from ..dial import Dial, RemoteRefused, ssl_context, started
@@ -200,9 +199,7 @@ class _HttpLink:
 
 
 @contextlib.asynccontextmanager
-async def connect(
-    end: Callable[..., _E], client: Any, dial: Dial, trace: TraceWriter | None
-) -> AsyncIterator[_E]:
+async def connect(end: Callable[..., _E], client: Any, dial: Dial) -> AsyncIterator[_E]:
     """The connection end ``end`` makes, over Streamable HTTP (HTTP/2) to ``dial.url``."""
     timeout = httpx2.Timeout(dial.open_timeout, read=None)  # SSE streams are quiet for long
     tls = dial.verify if dial.verify is True else ssl_context(dial.verify)
@@ -218,6 +215,7 @@ async def connect(
         )
 
     link = _HttpLink(dial.url, http, dial.headers, dial.limit)
+    trace = dial.trace(TRANSPORT)
     link.channel = MessageChannel(link, _QUEUE, trace=trace)
     try:
         async with started(end, client, link.channel, link, dial.limit) as side:
@@ -225,3 +223,5 @@ async def connect(
     finally:
         dial.jar.update({name: value for name, value in link.http.cookies.items()})
         await link.http.aclose()
+        if trace is not None:
+            trace.close()

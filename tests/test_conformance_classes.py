@@ -41,7 +41,12 @@ Outcomes = dict[str, tuple[str, str]]
 
 # The peers; each runs once per module, eight at once (their time is the kit's quiet windows).
 PEERS = [
+    "KIT-REPLY-NOTIFICATION-ID",
+    "KIT-VALIDATES-NOTHING",
+    "KIT-REPLAY-USER-TEXT-ONLY",
     "KIT-PROBES-UNANSWERED",
+    "JSONRPC-RESPONSE-SAME-ID",
+    "JSONRPC-PARAM-NAMES-EXACT",
     "KIT-BATCH-CRASH",
     "SCHEMA-ERROR-OBJECT",
     "KIT-UNSTABLE-MEMBERS",
@@ -548,3 +553,83 @@ def test_a_batch_that_crashes_the_agent_leaves_the_other_probes_judged(runs: dic
         judged_batch = advisories.batches(AgentKit(runner, Validator("acp_v1")))
     assert judged_batch["status"] == "fail", judged_batch
     assert "in batch: the agent closed its output" in judged_batch["message"], judged_batch
+
+
+@pytest.mark.slow
+def test_a_replay_is_compared_with_the_whole_conversation(runs: dict[str, Outcomes]) -> None:
+    # session/load replays the user's text only: none of its own chunks, no image, no
+    # resource, no link. The kit before passed it (anything replayed passed).
+    failed = _failed(runs["KIT-REPLAY-USER-TEXT-ONLY"])
+    assert set(failed) == {"ACP-V1-SETUP-LOAD-REPLAY"}, failed
+    message = failed["ACP-V1-SETUP-LOAD-REPLAY"]
+    assert message.startswith("session/load replayed 4 conversation update(s) but not the entire "
+                              "conversation: missing turn 1: the agent's own reply 'Hello from the "
+                              "violating agent."), message
+    for what in ("turn 2: the prompt's resource_link block", "turn 3: the prompt's image block",
+                 "and 2 more"):  # turn 4's resource block and reply
+        assert what in message, (what, message)
+    # The clean agent replays every block and chunk: a pass.
+    assert runs["clean"]["ACP-V1-SETUP-LOAD-REPLAY"] == ("pass", "")
+
+
+# ---- issue 43: false positives ----------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_reply_to_a_message_without_an_id_is_not_charged_to_response_same_id(runs: dict[str, Outcomes]) -> None:
+    # It answers the kit's _ notification with {"id": 0, "error": ...}: a reply to a message that
+    # carried no id ("the same value ... if included"), every request before it answered with
+    # its own id. The kit before failed RESPONSE-SAME-ID on it too.
+    failed = _failed(runs["KIT-REPLY-NOTIFICATION-ID"])
+    assert set(failed) == {"ACP-V1-JSONRPC-NO-REPLY-TO-NOTIFICATION", "ACP-V1-EXT-IGNORE-UNKNOWN-NOTIFICATIONS"}, failed
+    assert '"id":0' in failed["ACP-V1-JSONRPC-NO-REPLY-TO-NOTIFICATION"]
+    assert runs["KIT-REPLY-NOTIFICATION-ID"]["ACP-V1-JSONRPC-RESPONSE-SAME-ID"] == ("pass", "")
+    # A changed id for a request left without its own answer still fails it (the violation).
+    assert "ACP-V1-JSONRPC-RESPONSE-SAME-ID" in _failed(runs["JSONRPC-RESPONSE-SAME-ID"])
+
+
+@pytest.mark.slow
+def test_accepting_miscased_names_tells_nothing_when_invalid_params_are_accepted_too(runs: dict[str, Outcomes]) -> None:
+    # session/new succeeds with CWD / MCPServers and with cwd 42 alike: it validates nothing.
+    # The kit before failed PARAM-NAMES-EXACT.
+    outcomes = runs["KIT-VALIDATES-NOTHING"]
+    status, message = outcomes["ACP-V1-JSONRPC-PARAM-NAMES-EXACT"]
+    assert status == "skip" and "validates no params" in message and "tells nothing" in message, message
+    assert _failed(outcomes) == {}, _failed(outcomes)
+    # An agent that refuses cwd 42 but takes the miscased names still fails it.
+    assert "ACP-V1-JSONRPC-PARAM-NAMES-EXACT" in _failed(runs["JSONRPC-PARAM-NAMES-EXACT"])
+
+
+@pytest.mark.slow
+def test_skip_reasons_do_not_blame_the_agent_where_no_session_existed(runs: dict[str, Outcomes]) -> None:
+    # session/new always refused: the kit before said "the agent puts no messageId", "asked for
+    # no permission (give --acp-permission-prompt)" (it was given), "reported no named tool call".
+    outcomes = runs["KIT-NO-SESSIONS"]
+    for req_id in ("ACP-V1-PROMPT-MESSAGE-ID-MAY", "ACP-V1-PROMPT-PERMISSION-MAY",
+                   "ACP-V1-TOOLS-PERMISSION-MAY", "ACP-V1-TOOLS-NAME-STABLE"):
+        status, message = outcomes[req_id]
+        assert status == "skip" and message.startswith("session/new never succeeded in any run"), (req_id, message)
+
+
+@pytest.mark.slow
+def test_a_client_that_never_answers_is_judged_by_no_silence_and_told_what_it_left() -> None:
+    """A client that answers no request of the kit's agent, ever (its runs end at the hang
+    guard, 3 s without progress): silence is judged only once a later request (the fence) is
+    answered or the client ended the run itself, as against an agent. The kit before failed
+    EXT-RESPOND-TO-CUSTOM-REQUEST on the silence, skipped RESPONSE-REQUIRED saying the client
+    "never reached the prompt turn" (it had), and reported its unanswered permission request
+    nowhere."""
+    target = dataclasses.replace(_client_target("KIT-SILENT"), timeout=3.0, run_timeout=30.0)
+    with ClientRunner(target) as runner:
+        outcomes = _run_checks(CLIENT_CHECKS, ClientKit(runner, Validator("acp_v1")))
+    assert _failed(outcomes) == {}, _failed(outcomes)
+    status, message = outcomes["ACP-V1-EXT-RESPOND-TO-CUSTOM-REQUEST"]
+    assert status == "skip" and message.startswith("[extras] not judged: no response to the kit's _acpgen_kit/ping"), message
+    status, message = outcomes["ACP-V1-JSONRPC-RESPONSE-REQUIRED"]
+    assert status == "skip" and message.startswith(
+        "not judged: the client answered none of the kit's agent's requests and ended no run itself"), message
+    assert '"method":"session/request_permission"' in message, message
+    for req_id in ("ACP-V1-JSONRPC-RESPONSE-ID-ECHO", "ACP-V1-SCHEMA-ERROR-OBJECT"):
+        status, message = outcomes[req_id]
+        assert status == "skip" and "never reached the prompt turn" not in message, (req_id, message)
+        assert "did not get to its line that is not JSON; the client left unanswered" in message, message

@@ -111,6 +111,8 @@ class Agent:
 
     def say(self, session: str, text: str, **extra: Any) -> None:
         content: dict[str, Any] = {"type": "text", "text": text}
+        if session in self.sessions:
+            self.sessions[session]["history"].append(("agent", content))
         if broken("SCHEMA-CONTENT-BLOCK-VARIANTS"):
             content = {"type": "hologram", "text": text}
         self.update(session, {"sessionUpdate": "agent_message_chunk", "content": content, **extra})
@@ -226,6 +228,9 @@ class Agent:
             for session, turn in list(self.turns.items()):
                 if turn["request"].get("id") == params.get("requestId"):
                     self.cancel(session, "$/cancel_request")
+        elif method == "_acpgen_kit/notice" and broken("KIT-REPLY-NOTIFICATION-ID"):
+            # It answers a notification, with an id of its own making (the message had none).
+            self.send({"jsonrpc": "2.0", "id": 0, "error": {"code": -32601, "message": "Method not found"}})
         elif method == "acpgen-kit/unknown-notice":
             if broken("EXT-IGNORE-UNKNOWN-NOTIFICATIONS"):
                 sys.exit(3)
@@ -296,6 +301,8 @@ class Agent:
             self.error(request, -32600, "Which version?")
             return
         cwd = params.get("cwd")
+        if broken("KIT-VALIDATES-NOTHING"):  # whatever the params: a session in its own cwd
+            cwd, params = "/", {**params, "mcpServers": []}
         lowered = {k.lower(): v for k, v in params.items()}
         if broken("JSONRPC-PARAM-NAMES-EXACT"):
             cwd = lowered.get("cwd")
@@ -372,11 +379,14 @@ class Agent:
         if broken("SETUP-LOAD-RESPOND-AFTER-REPLAY"):
             self.replay(session, history)
 
-    def replay(self, session: str, history: list[str]) -> None:
-        for text in history:
-            content = {"type": "text", "text": text}
-            self.update(session, {"sessionUpdate": "user_message_chunk", "content": content})
-            self.say(session, f"You said: {text}")
+    def replay(self, session: str, history: list[tuple[str, dict[str, Any]]]) -> None:
+        """The conversation as it went: each prompt block and each chunk the agent said."""
+        user_only = broken("KIT-REPLAY-USER-TEXT-ONLY")  # its own chunks and media dropped
+        for who, content in history:
+            if user_only and (who == "agent" or content.get("type") != "text"):
+                continue
+            kind = "user_message_chunk" if who == "user" else "agent_message_chunk"
+            self.update(session, {"sessionUpdate": kind, "content": content})
 
     def shaped(self, name: str, result: dict[str, Any]) -> dict[str, Any]:
         return {**result, "_meta": 5} if broken(name) else result
@@ -472,7 +482,7 @@ class Agent:
         if broken("EXT-META-NO-ASSUMPTIONS") and "_meta" in params:
             self.error(request, -32602, "unexpected _meta")
             return
-        self.sessions[session]["history"].append(text)
+        self.sessions[session]["history"].extend(("user", b) for b in blocks)
         if broken("KIT-TURNS-FAIL-UNLESS-CANCELLED"):
             # No model: every turn fails at once, but one cancelled before it got anywhere
             # (the session/cancel right behind the prompt) ends with stopReason cancelled.

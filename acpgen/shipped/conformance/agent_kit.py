@@ -137,6 +137,26 @@ class AgentKit:
             return f"an ordinary prompt turn fails here too: {note[1].shown()}"
         return None
 
+    def no_turn(self) -> str | None:
+        """Why no prompt turn could show anything in any run (no session was ever created, or
+        no turn ended with a result), or None: a skip that says what was seen, not "the agent
+        sends no ..." where it was never given the chance."""
+        ts = self.transcripts()
+        answers = [
+            r
+            for t in ts
+            for f in t.received()
+            for r in f.responses()
+            if (t.request_for(r) or r).method == "session/new"
+        ]
+        if not any(isinstance(r.get("result"), dict) for r in answers):
+            seen = f": {answers[0].shown()}" if answers else ""
+            return f"session/new never succeeded in any run, so no prompt turn ran{seen}"
+        if not finished_turns(self, ALL_SCENARIOS):
+            why = self.prompts_fail()
+            return "no prompt turn ended with a result in any run" + (f" ({why})" if why else "")
+        return None
+
     def init_result(self) -> dict[str, Any]:
         frames = self.note("basic", "initialize")
         result = frames[0].get("result")

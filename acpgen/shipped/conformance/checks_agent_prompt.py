@@ -48,7 +48,7 @@ def _message_id(kit: AgentKit) -> None:
                 if not isinstance(update["messageId"], str):
                     raise fail(f"messageId is not a string: [{t.name}] {f.shown()}")
     if not seen:
-        raise skip("the agent puts no messageId on message chunks")
+        raise skip(kit.no_turn() or "the agent puts no messageId on message chunks")
 
 
 def _variant_check(kind: str) -> Check:
@@ -92,7 +92,8 @@ def _permission(kit: AgentKit) -> None:
             if not params.get("options"):
                 raise fail(f"permission request without options: [{t.name}] {f.shown()}")
     if not seen:
-        raise skip("the agent asked for no permission (give --acp-permission-prompt)")
+        hint = "" if kit.runner.target.permission_prompt else " (give --acp-permission-prompt)"
+        raise skip(kit.no_turn() or f"the agent asked for no permission{hint}")
 
 
 @check("ACP-V1-PROMPT-TOOLS-MAY-USE-CLIENT-CAPABILITIES")
@@ -475,4 +476,4 @@ def _tool_names(kit: AgentKit) -> None:
                 )
             names[call_id] = name
     if not seen:
-        raise skip("the agent reported no named tool call")
+        raise skip(kit.no_turn() or "the agent reported no named tool call")

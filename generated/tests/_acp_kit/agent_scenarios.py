@@ -431,7 +431,15 @@ async def send_batch(ctx: Context, messages: list[dict[str, Any]]) -> tuple[Fram
         elif messages:
             await d.quiet(LATE_WINDOW)
         else:
-            await d.pump(lambda f: bool(f.responses() or f.problem), wait)
+            # Judged on the transcript from the batch on: a frame still queued from before it
+            # (an earlier batch's late answer) is no answer to this one.
+            await d.pump(
+                lambda f: any(
+                    g.direction == "in" and (g.responses() or g.problem)
+                    for g in transcript.frames[start:]
+                ),
+                wait,
+            )
     except PeerTimeout:
         pass
     return sent, [f for f in transcript.frames[start:] if f.direction == "in"]

@@ -446,8 +446,8 @@ def test_an_agent_that_ignores_the_cancel_and_runs_its_turn_to_end_turn_fails() 
     assert stop[0] == "fail" and "[cancel] the turn ended" in stop[1], stop
     assert "it went on: " in stop[1] and "update(s) or request(s) of the turn came more than 1 s after" in stop[1], stop
     assert reason[0] == "fail" and "not 'cancelled'" in reason[1], reason
-    assert abort == ("skip", f"{NOT_EXERCISED}: no cancelled turn the agent ended as cancelled "
-                             "(stopReason cancelled or an error) was observed"), abort
+    assert abort == ("skip", (f"{NOT_EXERCISED}: no cancelled turn the agent ended as cancelled "
+                              "(stopReason cancelled or an error) was observed")), abort
     assert request[0] == "skip" and request[1].startswith(f"{NOT_EXERCISED}: no $/cancel_request"), request
 
 

@@ -256,6 +256,19 @@ def test_an_agent_that_cannot_start_exits_4_with_one_error_line(command: str, wh
 
 
 @pytest.mark.slow
+def test_the_kits_session_is_never_spread_over_xdist_workers(tmp_path: Path) -> None:
+    # With xdist's workers the scenarios would run in them and the report (advisories,
+    # frames) would miss what they saw: a `-n` of the caller's is refused instead.
+    pytest.importorskip("xdist")
+    env = {**_env(), "PYTEST_ADDOPTS": "-n 2"}
+    done = run_acpgen("conformance", "--agent", agent(), "--profile", "registry", cwd=tmp_path, env=env, timeout=900)
+    assert done.returncode == 2, done.stdout[-3000:] + done.stderr[-3000:]
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith("acpgen: error: acpgen conformance: the kit did not run (pytest exit 4): ")
+    assert line.endswith("error: unrecognized arguments: -n")
+
+
+@pytest.mark.slow
 def test_a_client_and_an_agent_are_checked_in_one_run(tmp_path: Path) -> None:
     client = f"{sys.executable} -m acp_v1.examples.client --prompt hello -- {{agent}}"
     env = {**_env(), "PYTHONPATH": str(generated_dir())}  # the example client's package

@@ -26,10 +26,10 @@ from acpgen.output.generate import generate_report, summary
 
 
 class _Commands(click.Group):
-    """The command group; the commands defined in other modules (evolve, skeleton) are imported
+    """The command group; the commands defined in other modules (evolve, skeleton, conformance) are imported
     when they are run or listed, so ``check`` and ``generate`` do not pay for their imports."""
 
-    ELSEWHERE = ("bump", "diff", "skeleton")
+    ELSEWHERE = ("bump", "conformance", "diff", "skeleton")
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.ELSEWHERE})
@@ -51,6 +51,10 @@ class _Commands(click.Group):
 
 
 def _command_elsewhere(name: str) -> click.Command:
+    if name == "conformance":
+        from acpgen.cli.conformance import conformance
+
+        return conformance
     if name == "skeleton":
         from acpgen.cli.skeleton import skeleton
 
@@ -65,18 +69,20 @@ def _command_elsewhere(name: str) -> click.Command:
 def main() -> None:
     """Generate typed ACP v1 bindings from pinned, hash-verified inputs.
 
-    Outside any project, verify, roster, inspect, diff and skeleton use acpgen's built-in
+    Outside any project, verify, roster, inspect, diff, skeleton and conformance use acpgen's built-in
     ACP v1 project (its lock, manifests and pinned inputs); --inputs or $ACPGEN_INPUTS
     point them at other copies of the same bytes.
 
     \b
     Exit codes:
       0  success (bump: applied, unless --fail-on says otherwise)
-      1  check: the generated tree differs; diff: only compatible changes
+      1  check: the generated tree differs; diff: only compatible changes;
+         conformance: not conformant at MUST level
       2  bad input or usage (input drift, malformed file, invalid
          schema/capabilities.toml, bad option value; one line, nothing written)
       3  diff: a breaking change (proved by a witness)
-      4  diff: no proven break, but a change acpgen cannot decide (unproven)
+      4  diff: no proven break, but a change acpgen cannot decide (unproven);
+         conformance: the implementation under test cannot be started
     diff and bump take --fail-on breaking|compatible|never and --exit-zero.
     A closed standard output (`acpgen roster | head`) ends a command quietly with 0.
     """

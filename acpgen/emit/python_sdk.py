@@ -86,6 +86,7 @@ def inline_literals(blocks: list[Block], manifest: ProfileManifest) -> list[Bloc
             deps=b.deps - set(literals),
             lazy=b.lazy - set(literals),
             fields=[replace(f, type=substituted(f.type, literals)) for f in b.fields],
+            init=[replace(p, type=substituted(p.type, literals)) for p in b.init],
             type=substituted(b.type, literals) if b.type is not None else None,
         ))
     return out

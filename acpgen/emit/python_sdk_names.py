@@ -86,6 +86,7 @@ def publish(blocks: list[Block], published: PublishedNames) -> list[Block]:
             deps={table.get(x, x) for x in b.deps},
             lazy={table.get(x, x) for x in b.lazy},
             fields=[replace(f, type=renamed(f.type, table)) for f in b.fields],
+            init=[replace(p, type=renamed(p.type, table)) for p in b.init],
             type=renamed(b.type, table) if b.type is not None else None,
         )
 

@@ -70,7 +70,17 @@ class TransportRules:
         if self.results is None:
             o = self.config.getoption
             prompt = o("acp_prompt") or "Hello from the ACP conformance kit."
-            self.results = asyncio.run(run_rules(self.url, o("acp_timeout"), prompt))
+            # The turns of the session stream rule: the agent's requests in them answered as on
+            # stdio, the slow prompt's turn cancelled while it runs.
+            self.results = asyncio.run(
+                run_rules(
+                    self.url,
+                    o("acp_timeout"),
+                    prompt,
+                    o("acp_permission_prompt"),
+                    o("acp_slow_prompt"),
+                )
+            )
         return self.results[rule_id]
 
     @pytest.hookimpl(trylast=True)
@@ -97,13 +107,19 @@ class TransportRules:
             target = Path(path)
             if not target.is_absolute():
                 target = config.invocation_params.dir / target
-            entries = [
-                {
-                    "id": r.id,
-                    "rfd": r.quote,
-                    "status": self.results[r.id][0],
-                    "message": self.results[r.id][1],
-                }
-                for r in RULES
-            ]
-            target.write_text(json.dumps({"url": self.url, RESULTS_KEY: entries}, indent=2))
+            target.write_text(json.dumps(self.report(), indent=2))
+
+    def report(self) -> dict[str, Any] | None:
+        """The rules' results as ``--acp-transport-json`` writes them (None: not run)."""
+        if self.results is None:
+            return None
+        entries = [
+            {
+                "id": r.id,
+                "rfd": r.quote,
+                "status": self.results[r.id][0],
+                "message": self.results[r.id][1],
+            }
+            for r in RULES
+        ]
+        return {"url": self.url, RESULTS_KEY: entries}

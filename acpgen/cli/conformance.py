@@ -141,7 +141,10 @@ def kit_command(tests: Path, target: Target, kit: list[str], reports: Path) -> l
     files = [str(tests / f"test_conformance_{side}.py") for side in ("agent", "client") if side in target.sides]
     root = tests.parent
     return [
-        sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+        # The kit's scenarios are one pytest session: never spread over xdist workers (a
+        # `-n` in the caller's PYTEST_ADDOPTS is then refused, not a report that misses what
+        # the workers saw).
+        sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
         "-c", str(root / "pytest.ini"), "--rootdir", str(root),
         *files, *target.kit_args(), *kit,
         f"--acp-conformance-json={reports / 'report.json'}",
@@ -164,8 +167,13 @@ def read_reports(target: Target, reports: Path) -> dict[str, Any]:
 
 
 def last_line(text: str) -> str:
-    lines = [line.strip() for line in text.splitlines() if line.strip() and not set(line.strip()) <= set("=_-")]
-    return lines[-1] if lines else "no output"
+    """What a pytest run that judged nothing said last: its last error line, else its last
+    line (rules and pytest's ``rootdir:`` / ``inifile:`` footer left out)."""
+    lines = [line.strip() for line in text.splitlines()
+             if line.strip() and not set(line.strip()) <= set("=_-")
+             and not line.strip().startswith(("rootdir:", "inifile:", "configfile:"))]
+    errors = [line for line in lines if "error" in line.lower()]
+    return (errors or lines or ["no output"])[-1]
 
 
 def verdict(found: dict[str, Any]) -> tuple[int, list[str]]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ from acpgen.cli import roster_filter
 from acpgen.cli.common import emit_json, handle_errors, open_project, project_options
 from acpgen.cli.options import cache_root, run_options
 from acpgen.disk_cache import use_cache
-from acpgen.errors import EXIT_DRIFT, AcpgenError
+from acpgen.errors import EXIT_BAD_INPUT, EXIT_DRIFT, AcpgenError
 from acpgen.inputs.lock import find_project_root
 from acpgen.inputs.roster import KEYWORDS, KINDS, RESPONSIBILITIES, ROLES
 from acpgen.load.capabilities import uncited_gate_warnings
@@ -39,6 +40,33 @@ class _Commands(click.Group):
             self.add_command(_command_elsewhere(cmd_name))
         return super().get_command(ctx, cmd_name)
 
+    def main(  # type: ignore[override]  # click's overloads split on standalone_mode
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """Click's usage errors (an unknown option or command, a missing or bad value) as the
+        one line every acpgen error is, ``acpgen: error: <where>: <problem>``, exit 2, instead
+        of click's three (usage, hint, error)."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        try:
+            result = super().main(args, prog_name, complete_var, False, **extra)
+        except click.UsageError as exc:
+            click.echo(f"acpgen: error: {usage_line(exc)}", err=True)
+            sys.exit(EXIT_BAD_INPUT)
+        except click.ClickException as exc:
+            click.echo(f"acpgen: error: {_one_line(exc.format_message())}", err=True)
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("acpgen: error: aborted", err=True)
+            sys.exit(1)
+        # Not standalone, click hands back what --help/--version's exit carried (an int).
+        sys.exit(result if isinstance(result, int) else 0)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
@@ -48,6 +76,25 @@ class _Commands(click.Group):
             # /dev/null, or flushing it at exit would fail the same way.
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             ctx.exit(0)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def usage_line(exc: click.UsageError) -> str:
+    """``<command>: <click's message>; see '<command path> --help'``: where it went wrong,
+    what was wrong, and where the choices are."""
+    names: list[str] = []
+    ctx = exc.ctx
+    while ctx is not None and ctx.parent is not None:  # the root is "acpgen" however it was run
+        names.insert(0, ctx.info_name or "")
+        ctx = ctx.parent
+    where = " ".join(names)
+    path = " ".join(["acpgen", *names])
+    message = _one_line(exc.format_message()).rstrip(".")
+    prefix = f"{where}: " if where else ""
+    return f"{prefix}{message}; see '{path} --help'"
 
 
 def _command_elsewhere(name: str) -> click.Command:

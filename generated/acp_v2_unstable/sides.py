@@ -57,7 +57,6 @@ from .schema import (
     CANCEL,
     CANCELLED_PERMISSION,
     INITIALIZE,
-    MARKERS,
     METHODS,
     PERMISSION,
     SUPPORTED_PROTOCOL_VERSIONS,
@@ -145,7 +144,7 @@ def _required(model: Any) -> frozenset[str]:
 def from_peer(data: Any, model: Any) -> Any:
     """Validate what the peer sent into ``model``: strictly, except where the schema's
     ``x-deserialize-*`` markers allow leniency (``lenient.py``), which is logged."""
-    return validate_lenient(_adapter(model), model, data, MARKERS)
+    return validate_lenient(_adapter(model), model, data)
 
 
 def wire_version(message: Any, model: Any, member: str) -> int | None:

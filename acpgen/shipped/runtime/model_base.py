@@ -17,6 +17,7 @@ from typing import (
     TYPE_CHECKING,
     Annotated,
     Any,
+    ClassVar,
     Final,
     Literal,
     TypeAlias,
@@ -403,6 +404,10 @@ def _init_by_name(tags: list[tuple[str, str, Any]]) -> Callable[..., None]:
 
 
 class Model(BaseModel):
+    # The schema's x-deserialize-* markers of the class's own members, by wire name (rendered
+    # per class; a subclass's members are looked up through the MRO): see validate_repairing.
+    __acp_lenient__: ClassVar[Mapping[str, Marker]] = {}
+
     # Open objects: unknown members are kept and dumped back (extra="allow"). Input (dicts,
     # JSON) is read by wire names only, as the schema says; construction takes Python names
     # (the __init__ installed below); dumps use wire names.

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import importlib
+import itertools
 import json
 import logging
 import random
@@ -185,7 +186,7 @@ def _member_docstrings(module: ModuleType, cls: str) -> dict[str, str]:
     tree = ast.parse(Path(module.__file__ or "").read_text(encoding="utf-8"))
     body = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls).body
     docs = {}
-    for stmt, after in zip(body, body[1:], strict=False):
+    for stmt, after in itertools.pairwise(body):
         if (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
                 and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)):
             docs[stmt.target.id] = after.value.value

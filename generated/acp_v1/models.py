@@ -48,6 +48,7 @@ from acp_v1.model_base import (
 _BY_CLASS = model_base.BY_CLASS
 _IntEnum = model_base.IntEnumBase
 _Model = model_base.Model
+_Lenient: TypeAlias = model_base.Lenient
 _NO_DEFAULT = model_base.NO_DEFAULT
 _StrEnum = model_base.StrEnumBase
 _tag = model_base.tag
@@ -350,7 +351,7 @@ class StringMultiSelectItems(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -395,7 +396,7 @@ class EnumOption(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "description": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -426,7 +427,7 @@ class TitledMultiSelectItems(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -500,7 +501,7 @@ class MultiSelectPropertySchema(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "title": (True, False, _NO_DEFAULT),
         "description": (True, False, _NO_DEFAULT),
         "default": (True, True, _NO_DEFAULT),
@@ -569,7 +570,7 @@ class BooleanPropertySchema(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "title": (True, False, _NO_DEFAULT),
         "description": (True, False, _NO_DEFAULT),
         "default": (True, False, _NO_DEFAULT),
@@ -640,7 +641,7 @@ class IntegerPropertySchema(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "title": (True, False, _NO_DEFAULT),
         "description": (True, False, _NO_DEFAULT),
         "default": (True, False, _NO_DEFAULT),
@@ -715,7 +716,7 @@ class NumberPropertySchema(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "title": (True, False, _NO_DEFAULT),
         "description": (True, False, _NO_DEFAULT),
         "default": (True, False, _NO_DEFAULT),
@@ -848,7 +849,7 @@ class StringPropertySchema(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "title": (True, False, _NO_DEFAULT),
         "description": (True, False, _NO_DEFAULT),
         "default": (True, False, _NO_DEFAULT),
@@ -970,7 +971,7 @@ class ElicitationSchema(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "type": (True, False, _NO_DEFAULT),
         "title": (True, False, _NO_DEFAULT),
         "description": (True, False, _NO_DEFAULT),
@@ -1023,7 +1024,7 @@ class CreateElicitationRequestFormRequest(ElicitationFormModeRequest):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     mode: Literal["form"] = _tag("form")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1073,7 +1074,7 @@ class ElicitationSessionScope(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "toolCallId": (True, False, _NO_DEFAULT),
     }
 
@@ -1119,7 +1120,7 @@ class CreateElicitationRequestFormSession(ElicitationFormModeSession):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     mode: Literal["form"] = _tag("form")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1162,7 +1163,7 @@ class CreateElicitationRequestOtherRequest(ElicitationRequestScope):
         description="Custom or future elicitation mode.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1203,7 +1204,7 @@ class CreateElicitationRequestOtherSession(ElicitationSessionScope):
         description="Custom or future elicitation mode.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1257,7 +1258,7 @@ class CreateElicitationRequestUrlRequest(ElicitationUrlModeRequest):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     mode: Literal["url"] = _tag("url")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1312,7 +1313,7 @@ class CreateElicitationRequestUrlSession(ElicitationUrlModeSession):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     mode: Literal["url"] = _tag("url")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1366,7 +1367,7 @@ class EnvVariable(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1413,7 +1414,7 @@ class CreateTerminalRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "args": (True, True, _NO_DEFAULT),
         "env": (True, True, _NO_DEFAULT),
         "cwd": (True, False, _NO_DEFAULT),
@@ -1469,7 +1470,7 @@ class KillTerminalRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1509,7 +1510,7 @@ class ReadTextFileRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "line": (True, False, _NO_DEFAULT),
         "limit": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -1549,7 +1550,7 @@ class ReleaseTerminalRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1603,7 +1604,7 @@ class PermissionOption(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1656,7 +1657,7 @@ class Annotations(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "audience": (True, True, _NO_DEFAULT),
         "lastModified": (True, False, _NO_DEFAULT),
         "priority": (True, False, _NO_DEFAULT),
@@ -1697,7 +1698,7 @@ class AudioContent(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "annotations": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -1760,7 +1761,7 @@ class ImageContent(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "annotations": (True, False, _NO_DEFAULT),
         "uri": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -1820,7 +1821,7 @@ class BlobResourceContents(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "mimeType": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -1857,7 +1858,7 @@ class TextResourceContents(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "mimeType": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -1897,7 +1898,7 @@ class EmbeddedResource(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "annotations": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -1971,7 +1972,7 @@ class ResourceLink(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "annotations": (True, False, _NO_DEFAULT),
         "description": (True, False, _NO_DEFAULT),
         "mimeType": (True, False, _NO_DEFAULT),
@@ -2037,7 +2038,7 @@ class TextContent(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "annotations": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -2110,7 +2111,7 @@ class Content(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -2165,7 +2166,7 @@ class Diff(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "oldText": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -2220,7 +2221,7 @@ class Terminal(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -2284,7 +2285,7 @@ class ToolCallLocation(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "line": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -2402,7 +2403,7 @@ class ToolCallUpdate(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "kind": (True, False, _NO_DEFAULT),
         "status": (True, False, _NO_DEFAULT),
         "title": (True, False, _NO_DEFAULT),
@@ -2461,7 +2462,7 @@ class RequestPermissionRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -2498,7 +2499,7 @@ class TerminalOutputRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -2534,7 +2535,7 @@ class WaitForTerminalExitRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -2569,7 +2570,7 @@ class WriteTextFileRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -2646,7 +2647,7 @@ class AuthenticateResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -2666,7 +2667,7 @@ class CloseSessionResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -2686,7 +2687,7 @@ class DeleteSessionResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -2716,7 +2717,7 @@ class LogoutCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -2741,7 +2742,7 @@ class AgentAuthCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "logout": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -2771,7 +2772,7 @@ class McpCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "http": (True, False, _NO_DEFAULT),
         "sse": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -2822,7 +2823,7 @@ class PromptCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "image": (True, False, _NO_DEFAULT),
         "audio": (True, False, _NO_DEFAULT),
         "embeddedContext": (True, False, _NO_DEFAULT),
@@ -2857,7 +2858,7 @@ class SessionAdditionalDirectoriesCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -2879,7 +2880,7 @@ class SessionCloseCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -2901,7 +2902,7 @@ class SessionDeleteCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -2923,7 +2924,7 @@ class SessionListCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -2945,7 +2946,7 @@ class SessionResumeCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -3001,7 +3002,7 @@ class SessionCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "list": (True, False, _NO_DEFAULT),
         "delete": (True, False, _NO_DEFAULT),
         "additionalDirectories": (True, False, _NO_DEFAULT),
@@ -3078,7 +3079,7 @@ class AgentCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "loadSession": (True, False, _NO_DEFAULT),
         "promptCapabilities": (True, False, _NO_DEFAULT),
         "mcpCapabilities": (True, False, _NO_DEFAULT),
@@ -3125,7 +3126,7 @@ class AuthMethodAgent(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "description": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -3176,7 +3177,7 @@ class AuthMethodTerminal(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "description": (True, False, _NO_DEFAULT),
         "args": (True, True, _NO_DEFAULT),
         "env": (True, False, _NO_DEFAULT),
@@ -3261,7 +3262,7 @@ class Implementation(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "title": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -3334,7 +3335,7 @@ class InitializeResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "agentCapabilities": (True, False, _NO_DEFAULT),
         "authMethods": (True, True, _NO_DEFAULT),
         "agentInfo": (True, False, _NO_DEFAULT),
@@ -3391,7 +3392,7 @@ class SessionInfo(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "additionalDirectories": (True, True, _NO_DEFAULT),
         "title": (True, False, _NO_DEFAULT),
         "updatedAt": (True, False, _NO_DEFAULT),
@@ -3432,7 +3433,7 @@ class ListSessionsResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "sessions": (True, True, []),
         "nextCursor": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -3527,7 +3528,7 @@ class SessionConfigOptionBoolean(SessionConfigBoolean):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     type: Literal["boolean"] = _tag("boolean")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "description": (True, False, _NO_DEFAULT),
         "category": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -3573,7 +3574,7 @@ class SessionConfigSelectOption(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "description": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -3607,7 +3608,7 @@ class SessionConfigSelectGroup(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "options": (True, True, []),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -3669,7 +3670,7 @@ class SessionConfigOptionSelect(SessionConfigSelect):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     type: Literal["select"] = _tag("select")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "description": (True, False, _NO_DEFAULT),
         "category": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -3722,7 +3723,7 @@ class SessionMode(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "description": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -3761,7 +3762,7 @@ class SessionModeState(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "availableModes": (True, True, []),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -3800,7 +3801,7 @@ class LoadSessionResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "modes": (True, False, _NO_DEFAULT),
         "configOptions": (True, True, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -3828,7 +3829,7 @@ class LogoutResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -3868,7 +3869,7 @@ class NewSessionResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "modes": (True, False, _NO_DEFAULT),
         "configOptions": (True, True, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -3931,7 +3932,7 @@ class PromptResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -3965,7 +3966,7 @@ class ResumeSessionResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "modes": (True, False, _NO_DEFAULT),
         "configOptions": (True, True, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -3999,7 +4000,7 @@ class SetSessionConfigOptionResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "configOptions": (True, True, []),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -4025,7 +4026,7 @@ class SetSessionModeResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4147,7 +4148,7 @@ class Error(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "data": (True, False, _NO_DEFAULT),
     }
 
@@ -4187,7 +4188,7 @@ class CompleteElicitationNotification(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4229,7 +4230,7 @@ class ContentChunk(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "messageId": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -4291,7 +4292,7 @@ class UnstructuredCommandInput(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4323,7 +4324,7 @@ class AvailableCommand(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "input": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -4357,7 +4358,7 @@ class AvailableCommandsUpdate(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "availableCommands": (True, True, []),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -4407,7 +4408,7 @@ class ConfigOptionUpdate(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "configOptions": (True, True, []),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -4456,7 +4457,7 @@ class CurrentModeUpdate(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4539,7 +4540,7 @@ class PlanEntry(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4576,7 +4577,7 @@ class Plan(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "entries": (True, True, []),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -4630,7 +4631,7 @@ class SessionInfoUpdate(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "title": (True, False, _NO_DEFAULT),
         "updatedAt": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -4723,7 +4724,7 @@ class ToolCall(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "name": (True, False, _NO_DEFAULT),
         "kind": (True, False, _NO_DEFAULT),
         "status": (True, False, _NO_DEFAULT),
@@ -4813,7 +4814,7 @@ class Cost(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4843,7 +4844,7 @@ class UsageUpdate(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "cost": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -4939,7 +4940,7 @@ class SessionNotification(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4992,7 +4993,7 @@ class AuthenticateRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5025,7 +5026,7 @@ class CloseSessionRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5054,7 +5055,7 @@ class DeleteSessionRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5085,7 +5086,7 @@ class AuthCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "terminal": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -5110,7 +5111,7 @@ class BooleanConfigOptionCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5135,7 +5136,7 @@ class SessionConfigOptionsCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "boolean": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -5168,7 +5169,7 @@ class ClientSessionCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "configOptions": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -5196,7 +5197,7 @@ class ElicitationFormCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5218,7 +5219,7 @@ class ElicitationUrlCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5248,7 +5249,7 @@ class ElicitationCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "form": (True, False, _NO_DEFAULT),
         "url": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -5293,7 +5294,7 @@ class FileSystemCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "readTextFile": (True, False, _NO_DEFAULT),
         "writeTextFile": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -5353,7 +5354,7 @@ class ClientCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "fs": (True, False, _NO_DEFAULT),
         "terminal": (True, False, _NO_DEFAULT),
         "session": (True, False, _NO_DEFAULT),
@@ -5415,7 +5416,7 @@ class InitializeRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "clientCapabilities": (True, False, _NO_DEFAULT),
         "clientInfo": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -5453,7 +5454,7 @@ class ListSessionsRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5481,7 +5482,7 @@ class HttpHeader(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5508,7 +5509,7 @@ class McpServerHttp(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5561,7 +5562,7 @@ class McpServerStdio(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5594,7 +5595,7 @@ class McpServerSse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5690,7 +5691,7 @@ class LoadSessionRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "mcpServers": (True, True, []),
         "additionalDirectories": (True, True, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -5722,7 +5723,7 @@ class LogoutRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5761,7 +5762,7 @@ class NewSessionRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "additionalDirectories": (True, True, _NO_DEFAULT),
         "mcpServers": (True, True, []),
         "_meta": (True, False, _NO_DEFAULT),
@@ -5803,7 +5804,7 @@ class PromptRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5856,7 +5857,7 @@ class ResumeSessionRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "additionalDirectories": (True, True, _NO_DEFAULT),
         "mcpServers": (True, True, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -5898,7 +5899,7 @@ class SetSessionConfigOptionRequestBoolean(_Model):
     value: StrictBool = Field(description="The boolean value.")
     type: Literal["boolean"] = _tag("boolean")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5941,7 +5942,7 @@ class SetSessionConfigOptionRequestValueId(_Model):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     value: SessionConfigValueId = Field(description="The value ID.")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5997,7 +5998,7 @@ class SetSessionModeRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6089,7 +6090,7 @@ class CreateElicitationResponseAccept(ElicitationAcceptAction):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     action: Literal["accept"] = _tag("accept")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6116,7 +6117,7 @@ class CreateElicitationResponseCancel(_Model):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     action: Literal["cancel"] = _tag("cancel")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6139,7 +6140,7 @@ class CreateElicitationResponseDecline(_Model):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     action: Literal["decline"] = _tag("decline")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6172,7 +6173,7 @@ class CreateElicitationResponseOther(_Model):
         description="Custom or future elicitation action.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6216,7 +6217,7 @@ class CreateTerminalResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6238,7 +6239,7 @@ class KillTerminalResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6259,7 +6260,7 @@ class ReadTextFileResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6281,7 +6282,7 @@ class ReleaseTerminalResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6323,7 +6324,7 @@ class SelectedPermissionOutcome(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6372,7 +6373,7 @@ class RequestPermissionResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6406,7 +6407,7 @@ class TerminalExitStatus(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "exitCode": (True, False, _NO_DEFAULT),
         "signal": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -6445,7 +6446,7 @@ class TerminalOutputResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "exitStatus": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -6485,7 +6486,7 @@ class WaitForTerminalExitResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "exitCode": (True, False, _NO_DEFAULT),
         "signal": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -6513,7 +6514,7 @@ class WriteTextFileResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6594,7 +6595,7 @@ class CancelNotification(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6638,7 +6639,7 @@ class CancelRequestNotification(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 

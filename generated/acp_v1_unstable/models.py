@@ -48,6 +48,7 @@ from acp_v1_unstable.model_base import (
 _BY_CLASS = model_base.BY_CLASS
 _IntEnum = model_base.IntEnumBase
 _Model = model_base.Model
+_Lenient: TypeAlias = model_base.Lenient
 _NO_DEFAULT = model_base.NO_DEFAULT
 _StrEnum = model_base.StrEnumBase
 _tag = model_base.tag
@@ -438,7 +439,7 @@ class ConnectMcpRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -500,7 +501,7 @@ class StringMultiSelectItems(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -545,7 +546,7 @@ class EnumOption(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "description": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -576,7 +577,7 @@ class TitledMultiSelectItems(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -650,7 +651,7 @@ class MultiSelectPropertySchema(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "title": (True, False, _NO_DEFAULT),
         "description": (True, False, _NO_DEFAULT),
         "default": (True, True, _NO_DEFAULT),
@@ -719,7 +720,7 @@ class BooleanPropertySchema(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "title": (True, False, _NO_DEFAULT),
         "description": (True, False, _NO_DEFAULT),
         "default": (True, False, _NO_DEFAULT),
@@ -790,7 +791,7 @@ class IntegerPropertySchema(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "title": (True, False, _NO_DEFAULT),
         "description": (True, False, _NO_DEFAULT),
         "default": (True, False, _NO_DEFAULT),
@@ -865,7 +866,7 @@ class NumberPropertySchema(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "title": (True, False, _NO_DEFAULT),
         "description": (True, False, _NO_DEFAULT),
         "default": (True, False, _NO_DEFAULT),
@@ -998,7 +999,7 @@ class StringPropertySchema(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "title": (True, False, _NO_DEFAULT),
         "description": (True, False, _NO_DEFAULT),
         "default": (True, False, _NO_DEFAULT),
@@ -1120,7 +1121,7 @@ class ElicitationSchema(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "type": (True, False, _NO_DEFAULT),
         "title": (True, False, _NO_DEFAULT),
         "description": (True, False, _NO_DEFAULT),
@@ -1173,7 +1174,7 @@ class CreateElicitationRequestFormRequest(ElicitationFormModeRequest):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     mode: Literal["form"] = _tag("form")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1223,7 +1224,7 @@ class ElicitationSessionScope(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "toolCallId": (True, False, _NO_DEFAULT),
     }
 
@@ -1269,7 +1270,7 @@ class CreateElicitationRequestFormSession(ElicitationFormModeSession):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     mode: Literal["form"] = _tag("form")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1312,7 +1313,7 @@ class CreateElicitationRequestOtherRequest(ElicitationRequestScope):
         description="Custom or future elicitation mode.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1353,7 +1354,7 @@ class CreateElicitationRequestOtherSession(ElicitationSessionScope):
         description="Custom or future elicitation mode.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1407,7 +1408,7 @@ class CreateElicitationRequestUrlRequest(ElicitationUrlModeRequest):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     mode: Literal["url"] = _tag("url")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1462,7 +1463,7 @@ class CreateElicitationRequestUrlSession(ElicitationUrlModeSession):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     mode: Literal["url"] = _tag("url")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1516,7 +1517,7 @@ class EnvVariable(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1563,7 +1564,7 @@ class CreateTerminalRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "args": (True, True, _NO_DEFAULT),
         "env": (True, True, _NO_DEFAULT),
         "cwd": (True, False, _NO_DEFAULT),
@@ -1614,7 +1615,7 @@ class DisconnectMcpRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1658,7 +1659,7 @@ class KillTerminalRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1698,7 +1699,7 @@ class MessageMcpRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1739,7 +1740,7 @@ class ReadTextFileRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "line": (True, False, _NO_DEFAULT),
         "limit": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -1779,7 +1780,7 @@ class ReleaseTerminalRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1833,7 +1834,7 @@ class PermissionOption(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1886,7 +1887,7 @@ class Annotations(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "audience": (True, True, _NO_DEFAULT),
         "lastModified": (True, False, _NO_DEFAULT),
         "priority": (True, False, _NO_DEFAULT),
@@ -1927,7 +1928,7 @@ class AudioContent(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "annotations": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -1990,7 +1991,7 @@ class ImageContent(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "annotations": (True, False, _NO_DEFAULT),
         "uri": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -2050,7 +2051,7 @@ class BlobResourceContents(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "mimeType": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -2087,7 +2088,7 @@ class TextResourceContents(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "mimeType": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -2127,7 +2128,7 @@ class EmbeddedResource(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "annotations": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -2201,7 +2202,7 @@ class ResourceLink(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "annotations": (True, False, _NO_DEFAULT),
         "description": (True, False, _NO_DEFAULT),
         "mimeType": (True, False, _NO_DEFAULT),
@@ -2267,7 +2268,7 @@ class TextContent(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "annotations": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -2340,7 +2341,7 @@ class Content(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -2395,7 +2396,7 @@ class Diff(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "oldText": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -2450,7 +2451,7 @@ class Terminal(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -2514,7 +2515,7 @@ class ToolCallLocation(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "line": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -2632,7 +2633,7 @@ class ToolCallUpdate(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "kind": (True, False, _NO_DEFAULT),
         "status": (True, False, _NO_DEFAULT),
         "title": (True, False, _NO_DEFAULT),
@@ -2691,7 +2692,7 @@ class RequestPermissionRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -2728,7 +2729,7 @@ class TerminalOutputRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -2764,7 +2765,7 @@ class WaitForTerminalExitRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -2799,7 +2800,7 @@ class WriteTextFileRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -2882,7 +2883,7 @@ class AuthenticateResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -2902,7 +2903,7 @@ class CloseNesResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -2922,7 +2923,7 @@ class CloseSessionResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -2942,7 +2943,7 @@ class DeleteSessionResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -2966,7 +2967,7 @@ class DisableProviderResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -3061,7 +3062,7 @@ class SessionConfigOptionBoolean(SessionConfigBoolean):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     type: Literal["boolean"] = _tag("boolean")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "description": (True, False, _NO_DEFAULT),
         "category": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -3107,7 +3108,7 @@ class SessionConfigSelectOption(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "description": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -3141,7 +3142,7 @@ class SessionConfigSelectGroup(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "options": (True, True, []),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -3203,7 +3204,7 @@ class SessionConfigOptionSelect(SessionConfigSelect):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     type: Literal["select"] = _tag("select")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "description": (True, False, _NO_DEFAULT),
         "category": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -3256,7 +3257,7 @@ class SessionMode(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "description": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -3295,7 +3296,7 @@ class SessionModeState(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "availableModes": (True, True, []),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -3343,7 +3344,7 @@ class ForkSessionResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "modes": (True, False, _NO_DEFAULT),
         "configOptions": (True, True, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -3374,7 +3375,7 @@ class LogoutCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -3399,7 +3400,7 @@ class AgentAuthCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "logout": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -3434,7 +3435,7 @@ class McpCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "http": (True, False, _NO_DEFAULT),
         "sse": (True, False, _NO_DEFAULT),
         "acp": (True, False, _NO_DEFAULT),
@@ -3464,7 +3465,7 @@ class NesDiagnosticsCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -3491,7 +3492,7 @@ class NesEditHistoryCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "maxCount": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -3514,7 +3515,7 @@ class NesOpenFilesCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -3541,7 +3542,7 @@ class NesRecentFilesCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "maxCount": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -3564,7 +3565,7 @@ class NesRelatedSnippetsCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -3591,7 +3592,7 @@ class NesUserActionsCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "maxCount": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -3653,7 +3654,7 @@ class NesContextCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "recentFiles": (True, False, _NO_DEFAULT),
         "relatedSnippets": (True, False, _NO_DEFAULT),
         "editHistory": (True, False, _NO_DEFAULT),
@@ -3703,7 +3704,7 @@ class NesDocumentDidChangeCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -3725,7 +3726,7 @@ class NesDocumentDidCloseCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -3745,7 +3746,7 @@ class NesDocumentDidFocusCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -3765,7 +3766,7 @@ class NesDocumentDidOpenCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -3785,7 +3786,7 @@ class NesDocumentDidSaveCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -3840,7 +3841,7 @@ class NesDocumentEventCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "didOpen": (True, False, _NO_DEFAULT),
         "didChange": (True, False, _NO_DEFAULT),
         "didClose": (True, False, _NO_DEFAULT),
@@ -3878,7 +3879,7 @@ class NesEventCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "document": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -3912,7 +3913,7 @@ class NesCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "events": (True, False, _NO_DEFAULT),
         "context": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -3976,7 +3977,7 @@ class PromptCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "image": (True, False, _NO_DEFAULT),
         "audio": (True, False, _NO_DEFAULT),
         "embeddedContext": (True, False, _NO_DEFAULT),
@@ -4012,7 +4013,7 @@ class ProvidersCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4037,7 +4038,7 @@ class SessionAdditionalDirectoriesCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4059,7 +4060,7 @@ class SessionCloseCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4081,7 +4082,7 @@ class SessionDeleteCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4107,7 +4108,7 @@ class SessionForkCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4129,7 +4130,7 @@ class SessionListCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4151,7 +4152,7 @@ class SessionResumeCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4212,7 +4213,7 @@ class SessionCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "list": (True, False, _NO_DEFAULT),
         "delete": (True, False, _NO_DEFAULT),
         "additionalDirectories": (True, False, _NO_DEFAULT),
@@ -4308,7 +4309,7 @@ class AgentCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "loadSession": (True, False, _NO_DEFAULT),
         "promptCapabilities": (True, False, _NO_DEFAULT),
         "mcpCapabilities": (True, False, _NO_DEFAULT),
@@ -4361,7 +4362,7 @@ class AuthMethodAgent(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "description": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -4412,7 +4413,7 @@ class AuthMethodTerminal(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "description": (True, False, _NO_DEFAULT),
         "args": (True, True, _NO_DEFAULT),
         "env": (True, False, _NO_DEFAULT),
@@ -4497,7 +4498,7 @@ class Implementation(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "title": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -4570,7 +4571,7 @@ class InitializeResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "agentCapabilities": (True, False, _NO_DEFAULT),
         "authMethods": (True, True, _NO_DEFAULT),
         "agentInfo": (True, False, _NO_DEFAULT),
@@ -4657,7 +4658,7 @@ class ProviderCurrentConfig(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4709,7 +4710,7 @@ class ProviderInfo(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "supported": (True, True, []),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -4745,7 +4746,7 @@ class ListProvidersResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4793,7 +4794,7 @@ class SessionInfo(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "additionalDirectories": (True, True, _NO_DEFAULT),
         "title": (True, False, _NO_DEFAULT),
         "updatedAt": (True, False, _NO_DEFAULT),
@@ -4834,7 +4835,7 @@ class ListSessionsResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "sessions": (True, True, []),
         "nextCursor": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -4874,7 +4875,7 @@ class LoadSessionResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "modes": (True, False, _NO_DEFAULT),
         "configOptions": (True, True, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -4902,7 +4903,7 @@ class LogoutResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4952,7 +4953,7 @@ class NewSessionResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "modes": (True, False, _NO_DEFAULT),
         "configOptions": (True, True, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -5047,7 +5048,7 @@ class Usage(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "thoughtTokens": (True, False, _NO_DEFAULT),
         "cachedReadTokens": (True, False, _NO_DEFAULT),
         "cachedWriteTokens": (True, False, _NO_DEFAULT),
@@ -5093,7 +5094,7 @@ class PromptResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "usage": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -5132,7 +5133,7 @@ class ResumeSessionResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "modes": (True, False, _NO_DEFAULT),
         "configOptions": (True, True, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -5164,7 +5165,7 @@ class SetProviderResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5190,7 +5191,7 @@ class SetSessionConfigOptionResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "configOptions": (True, True, []),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -5216,7 +5217,7 @@ class SetSessionModeResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5241,7 +5242,7 @@ class StartNesResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5271,7 +5272,7 @@ class Position(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5295,7 +5296,7 @@ class Range(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5323,7 +5324,7 @@ class NesTextEdit(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5355,7 +5356,7 @@ class NesEditSuggestion(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "cursorPosition": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -5406,7 +5407,7 @@ class NesJumpSuggestion(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5459,7 +5460,7 @@ class NesRenameSuggestion(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5516,7 +5517,7 @@ class NesSearchAndReplaceSuggestion(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5574,7 +5575,7 @@ class SuggestNesResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5714,7 +5715,7 @@ class Error(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "data": (True, False, _NO_DEFAULT),
     }
 
@@ -5754,7 +5755,7 @@ class CompleteElicitationNotification(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5802,7 +5803,7 @@ class MessageMcpNotification(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "params": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -5842,7 +5843,7 @@ class ContentChunk(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "messageId": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -5904,7 +5905,7 @@ class UnstructuredCommandInput(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5936,7 +5937,7 @@ class AvailableCommand(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "input": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -5970,7 +5971,7 @@ class AvailableCommandsUpdate(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "availableCommands": (True, True, []),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -6035,7 +6036,7 @@ class CompactionSummaryChunk(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6148,7 +6149,7 @@ class CompactionUpdate(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "summary": (True, True, _NO_DEFAULT),
         "error": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -6210,7 +6211,7 @@ class ConfigOptionUpdate(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "configOptions": (True, True, []),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -6259,7 +6260,7 @@ class CurrentModeUpdate(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6342,7 +6343,7 @@ class PlanEntry(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6379,7 +6380,7 @@ class Plan(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "entries": (True, True, []),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -6436,7 +6437,7 @@ class PlanRemoved(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6486,7 +6487,7 @@ class PlanFile(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6538,7 +6539,7 @@ class PlanItems(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "entries": (True, True, []),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -6592,7 +6593,7 @@ class PlanMarkdown(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6648,7 +6649,7 @@ class PlanUpdate(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6704,7 +6705,7 @@ class SessionInfoUpdate(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "title": (True, False, _NO_DEFAULT),
         "updatedAt": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -6797,7 +6798,7 @@ class ToolCall(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "name": (True, False, _NO_DEFAULT),
         "kind": (True, False, _NO_DEFAULT),
         "status": (True, False, _NO_DEFAULT),
@@ -6887,7 +6888,7 @@ class Cost(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6917,7 +6918,7 @@ class UsageUpdate(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "cost": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -7017,7 +7018,7 @@ class SessionNotification(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7078,7 +7079,7 @@ class AuthenticateRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7108,7 +7109,7 @@ class CloseNesRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7141,7 +7142,7 @@ class CloseSessionRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7170,7 +7171,7 @@ class DeleteSessionRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7201,7 +7202,7 @@ class DisableProviderRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7236,7 +7237,7 @@ class McpServerAcp(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7288,7 +7289,7 @@ class HttpHeader(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7315,7 +7316,7 @@ class McpServerHttp(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7368,7 +7369,7 @@ class McpServerStdio(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7401,7 +7402,7 @@ class McpServerSse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7505,7 +7506,7 @@ class ForkSessionRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "additionalDirectories": (True, True, _NO_DEFAULT),
         "mcpServers": (True, True, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -7544,7 +7545,7 @@ class AuthCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "terminal": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -7567,7 +7568,7 @@ class NesJumpCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7587,7 +7588,7 @@ class NesRenameCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7607,7 +7608,7 @@ class NesSearchAndReplaceCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7642,7 +7643,7 @@ class ClientNesCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "jump": (True, False, _NO_DEFAULT),
         "rename": (True, False, _NO_DEFAULT),
         "searchAndReplace": (True, False, _NO_DEFAULT),
@@ -7682,7 +7683,7 @@ class BooleanConfigOptionCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7707,7 +7708,7 @@ class SessionConfigOptionsCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "boolean": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -7745,7 +7746,7 @@ class ClientSessionCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "compaction": (True, False, _NO_DEFAULT),
         "configOptions": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -7775,7 +7776,7 @@ class ElicitationFormCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7797,7 +7798,7 @@ class ElicitationUrlCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7827,7 +7828,7 @@ class ElicitationCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "form": (True, False, _NO_DEFAULT),
         "url": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -7872,7 +7873,7 @@ class FileSystemCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "readTextFile": (True, False, _NO_DEFAULT),
         "writeTextFile": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -7904,7 +7905,7 @@ class PlanCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7973,7 +7974,7 @@ class ClientCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "fs": (True, False, _NO_DEFAULT),
         "terminal": (True, False, _NO_DEFAULT),
         "session": (True, False, _NO_DEFAULT),
@@ -8041,7 +8042,7 @@ class InitializeRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "clientCapabilities": (True, False, _NO_DEFAULT),
         "clientInfo": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -8074,7 +8075,7 @@ class ListProvidersRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -8103,7 +8104,7 @@ class ListSessionsRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -8155,7 +8156,7 @@ class LoadSessionRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "mcpServers": (True, True, []),
         "additionalDirectories": (True, True, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -8187,7 +8188,7 @@ class LogoutRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -8226,7 +8227,7 @@ class NewSessionRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "additionalDirectories": (True, True, _NO_DEFAULT),
         "mcpServers": (True, True, []),
         "_meta": (True, False, _NO_DEFAULT),
@@ -8268,7 +8269,7 @@ class PromptRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -8321,7 +8322,7 @@ class ResumeSessionRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "additionalDirectories": (True, True, _NO_DEFAULT),
         "mcpServers": (True, True, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -8376,7 +8377,7 @@ class SetProviderRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -8416,7 +8417,7 @@ class SetSessionConfigOptionRequestBoolean(_Model):
     value: StrictBool = Field(description="The boolean value.")
     type: Literal["boolean"] = _tag("boolean")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -8459,7 +8460,7 @@ class SetSessionConfigOptionRequestValueId(_Model):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     value: SessionConfigValueId = Field(description="The value ID.")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -8515,7 +8516,7 @@ class SetSessionModeRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -8548,7 +8549,7 @@ class NesRepository(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -8577,7 +8578,7 @@ class WorkspaceFolder(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -8616,7 +8617,7 @@ class StartNesRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "workspaceUri": (True, False, _NO_DEFAULT),
         "repository": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -8662,7 +8663,7 @@ class NesDiagnostic(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -8692,7 +8693,7 @@ class NesEditHistoryEntry(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -8734,7 +8735,7 @@ class NesOpenFile(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "visibleRange": (True, False, _NO_DEFAULT),
         "lastFocusedMs": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -8771,7 +8772,7 @@ class NesRecentFile(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -8809,7 +8810,7 @@ class NesExcerpt(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -8838,7 +8839,7 @@ class NesRelatedSnippet(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -8874,7 +8875,7 @@ class NesUserAction(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -8935,7 +8936,7 @@ class NesSuggestContext(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -8996,7 +8997,7 @@ class SuggestNesRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9100,7 +9101,7 @@ class ConnectMcpResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9140,7 +9141,7 @@ class CreateElicitationResponseAccept(ElicitationAcceptAction):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     action: Literal["accept"] = _tag("accept")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9167,7 +9168,7 @@ class CreateElicitationResponseCancel(_Model):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     action: Literal["cancel"] = _tag("cancel")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9190,7 +9191,7 @@ class CreateElicitationResponseDecline(_Model):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     action: Literal["decline"] = _tag("decline")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9223,7 +9224,7 @@ class CreateElicitationResponseOther(_Model):
         description="Custom or future elicitation action.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9267,7 +9268,7 @@ class CreateTerminalResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9293,7 +9294,7 @@ class DisconnectMcpResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9313,7 +9314,7 @@ class KillTerminalResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9334,7 +9335,7 @@ class ReadTextFileResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9356,7 +9357,7 @@ class ReleaseTerminalResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9398,7 +9399,7 @@ class SelectedPermissionOutcome(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9447,7 +9448,7 @@ class RequestPermissionResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9481,7 +9482,7 @@ class TerminalExitStatus(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "exitCode": (True, False, _NO_DEFAULT),
         "signal": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -9520,7 +9521,7 @@ class TerminalOutputResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "exitStatus": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -9560,7 +9561,7 @@ class WaitForTerminalExitResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "exitCode": (True, False, _NO_DEFAULT),
         "signal": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -9588,7 +9589,7 @@ class WriteTextFileResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9673,7 +9674,7 @@ class AcceptNesNotification(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9707,7 +9708,7 @@ class CancelNotification(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9739,7 +9740,7 @@ class TextDocumentContentChangeEvent(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9778,7 +9779,7 @@ class DidChangeDocumentNotification(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "contentChanges": (True, True, []),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -9813,7 +9814,7 @@ class DidCloseDocumentNotification(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9848,7 +9849,7 @@ class DidFocusDocumentNotification(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9890,7 +9891,7 @@ class DidOpenDocumentNotification(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9925,7 +9926,7 @@ class DidSaveDocumentNotification(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9968,7 +9969,7 @@ class RejectNesNotification(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "reason": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -10043,7 +10044,7 @@ class CancelRequestNotification(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 

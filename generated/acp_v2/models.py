@@ -48,6 +48,7 @@ from acp_v2.model_base import (
 _BY_CLASS = model_base.BY_CLASS
 _IntEnum = model_base.IntEnumBase
 _Model = model_base.Model
+_Lenient: TypeAlias = model_base.Lenient
 _NO_DEFAULT = model_base.NO_DEFAULT
 _StrEnum = model_base.StrEnumBase
 _tag = model_base.tag
@@ -393,7 +394,7 @@ class StringMultiSelectItems(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -441,7 +442,7 @@ class EnumOption(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "description": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -474,7 +475,7 @@ class TitledMultiSelectItems(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -551,7 +552,7 @@ class MultiSelectPropertySchema(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "title": (True, False, _NO_DEFAULT),
         "description": (True, False, _NO_DEFAULT),
         "default": (True, True, _NO_DEFAULT),
@@ -620,7 +621,7 @@ class BooleanPropertySchema(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "title": (True, False, _NO_DEFAULT),
         "description": (True, False, _NO_DEFAULT),
         "default": (True, False, _NO_DEFAULT),
@@ -691,7 +692,7 @@ class IntegerPropertySchema(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "title": (True, False, _NO_DEFAULT),
         "description": (True, False, _NO_DEFAULT),
         "default": (True, False, _NO_DEFAULT),
@@ -766,7 +767,7 @@ class NumberPropertySchema(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "title": (True, False, _NO_DEFAULT),
         "description": (True, False, _NO_DEFAULT),
         "default": (True, False, _NO_DEFAULT),
@@ -916,7 +917,7 @@ class StringPropertySchema(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "title": (True, False, _NO_DEFAULT),
         "description": (True, False, _NO_DEFAULT),
         "default": (True, False, _NO_DEFAULT),
@@ -1038,7 +1039,7 @@ class ElicitationSchema(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "type": (True, False, _NO_DEFAULT),
         "title": (True, False, _NO_DEFAULT),
         "description": (True, False, _NO_DEFAULT),
@@ -1091,7 +1092,7 @@ class CreateElicitationRequestFormRequest(ElicitationFormModeRequest):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     mode: Literal["form"] = _tag("form")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1141,7 +1142,7 @@ class ElicitationSessionScope(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "toolCallId": (True, False, _NO_DEFAULT),
     }
 
@@ -1187,7 +1188,7 @@ class CreateElicitationRequestFormSession(ElicitationFormModeSession):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     mode: Literal["form"] = _tag("form")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1230,7 +1231,7 @@ class CreateElicitationRequestOtherRequest(ElicitationRequestScope):
         description="Custom or future elicitation mode.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1271,7 +1272,7 @@ class CreateElicitationRequestOtherSession(ElicitationSessionScope):
         description="Custom or future elicitation mode.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1325,7 +1326,7 @@ class CreateElicitationRequestUrlRequest(ElicitationUrlModeRequest):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     mode: Literal["url"] = _tag("url")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1380,7 +1381,7 @@ class CreateElicitationRequestUrlSession(ElicitationUrlModeSession):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     mode: Literal["url"] = _tag("url")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1485,7 +1486,7 @@ class PermissionOption(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1538,7 +1539,7 @@ class CommandPermissionSubject(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "toolCallId": (True, False, _NO_DEFAULT),
         "terminalId": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -1649,7 +1650,7 @@ class Annotations(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "audience": (True, True, _NO_DEFAULT),
         "lastModified": (True, False, _NO_DEFAULT),
         "priority": (True, False, _NO_DEFAULT),
@@ -1694,7 +1695,7 @@ class AudioContent(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "annotations": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -1757,7 +1758,7 @@ class ImageContent(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "uri": (True, False, _NO_DEFAULT),
         "annotations": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -1837,7 +1838,7 @@ class BlobResourceContents(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "mimeType": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -1874,7 +1875,7 @@ class TextResourceContents(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "mimeType": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -1914,7 +1915,7 @@ class EmbeddedResource(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "annotations": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -1996,7 +1997,7 @@ class Icon(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "mimeType": (True, False, _NO_DEFAULT),
         "sizes": (True, True, _NO_DEFAULT),
         "theme": (True, False, _NO_DEFAULT),
@@ -2056,7 +2057,7 @@ class ResourceLink(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "title": (True, False, _NO_DEFAULT),
         "description": (True, False, _NO_DEFAULT),
         "icons": (True, True, _NO_DEFAULT),
@@ -2125,7 +2126,7 @@ class TextContent(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "annotations": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -2210,7 +2211,7 @@ class Content(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -2303,7 +2304,7 @@ class DiffChangeAdd(DiffPathChange):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     operation: Literal["add"] = _tag("add")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "fileType": (True, False, _NO_DEFAULT),
         "mimeType": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -2363,7 +2364,7 @@ class DiffChangeCopy(DiffPathPairChange):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     operation: Literal["copy"] = _tag("copy")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "fileType": (True, False, _NO_DEFAULT),
         "mimeType": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -2409,7 +2410,7 @@ class DiffChangeDelete(DiffPathChange):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     operation: Literal["delete"] = _tag("delete")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "fileType": (True, False, _NO_DEFAULT),
         "mimeType": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -2454,7 +2455,7 @@ class DiffChangeModify(DiffPathChange):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     operation: Literal["modify"] = _tag("modify")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "fileType": (True, False, _NO_DEFAULT),
         "mimeType": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -2499,7 +2500,7 @@ class DiffChangeMove(DiffPathPairChange):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     operation: Literal["move"] = _tag("move")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "fileType": (True, False, _NO_DEFAULT),
         "mimeType": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -2551,7 +2552,7 @@ class DiffChangeOther(_Model):
         description="Custom or future file operation.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "fileType": (True, False, _NO_DEFAULT),
         "mimeType": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -2659,7 +2660,7 @@ class Diff(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "changes": (False, True, _NO_DEFAULT),
         "patch": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -2732,7 +2733,7 @@ class Terminal(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -2799,7 +2800,7 @@ class ToolCallLocation(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "line": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -2970,7 +2971,7 @@ class ToolCallUpdate(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "title": (True, False, _NO_DEFAULT),
         "kind": (True, False, _NO_DEFAULT),
         "status": (True, False, _NO_DEFAULT),
@@ -3074,7 +3075,7 @@ class RequestPermissionRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "description": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -3132,7 +3133,7 @@ class CloseSessionResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -3152,7 +3153,7 @@ class DeleteSessionResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -3184,7 +3185,7 @@ class AgentAuthCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -3206,7 +3207,7 @@ class McpHttpCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -3228,7 +3229,7 @@ class McpStdioCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -3258,7 +3259,7 @@ class McpCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "stdio": (True, False, _NO_DEFAULT),
         "http": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -3288,7 +3289,7 @@ class PromptAudioCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -3310,7 +3311,7 @@ class PromptEmbeddedContextCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -3332,7 +3333,7 @@ class PromptImageCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -3381,7 +3382,7 @@ class PromptCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "image": (True, False, _NO_DEFAULT),
         "audio": (True, False, _NO_DEFAULT),
         "embeddedContext": (True, False, _NO_DEFAULT),
@@ -3416,7 +3417,7 @@ class SessionAdditionalDirectoriesCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -3438,7 +3439,7 @@ class SessionDeleteCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -3491,7 +3492,7 @@ class SessionCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "prompt": (True, False, _NO_DEFAULT),
         "mcp": (True, False, _NO_DEFAULT),
         "delete": (True, False, _NO_DEFAULT),
@@ -3539,7 +3540,7 @@ class AgentCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "session": (True, False, _NO_DEFAULT),
         "auth": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -3584,7 +3585,7 @@ class AuthMethodAgent(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "description": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -3654,7 +3655,7 @@ class AuthMethodOther(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "description": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -3685,7 +3686,7 @@ class EnvVariable(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -3734,7 +3735,7 @@ class AuthMethodTerminal(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "description": (True, False, _NO_DEFAULT),
         "args": (True, True, _NO_DEFAULT),
         "env": (True, True, _NO_DEFAULT),
@@ -3816,7 +3817,7 @@ class Implementation(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "title": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -3875,7 +3876,7 @@ class InitializeResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "capabilities": (True, False, _NO_DEFAULT),
         "authMethods": (True, True, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -3931,7 +3932,7 @@ class SessionInfo(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "additionalDirectories": (True, True, _NO_DEFAULT),
         "title": (True, False, _NO_DEFAULT),
         "updatedAt": (True, False, _NO_DEFAULT),
@@ -3976,7 +3977,7 @@ class ListSessionsResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "sessions": (True, True, []),
         "nextCursor": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -4004,7 +4005,7 @@ class LoginAuthResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4024,7 +4025,7 @@ class LogoutAuthResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4115,7 +4116,7 @@ class SessionConfigOptionBoolean(SessionConfigBoolean):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     type: Literal["boolean"] = _tag("boolean")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "description": (True, False, _NO_DEFAULT),
         "category": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -4172,7 +4173,7 @@ class SessionConfigOptionOther(_Model):
         description="Custom or future session configuration option type.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "description": (True, False, _NO_DEFAULT),
         "category": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -4217,7 +4218,7 @@ class SessionConfigSelectOption(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "description": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -4255,7 +4256,7 @@ class SessionConfigSelectGroup(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "options": (True, True, []),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -4321,7 +4322,7 @@ class SessionConfigOptionSelect(SessionConfigSelect):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     type: Literal["select"] = _tag("select")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "description": (True, False, _NO_DEFAULT),
         "category": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -4383,7 +4384,7 @@ class NewSessionResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "configOptions": (True, True, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -4416,7 +4417,7 @@ class PromptResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4443,7 +4444,7 @@ class ResumeSessionResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "configOptions": (True, True, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -4475,7 +4476,7 @@ class SetSessionConfigOptionResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "configOptions": (True, True, []),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -4599,7 +4600,7 @@ class Error(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "data": (True, False, _NO_DEFAULT),
     }
 
@@ -4639,7 +4640,7 @@ class CompleteElicitationNotification(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4694,7 +4695,7 @@ class AgentMessage(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "content": (True, True, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -4748,7 +4749,7 @@ class ContentChunk(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4812,7 +4813,7 @@ class AgentThought(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "content": (True, True, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -4899,7 +4900,7 @@ class TextCommandInput(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4956,7 +4957,7 @@ class AvailableCommand(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "input": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -4990,7 +4991,7 @@ class AvailableCommandsUpdate(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "availableCommands": (True, True, []),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -5040,7 +5041,7 @@ class ConfigOptionUpdate(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "configOptions": (True, True, []),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -5180,7 +5181,7 @@ class PlanEntry(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5220,7 +5221,7 @@ class PlanItems(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "entries": (True, True, []),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -5303,7 +5304,7 @@ class PlanUpdate(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5359,7 +5360,7 @@ class SessionInfoUpdate(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "title": (True, False, _NO_DEFAULT),
         "updatedAt": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -5453,7 +5454,7 @@ class IdleStateUpdate(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "stopReason": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -5537,7 +5538,7 @@ class RequiresActionStateUpdate(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5588,7 +5589,7 @@ class RunningStateUpdate(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5642,7 +5643,7 @@ class TerminalOutputChunk(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5702,7 +5703,7 @@ class TerminalExitStatus(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "exitCode": (True, False, _NO_DEFAULT),
         "signal": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -5731,7 +5732,7 @@ class TerminalOutput(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5778,7 +5779,7 @@ class TerminalUpdate(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "command": (True, False, _NO_DEFAULT),
         "cwd": (True, False, _NO_DEFAULT),
         "output": (True, False, _NO_DEFAULT),
@@ -5844,7 +5845,7 @@ class ToolCallContentChunk(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5916,7 +5917,7 @@ class Cost(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5946,7 +5947,7 @@ class UsageUpdate(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "cost": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -6013,7 +6014,7 @@ class UserMessage(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "content": (True, True, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -6150,7 +6151,7 @@ class UpdateSessionNotification(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6225,7 +6226,7 @@ class CloseSessionRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6254,7 +6255,7 @@ class DeleteSessionRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6280,7 +6281,7 @@ class TerminalAuthCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6309,7 +6310,7 @@ class AuthCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "terminal": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -6337,7 +6338,7 @@ class ElicitationFormCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6359,7 +6360,7 @@ class ElicitationUrlCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6389,7 +6390,7 @@ class ElicitationCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "form": (True, False, _NO_DEFAULT),
         "url": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -6433,7 +6434,7 @@ class ClientCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "auth": (True, False, _NO_DEFAULT),
         "elicitation": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -6478,7 +6479,7 @@ class InitializeRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "capabilities": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -6513,7 +6514,7 @@ class ListSessionsRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6550,7 +6551,7 @@ class LoginAuthRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6578,7 +6579,7 @@ class LogoutAuthRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6600,7 +6601,7 @@ class HttpHeader(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6627,7 +6628,7 @@ class McpServerHttp(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6702,7 +6703,7 @@ class McpServerStdio(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6790,7 +6791,7 @@ class NewSessionRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "additionalDirectories": (True, True, _NO_DEFAULT),
         "mcpServers": (True, True, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -6832,7 +6833,7 @@ class PromptRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6869,7 +6870,7 @@ class ReplayFromOther(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6889,7 +6890,7 @@ class ReplayFromStart(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6967,7 +6968,7 @@ class ResumeSessionRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "additionalDirectories": (True, True, _NO_DEFAULT),
         "mcpServers": (True, True, _NO_DEFAULT),
         "replayFrom": (True, False, _NO_DEFAULT),
@@ -7011,7 +7012,7 @@ class SetSessionConfigOptionRequestBoolean(_Model):
     value: StrictBool = Field(description="The boolean value.")
     type: Literal["boolean"] = _tag("boolean")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7051,7 +7052,7 @@ class SetSessionConfigOptionRequestId(_Model):
     value: SessionConfigValueId = Field(description="The value ID.")
     type: Literal["id"] = _tag("id")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7097,7 +7098,7 @@ class SetSessionConfigOptionRequestOther(_Model):
     )
     value: Any = Field(description="Raw value payload for the custom or future value type.")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7201,7 +7202,7 @@ class CreateElicitationResponseAccept(ElicitationAcceptAction):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     action: Literal["accept"] = _tag("accept")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7228,7 +7229,7 @@ class CreateElicitationResponseCancel(_Model):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     action: Literal["cancel"] = _tag("cancel")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7251,7 +7252,7 @@ class CreateElicitationResponseDecline(_Model):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     action: Literal["decline"] = _tag("decline")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7284,7 +7285,7 @@ class CreateElicitationResponseOther(_Model):
         description="Custom or future elicitation action.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7366,7 +7367,7 @@ class SelectedPermissionOutcome(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7421,7 +7422,7 @@ class RequestPermissionResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7484,7 +7485,7 @@ class CancelSessionNotification(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7531,7 +7532,7 @@ class CancelRequestNotification(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 

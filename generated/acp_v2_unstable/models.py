@@ -48,6 +48,7 @@ from acp_v2_unstable.model_base import (
 _BY_CLASS = model_base.BY_CLASS
 _IntEnum = model_base.IntEnumBase
 _Model = model_base.Model
+_Lenient: TypeAlias = model_base.Lenient
 _NO_DEFAULT = model_base.NO_DEFAULT
 _StrEnum = model_base.StrEnumBase
 _tag = model_base.tag
@@ -473,7 +474,7 @@ class ConnectMcpRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -537,7 +538,7 @@ class StringMultiSelectItems(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -585,7 +586,7 @@ class EnumOption(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "description": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -618,7 +619,7 @@ class TitledMultiSelectItems(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -695,7 +696,7 @@ class MultiSelectPropertySchema(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "title": (True, False, _NO_DEFAULT),
         "description": (True, False, _NO_DEFAULT),
         "default": (True, True, _NO_DEFAULT),
@@ -764,7 +765,7 @@ class BooleanPropertySchema(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "title": (True, False, _NO_DEFAULT),
         "description": (True, False, _NO_DEFAULT),
         "default": (True, False, _NO_DEFAULT),
@@ -835,7 +836,7 @@ class IntegerPropertySchema(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "title": (True, False, _NO_DEFAULT),
         "description": (True, False, _NO_DEFAULT),
         "default": (True, False, _NO_DEFAULT),
@@ -910,7 +911,7 @@ class NumberPropertySchema(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "title": (True, False, _NO_DEFAULT),
         "description": (True, False, _NO_DEFAULT),
         "default": (True, False, _NO_DEFAULT),
@@ -1060,7 +1061,7 @@ class StringPropertySchema(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "title": (True, False, _NO_DEFAULT),
         "description": (True, False, _NO_DEFAULT),
         "default": (True, False, _NO_DEFAULT),
@@ -1182,7 +1183,7 @@ class ElicitationSchema(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "type": (True, False, _NO_DEFAULT),
         "title": (True, False, _NO_DEFAULT),
         "description": (True, False, _NO_DEFAULT),
@@ -1235,7 +1236,7 @@ class CreateElicitationRequestFormRequest(ElicitationFormModeRequest):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     mode: Literal["form"] = _tag("form")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1285,7 +1286,7 @@ class ElicitationSessionScope(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "toolCallId": (True, False, _NO_DEFAULT),
     }
 
@@ -1331,7 +1332,7 @@ class CreateElicitationRequestFormSession(ElicitationFormModeSession):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     mode: Literal["form"] = _tag("form")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1374,7 +1375,7 @@ class CreateElicitationRequestOtherRequest(ElicitationRequestScope):
         description="Custom or future elicitation mode.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1415,7 +1416,7 @@ class CreateElicitationRequestOtherSession(ElicitationSessionScope):
         description="Custom or future elicitation mode.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1469,7 +1470,7 @@ class CreateElicitationRequestUrlRequest(ElicitationUrlModeRequest):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     mode: Literal["url"] = _tag("url")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1524,7 +1525,7 @@ class CreateElicitationRequestUrlSession(ElicitationUrlModeSession):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     mode: Literal["url"] = _tag("url")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1593,7 +1594,7 @@ class DisconnectMcpRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1637,7 +1638,7 @@ class MessageMcpRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1709,7 +1710,7 @@ class PermissionOption(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -1762,7 +1763,7 @@ class CommandPermissionSubject(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "toolCallId": (True, False, _NO_DEFAULT),
         "terminalId": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -1873,7 +1874,7 @@ class Annotations(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "audience": (True, True, _NO_DEFAULT),
         "lastModified": (True, False, _NO_DEFAULT),
         "priority": (True, False, _NO_DEFAULT),
@@ -1918,7 +1919,7 @@ class AudioContent(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "annotations": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -1981,7 +1982,7 @@ class ImageContent(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "uri": (True, False, _NO_DEFAULT),
         "annotations": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -2061,7 +2062,7 @@ class BlobResourceContents(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "mimeType": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -2098,7 +2099,7 @@ class TextResourceContents(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "mimeType": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -2138,7 +2139,7 @@ class EmbeddedResource(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "annotations": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -2220,7 +2221,7 @@ class Icon(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "mimeType": (True, False, _NO_DEFAULT),
         "sizes": (True, True, _NO_DEFAULT),
         "theme": (True, False, _NO_DEFAULT),
@@ -2280,7 +2281,7 @@ class ResourceLink(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "title": (True, False, _NO_DEFAULT),
         "description": (True, False, _NO_DEFAULT),
         "icons": (True, True, _NO_DEFAULT),
@@ -2349,7 +2350,7 @@ class TextContent(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "annotations": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -2434,7 +2435,7 @@ class Content(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -2527,7 +2528,7 @@ class DiffChangeAdd(DiffPathChange):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     operation: Literal["add"] = _tag("add")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "fileType": (True, False, _NO_DEFAULT),
         "mimeType": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -2587,7 +2588,7 @@ class DiffChangeCopy(DiffPathPairChange):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     operation: Literal["copy"] = _tag("copy")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "fileType": (True, False, _NO_DEFAULT),
         "mimeType": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -2633,7 +2634,7 @@ class DiffChangeDelete(DiffPathChange):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     operation: Literal["delete"] = _tag("delete")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "fileType": (True, False, _NO_DEFAULT),
         "mimeType": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -2678,7 +2679,7 @@ class DiffChangeModify(DiffPathChange):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     operation: Literal["modify"] = _tag("modify")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "fileType": (True, False, _NO_DEFAULT),
         "mimeType": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -2723,7 +2724,7 @@ class DiffChangeMove(DiffPathPairChange):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     operation: Literal["move"] = _tag("move")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "fileType": (True, False, _NO_DEFAULT),
         "mimeType": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -2775,7 +2776,7 @@ class DiffChangeOther(_Model):
         description="Custom or future file operation.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "fileType": (True, False, _NO_DEFAULT),
         "mimeType": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -2884,7 +2885,7 @@ class Diff(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "changes": (False, True, _NO_DEFAULT),
         "patch": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -2957,7 +2958,7 @@ class Terminal(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -3024,7 +3025,7 @@ class ToolCallLocation(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "line": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -3200,7 +3201,7 @@ class ToolCallUpdate(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "name": (True, False, _NO_DEFAULT),
         "title": (True, False, _NO_DEFAULT),
         "kind": (True, False, _NO_DEFAULT),
@@ -3306,7 +3307,7 @@ class RequestPermissionRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "description": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -3378,7 +3379,7 @@ class CloseNesResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -3398,7 +3399,7 @@ class CloseSessionResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -3418,7 +3419,7 @@ class DeleteSessionResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -3442,7 +3443,7 @@ class DisableProviderResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -3541,7 +3542,7 @@ class SessionConfigOptionBoolean(SessionConfigBoolean):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     type: Literal["boolean"] = _tag("boolean")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "description": (True, False, _NO_DEFAULT),
         "category": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -3598,7 +3599,7 @@ class SessionConfigOptionOther(_Model):
         description="Custom or future session configuration option type.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "description": (True, False, _NO_DEFAULT),
         "category": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -3643,7 +3644,7 @@ class SessionConfigSelectOption(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "description": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -3681,7 +3682,7 @@ class SessionConfigSelectGroup(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "options": (True, True, []),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -3747,7 +3748,7 @@ class SessionConfigOptionSelect(SessionConfigSelect):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     type: Literal["select"] = _tag("select")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "description": (True, False, _NO_DEFAULT),
         "category": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -3810,7 +3811,7 @@ class ForkSessionResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "configOptions": (True, True, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -3841,7 +3842,7 @@ class AgentAuthCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -3861,7 +3862,7 @@ class NesDiagnosticsCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -3888,7 +3889,7 @@ class NesEditHistoryCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "maxCount": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -3911,7 +3912,7 @@ class NesOpenFilesCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -3938,7 +3939,7 @@ class NesRecentFilesCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "maxCount": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -3961,7 +3962,7 @@ class NesRelatedSnippetsCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -3988,7 +3989,7 @@ class NesUserActionsCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "maxCount": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -4050,7 +4051,7 @@ class NesContextCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "recentFiles": (True, False, _NO_DEFAULT),
         "relatedSnippets": (True, False, _NO_DEFAULT),
         "editHistory": (True, False, _NO_DEFAULT),
@@ -4100,7 +4101,7 @@ class NesDocumentDidChangeCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4122,7 +4123,7 @@ class NesDocumentDidCloseCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4142,7 +4143,7 @@ class NesDocumentDidFocusCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4162,7 +4163,7 @@ class NesDocumentDidOpenCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4182,7 +4183,7 @@ class NesDocumentDidSaveCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4237,7 +4238,7 @@ class NesDocumentEventCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "didOpen": (True, False, _NO_DEFAULT),
         "didChange": (True, False, _NO_DEFAULT),
         "didClose": (True, False, _NO_DEFAULT),
@@ -4275,7 +4276,7 @@ class NesEventCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "document": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -4312,7 +4313,7 @@ class NesCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "events": (True, False, _NO_DEFAULT),
         "context": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -4359,7 +4360,7 @@ class ProvidersCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4385,7 +4386,7 @@ class McpAcpCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4407,7 +4408,7 @@ class McpHttpCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4429,7 +4430,7 @@ class McpStdioCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4464,7 +4465,7 @@ class McpCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "stdio": (True, False, _NO_DEFAULT),
         "http": (True, False, _NO_DEFAULT),
         "acp": (True, False, _NO_DEFAULT),
@@ -4496,7 +4497,7 @@ class PromptAudioCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4518,7 +4519,7 @@ class PromptEmbeddedContextCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4540,7 +4541,7 @@ class PromptImageCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4589,7 +4590,7 @@ class PromptCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "image": (True, False, _NO_DEFAULT),
         "audio": (True, False, _NO_DEFAULT),
         "embeddedContext": (True, False, _NO_DEFAULT),
@@ -4624,7 +4625,7 @@ class SessionAdditionalDirectoriesCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4646,7 +4647,7 @@ class SessionDeleteCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4672,7 +4673,7 @@ class SessionForkCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4730,7 +4731,7 @@ class SessionCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "prompt": (True, False, _NO_DEFAULT),
         "mcp": (True, False, _NO_DEFAULT),
         "delete": (True, False, _NO_DEFAULT),
@@ -4797,7 +4798,7 @@ class AgentCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "session": (True, False, _NO_DEFAULT),
         "auth": (True, False, _NO_DEFAULT),
         "providers": (True, False, _NO_DEFAULT),
@@ -4848,7 +4849,7 @@ class AuthMethodAgent(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "description": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -4918,7 +4919,7 @@ class AuthMethodOther(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "description": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -4949,7 +4950,7 @@ class EnvVariable(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -4998,7 +4999,7 @@ class AuthMethodTerminal(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "description": (True, False, _NO_DEFAULT),
         "args": (True, True, _NO_DEFAULT),
         "env": (True, True, _NO_DEFAULT),
@@ -5080,7 +5081,7 @@ class Implementation(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "title": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -5139,7 +5140,7 @@ class InitializeResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "capabilities": (True, False, _NO_DEFAULT),
         "authMethods": (True, True, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -5225,7 +5226,7 @@ class ProviderCurrentConfig(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5277,7 +5278,7 @@ class ProviderInfo(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "supported": (True, True, []),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -5313,7 +5314,7 @@ class ListProvidersResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5361,7 +5362,7 @@ class SessionInfo(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "additionalDirectories": (True, True, _NO_DEFAULT),
         "title": (True, False, _NO_DEFAULT),
         "updatedAt": (True, False, _NO_DEFAULT),
@@ -5406,7 +5407,7 @@ class ListSessionsResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "sessions": (True, True, []),
         "nextCursor": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -5434,7 +5435,7 @@ class LoginAuthResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5454,7 +5455,7 @@ class LogoutAuthResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5499,7 +5500,7 @@ class NewSessionResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "configOptions": (True, True, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -5532,7 +5533,7 @@ class PromptResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5559,7 +5560,7 @@ class ResumeSessionResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "configOptions": (True, True, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -5589,7 +5590,7 @@ class SetProviderResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5615,7 +5616,7 @@ class SetSessionConfigOptionResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "configOptions": (True, True, []),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -5646,7 +5647,7 @@ class StartNesResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5680,7 +5681,7 @@ class Position(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5704,7 +5705,7 @@ class Range(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5732,7 +5733,7 @@ class NesTextEdit(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5770,7 +5771,7 @@ class NesEditSuggestion(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "cursorPosition": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -5825,7 +5826,7 @@ class NesJumpSuggestion(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5907,7 +5908,7 @@ class NesRenameSuggestion(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -5968,7 +5969,7 @@ class NesSearchAndReplaceSuggestion(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6040,7 +6041,7 @@ class SuggestNesResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6176,7 +6177,7 @@ class Error(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "data": (True, False, _NO_DEFAULT),
     }
 
@@ -6216,7 +6217,7 @@ class CompleteElicitationNotification(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6264,7 +6265,7 @@ class MessageMcpNotification(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "params": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -6317,7 +6318,7 @@ class AgentMessage(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "content": (True, True, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -6371,7 +6372,7 @@ class ContentChunk(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6435,7 +6436,7 @@ class AgentThought(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "content": (True, True, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -6522,7 +6523,7 @@ class TextCommandInput(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6579,7 +6580,7 @@ class AvailableCommand(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "input": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -6613,7 +6614,7 @@ class AvailableCommandsUpdate(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "availableCommands": (True, True, []),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -6677,7 +6678,7 @@ class CompactionSummaryChunk(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6785,7 +6786,7 @@ class CompactionUpdate(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "summary": (True, True, _NO_DEFAULT),
         "error": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -6844,7 +6845,7 @@ class ConfigOptionUpdate(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "configOptions": (True, True, []),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -6921,7 +6922,7 @@ class PlanRemoved(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -6971,7 +6972,7 @@ class PlanFile(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7090,7 +7091,7 @@ class PlanEntry(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7126,7 +7127,7 @@ class PlanItems(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "entries": (True, True, []),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -7180,7 +7181,7 @@ class PlanMarkdown(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7264,7 +7265,7 @@ class PlanUpdate(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7320,7 +7321,7 @@ class SessionInfoUpdate(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "title": (True, False, _NO_DEFAULT),
         "updatedAt": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -7447,7 +7448,7 @@ class Usage(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "thoughtTokens": (True, False, _NO_DEFAULT),
         "cachedReadTokens": (True, False, _NO_DEFAULT),
         "cachedWriteTokens": (True, False, _NO_DEFAULT),
@@ -7492,7 +7493,7 @@ class IdleStateUpdate(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "stopReason": (True, False, _NO_DEFAULT),
         "usage": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -7583,7 +7584,7 @@ class RequiresActionStateUpdate(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7634,7 +7635,7 @@ class RunningStateUpdate(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7688,7 +7689,7 @@ class TerminalOutputChunk(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7748,7 +7749,7 @@ class TerminalExitStatus(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "exitCode": (True, False, _NO_DEFAULT),
         "signal": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -7777,7 +7778,7 @@ class TerminalOutput(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7824,7 +7825,7 @@ class TerminalUpdate(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "command": (True, False, _NO_DEFAULT),
         "cwd": (True, False, _NO_DEFAULT),
         "output": (True, False, _NO_DEFAULT),
@@ -7890,7 +7891,7 @@ class ToolCallContentChunk(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7963,7 +7964,7 @@ class Cost(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -7993,7 +7994,7 @@ class UsageUpdate(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "cost": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -8060,7 +8061,7 @@ class UserMessage(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "content": (True, True, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -8203,7 +8204,7 @@ class UpdateSessionNotification(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -8285,7 +8286,7 @@ class CloseNesRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -8316,7 +8317,7 @@ class CloseSessionRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -8345,7 +8346,7 @@ class DeleteSessionRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -8376,7 +8377,7 @@ class DisableProviderRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -8411,7 +8412,7 @@ class McpServerAcp(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -8463,7 +8464,7 @@ class HttpHeader(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -8490,7 +8491,7 @@ class McpServerHttp(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -8565,7 +8566,7 @@ class McpServerStdio(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -8665,7 +8666,7 @@ class ForkSessionRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "additionalDirectories": (True, True, _NO_DEFAULT),
         "mcpServers": (True, True, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -8699,7 +8700,7 @@ class TerminalAuthCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -8728,7 +8729,7 @@ class AuthCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "terminal": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -8754,7 +8755,7 @@ class NesJumpCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -8774,7 +8775,7 @@ class NesRenameCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -8794,7 +8795,7 @@ class NesSearchAndReplaceCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -8829,7 +8830,7 @@ class ClientNesCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "jump": (True, False, _NO_DEFAULT),
         "rename": (True, False, _NO_DEFAULT),
         "searchAndReplace": (True, False, _NO_DEFAULT),
@@ -8861,7 +8862,7 @@ class ElicitationFormCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -8883,7 +8884,7 @@ class ElicitationUrlCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -8913,7 +8914,7 @@ class ElicitationCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "form": (True, False, _NO_DEFAULT),
         "url": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -8969,7 +8970,7 @@ class ClientCapabilities(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "auth": (True, False, _NO_DEFAULT),
         "elicitation": (True, False, _NO_DEFAULT),
         "nes": (True, False, _NO_DEFAULT),
@@ -9018,7 +9019,7 @@ class InitializeRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "capabilities": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -9050,7 +9051,7 @@ class ListProvidersRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9077,7 +9078,7 @@ class ListSessionsRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9114,7 +9115,7 @@ class LoginAuthRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9142,7 +9143,7 @@ class LogoutAuthRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9182,7 +9183,7 @@ class NewSessionRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "additionalDirectories": (True, True, _NO_DEFAULT),
         "mcpServers": (True, True, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -9224,7 +9225,7 @@ class PromptRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9261,7 +9262,7 @@ class ReplayFromOther(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9281,7 +9282,7 @@ class ReplayFromStart(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9359,7 +9360,7 @@ class ResumeSessionRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "additionalDirectories": (True, True, _NO_DEFAULT),
         "mcpServers": (True, True, _NO_DEFAULT),
         "replayFrom": (True, False, _NO_DEFAULT),
@@ -9416,7 +9417,7 @@ class SetProviderRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9456,7 +9457,7 @@ class SetSessionConfigOptionRequestBoolean(_Model):
     value: StrictBool = Field(description="The boolean value.")
     type: Literal["boolean"] = _tag("boolean")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9496,7 +9497,7 @@ class SetSessionConfigOptionRequestId(_Model):
     value: SessionConfigValueId = Field(description="The value ID.")
     type: Literal["id"] = _tag("id")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9542,7 +9543,7 @@ class SetSessionConfigOptionRequestOther(_Model):
     )
     value: Any = Field(description="Raw value payload for the custom or future value type.")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9591,7 +9592,7 @@ class NesRepository(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9620,7 +9621,7 @@ class WorkspaceFolder(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9659,7 +9660,7 @@ class StartNesRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "workspaceUri": (True, False, _NO_DEFAULT),
         "repository": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -9722,7 +9723,7 @@ class NesDiagnostic(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9752,7 +9753,7 @@ class NesEditHistoryEntry(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9794,7 +9795,7 @@ class NesOpenFile(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "visibleRange": (True, False, _NO_DEFAULT),
         "lastFocusedMs": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
@@ -9831,7 +9832,7 @@ class NesRecentFile(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9869,7 +9870,7 @@ class NesExcerpt(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9898,7 +9899,7 @@ class NesRelatedSnippet(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9934,7 +9935,7 @@ class NesUserAction(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -9995,7 +9996,7 @@ class NesSuggestContext(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -10072,7 +10073,7 @@ class SuggestNesRequest(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -10172,7 +10173,7 @@ class ConnectMcpResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -10212,7 +10213,7 @@ class CreateElicitationResponseAccept(ElicitationAcceptAction):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     action: Literal["accept"] = _tag("accept")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -10239,7 +10240,7 @@ class CreateElicitationResponseCancel(_Model):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     action: Literal["cancel"] = _tag("cancel")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -10262,7 +10263,7 @@ class CreateElicitationResponseDecline(_Model):
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
     action: Literal["decline"] = _tag("decline")
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -10295,7 +10296,7 @@ class CreateElicitationResponseOther(_Model):
         description="Custom or future elicitation action.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -10338,7 +10339,7 @@ class DisconnectMcpResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -10401,7 +10402,7 @@ class SelectedPermissionOutcome(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -10456,7 +10457,7 @@ class RequestPermissionResponse(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -10533,7 +10534,7 @@ class AcceptNesNotification(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -10567,7 +10568,7 @@ class CancelSessionNotification(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -10599,7 +10600,7 @@ class TextDocumentContentChangeEvent(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -10638,7 +10639,7 @@ class DidChangeDocumentNotification(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "contentChanges": (True, True, []),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -10673,7 +10674,7 @@ class DidCloseDocumentNotification(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -10708,7 +10709,7 @@ class DidFocusDocumentNotification(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -10750,7 +10751,7 @@ class DidOpenDocumentNotification(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -10785,7 +10786,7 @@ class DidSaveDocumentNotification(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 
@@ -10849,7 +10850,7 @@ class RejectNesNotification(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "reason": (True, False, _NO_DEFAULT),
         "_meta": (True, False, _NO_DEFAULT),
     }
@@ -10925,7 +10926,7 @@ class CancelRequestNotification(_Model):
     )
     """Read leniently: an invalid value reads as absent (`x-deserialize-default-on-error`)."""
 
-    __acp_lenient__ = {
+    __acp_lenient__: ClassVar[_Lenient] = {
         "_meta": (True, False, _NO_DEFAULT),
     }
 

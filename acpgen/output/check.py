@@ -80,6 +80,9 @@ class CheckReport:
     diff_truncated: bool = False
     # Every surface the check covers: name -> package, the roster's surface first.
     surfaces: dict[str, str] = field(default_factory=dict)
+    # Whether the origins (templates/, acpgen/...) are files of this project (acpgen's own
+    # checkout) or of the installed acpgen (a skeleton, an SDK's project), where no one edits them.
+    sources_here: bool = True
 
     def by_surface(self) -> dict[str, dict[str, Any]]:
         """Per surface: its package and the files of it that differ (a surface is clean when
@@ -148,6 +151,7 @@ class CheckReport:
             "diff": "".join(self.diff),
             "diff_truncated": self.diff_truncated,
             "surfaces": self.by_surface(),
+            "sources_in_project": self.sources_here,
         }
 
 
@@ -163,17 +167,20 @@ def error_json(exc: AcpgenError) -> dict[str, Any]:
     return doc
 
 
-def check(project: Project, out: str | None = None, package: str | None = None) -> CheckReport:
+def check(project: Project, out: str | None = None, package: str | None = None,
+          profile: str | None = None) -> CheckReport:
     target = output_dir(project, out)
-    options = options_for(project, package)
+    options = options_for(project, package, profile)
     expected = build_tree(project, options, proven=False)  # equal bytes carry generate's proof
     actual = read_tree(target)
-    report = CheckReport(out=str(Path(out or project.lock.out)),
-                         surfaces={s.name: package for s, package in zip(project.surfaces, options.packages, strict=True)})
+    surfaces = ({options.profile.surface: options.package} if options.profile is not None else
+                {s.name: package for s, package in zip(project.surfaces, options.packages, strict=True)})
+    report = CheckReport(out=str(Path(out or project.lock.out)), surfaces=surfaces)
     report.changed = sorted(p for p in expected if p in actual and actual[p] != expected[p])
     report.missing = sorted(p for p in expected if p not in actual)
     report.added = sorted(p for p in actual if p not in expected)
     if not report.clean:  # the diagnosis is only worth its cost when there is something to explain
+        report.sources_here = (project.root / "templates").is_dir()
         _diagnose(report, project, options, actual)
         _diagnose_sources(report, expected, actual)
         _diff(report, expected, actual)

@@ -26,7 +26,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from .model_base import NO_DEFAULT, validate_repairing
 
-__all__ = ["NO_DEFAULT", "validate_lenient"]
+__all__ = ["NO_DEFAULT", "repair_lenient", "validate_lenient"]
 
 
 def validate_lenient(adapter: TypeAdapter[Any], annotation: Any, data: Any) -> Any:
@@ -34,11 +34,20 @@ def validate_lenient(adapter: TypeAdapter[Any], annotation: Any, data: Any) -> A
     try:
         return adapter.validate_python(data, by_alias=True, by_name=False)
     except ValidationError as error:
-        return validate_repairing(
-            lambda d: adapter.validate_python(d, by_alias=True, by_name=False),
-            annotation,
-            data,
-            none_is_absent=False,
-            lenient=True,
-            error=error,
-        )
+        return repair_lenient(adapter, annotation, data, error)
+
+
+def repair_lenient(
+    adapter: TypeAdapter[Any], annotation: Any, data: Any, error: ValidationError
+) -> Any:
+    """After strict validation of ``data`` failed with ``error``: repair the marked places
+    and validate again (:func:`validate_lenient`'s second half, for a caller that validated
+    strictly itself)."""
+    return validate_repairing(
+        lambda d: adapter.validate_python(d, by_alias=True, by_name=False),
+        annotation,
+        data,
+        none_is_absent=False,
+        lenient=True,
+        error=error,
+    )

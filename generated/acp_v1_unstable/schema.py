@@ -113,7 +113,7 @@ ROSTER_REVISION: Final[str] = "acp-v1-2797d331-r2"
 UPSTREAM_COMMIT: Final[str] = "2797d33125c14e5bcfc815952930130c43e5bc4c"
 INPUT_SHA256: Final[dict[str, str]] = {
     "meta-v1-unstable": "3026898232badf413624010d1343e20bef853e6705c62d6b56387cf9de6b0543",
-    "schema-v1-unstable": "7f77702b34e0a0558e77220e9007bf8ee161a976bb8ac5021aba1b7e7b2c5708",
+    "schema-v1-unstable": "2a920d3c0f76443e07ffa7801443e3cdf008e2a3095e565581a0433fd728ce41",
 }
 # The versions this package implements: the schema it was generated from.
 SUPPORTED_PROTOCOL_VERSIONS: Final[frozenset[int]] = frozenset([1])
@@ -1784,6 +1784,7 @@ ClientCapabilityPath: TypeAlias = Literal[
     "session.compaction",
     "session.configOptions",
     "session.configOptions.boolean",
+    "session.notices",
     "terminal",
 ]
 """Every dotted path in ``clientCapabilities``."""
@@ -3728,6 +3729,17 @@ CAPABILITY_PATHS: Final[Mapping[str, CapabilityPath]] = {
             "session",
             "config_options",
             "boolean",
+        ),
+    ),
+    "clientCapabilities.session.notices": (
+        "object",
+        (
+            "session",
+            "notices",
+        ),
+        (
+            "session",
+            "notices",
         ),
     ),
     "clientCapabilities.terminal": ("boolean", ("terminal",), ("terminal",)),

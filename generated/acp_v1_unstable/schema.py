@@ -1617,7 +1617,10 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=None,
             message=SessionUpdateNotificationMessage,
             response=None,
-            gates=("session/update params.update.configOptions[].type=boolean",),
+            gates=(
+                "session/update params.update.configOptions[].type=boolean",
+                "session/update params.update.sessionUpdate=notice",
+            ),
             requirements=(
                 "ACP-V1-CONFIG-BOOLEAN-ONLY-AFTER-CAPABILITY-MAY",
                 "ACP-V1-CONFIG-NO-BOOLEAN-WITHOUT-CAPABILITY",
@@ -3013,6 +3016,29 @@ GATES: Final[tuple[Gate, ...]] = (
             "events",
             "document",
             "did_focus",
+        ),
+        kind="object",
+        condition=None,
+        requirements=(),
+    ),
+    Gate(
+        target="session/update params.update.sessionUpdate=notice",
+        method="session/update",
+        sender="agent",
+        message="params",
+        select=(
+            "update",
+            "sessionUpdate",
+        ),
+        equals="notice",
+        capability="clientCapabilities.session.notices",
+        wire_path=(
+            "session",
+            "notices",
+        ),
+        py_path=(
+            "session",
+            "notices",
         ),
         kind="object",
         condition=None,

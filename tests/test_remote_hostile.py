@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import functools
 import gc
+import importlib
 import itertools
 import json
 import logging
@@ -918,6 +919,21 @@ def test_a_wrong_path_is_answered_404_naming_the_endpoint() -> None:
     run(body)
 
 
+def test_peers_are_counted_by_address_an_ipv6_one_by_its_slash_64() -> None:
+    """The rule the per-peer share counts by (one host is commonly given a whole /64, so an
+    IPv6 peer's addresses share one share); unit-tested: loopback has one IPv6 address."""
+    security = importlib.import_module(ServerOptions.__module__.rsplit(".", 1)[0] + ".security")
+    key = security.peer_key
+    assert key("2001:db8:1:2::5") == key("2001:db8:1:2:ffff::9") == "2001:db8:1:2::/64"
+    assert key("2001:db8:1:3::5") != key("2001:db8:1:2::5")
+    assert key("::ffff:192.0.2.7") == key("192.0.2.7") == "192.0.2.7"
+    assert key("192.0.2.7") != key("192.0.2.8")
+    assert key(None) is None and key("") is None  # no address (a Unix socket): no share
+    assert security.host_name("[::1]:8765") == "::1"
+    assert security.host_name("Example.ORG.:80") == "example.org"
+    assert security.host_name("localhost") == "localhost"
+
+
 # -- what held already, and must go on holding ---------------------------------------------------
 
 
@@ -1104,6 +1120,7 @@ def test_after_the_bomb_and_the_flood_the_servers_memory_and_descriptors_are_bac
         await round_trip()
         await idle()  # the flood's connections reclaimed, the probe's and the round trip's gone
         grown = _rss_kib(server.pid) - rss
+        print(f"server RSS {rss} KiB after warming, {rss + grown} KiB after the attacks")
         assert grown < 20 * 1024, f"RSS grew {grown} KiB"
         # Another process's descriptors are seen only by reading its table: read until the
         # count is back (a socket its client closed goes within hypercorn's keep-alive, 5 s).

@@ -209,7 +209,7 @@ async def one_http_connection(url: str, sessions: int, updates: int, result: Res
             try:
                 status = (await http.post(url, content=body, headers=headers)).status_code
             except httpx2.WriteError:  # never left: once more on a new connection, as the
-                # generated client does (remote/client.py, _HttpLink._send)
+                # generated client does (transports/http/client.py, _HttpLink._send)
                 status = (await http.post(url, content=body, headers=headers)).status_code
             if status != 202:
                 raise RuntimeError(f"POST answered {status}")

@@ -602,10 +602,12 @@ def test_partial_messages_of_all_connections_share_one_budget() -> None:
 
 @pytest.mark.slow  # 1,040 initialize requests: a few seconds
 def test_a_flood_from_one_peer_is_refused_for_it_alone_and_others_are_served() -> None:
-    """Default options: 1,040 initialize POSTs from one peer used to take all 1,000 slots."""
+    """1,040 initialize POSTs from one peer used to take all 1,000 slots. Default options, but
+    for the first-use grace: on a loaded machine the flood outlasts its 10 s, and the unused
+    slots it reclaims would be the flood's again (that rule has its own test below)."""
 
     async def body() -> None:
-        async with serving() as url:
+        async with serving(first_use_grace=300.0) as url:
             results = await flood(url, 1040)
             async with httpx2.AsyncClient(http2=True, http1=False) as flooder:
                 statuses = sorted({status for status, _ in results})

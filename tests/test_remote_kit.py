@@ -177,6 +177,40 @@ def test_the_kit_checks_each_remote_echo_agent_over_each_profile(
         assert _statuses(rules) == {rule.id: "pass" for rule in RULES}, rules
 
 
+def test_the_session_stream_rule_answers_what_the_agent_asks_and_cancels_a_running_turn() -> None:
+    """RFD-HTTP-SESSION-STREAM against an agent that streams, asks for permission and is
+    cancelled (the echo agent's ``/permission`` and ``/wait``): the probe answers the agent's
+    ``session/request_permission`` on the session stream with the kit's default decision (the
+    first allow option, as on stdio) and cancels the slow turn once it showed it runs; every
+    RFD rule passes. The probe before this answered nothing: "no answer to 3 on the stream"."""
+
+    async def body() -> dict[str, tuple[str, str]]:
+        async with served(agent_app(EchoAgent, ServerOptions())) as url:
+            return await run_rules(url, 5.0, "/permission", None, "/wait")
+
+    results = asyncio.run(asyncio.wait_for(body(), GUARD))
+    assert results == {rule.id: ("pass", results[rule.id][1]) for rule in RULES}, results
+    note = results["RFD-HTTP-SESSION-STREAM"][1]
+    assert "'/permission': 1 updates and its answer" in note, note
+    assert 'session/request_permission (answered {"outcome": {"outcome": "selected", "optionId": "allow"}})' in note
+    assert "'/wait' cancelled while it ran, its answer {\"stopReason\": \"cancelled\"}" in note, note
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("profile", ["ws", "http"])
+def test_the_echo_agent_asking_permission_passes_every_rfd_rule_over_each_profile(
+        profile: str, tmp_path: Path) -> None:
+    """The kit as a user runs it, ``--acp-prompt=/permission``, over each profile: every RFD
+    rule passes (the session stream's turn asks for permission; the kit answers it)."""
+    with listening(ECHO, _env(), ECHO_URL) as url:
+        target = "ws" + url[4:] if profile == "ws" else url
+        done, _report, rules = run_kit(target, tmp_path, "--acp-prompt=/permission",
+                                       "--acp-slow-prompt=/wait")
+    assert _statuses(rules) == {rule.id: "pass" for rule in RULES}, done.stdout[-4000:]
+    note = next(e["message"] for e in rules["transport"] if e["id"] == "RFD-HTTP-SESSION-STREAM")
+    assert "session/request_permission (answered" in note and "cancelled while it ran" in note, note
+
+
 # -- the kit's own HTTP peer: several streams at once, and the server's cookies -----------------
 
 

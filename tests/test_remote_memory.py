@@ -2,7 +2,7 @@
 
 A server that has served many connections must not keep any of them, must forget the sessions
 it kept for resumption once their time is up even when no request comes to trigger it, and
-gives the allocator's free pages back when it goes idle (``remote/memory.py``). The resident
+gives the allocator's free pages back when it goes idle (``transports/idle_release.py``). The resident
 size this buys is measured by ``bench/bench_remote.py`` (bench/README.md), not here.
 """
 
@@ -21,9 +21,9 @@ from conftest import generated_dir
 GENERATED = generated_dir()  # generated now into a temporary directory, importable
 
 from acp_v1.remote import connect_to_remote_agent
-from acp_v1.remote.memory import IdleRelease, release_free_memory
-from acp_v1.remote.server import _Remote
-from acp_v1.remote.sessions import SessionRegistry
+from acp_v1.transports.endpoint import RemoteConnection
+from acp_v1.transports.idle_release import IdleRelease, release_free_memory
+from acp_v1.transports.sessions import SessionRegistry
 from test_remote import Recorder, initialized, prompt, run, serving, ws
 
 
@@ -67,16 +67,30 @@ def test_after_the_last_connection_closes_no_connection_or_session_stays_and_mem
             releases: list[int] = []
             endpoint._idle_release = IdleRelease(lambda: releases.append(1))
             remotes: list[weakref.ref[Any]] = []
-            for profile_url in (url, ws(url), url, ws(url)):
-                client = Recorder()
-                async with connect_to_remote_agent(client, profile_url) as conn:
-                    await initialized(conn)
-                    session = (await conn.session_new(cwd="/", mcp_servers=[])).session_id
-                    await conn.session_prompt(session_id=session, prompt=prompt("hello"))
-                    assert client.chunks
-                    remotes.extend(weakref.ref(r) for r in list(endpoint.connections.values()))
-                    await asyncio.sleep(0.25)  # the reaper ticks while the connection lives
-            assert len(remotes) == 4
+            # One connection lives across the others: the server is never idle between two of
+            # them (a new connection takes longer than a reaper tick on a busy machine).
+            # Its turn waits (the echo agent's /wait) until cancelled: in flight, it is not reaped.
+            holder = Recorder()
+            async with connect_to_remote_agent(holder, ws(url)) as anchor:
+                await initialized(anchor)
+                held = (await anchor.session_new(cwd="/", mcp_servers=[])).session_id
+                waiting = asyncio.ensure_future(
+                    anchor.session_prompt(session_id=held, prompt=prompt("/wait")))
+                while not holder.chunks or holder.chunks[-1] != "waiting for session/cancel":
+                    await asyncio.sleep(0.01)
+                for profile_url in (url, ws(url), url, ws(url)):
+                    client = Recorder()
+                    async with connect_to_remote_agent(client, profile_url) as conn:
+                        await initialized(conn)
+                        session = (await conn.session_new(cwd="/", mcp_servers=[])).session_id
+                        await conn.session_prompt(session_id=session, prompt=prompt("hello"))
+                        assert client.chunks
+                        remotes.extend(weakref.ref(r) for r in list(endpoint.connections.values()))
+                        await asyncio.sleep(0.25)  # the reaper ticks while the connection lives
+                assert releases == []  # never idle yet
+                await anchor.session_cancel(session_id=held)
+                await waiting
+            assert len(remotes) == 8  # the anchor's and one more, four times
             for _ in range(100):
                 if not endpoint.connections and len(endpoint.sessions) == 0 and releases:
                     break
@@ -89,6 +103,6 @@ def test_after_the_last_connection_closes_no_connection_or_session_stays_and_mem
             gc.collect()
             alive = [r() for r in remotes if r() is not None]
             assert not alive, f"{len(alive)} ended connections still reachable"
-            assert not [o for o in gc.get_objects() if isinstance(o, _Remote)]
+            assert not [o for o in gc.get_objects() if isinstance(o, RemoteConnection)]
 
     run(body)

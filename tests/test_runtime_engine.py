@@ -18,7 +18,8 @@ from typing import Any, TypeVar
 import pytest
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
-from acpgen.shipped.runtime import errors, framing, lenient, rpc, stdio
+from acpgen.shipped.runtime import errors, framing, lenient, rpc
+from acpgen.shipped.runtime.transports import spawn
 
 T = TypeVar("T")
 
@@ -500,7 +501,7 @@ def _alive(pid: int) -> bool:
 )
 def test_spawn_process_leaves_no_process_of_the_group_behind(launcher: str) -> None:
     async def body() -> None:
-        async with stdio.spawn_process(["sh", "-c", launcher], exit_grace=0.5) as (out, _, process):
+        async with spawn.spawn_process(["sh", "-c", launcher], exit_grace=0.5) as (out, _, process):
             child = int(await out.readline())
             assert _alive(child) and os.getpgid(child) == process.pid
         assert process.returncode is not None
@@ -516,7 +517,7 @@ def test_spawn_process_leaves_no_process_of_the_group_behind(launcher: str) -> N
 def test_spawn_process_stops_the_group_when_the_body_fails() -> None:
     async def body() -> None:
         with pytest.raises(RuntimeError):
-            async with stdio.spawn_process(
+            async with spawn.spawn_process(
                 ["sh", "-c", "sleep 300 & echo $!; wait"], exit_grace=0.2
             ) as (out, _, p):
                 child = int(await out.readline())

@@ -1,11 +1,11 @@
 """The runtime of the generated package: JSON-RPC over NDJSON, typed sides, examples.
 
-``errors.py``, ``framing.py``, ``rpc.py``, ``stdio.py`` (the fixed runtime) and ``examples/``
+``errors.py``, ``framing.py``, ``rpc.py``, ``transports/`` (the fixed runtime) and ``examples/``
 (written against the package face, importing it relatively) are copied verbatim from
 ``acpgen/shipped/runtime/`` (:mod:`acpgen.emit.shipped`); this emitter checks that what they
 hard-code is the schema's (the ``ErrorCode`` codes, the cancel-request method) and refuses a
-schema that disagrees. The façade (``interfaces.py``, ``connection.py``, ``launch.py``: typed
-signatures that delegate to the shipped runtime) is rendered from templates, and
+schema that disagrees. The façade (``interfaces.py``, ``connection.py``, ``launch.py``,
+``remote.py``: typed signatures that delegate to the shipped runtime) is rendered from templates, and
 :func:`runtime_data` is what ``schema.py`` tells the runtime (the member names of the
 initialize exchange, the cancel and permission methods, the leniency markers).
 
@@ -42,6 +42,7 @@ _PACKAGE_TEMPLATES = {
     "interfaces.py": "runtime/interfaces.py.jinja",
     "connection.py": "runtime/connection.py.jinja",
     "launch.py": "runtime/launch.py.jinja",
+    "remote.py": "runtime/remote.py.jinja",
 }
 _TEST_TEMPLATES = {"_package.py": "runtime/tests/_package.py.jinja"}
 # What the runtime tests take from the package, by module (in import order; "": the package).
@@ -280,7 +281,8 @@ def runtime_data(ir: SchemaIR) -> RuntimeData:
 
 @dataclass(frozen=True)
 class FacadePlan:
-    """What the façade's templates (``interfaces.py``, ``connection.py``, ``launch.py``) and
+    """What the façade's templates (``interfaces.py``, ``connection.py``, ``launch.py``,
+    ``remote.py``) and
     the runtime tests' ``_package.py`` are rendered from."""
 
     package: str

@@ -6,8 +6,9 @@ Copied verbatim into every generated package by acpgen (``acpgen/shipped/runtime
 The engine (``rpc.Connection``) reads and writes whole frames (one JSON-RPC message each)
 through a :class:`FrameTransport`; what a frame is on the wire is the transport's business.
 :class:`StreamTransport` is stdio's (and a socket's, a subprocess' pipes'): newline-delimited
-JSON over an asyncio stream pair. The remote transports (``remote/``) carry the same frames
-in HTTP bodies, SSE events and WebSocket text frames.
+JSON over an asyncio stream pair. The transports (``transports/``: stdio, a spawned peer, in
+memory, Streamable HTTP, WebSocket) carry the same frames in their own wire form, and are
+handed the connection class to run (:class:`End`), never importing the typed façade.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Final, Protocol
 
 from .framing import Oversized, read_frames
 
-__all__ = ["NOT_SENT", "SENT", "SENT_QUEUED", "FrameTransport", "StreamTransport"]
+__all__ = ["NOT_SENT", "SENT", "SENT_QUEUED", "End", "FrameTransport", "StreamTransport"]
 
 # What send_nowait did (ints, so that "not sent" is falsy and one call says it all: the
 # engine's hot path makes no second call to ask whether a frame is still queued).
@@ -50,6 +51,18 @@ class FrameTransport(Protocol):
     async def close(self) -> None:
         """End this side: flush what can be flushed, then close."""
         ...
+
+
+class End(Protocol):
+    """A connection end (``sides.Side``) as a transport runs it: started, closed, awaited.
+    Every entry point of ``transports/`` takes the class that makes one (the façade passes
+    the package's typed ``AgentSideConnection`` or ``ClientSideConnection``)."""
+
+    def start(self) -> None: ...
+
+    async def close(self) -> None: ...
+
+    async def wait_closed(self) -> None: ...
 
 
 class StreamTransport:

@@ -70,7 +70,17 @@ class TransportRules:
         if self.results is None:
             o = self.config.getoption
             prompt = o("acp_prompt") or "Hello from the ACP conformance kit."
-            self.results = asyncio.run(run_rules(self.url, o("acp_timeout"), prompt))
+            # The turns of the session stream rule: the agent's requests in them answered as on
+            # stdio, the slow prompt's turn cancelled while it runs.
+            self.results = asyncio.run(
+                run_rules(
+                    self.url,
+                    o("acp_timeout"),
+                    prompt,
+                    o("acp_permission_prompt"),
+                    o("acp_slow_prompt"),
+                )
+            )
         return self.results[rule_id]
 
     @pytest.hookimpl(trylast=True)

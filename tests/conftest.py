@@ -23,6 +23,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# A loaded machine is slow, not wrong: no property test is held to a time (deadline) or fails
+# because generating its examples was slow (too_slow). Each test's own @settings add to this.
+settings.register_profile("acpgen", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("acpgen")
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 # The pinned inputs the project carries (schema/acp.lock's `inputs`); never the caller's

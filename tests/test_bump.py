@@ -232,6 +232,14 @@ def test_a_downgrade_with_upstream_coordinates_is_recorded_and_said(world: Path)
     assert 'version = "2.0.0"' in (world / "proj" / "pyproject.toml").read_text(encoding="utf-8")
     changelog = (world / "proj" / "CHANGELOG.md").read_text(encoding="utf-8")
     assert "## [2.0.0] - " in changelog and "Schema bump (downgrade)" in changelog
+    # The entry names the pinned input it replaced and both releases, not the file given to
+    # --schema (moved onto the pin), and the level with what it needs from 1.4.2.
+    old_sha = hashlib.sha256((INPUTS / "schema" / "v1" / "schema.json").read_bytes()).hexdigest()
+    assert (f"Schema bump (downgrade): schema/v1/schema.json from {old_sha[:12]} (upstream "
+            f"schema-v1.23.0) to {sha(pinned)[:12]} (upstream schema-v1.21.0); "
+            "schema/v1/meta.json unchanged.") in changelog, changelog[:1500]
+    assert "older.json" not in changelog
+    assert "The change is a breaking (" in changelog and "a major release of the SDK from 1.4.2." in changelog
     removed = changelog.split("### Removed", 1)[1]
     assert "#### Agent" in removed and "- **BREAKING** `PROPERTY_REMOVED` ToolCall.name" in removed
     row = f"| schema/v1/schema.json | {sha(pinned)} | {pinned.stat().st_size} | commit: {commit}; "

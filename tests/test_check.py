@@ -528,7 +528,8 @@ def test_the_report_starts_with_the_cause_and_the_fix(copy: Path, inputs_dir: Pa
 
 
 def test_a_hand_edit_names_the_source_to_change_not_the_templates(copy: Path, inputs_dir: Path) -> None:
-    """A file copied from acpgen/shipped/ names that file; a rendered one names its template."""
+    """A file copied from acpgen/shipped/ names that file; a rendered one names its template
+    (in a project with acpgen's templates: test_skeleton has a skeleton's fix)."""
     gen = copy / "generated"
     for rel in ("acp_v1/rpc.py", "acp_v1/models.py"):
         with open(gen / rel, "a", encoding="utf-8") as handle:

@@ -166,3 +166,42 @@ def test_an_inputs_choice_names_its_source_when_the_directory_is_missing(tmp_pat
         resolve_inputs_dir(lock, None)
     (tmp_path / "schema" / "inputs").mkdir(parents=True)
     assert resolve_inputs_dir(lock, None) == (tmp_path / "schema" / "inputs").resolve()
+
+
+@pytest.mark.parametrize(
+    ("args", "where", "problem"),
+    [
+        (["diff", "--bogus"], "diff: ", "No such option '--bogus'"),
+        (["nosuch"], "", "No such command 'nosuch'"),
+        (["bump"], "bump: ", "Missing option '--schema'"),
+        (["diff", "--format", "xml", "a.json", "b.json"], "diff: ", "Invalid value for '--format': 'xml'"),
+        (["diff"], "diff: ", "OLD and NEW are required"),
+        (["generate", "--package"], "", "Option '--package' requires an argument"),
+        (["roster", "--json", "extra", "--nope"], "roster: ", "No such option '--nope'"),
+        (["skeleton", "--package", "mysdk"], "skeleton: ", "Missing option '--out'"),
+    ],
+)
+def test_a_usage_error_is_one_line_naming_where_and_what_with_exit_2(
+    tmp_path: Path, args: list[str], where: str, problem: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from click.testing import CliRunner
+
+    from acpgen.cli.main import main
+
+    monkeypatch.chdir(tmp_path)
+    done = CliRunner().invoke(main, args, prog_name="python -m acpgen")  # the real main()
+    assert done.exit_code == 2, done.stderr
+    assert done.stderr.count("\n") == 1, done.stderr  # not click's usage, hint and error lines
+    # The program is "acpgen" however it was started.
+    assert done.stderr.startswith(f"acpgen: error: {where}{problem}"), done.stderr
+    assert "see 'acpgen" in done.stderr and "--help'" in done.stderr  # where the choices are
+    assert done.stdout == "" and list(tmp_path.iterdir()) == []  # nothing written
+
+
+def test_a_usage_error_from_the_installed_command_is_one_line_and_help_exits_0(tmp_path: Path) -> None:
+    done = run_acpgen("diff", "--bogus", cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith("acpgen: error: diff: No such option '--bogus'"), done.stderr
+    for args in (["--help"], ["--version"]):
+        ok = run_acpgen(*args)
+        assert ok.returncode == 0 and ok.stdout and ok.stderr == "", (args, ok.stderr)

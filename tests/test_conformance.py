@@ -253,11 +253,13 @@ def _leftovers(token: str) -> list[str]:
 
 # Each agent that starts notes it in {launches} (one line a start).
 _NOTE = "open(sys.argv[1], 'a').write('started\\n')"
+# The error names one of the expected texts.
 BROKEN = {
-    "missing": ("/nonexistent/acp-agent-{token}", "command not found", 0),
-    "exits": (f"{PYTHON} -c \"import sys; {_NOTE}; sys.exit(3)\" {{launches}} {{token}}", "closed its stdout", 1),
+    "missing": ("/nonexistent/acp-agent-{token}", ("command not found",), 0),
+    "exits": (f"{PYTHON} -c \"import sys; {_NOTE}; sys.exit(3)\" {{launches}} {{token}}",
+              ("closed its stdout", "stopped reading its stdin"), 1),
     "silent": (f"{PYTHON} -c \"import sys, time; {_NOTE}; sys.stdin.read(); time.sleep(600)\" {{launches}} {{token}}",
-               "did not answer initialize", 1),
+               ("did not answer initialize",), 1),
 }
 
 
@@ -273,8 +275,11 @@ def test_a_command_that_cannot_start_is_one_error_for_the_run_and_leaves_no_proc
         done, report = _kit([str(TESTS_DIR / "test_conformance_agent.py"), "--acp-timeout=2",
                              f"--acp-agent={command.format(token=token, launches=launches)}"], tmp_path / name)
         assert done.returncode == 4, (name, done.stdout[-2000:])
-        assert expected in report["error"], (name, report)
-        assert done.stdout.count(expected) == 2, done.stdout  # the report's line and pytest's exit line
+        # An agent that exits at once is seen either closing its stdout or refusing the
+        # first write, whichever the kit meets first (a loaded machine decides): both say so.
+        seen = [e for e in expected if e in report["error"]]
+        assert seen, (name, report)
+        assert done.stdout.count(seen[0]) == 2, done.stdout  # the report's line and pytest's exit line
         assert "failed" not in done.stdout and "passed" not in done.stdout, done.stdout[-2000:]
         assert {e["status"] for e in report["requirements"]} == {"not run", "not observable"}
         assert launches.read_text().count("started") == starts, name

@@ -497,3 +497,99 @@ def test_a_schema_the_generator_cannot_model_is_still_diffed(tmp_path: Path) -> 
                                                       "breaking")
     assert any("cannot model NEW" in n and "bump" in n for n in diff.notes)
     assert "cannot model NEW" in render_text(diff, impact)
+
+
+# -- labels, variants, method tables (the first hour's stumbles, issue 45) -----------------
+
+
+def test_one_change_made_in_several_variants_is_one_line_for_each_naming_it(tmp_path: Path) -> None:
+    # The same optional member added to three variants of the def's own union: three
+    # changes, each naming its variant (five identical `SessionUpdate._meta` lines before).
+    schema = _pinned_copy()
+    branches = schema["$defs"]["SessionUpdate"]["oneOf"][:3]
+    tags = [b["properties"]["sessionUpdate"]["const"] for b in branches]
+    for branch in branches:
+        branch["properties"]["extra"] = {"type": "string"}
+    diff, impact = _diff_to(tmp_path, schema)
+    added = [c for c in diff.semantic if c.kind == "PROPERTY_ADDED" and c.member == "extra"]
+    assert sorted(c.variant for c in added) == sorted(tags)
+    text = render_text(diff, impact, verbose=True)
+    lines = [line for line in text.splitlines() if "PROPERTY_ADDED" in line]
+    assert sorted(lines) == sorted(set(lines)) and len(lines) == 3  # distinct lines
+    for tag in tags:
+        assert f"PROPERTY_ADDED SessionUpdate[{tag}].extra: optional property added" in text
+    assert {c["variant"] for c in to_json(diff, impact)["changes"] if c["member"] == "extra"} == set(tags)
+
+
+def test_a_change_inside_a_propertys_union_is_not_taken_for_a_variant_of_the_def(tmp_path: Path) -> None:
+    def holder(extra: bool) -> dict[str, Any]:
+        branch_a: dict[str, Any] = {"type": "object", "properties": {"kind": {"const": "a"}},
+                                    "required": ["kind"]}
+        if extra:
+            branch_a["properties"]["extra"] = {"type": "string"}
+        branch_b = {"type": "object", "properties": {"kind": {"const": "b"}}, "required": ["kind"]}
+        return {"type": "object", "properties": {"choice": {"oneOf": [branch_a, branch_b]}}}
+
+    project = _project()
+    sides = []
+    for name, extra in (("old.json", False), ("new.json", True)):
+        schema = _pinned_copy()
+        schema["$defs"]["Holder"] = holder(extra)
+        sides.append(build_side(name, _schema_file(tmp_path, schema, name), json.dumps(schema).encode(),
+                                *pinned_meta(project)))
+    diff, _ = analyse(project, sides[0], sides[1])
+    (change,) = [c for c in diff.semantic if c.subject == "Holder"]
+    assert change.variant is None  # the union is the property's, not the def's own
+    assert change.describe().startswith("Holder.")
+
+
+def test_the_release_line_labels_each_version_with_its_own_option() -> None:
+    code, out, err = cli("diff", str(V1_21), str(INPUTS), "--old-version", "1.21.0",
+                         "--new-version", "1.23.0")
+    assert code == 1, err
+    assert "Release: upgrade: 1.21.0 (--old-version) -> 1.23.0 (--new-version)" in out
+
+
+def test_the_text_report_names_the_method_table_each_side_was_read_from(tmp_path: Path) -> None:
+    code, out, err = cli("diff", str(V1_21), str(INPUTS))
+    assert code == 1, err
+    tables = next(line for line in out.splitlines() if line.startswith("method tables:"))
+    # The history file has no meta.json beside it: the pinned one stood in, and it says so.
+    assert tables.startswith("method tables: OLD from schema/v1/meta.json (pinned: no meta.json "
+                             "beside schema-v1.21.0.json); NEW from "), tables
+    assert tables.endswith("schema/v1/meta.json"), tables
+    own = tmp_path / "release"
+    (own / "schema" / "v1").mkdir(parents=True)
+    (own / "schema" / "v1" / "schema.json").write_bytes(V1_21.read_bytes())
+    (own / "schema" / "v1" / "meta.json").write_bytes((INPUTS / "schema" / "v1" / "meta.json").read_bytes())
+    code, out, err = cli("diff", str(own), str(INPUTS), "--json")
+    data = json.loads(out)
+    assert data["old"]["meta"] == f"{own}/schema/v1/meta.json" and data["old"]["meta_beside_schema"]
+
+
+@pytest.mark.slow  # two acpgen processes
+def test_releases_are_addressed_by_tag_with_their_own_method_tables(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    def releases(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "tests.support.releases", *args],
+                              cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=300, check=False)
+
+    done = releases("diff", "schema-v1.20.0", "schema-v1.21.0")
+    assert done.returncode == 1, done.stderr  # compatible changes only
+    assert done.stdout.startswith("schema diff: schema-v1.20.0/schema/v1/schema.json ")
+    assert ("method tables: OLD from schema-v1.20.0/schema/v1/meta.json; "
+            "NEW from schema-v1.21.0/schema/v1/meta.json") in done.stdout
+    assert "Release: upgrade: schema-v1.20.0 (--old-version) -> schema-v1.21.0 (--new-version)" in done.stdout
+    assert "METHOD_ADDED elicitation/create" in done.stdout
+    unknown = releases("diff", "schema-v1.20.0", "schema-v9.0.0")
+    assert unknown.returncode == 2 and unknown.stderr.count("\n") == 1
+    assert unknown.stderr.startswith("releases: error: schema-v9.0.0: no such release")
+    out = releases("checkout", str(tmp_path), "v0.0.1", "schema-v1.21.0")
+    assert out.returncode == 0, out.stderr
+    assert not (tmp_path / "v0.0.1" / "schema" / "v1" / "meta.json").exists()  # it had none
+    index = json.loads((PROJECT_ROOT / "tests/data/releases/index.json").read_text())
+    newest = tmp_path / "schema-v1.21.0" / "schema" / "v1"
+    assert (newest / "schema.json").read_bytes() == (
+        PROJECT_ROOT / "tests/data/releases" / index["releases"]["schema-v1.21.0"]["schema"]).read_bytes()

@@ -162,11 +162,8 @@ async def _quiesce(connection: Any, raw: Raw) -> None:
     await raw.send({"jsonrpc": "2.0", "id": "sync", "method": "_acpgen/sync", "params": {}})
     while (await raw.recv()).get("id") != "sync":
         pass
-    for _ in range(2000):
-        if connection.rpc.queued_notifications == 0:
-            return
+    while connection.rpc.queued_notifications:  # until they drain: the run's guard bounds it
         await asyncio.sleep(0.005)
-    raise AssertionError("the notification queues never drained")
 
 
 async def _send_gated(

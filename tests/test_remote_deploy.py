@@ -49,7 +49,7 @@ def free_port() -> int:
 
 
 def wait_listening(port: int, proc: subprocess.Popen[Any], what: str) -> None:
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120  # a guard against a hang: a loaded machine starts slowly
     while time.monotonic() < deadline:
         assert proc.poll() is None, f"{what} exited ({proc.returncode})"
         with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
@@ -154,7 +154,7 @@ async def _clients(address: str, stats: Path) -> None:
                 return
             await dropped.wait()  # the network drops: the next call fails, nothing retries
             with pytest.raises(ConnectionClosed):
-                for _ in range(100):
+                while True:  # until the drop is seen, however long that takes under load
                     await conn.session_prompt(session_id=sessions[i][0], prompt=prompt("lost"))
                     await asyncio.sleep(0.05)
 

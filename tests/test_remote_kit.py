@@ -108,7 +108,7 @@ async def served(app: Any) -> AsyncIterator[str]:
         yield await url
     finally:
         stop.set()
-        await asyncio.wait_for(task, 10)
+        await asyncio.wait_for(task, GUARD)
 
 
 def run_kit(url: str, tmp_path: Path, *extra: str) -> tuple[subprocess.CompletedProcess[str], dict, dict]:  # type: ignore[type-arg]
@@ -266,11 +266,11 @@ def test_the_kits_http_peer_streams_several_sessions_at_once_and_returns_the_ser
                     await peer.send({"jsonrpc": "2.0", "id": req_id, "method": method, "params": params})
 
                 await ask(0, "initialize", {"protocolVersion": 1, "clientCapabilities": {}})
-                assert (await peer.next_frame(5)).get("id") == 0
+                assert (await peer.next_frame(GUARD)).get("id") == 0
                 sessions = []
                 for n in range(3):
                     await ask(1 + n, "session/new", {"cwd": "/", "mcpServers": []})
-                    sessions.append((await peer.next_frame(5)).get("result")["sessionId"])
+                    sessions.append((await peer.next_frame(GUARD)).get("result")["sessionId"])
                 chunks: dict[str, list[str]] = {s: [] for s in sessions}
                 for round_ in range(2):
                     for n, session in enumerate(sessions):
@@ -278,7 +278,7 @@ def test_the_kits_http_peer_streams_several_sessions_at_once_and_returns_the_ser
                         await ask(10 * (round_ + 1) + n, "session/prompt", {"sessionId": session, "prompt": text})
                     answered = set()
                     while len(answered) < len(sessions):
-                        frame = await peer.next_frame(5)
+                        frame = await peer.next_frame(GUARD)
                         if frame.method == "session/update":
                             update = frame.get("params")["update"]
                             chunks[frame.get("params")["sessionId"]].append(update["content"]["text"])
@@ -325,10 +325,10 @@ def test_a_post_after_the_server_closed_the_idle_connection_goes_on_a_new_one() 
             await peer.start()
             await peer.send({"jsonrpc": "2.0", "id": 0, "method": "initialize",
                              "params": {"protocolVersion": 1, "clientCapabilities": {}}})
-            await peer.next_frame(5)
+            await peer.next_frame(GUARD)
             await asyncio.sleep(5.5)
             await peer.send({"jsonrpc": "2.0", "id": 1, "method": "session/new", "params": {"cwd": "/", "mcpServers": []}})
-            assert "sessionId" in (await peer.next_frame(5)).get("result"), peer.http_log
+            assert "sessionId" in (await peer.next_frame(GUARD)).get("result"), peer.http_log
         finally:
             await peer.close()
 
@@ -336,7 +336,7 @@ def test_a_post_after_the_server_closed_the_idle_connection_goes_on_a_new_one() 
         async with connect_to_remote_agent(Client(), url) as conn:
             await conn.initialize(protocol_version=1, client_capabilities=models.ClientCapabilities())
             await asyncio.sleep(5.5)
-            await asyncio.wait_for(conn.session_new(cwd="/", mcp_servers=[]), 5)
+            await conn.session_new(cwd="/", mcp_servers=[])
 
     async def body() -> None:
         async with served(agent_app(EchoAgent, ServerOptions())) as url:

@@ -53,53 +53,78 @@ def test_the_registry_forgets_a_detached_session_when_swept_without_any_request(
     assert len(registry) == 0
 
 
+class _Watched(IdleRelease):
+    """The endpoint's idle release, watched: every count of connections the reaper observed
+    (one per tick) and every release it made, so the test waits on ticks, not on seconds."""
+
+    def __init__(self) -> None:
+        self.seen: list[int] = []
+        self.released = 0
+        super().__init__(self._count)
+
+    def _count(self) -> None:
+        self.released += 1
+
+    def observe(self, connections: int) -> bool:
+        self.seen.append(connections)
+        return super().observe(connections)
+
+    async def ticks(self, n: int, *, after: int | None = None) -> None:
+        """Until the reaper has observed ``n`` more ticks than it had at ``after``."""
+        start = len(self.seen) if after is None else after
+        while len(self.seen) < start + n:
+            await asyncio.sleep(0.01)
+
+
+def _busy_to_idle(seen: list[int]) -> int:
+    """How many times the observed counts went from some connections to none."""
+    changes, busy = 0, False
+    for count in seen:
+        if count:
+            busy = True
+        elif busy:
+            busy, changes = False, changes + 1
+    return changes
+
+
 @pytest.mark.slow  # four connections living across reaper ticks: about 2 s
 def test_after_the_last_connection_closes_no_connection_or_session_stays_and_memory_is_released(
 ) -> None:
     """Connections that lived across reaper ticks, with sessions and streamed prompts: once
     they close, nothing of them stays reachable (the reaper held the last one it looked at,
     with its streams and queues, until this was fixed), the detached sessions go when their
-    ttl is up with no request to trigger it, and memory is released once."""
+    ttl is up with no request to trigger it, and memory is released once per busy-to-idle
+    change (a tick may fall between two connections on a loaded machine: that change
+    releases too), never again while idle. Waits on the reaper's ticks, never on seconds."""
 
     async def body() -> None:
-        # idle_timeout 0.4 s: the reaper ticks every 0.1 s; sessions resumable for 0.3 s.
-        async with serving(idle_timeout=0.4, session_ttl=0.3) as (url, endpoint):
-            releases: list[int] = []
-            endpoint._idle_release = IdleRelease(lambda: releases.append(1))
+        # The reaper ticks every idle_timeout / 4 (0.25 s); sessions resumable for 0.3 s. The
+        # idle limit is long enough that no connection is ended as idle while it is used.
+        async with serving(idle_timeout=1.0, session_ttl=0.3) as (url, endpoint):
+            watched = _Watched()
+            endpoint._idle_release = watched
             remotes: list[weakref.ref[Any]] = []
-            # One connection lives across the others: the server is never idle between two of
-            # them (a new connection takes longer than a reaper tick on a busy machine).
-            # Its turn waits (the echo agent's /wait) until cancelled: in flight, it is not reaped.
-            holder = Recorder()
-            async with connect_to_remote_agent(holder, ws(url)) as anchor:
-                await initialized(anchor)
-                held = (await anchor.session_new(cwd="/", mcp_servers=[])).session_id
-                waiting = asyncio.ensure_future(
-                    anchor.session_prompt(session_id=held, prompt=prompt("/wait")))
-                while not holder.chunks or holder.chunks[-1] != "waiting for session/cancel":
-                    await asyncio.sleep(0.01)
-                for profile_url in (url, ws(url), url, ws(url)):
-                    client = Recorder()
-                    async with connect_to_remote_agent(client, profile_url) as conn:
-                        await initialized(conn)
-                        session = (await conn.session_new(cwd="/", mcp_servers=[])).session_id
-                        await conn.session_prompt(session_id=session, prompt=prompt("hello"))
-                        assert client.chunks
-                        remotes.extend(weakref.ref(r) for r in list(endpoint.connections.values()))
-                        await asyncio.sleep(0.25)  # the reaper ticks while the connection lives
-                assert releases == []  # never idle yet
-                await anchor.session_cancel(session_id=held)
-                await waiting
-            assert len(remotes) == 8  # the anchor's and one more, four times
-            for _ in range(100):
-                if not endpoint.connections and len(endpoint.sessions) == 0 and releases:
-                    break
-                await asyncio.sleep(0.05)
+            for profile_url in (url, ws(url), url, ws(url)):
+                client = Recorder()
+                async with connect_to_remote_agent(client, profile_url) as conn:
+                    await initialized(conn)
+                    session = (await conn.session_new(cwd="/", mcp_servers=[])).session_id
+                    await conn.session_prompt(session_id=session, prompt=prompt("hello"))
+                    assert client.chunks
+                    remotes.extend(weakref.ref(r) for r in list(endpoint.connections.values()))
+                    # The reaper looks at this connection once while it lives.
+                    before = len(watched.seen)
+                    while not any(watched.seen[before:]):
+                        await asyncio.sleep(0.01)
+            assert len(remotes) == 4
+            while endpoint.connections or len(endpoint.sessions) or not watched.released:
+                await asyncio.sleep(0.01)  # the run's guard bounds this
             assert endpoint.connections == {}
             assert len(endpoint.sessions) == 0, "detached sessions outlived their ttl"
-            assert releases == [1]
-            await asyncio.sleep(0.25)  # more idle ticks release nothing more
-            assert releases == [1]
+            idle_at = len(watched.seen)
+            await watched.ticks(3)  # more idle ticks release nothing more
+            assert watched.seen[idle_at:] == [0] * (len(watched.seen) - idle_at)
+            assert watched.released == _busy_to_idle(watched.seen) >= 1, watched.seen
             gc.collect()
             alive = [r() for r in remotes if r() is not None]
             assert not alive, f"{len(alive)} ended connections still reachable"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -92,9 +93,20 @@ def test_check_and_generate_work_inside_the_skeleton(skeleton: Path, tmp_path: P
     # A hand edit of the generated runtime is drift that the skeleton's CI would catch.
     rpc = work / "generated" / PACKAGE / "rpc.py"
     rpc.write_text(rpc.read_text() + "# edited\n")
+    models = work / "generated" / PACKAGE / "models.py"
+    models.write_text(models.read_text() + "# edited\n")
     done = run_acpgen("check", cwd=work)
     assert done.returncode == 1
-    assert f"{PACKAGE}/rpc.py" in done.stderr + done.stdout
+    out = done.stderr + done.stdout
+    assert f"{PACKAGE}/rpc.py" in out
+    # The skeleton has no acpgen sources: the fix says what its author can do, and names no
+    # path of acpgen's own repository (templates/models/models.py.jinja, acpgen/shipped/...).
+    fix = [line for line in out.splitlines() if line.startswith("fix:")]
+    assert fix and not any("templates/" in line or "acpgen/shipped/" in line for line in fix), fix
+    assert any(f"{PACKAGE}/models.py, {PACKAGE}/rpc.py: made by the installed acpgen" in line
+               and "keep your code in modules of your own" in line
+               and "`acpgen bump --schema FILE`" in line for line in fix), fix
+    assert json.loads(run_acpgen("check", "--json", cwd=work).stdout)["sources_in_project"] is False
 
 
 @pytest.mark.slow

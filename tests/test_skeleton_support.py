@@ -93,7 +93,7 @@ class RawProcessPeer:
     async def close(self) -> int:
         self.stdin.close()
         try:
-            return await asyncio.wait_for(self.process.wait(), 10)
+            return await asyncio.wait_for(self.process.wait(), 60)
         except TimeoutError:
             self.process.kill()
             return await self.process.wait()

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 import shutil
+import tomllib
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -90,6 +92,36 @@ def test_the_wheel_runs_read_only_commands_outside_any_checkout(tool: dict[str, 
     old.unlink()
     new.unlink()
     assert sorted(p.name for p in outside.iterdir() if p.name != "D") == []
+
+
+NODE_AGENT = PROJECT_ROOT / "tests" / "support" / "node_agent.mjs"
+
+
+def _observable_by_an_agent() -> set[str]:
+    rows = tomllib.loads((PROJECT_ROOT / "schema" / "conformance.toml").read_text(encoding="utf-8"))
+    return {r["id"] for r in rows["requirement"] if r["observable"] in ("agent", "both")}
+
+
+def test_the_wheel_checks_an_agent_in_another_language_from_an_empty_directory(
+        tool: dict[str, str], tmp_path: Path) -> None:
+    """Issue 43's proof: acpgen from its wheel, an empty directory, no flags but the agent's
+    command (a Node.js agent, tests/support/node_agent.mjs), and a JUnit file that lists each
+    requirement the kit judges against an agent, as schema/conformance.toml classifies them."""
+    node = shutil.which("node", path=tool["PATH"])
+    if node is None:
+        pytest.skip("Node.js is not installed (node not on PATH): the agent under test is a Node.js program")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    env = {k: v for k, v in tool.items() if not k.startswith("PYTEST_")}  # not this suite's pytest
+    done = run(["acpgen", "conformance", "--agent", f"{node} {NODE_AGENT}", "--junit", "out.xml"],
+               empty, env)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "acpgen conformance: conformant at MUST level" in done.stdout
+    root = ET.parse(empty / "out.xml").getroot()
+    listed = [c.get("name", "").split(" ")[0] for c in root.iter("testcase")]
+    requirements = [name for name in listed if name.startswith("ACP-V1-")]
+    assert sorted(requirements) == sorted(_observable_by_an_agent())  # each once
+    assert sorted(p.name for p in empty.iterdir()) == ["out.xml"]  # nothing else left behind
 
 
 def test_a_skeleton_from_the_wheel_equals_one_from_the_checkout(skeleton: Path, tmp_path: Path) -> None:

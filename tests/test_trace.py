@@ -304,3 +304,12 @@ def test_a_load_answered_before_its_replay_ends(tmp_path: Path) -> None:
     }
     del frames[-1]
     assert failures(write_trace(tmp_path / "t.jsonl", frames)) == {}
+
+
+def test_the_pages_session_colours_keep_clear_of_the_failure_red() -> None:
+    PAGE = page.PAGE
+    (hues,) = re.findall(r"const HUES = \[([0-9, ]+)\];", PAGE)
+    values = [int(h) for h in hues.split(",")]
+    assert len(set(values)) == len(values) >= 6
+    assert all(30 < h < 330 for h in values), values  # red (hue 0) marks failures only
+    assert "1 sessions" not in PAGE and 'count(D.sessions.length, "session", "sessions")' in PAGE

@@ -71,3 +71,38 @@ def test_a_50000_frame_trace_renders_only_what_is_in_view(tmp_path: Path) -> Non
         last = page.evaluate("[...document.querySelectorAll('#rows .row')].map(r => Number(r.dataset.n))")
         assert last[-1] == 50_000 and len(last) < 200
         assert page.errors() == []
+
+
+def _hue(rgb: str) -> float:
+    """The hue (degrees) of a computed ``rgb(r, g, b)`` colour."""
+    import colorsys
+
+    r, g, b = (int(x) / 255 for x in rgb[rgb.index("(") + 1:rgb.index(")")].split(",")[:3])
+    return colorsys.rgb_to_hsv(r, g, b)[0] * 360
+
+
+def test_a_clean_session_is_no_failure_colour_the_counts_read_right_and_the_marks_have_a_legend(
+        tmp_path: Path) -> None:
+    chromium = ensure_command("chromium")
+    trace = read_trace(write_trace(tmp_path / "t.jsonl", clean()))
+    assert [v for v in judge(trace, Validator("acp_v1")) if v.status == "fail"] == []
+    page_file = tmp_path / "trace.html"
+    page_file.write_text(render_page(trace, "clean"), encoding="utf-8")
+    with Browser(chromium, tmp_path / "profile") as browser:
+        page = browser.page()
+        page.open(page_file.as_uri())
+        summary = page.evaluate("document.getElementById('summary').textContent")
+        assert summary == f"{len(clean())} frames · 1 session · no failed requirement", summary
+        edges = page.evaluate(
+            "[...document.querySelectorAll('#rows .row')].map(r => getComputedStyle(r).borderLeftColor)"
+            ".filter(c => c !== 'rgba(0, 0, 0, 0)')")
+        assert edges, "the session's frames carry its colour"
+        mark = page.evaluate("getComputedStyle(document.querySelector('#legend .fail')).color")
+        assert abs(_hue(mark) - 360 * round(_hue(mark) / 360)) < 15  # failures: red
+        for edge in set(edges):  # a session's colour is no red: red means a failure only
+            assert 30 < _hue(edge) < 330, edge
+        legend = page.evaluate("document.getElementById('legend').textContent")
+        for words in ("#N", "\u2194 N", "the frame of its request or answer", "dashed",
+                      "an error answer", "a failed requirement", "the session: s1"):
+            assert words in legend, (words, legend)
+        assert page.errors() == []

@@ -89,7 +89,7 @@ def read_until(process: subprocess.Popen[bytes], wanted: bytes, timeout: float =
     return got
 
 
-def gone(pid: int, timeout: float = 10.0) -> bool:
+def gone(pid: int, timeout: float = 60.0) -> bool:
     """Whether ``pid`` has exited (a zombie waiting for its reaper counts as exited)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -118,8 +118,9 @@ def diff_command(old: str | None, new: str | None, fmt: str | None, as_json: boo
     meta = pinned_meta(project)
     old_side = _side(project, old, meta)
     result, impact = analyse(project, old_side, _side(project, new, meta, trusted=old_side))
-    versions = [(v, "--old-version" if v else "lock tag") if v else (_lock_tag(project, a), "lock tag")
-                for v, a in ((old_version, old), (new_version, new))]
+    versions = [(v, option) if v else (_lock_tag(project, a), "lock tag")
+                for v, a, option in ((old_version, old, "--old-version"),
+                                     (new_version, new, "--new-version"))]
     release = release_view(result, versions[0][0], versions[1][0], versions[0][1], versions[1][1],
                            fail_on_unstable)
     status = exit_status(result, "never" if exit_zero else fail_on, release)

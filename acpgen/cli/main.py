@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ from acpgen.cli import roster_filter
 from acpgen.cli.common import emit_json, handle_errors, open_project, project_options
 from acpgen.cli.options import cache_root, run_options
 from acpgen.disk_cache import use_cache
-from acpgen.errors import EXIT_DRIFT, AcpgenError
+from acpgen.errors import EXIT_BAD_INPUT, EXIT_DRIFT, AcpgenError
 from acpgen.inputs.lock import find_project_root
 from acpgen.inputs.roster import KEYWORDS, KINDS, RESPONSIBILITIES, ROLES
 from acpgen.load.capabilities import uncited_gate_warnings
@@ -26,10 +27,10 @@ from acpgen.output.generate import generate_report, summary
 
 
 class _Commands(click.Group):
-    """The command group; the commands defined in other modules (evolve, skeleton) are imported
+    """The command group; the commands defined in other modules (evolve, skeleton, conformance) are imported
     when they are run or listed, so ``check`` and ``generate`` do not pay for their imports."""
 
-    ELSEWHERE = ("bump", "diff", "skeleton")
+    ELSEWHERE = ("bump", "conformance", "diff", "skeleton")
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.ELSEWHERE})
@@ -38,6 +39,33 @@ class _Commands(click.Group):
         if cmd_name in self.ELSEWHERE and cmd_name not in self.commands:
             self.add_command(_command_elsewhere(cmd_name))
         return super().get_command(ctx, cmd_name)
+
+    def main(  # type: ignore[override]  # click's overloads split on standalone_mode
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """Click's usage errors (an unknown option or command, a missing or bad value) as the
+        one line every acpgen error is, ``acpgen: error: <where>: <problem>``, exit 2, instead
+        of click's three (usage, hint, error)."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        try:
+            result = super().main(args, prog_name, complete_var, False, **extra)
+        except click.UsageError as exc:
+            click.echo(f"acpgen: error: {usage_line(exc)}", err=True)
+            sys.exit(EXIT_BAD_INPUT)
+        except click.ClickException as exc:
+            click.echo(f"acpgen: error: {_one_line(exc.format_message())}", err=True)
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("acpgen: error: aborted", err=True)
+            sys.exit(1)
+        # Not standalone, click hands back what --help/--version's exit carried (an int).
+        sys.exit(result if isinstance(result, int) else 0)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -50,7 +78,30 @@ class _Commands(click.Group):
             ctx.exit(0)
 
 
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def usage_line(exc: click.UsageError) -> str:
+    """``<command>: <click's message>; see '<command path> --help'``: where it went wrong,
+    what was wrong, and where the choices are."""
+    names: list[str] = []
+    ctx = exc.ctx
+    while ctx is not None and ctx.parent is not None:  # the root is "acpgen" however it was run
+        names.insert(0, ctx.info_name or "")
+        ctx = ctx.parent
+    where = " ".join(names)
+    path = " ".join(["acpgen", *names])
+    message = _one_line(exc.format_message()).rstrip(".")
+    prefix = f"{where}: " if where else ""
+    return f"{prefix}{message}; see '{path} --help'"
+
+
 def _command_elsewhere(name: str) -> click.Command:
+    if name == "conformance":
+        from acpgen.cli.conformance import conformance
+
+        return conformance
     if name == "skeleton":
         from acpgen.cli.skeleton import skeleton
 
@@ -65,18 +116,20 @@ def _command_elsewhere(name: str) -> click.Command:
 def main() -> None:
     """Generate typed ACP v1 bindings from pinned, hash-verified inputs.
 
-    Outside any project, verify, roster, inspect, diff and skeleton use acpgen's built-in
+    Outside any project, verify, roster, inspect, diff, skeleton and conformance use acpgen's built-in
     ACP v1 project (its lock, manifests and pinned inputs); --inputs or $ACPGEN_INPUTS
     point them at other copies of the same bytes.
 
     \b
     Exit codes:
       0  success (bump: applied, unless --fail-on says otherwise)
-      1  check: the generated tree differs; diff: only compatible changes
+      1  check: the generated tree differs; diff: only compatible changes;
+         conformance: not conformant at MUST level
       2  bad input or usage (input drift, malformed file, invalid
          schema/capabilities.toml, bad option value; one line, nothing written)
       3  diff: a breaking change (proved by a witness)
-      4  diff: no proven break, but a change acpgen cannot decide (unproven)
+      4  diff: no proven break, but a change acpgen cannot decide (unproven);
+         conformance: the implementation under test cannot be started
     diff and bump take --fail-on breaking|compatible|never and --exit-zero.
     A closed standard output (`acpgen roster | head`) ends a command quietly with 0.
     """

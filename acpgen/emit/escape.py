@@ -52,7 +52,7 @@ ESCAPING_FILTERS = frozenset({"ident", "pyrepr", "regex", "num", "doc", "comment
 ESCAPING_GLOBALS = frozenset({"lit", "ty", "black_value", "black_union"})
 # Parts of the layout nodes of templates/models/_layout.jinja that templates build (heads and
 # brackets of calls, ``name=`` leads): template text, never a context value.
-LAYOUT_PARTS = frozenset({"head", "open", "close", "lead", "k"})
+LAYOUT_PARTS = frozenset({"head", "open", "close", "lead", "trail", "k"})
 
 _ASCII_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 

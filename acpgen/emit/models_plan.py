@@ -221,6 +221,32 @@ class Block:
     base: str | None = None  # enum value type: str | int
     type: TypeNode | None = None  # alias target
     open_limits: list[tuple[str, Any]] = field(default_factory=list)
+    # A class's constructor as type checkers see it (every member, inherited ones first).
+    init: list[InitParam] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class InitParam:
+    """One keyword parameter of a class's ``__init__`` for type checkers: its Python name,
+    its type, whether None is accepted (every optional member: None means absent where the
+    schema allows no null, null where it does) and whether it may be left out."""
+
+    py_name: str
+    type: TypeNode
+    or_none: bool
+    optional: bool
+
+
+def init_params(fields: list[FieldSpec]) -> list[InitParam]:
+    return [
+        InitParam(
+            py_name=f.py_name,
+            type=f.type,
+            or_none=(f.nullable or not f.required) and not f.tag and f.type.k != "any",
+            optional=not f.required or f.tag,
+        )
+        for f in fields
+    ]
 
 
 @dataclass(frozen=True)
@@ -282,7 +308,21 @@ class Planner:
         # Def names were proved class names by the IR (acpgen.ir.naming.def_class_name).
         for name, d in self.defs.items():
             self.plan_def(name, d)
+        for name in list(self.blocks):
+            if self.blocks[name].kind == BlockKind.CLASS:
+                self.blocks[name] = replace(self.blocks[name], init=init_params(self.all_fields(name)))
         return self.ordered()
+
+    def all_fields(self, name: str) -> list[FieldSpec]:
+        """A class's members in pydantic's order: its bases' first, a redefined one in the
+        place it first had, with the type the subclass gives it."""
+        block = self.blocks[name]
+        merged: dict[str, FieldSpec] = {}
+        for base in block.bases:
+            if base in self.blocks:
+                merged.update((f.py_name, f) for f in self.all_fields(base))
+        merged.update((f.py_name, f) for f in block.fields)
+        return list(merged.values())
 
     def plan_def(self, name: str, d: Definition) -> None:
         if name in self.blocks:

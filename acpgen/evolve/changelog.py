@@ -109,13 +109,61 @@ def _sides(c: Change, diff: SchemaDiff) -> str:
         "Client" if "client" in found else "Agent")
 
 
+_LEVEL_MEANS = {
+    "breaking": "a proven break or a change acpgen cannot prove compatible",
+    "feature": "compatible, and the wire gains something: a member, variant, method or capability",
+    "fix": "documentation, annotations or rewrites that accept the same values",
+}
+
+
+def _coordinates(upstream: dict[str, str]) -> str:
+    """Where pinned bytes come from upstream, as the lock records it."""
+    tag, commit = upstream.get("tag"), upstream.get("commit")
+    if tag:
+        return f"upstream {tag}"
+    if commit and commit != "unknown":
+        return f"upstream commit {commit[:12]}"
+    return "upstream release unknown: bump --upstream-tag records it"
+
+
+def inputs_line(plan: BumpPlan) -> str:
+    """What the bump replaced, by the pinned names it keeps and the upstream releases of the
+    bytes (never the file the new bytes were given as, which the bump moved onto the pin)."""
+    old, new = plan.project.lock.files, plan.new_project.lock.files
+    parts = []
+    for name in ("schema", "meta"):
+        if old[name].sha256 == new[name].sha256:
+            parts.append(f"{_md(old[name].path)} unchanged")
+        else:
+            parts.append(f"{_md(old[name].path)} from {old[name].sha256[:12]} "
+                         f"({_md(_coordinates(old[name].upstream))}) to {new[name].sha256[:12]} "
+                         f"({_md(_coordinates(new[name].upstream))})")
+    return "; ".join(parts)
+
+
+def _release_words(level: str, bump: str, current: Version | None) -> str:
+    """The change's level, what it means, and the SDK release it needs, with the 0.x rule
+    spelt out when that is what decided."""
+    semver = {"breaking": "major", "feature": "minor", "fix": "patch"}.get(level, "no")
+    text = f"The change is a {level} ({_LEVEL_MEANS.get(level, level)}): a {semver} release"
+    if current is None or current.major != 0 or semver == bump:
+        return text + (f" of the SDK from {current}." if current else " of the SDK.")
+    rule = ("in 0.0.z every release is a patch" if current.minor == 0 else
+            "in 0.y.z a breaking change needs a minor release and anything else a patch")
+    return (f"{text} by semantic versioning's 1.x rules; from {current} a {bump} release of "
+            f"the SDK, by the 0.x rule (as Cargo and npm's caret read it: {rule}).")
+
+
 def changelog_entry(diff: SchemaDiff, impact: Impact, release: ReleaseView, version: Version,
-                    level: str, bump: str, today: datetime.date) -> str:
+                    level: str, bump: str, today: datetime.date, inputs: str | None = None,
+                    current: Version | None = None) -> str:
+    """``inputs``: what was replaced (:func:`inputs_line`); the two sides' labels otherwise."""
     todo = advice_for(diff, impact)
+    replaced = inputs or (f"{_md(diff.old.label)} ({diff.old.sha256[:12]}) -> "
+                          f"{_md(diff.new.label)} ({diff.new.sha256[:12]})")
     lines = [f"## [{version}] - {today.isoformat()}", "",
-             (f"Schema bump ({release.direction}): {_md(diff.old.label)} ({diff.old.sha256[:12]}) -> "
-             f"{_md(diff.new.label)} ({diff.new.sha256[:12]}); for the SDK the change is {level}, "
-             f"a {bump} release of the SDK.")]
+             f"Schema bump ({release.direction}): {replaced}.", "",
+             _release_words(level, bump, current)]
     grouped: dict[str, dict[str, list[str]]] = {}
     for c in diff.semantic:
         mark = "**BREAKING** " if c.breaking or c.unproven else ""
@@ -168,6 +216,7 @@ def with_sdk_release(plan: BumpPlan, release: ReleaseView,
         existing = log.read_text(encoding="utf-8") if log.is_file() else None
     except (OSError, UnicodeDecodeError) as exc:
         raise AcpgenError(str(log), f"cannot read: {exc}") from None
-    entry = changelog_entry(plan.diff, plan.impact, release, new, level, bump, day)
+    entry = changelog_entry(plan.diff, plan.impact, release, new, level, bump, day,
+                            inputs=inputs_line(plan), current=current)
     texts = {**plan.texts, path: _raise_in_text(text, new), log: insert_entry(existing, entry)}
     return dataclasses.replace(plan, texts=texts), SdkRelease(current, new, bump)

@@ -35,6 +35,7 @@ class Change:
     doc: str = ""  # documentation of an added variant (where capability gates are read)
     # the evidence of a breaking verdict, one per direction (acpgen.evolve.proof)
     witnesses: tuple[Witness, ...] = ()
+    variant: str | None = None  # the subject's union variant the change is inside, if any
 
     @property
     def breaking(self) -> bool:
@@ -48,19 +49,25 @@ class Change:
     def sort_key(self) -> tuple[str, str, str, str]:
         return (self.subject, self.kind, str(self.member or ""), self.pointer)
 
+    @property
+    def where(self) -> str:
+        """The subject, with the variant of its union the change is inside."""
+        return f"{self.subject}[{self.variant}]" if self.variant else self.subject
+
     def describe(self) -> str:
         if self.member is None:
-            where = self.subject
+            where = self.where
         elif self.kind.startswith("VARIANT_"):
-            where = f"{self.subject}[{self.member}]"
+            where = f"{self.where}[{self.member}]"
         else:
-            where = f"{self.subject}.{self.member}"
+            where = f"{self.where}.{self.member}"
         return f"{where}: {self.detail}" if self.detail else where
 
     def to_json(self) -> dict[str, Any]:
         data = {
             "kind": self.kind,
             "subject": self.subject,
+            "variant": self.variant,
             "member": self.member,
             "pointer": self.pointer,
             "old": _jsonable(self.old),

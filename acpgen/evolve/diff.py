@@ -74,6 +74,7 @@ class SchemaSide:
     size: int
     meta_bytes: bytes
     envelope_parts: dict[str, tuple[Any, EnvelopeRefs]] = field(default_factory=dict, repr=False)
+    meta_is_own: bool = True  # False: no meta.json beside the schema; the pinned one stood in
 
     @cached_property
     def flows(self) -> Flows:
@@ -196,7 +197,7 @@ def build_side(label: str, path: Path, blob: bytes, meta_label: str, meta_bytes:
     methods = method_table(schema, meta, label, meta_label, parts, meta_is_own)
     return SchemaSide(label=label, schema_path=path, meta_label=meta_label, schema=schema, meta=meta,
                       methods=methods, sha256=hashlib.sha256(blob).hexdigest(), size=len(blob),
-                      meta_bytes=meta_bytes, envelope_parts=parts)
+                      meta_bytes=meta_bytes, envelope_parts=parts, meta_is_own=meta_is_own)
 
 
 def _check_metaschema(schema: dict[str, Any], label: str, blob: bytes,
@@ -315,7 +316,7 @@ def _change(f: Finding) -> Change:
     member = f.member if by_keyword or f.kind.startswith("PROPERTY_") else prop
     semantic = f.kind not in ("DESCRIPTION_CHANGED", "ANNOTATION_CHANGED")
     return Change(f.kind, subject, member, f.pointer or "/", f.old, f.new, semantic, f.detail,
-                  effect=f.effect, doc=f.doc)
+                  effect=f.effect, doc=f.doc, variant=f.variant)
 
 
 # -- methods ----------------------------------------------------------------------------------

@@ -12,12 +12,13 @@ no timestamps, paths exactly as the user gave them.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from pathlib import Path
 from typing import Any
 
 from acpgen.evolve.advice import advice, handler_names, where
 from acpgen.evolve.changes import Change
 from acpgen.evolve.compat import RULES
-from acpgen.evolve.diff import SchemaDiff
+from acpgen.evolve.diff import SchemaDiff, SchemaSide
 from acpgen.evolve.impact import ChangeImpact, Impact
 from acpgen.evolve.release import ReleaseView, release_lines
 
@@ -107,6 +108,14 @@ def section_of(kind: str) -> str | None:
     return next((title for title, prefixes in _SECTIONS if kind.startswith(prefixes)), None)
 
 
+def _meta_source(side: SchemaSide) -> str:
+    """Which meta.json a side's methods were read from, and why when it is not its own."""
+    if side.meta_is_own:
+        return f"from {side.meta_label}"
+    pinned = side.meta_label.removesuffix(" (pinned)")
+    return f"from {pinned} (pinned: no meta.json beside {Path(side.label).name})"
+
+
 def render_text(diff: SchemaDiff, impact: Impact, verbose: bool = False,
                 release: ReleaseView | None = None) -> str:
     lines: list[str] = []
@@ -115,6 +124,7 @@ def render_text(diff: SchemaDiff, impact: Impact, verbose: bool = False,
     ba = sum(c.agent == "breaking" for c in sem)
     lines.append(f"schema diff: {diff.old.label} ({diff.old.sha256[:12]}) -> "
                  f"{diff.new.label} ({diff.new.sha256[:12]})")
+    lines.append(f"method tables: OLD {_meta_source(diff.old)}; NEW {_meta_source(diff.new)}")
     lines.append(f"{len(sem)} semantic change(s): {bc} breaking for a client, {ba} breaking for an "
                  f"agent (generated from OLD); {len(diff.annotations)} annotation-only change(s)")
     lines.append(f"verdict: {verdict(diff)}")
@@ -186,8 +196,10 @@ def to_json(diff: SchemaDiff, impact: Impact, release: ReleaseView | None = None
     by_change = {id(ci.change): ci for ci in impact.changes}
     todo = advice_for(diff, impact)
     return {
-        "old": {"schema": diff.old.label, "meta": diff.old.meta_label, "sha256": diff.old.sha256},
-        "new": {"schema": diff.new.label, "meta": diff.new.meta_label, "sha256": diff.new.sha256},
+        "old": {"schema": diff.old.label, "meta": diff.old.meta_label,
+                "meta_beside_schema": diff.old.meta_is_own, "sha256": diff.old.sha256},
+        "new": {"schema": diff.new.label, "meta": diff.new.meta_label,
+                "meta_beside_schema": diff.new.meta_is_own, "sha256": diff.new.sha256},
         "verdict": verdict(diff),
         "exit_code": exit_code(diff) if status is None else status,
         "verdict_code": exit_code(diff),

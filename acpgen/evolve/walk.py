@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from acpgen.evolve.keywords import (
@@ -59,6 +59,9 @@ class Finding:
     old: Any = None
     new: Any = None
     doc: str = ""  # documentation of an added variant (capability gates are read from it)
+    # the variant of the def's own union the change is inside (SessionUpdate[plan]._meta),
+    # so that one change made in several variants is one line for each, each named
+    variant: str | None = None
 
 
 def esc(key: str) -> str:
@@ -397,7 +400,10 @@ class Walker:
                 out.append(Finding("VARIANT_REMOVED", _join(ptr, x[0]), NARROWS,
                                    f"variant {key} removed", key, key, None))
             elif x is not None and y is not None:
-                out += self.compare(x[1], y[1], _join(ptr, x[0]))
+                inside = self.compare(x[1], y[1], _join(ptr, x[0]))
+                if _is_def_root(ptr):
+                    inside = [replace(f, variant=key) if f.variant is None else f for f in inside]
+                out += inside
         if ua != ub:
             if na.a.get("~tag") and na.a.get("~tag") == nb.a.get("~tag"):
                 out.append(Finding("EQUIVALENT_REWRITE", ptr, NONE,
@@ -598,6 +604,12 @@ def _widen_types(types: Any) -> set[str]:
     if "number" in out:
         out.add("integer")
     return out
+
+
+def _is_def_root(ptr: str) -> bool:
+    """Whether ``ptr`` is a def itself (``/$defs/Name``), not a position inside one."""
+    parts = ptr.split("/")
+    return len(parts) == 3 and parts[0] == "" and parts[1] == "$defs"
 
 
 def _join(ptr: str, rel: str) -> str:

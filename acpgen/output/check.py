@@ -80,6 +80,9 @@ class CheckReport:
     diff_truncated: bool = False
     # Every surface the check covers: name -> package, the roster's surface first.
     surfaces: dict[str, str] = field(default_factory=dict)
+    # Whether the origins (templates/, acpgen/...) are files of this project (acpgen's own
+    # checkout) or of the installed acpgen (a skeleton, an SDK's project), where no one edits them.
+    sources_here: bool = True
 
     def by_surface(self) -> dict[str, dict[str, Any]]:
         """Per surface: its package and the files of it that differ (a surface is clean when
@@ -148,6 +151,7 @@ class CheckReport:
             "diff": "".join(self.diff),
             "diff_truncated": self.diff_truncated,
             "surfaces": self.by_surface(),
+            "sources_in_project": self.sources_here,
         }
 
 
@@ -174,6 +178,7 @@ def check(project: Project, out: str | None = None, package: str | None = None) 
     report.missing = sorted(p for p in expected if p not in actual)
     report.added = sorted(p for p in actual if p not in expected)
     if not report.clean:  # the diagnosis is only worth its cost when there is something to explain
+        report.sources_here = (project.root / "templates").is_dir()
         _diagnose(report, project, options, actual)
         _diagnose_sources(report, expected, actual)
         _diff(report, expected, actual)

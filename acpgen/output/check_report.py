@@ -11,8 +11,14 @@ def _versions(tools: dict[str, dict[str, Any]], now_key: str) -> str:
     return ", ".join(f"{n} {v['recorded']} -> {v[now_key]}" for n, v in sorted(tools.items()))
 
 
-def _cause_line(cause: dict[str, Any]) -> str:
+def _cause_line(cause: dict[str, Any], sources_here: bool = True) -> str:
     kind = cause["kind"]
+    if kind == "source_changed" and not sources_here:
+        return ("cause: the installed acpgen makes these files otherwise than the acpgen that "
+                "generated the tree (acpgen was upgraded or reinstalled; its templates and shipped "
+                "code are acpgen's, not files of this project): " + "; ".join(
+                    f"{origin} (which makes {', '.join(files)})" if files else origin
+                    for origin, files in sorted(cause["sources"].items())))
     if kind == "no_manifest":
         return f"cause: no usable manifest: {cause['detail']}"
     if kind == "generator_drift":
@@ -72,10 +78,21 @@ def _fix_lines(report: CheckReport) -> list[str]:
         lines = [("fix: move hand-written code out of the generated tree (every `acpgen generate` "
                  "rewrites it), then run `acpgen generate` and commit the result")]
         sources = [(rel, report.origins[rel]) for rel in report.hand_edited if rel in report.origins]
-        if sources:
+        if sources and report.sources_here:
             lines.append("fix: to change what is generated, change the source instead: " + "; ".join(
                 f"{rel} is {_source_kind(origin)}" for rel, origin in sources))
+        elif sources:
+            lines.append(
+                "fix: " + ", ".join(rel for rel, _ in sources) + ": made by the installed "
+                "acpgen, whose templates are not part of this project; keep your code in modules "
+                "of your own that import the generated package; to change what is generated, "
+                "change what it is generated from: a new schema release (`acpgen bump --schema "
+                "FILE`, docs/schema-bumps.md) or the [generate] options in schema/acp.lock")
         return lines
+    if "source_changed" in kinds and not report.sources_here:
+        return [("fix: run `acpgen generate` with the installed acpgen and commit the result (a "
+                 "new acpgen release: its changelog says what changed), or install the acpgen "
+                 "version MANIFEST.json records")]
     return ["fix: run `acpgen generate` and commit the result"]
 
 
@@ -103,7 +120,7 @@ def render_text(report: CheckReport) -> str:
     counts = ", ".join(f"{len(paths)} {label}" for label, paths in (
         ("changed", report.changed), ("added", report.added), ("missing", report.missing)) if paths)
     lines = [f"drift: {report.out}/ differs from what the pinned inputs produce ({counts})"]
-    lines.extend(_cause_line(cause) for cause in report.causes)
+    lines.extend(_cause_line(cause, report.sources_here) for cause in report.causes)
     lines.extend(_fix_lines(report))
     lines.extend(_surface_lines(report))
     for label, paths in (("changed", report.changed), ("added (not generated)", report.added),

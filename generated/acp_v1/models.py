@@ -10,6 +10,7 @@ wire names work for dict and JSON input, and dumps use wire names.
 from __future__ import annotations
 
 from typing import (
+    TYPE_CHECKING,
     Annotated,
     Any,
     ClassVar,
@@ -313,6 +314,10 @@ class ElicitationRequestScope(_Model):
         description="The request this elicitation is tied to.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, request_id: RequestId) -> None: ...
+
 
 class MultiSelectItemsOther(_Model):
     """Custom or future typed multi-select items."""
@@ -320,6 +325,10 @@ class MultiSelectItemsOther(_Model):
     type: StrictStr = Field(
         description="Custom or future multi-select item type.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, type: StrictStr) -> None: ...
 
 
 class StringMultiSelectItems(_Model):
@@ -333,11 +342,27 @@ class StringMultiSelectItems(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, enum: list[StrictStr], field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class MultiSelectItemsString(StringMultiSelectItems):
     """Multi-select string items with plain string values."""
 
     type: Literal["string"] = _tag("string")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            enum: list[StrictStr],
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["string"] = ...,
+        ) -> None: ...
 
 
 class EnumOption(_Model):
@@ -356,6 +381,17 @@ class EnumOption(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            const: StrictStr,
+            title: StrictStr,
+            description: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class TitledMultiSelectItems(_Model):
     """Items definition for titled multi-select enum properties."""
@@ -369,6 +405,12 @@ class TitledMultiSelectItems(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, any_of: list[EnumOption], field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 MultiSelectItems: TypeAlias = Annotated[
@@ -430,11 +472,40 @@ class MultiSelectPropertySchema(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            min_items: Uint64 | None = ...,
+            max_items: Uint64 | None = ...,
+            items: MultiSelectItems,
+            default: list[StrictStr] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ElicitationPropertySchemaArray(MultiSelectPropertySchema):
     """Multi-select array property."""
 
     type: Literal["array"] = _tag("array")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            min_items: Uint64 | None = ...,
+            max_items: Uint64 | None = ...,
+            items: MultiSelectItems,
+            default: list[StrictStr] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["array"] = ...,
+        ) -> None: ...
 
 
 class BooleanPropertySchema(_Model):
@@ -459,11 +530,34 @@ class BooleanPropertySchema(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            default: StrictBool | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ElicitationPropertySchemaBoolean(BooleanPropertySchema):
     """Boolean property."""
 
     type: Literal["boolean"] = _tag("boolean")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            default: StrictBool | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["boolean"] = ...,
+        ) -> None: ...
 
 
 class IntegerPropertySchema(_Model):
@@ -496,11 +590,38 @@ class IntegerPropertySchema(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            minimum: Int64 | None = ...,
+            maximum: Int64 | None = ...,
+            default: Int64 | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ElicitationPropertySchemaInteger(IntegerPropertySchema):
     """Integer property."""
 
     type: Literal["integer"] = _tag("integer")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            minimum: Int64 | None = ...,
+            maximum: Int64 | None = ...,
+            default: Int64 | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["integer"] = ...,
+        ) -> None: ...
 
 
 class NumberPropertySchema(_Model):
@@ -533,11 +654,38 @@ class NumberPropertySchema(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            minimum: StrictFloat | None = ...,
+            maximum: StrictFloat | None = ...,
+            default: StrictFloat | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ElicitationPropertySchemaNumber(NumberPropertySchema):
     """Number (floating-point) property."""
 
     type: Literal["number"] = _tag("number")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            minimum: StrictFloat | None = ...,
+            maximum: StrictFloat | None = ...,
+            default: StrictFloat | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["number"] = ...,
+        ) -> None: ...
 
 
 class ElicitationPropertySchemaOther(_Model):
@@ -554,6 +702,10 @@ class ElicitationPropertySchemaOther(_Model):
     type: StrictStr = Field(
         description="Custom or future elicitation property schema type.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, type: StrictStr) -> None: ...
 
 
 class StringFormat(_StrEnum):
@@ -624,11 +776,46 @@ class StringPropertySchema(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            min_length: Uint32 | None = ...,
+            max_length: Uint32 | None = ...,
+            pattern: StrictStr | None = ...,
+            format: StringFormat | None = ...,
+            default: StrictStr | None = ...,
+            enum: list[StrictStr] | None = ...,
+            one_of: list[EnumOption] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ElicitationPropertySchemaString(StringPropertySchema):
     """String property (or single-select enum when `enum`/`oneOf` is set)."""
 
     type: Literal["string"] = _tag("string")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            min_length: Uint32 | None = ...,
+            max_length: Uint32 | None = ...,
+            pattern: StrictStr | None = ...,
+            format: StringFormat | None = ...,
+            default: StrictStr | None = ...,
+            enum: list[StrictStr] | None = ...,
+            one_of: list[EnumOption] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["string"] = ...,
+        ) -> None: ...
 
 
 ElicitationPropertySchema: TypeAlias = Annotated[
@@ -700,6 +887,19 @@ class ElicitationSchema(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            type: ElicitationSchemaType | None = ...,
+            title: StrictStr | None = ...,
+            properties: dict[str, ElicitationPropertySchema] | None = ...,
+            required: list[StrictStr] | None = ...,
+            description: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ElicitationFormModeRequest(ElicitationRequestScope):
     """Tied to a specific JSON-RPC request outside of a session
@@ -710,6 +910,12 @@ class ElicitationFormModeRequest(ElicitationRequestScope):
         serialization_alias="requestedSchema",
         description="A JSON Schema describing the form fields to present to the user.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, request_id: RequestId, requested_schema: ElicitationSchema
+        ) -> None: ...
 
 
 class CreateElicitationRequestFormRequest(ElicitationFormModeRequest):
@@ -725,6 +931,18 @@ class CreateElicitationRequestFormRequest(ElicitationFormModeRequest):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
     mode: Literal["form"] = _tag("form")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            request_id: RequestId,
+            requested_schema: ElicitationSchema,
+            message: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            mode: Literal["form"] = ...,
+        ) -> None: ...
 
 
 SessionId: TypeAlias = StrictStr
@@ -759,6 +977,12 @@ class ElicitationSessionScope(_Model):
         description="Optional tool call within the session.\n\nOptional. Omitted and `null` are equivalent and mean the elicitation is scoped to the\nsession without a specific tool call.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, session_id: SessionId, tool_call_id: ToolCallId | None = ...
+        ) -> None: ...
+
 
 class ElicitationFormModeSession(ElicitationSessionScope):
     """Tied to a session, optionally to a specific tool call within that session."""
@@ -768,6 +992,16 @@ class ElicitationFormModeSession(ElicitationSessionScope):
         serialization_alias="requestedSchema",
         description="A JSON Schema describing the form fields to present to the user.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            tool_call_id: ToolCallId | None = ...,
+            requested_schema: ElicitationSchema,
+        ) -> None: ...
 
 
 class CreateElicitationRequestFormSession(ElicitationFormModeSession):
@@ -783,6 +1017,19 @@ class CreateElicitationRequestFormSession(ElicitationFormModeSession):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
     mode: Literal["form"] = _tag("form")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            tool_call_id: ToolCallId | None = ...,
+            requested_schema: ElicitationSchema,
+            message: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            mode: Literal["form"] = ...,
+        ) -> None: ...
 
 
 class CreateElicitationRequestOtherRequest(ElicitationRequestScope):
@@ -809,6 +1056,17 @@ class CreateElicitationRequestOtherRequest(ElicitationRequestScope):
         description="Custom or future elicitation mode.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            request_id: RequestId,
+            message: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            mode: StrictStr,
+        ) -> None: ...
+
 
 class CreateElicitationRequestOtherSession(ElicitationSessionScope):
     """Custom or future elicitation mode.
@@ -834,6 +1092,18 @@ class CreateElicitationRequestOtherSession(ElicitationSessionScope):
         description="Custom or future elicitation mode.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            tool_call_id: ToolCallId | None = ...,
+            message: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            mode: StrictStr,
+        ) -> None: ...
+
 
 ElicitationId: TypeAlias = StrictStr
 """Unique identifier for an elicitation."""
@@ -850,6 +1120,12 @@ class ElicitationUrlModeRequest(ElicitationRequestScope):
     )
     url: StrictStr = Field(description="The URL to direct the user to.")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, request_id: RequestId, elicitation_id: ElicitationId, url: StrictStr
+        ) -> None: ...
+
 
 class CreateElicitationRequestUrlRequest(ElicitationUrlModeRequest):
     """URL-based elicitation where the client directs the user to a URL."""
@@ -865,6 +1141,19 @@ class CreateElicitationRequestUrlRequest(ElicitationUrlModeRequest):
     )
     mode: Literal["url"] = _tag("url")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            request_id: RequestId,
+            elicitation_id: ElicitationId,
+            url: StrictStr,
+            message: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            mode: Literal["url"] = ...,
+        ) -> None: ...
+
 
 class ElicitationUrlModeSession(ElicitationSessionScope):
     """Tied to a session, optionally to a specific tool call within that session."""
@@ -875,6 +1164,17 @@ class ElicitationUrlModeSession(ElicitationSessionScope):
         description="The unique identifier for this elicitation.",
     )
     url: StrictStr = Field(description="The URL to direct the user to.")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            tool_call_id: ToolCallId | None = ...,
+            elicitation_id: ElicitationId,
+            url: StrictStr,
+        ) -> None: ...
 
 
 class CreateElicitationRequestUrlSession(ElicitationUrlModeSession):
@@ -890,6 +1190,20 @@ class CreateElicitationRequestUrlSession(ElicitationUrlModeSession):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
     mode: Literal["url"] = _tag("url")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            tool_call_id: ToolCallId | None = ...,
+            elicitation_id: ElicitationId,
+            url: StrictStr,
+            message: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            mode: Literal["url"] = ...,
+        ) -> None: ...
 
 
 CreateElicitationRequest: TypeAlias = Annotated[
@@ -926,6 +1240,12 @@ class EnvVariable(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, name: StrictStr, value: StrictStr, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class CreateTerminalRequest(_Model):
     """Request to create a new terminal and execute a command."""
@@ -957,6 +1277,20 @@ class CreateTerminalRequest(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            command: StrictStr,
+            args: list[StrictStr] | None = ...,
+            env: list[EnvVariable] | None = ...,
+            cwd: StrictStr | None = ...,
+            output_byte_limit: Uint64 | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 ExtRequest: TypeAlias = Any
@@ -991,6 +1325,16 @@ class KillTerminalRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            terminal_id: TerminalId,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ReadTextFileRequest(_Model):
     """Request to read content from a text file.
@@ -1014,6 +1358,18 @@ class ReadTextFileRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            path: StrictStr,
+            line: Uint32 | None = ...,
+            limit: Uint32 | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ReleaseTerminalRequest(_Model):
     """Request to release a terminal and free its resources."""
@@ -1034,6 +1390,16 @@ class ReleaseTerminalRequest(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            terminal_id: TerminalId,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 PermissionOptionId: TypeAlias = StrictStr
@@ -1074,6 +1440,17 @@ class PermissionOption(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            option_id: PermissionOptionId,
+            name: StrictStr,
+            kind: PermissionOptionKind,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class Role(_StrEnum):
     """The sender or recipient of messages and data in a conversation."""
@@ -1108,6 +1485,17 @@ class Annotations(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            audience: list[Role] | None = ...,
+            last_modified: StrictStr | None = ...,
+            priority: StrictFloat | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class AudioContent(_Model):
     """Audio provided to or from an LLM."""
@@ -1129,6 +1517,17 @@ class AudioContent(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            annotations: Annotations | None = ...,
+            data: StrictStr,
+            mime_type: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ContentBlockAudio(AudioContent):
     """Audio data for transcription or analysis.
@@ -1136,6 +1535,18 @@ class ContentBlockAudio(AudioContent):
     Requires the `audio` prompt capability when included in prompts."""
 
     type: Literal["audio"] = _tag("audio")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            annotations: Annotations | None = ...,
+            data: StrictStr,
+            mime_type: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["audio"] = ...,
+        ) -> None: ...
 
 
 class ImageContent(_Model):
@@ -1161,6 +1572,18 @@ class ImageContent(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            annotations: Annotations | None = ...,
+            data: StrictStr,
+            mime_type: StrictStr,
+            uri: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ContentBlockImage(ImageContent):
     """Images for visual context or analysis.
@@ -1168,6 +1591,19 @@ class ContentBlockImage(ImageContent):
     Requires the `image` prompt capability when included in prompts."""
 
     type: Literal["image"] = _tag("image")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            annotations: Annotations | None = ...,
+            data: StrictStr,
+            mime_type: StrictStr,
+            uri: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["image"] = ...,
+        ) -> None: ...
 
 
 class BlobResourceContents(_Model):
@@ -1188,6 +1624,17 @@ class BlobResourceContents(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            blob: StrictStr,
+            mime_type: StrictStr | None = ...,
+            uri: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class TextResourceContents(_Model):
     """Text-based resource contents."""
@@ -1206,6 +1653,17 @@ class TextResourceContents(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            mime_type: StrictStr | None = ...,
+            text: StrictStr,
+            uri: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 EmbeddedResourceResource: TypeAlias = TextResourceContents | BlobResourceContents
@@ -1229,6 +1687,16 @@ class EmbeddedResource(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            annotations: Annotations | None = ...,
+            resource: EmbeddedResourceResource,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ContentBlockResource(EmbeddedResource):
     """Complete resource contents embedded directly in the message.
@@ -1238,6 +1706,17 @@ class ContentBlockResource(EmbeddedResource):
     Requires the `embeddedContext` prompt capability when included in prompts."""
 
     type: Literal["resource"] = _tag("resource")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            annotations: Annotations | None = ...,
+            resource: EmbeddedResourceResource,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["resource"] = ...,
+        ) -> None: ...
 
 
 class ResourceLink(_Model):
@@ -1271,6 +1750,21 @@ class ResourceLink(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            annotations: Annotations | None = ...,
+            description: StrictStr | None = ...,
+            mime_type: StrictStr | None = ...,
+            name: StrictStr,
+            size: Int64 | None = ...,
+            title: StrictStr | None = ...,
+            uri: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ContentBlockResourceLink(ResourceLink):
     """References to resources that the agent can access.
@@ -1278,6 +1772,22 @@ class ContentBlockResourceLink(ResourceLink):
     All agents MUST support resource links in prompts."""
 
     type: Literal["resource_link"] = _tag("resource_link")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            annotations: Annotations | None = ...,
+            description: StrictStr | None = ...,
+            mime_type: StrictStr | None = ...,
+            name: StrictStr,
+            size: Int64 | None = ...,
+            title: StrictStr | None = ...,
+            uri: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["resource_link"] = ...,
+        ) -> None: ...
 
 
 class TextContent(_Model):
@@ -1295,6 +1805,16 @@ class TextContent(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            annotations: Annotations | None = ...,
+            text: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ContentBlockText(TextContent):
     """Text content. May be plain text or formatted with Markdown.
@@ -1303,6 +1823,17 @@ class ContentBlockText(TextContent):
     Clients SHOULD render this text as Markdown."""
 
     type: Literal["text"] = _tag("text")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            annotations: Annotations | None = ...,
+            text: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["text"] = ...,
+        ) -> None: ...
 
 
 ContentBlock: TypeAlias = Annotated[
@@ -1341,11 +1872,27 @@ class Content(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, content: ContentBlock, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class ToolCallContentContent(Content):
     """Standard content block (text, images, resources)."""
 
     type: Literal["content"] = _tag("content")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            content: ContentBlock,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["content"] = ...,
+        ) -> None: ...
 
 
 class Diff(_Model):
@@ -1374,11 +1921,34 @@ class Diff(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            path: StrictStr,
+            old_text: StrictStr | None = ...,
+            new_text: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ToolCallContentDiff(Diff):
     """File modification shown as a diff."""
 
     type: Literal["diff"] = _tag("diff")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            path: StrictStr,
+            old_text: StrictStr | None = ...,
+            new_text: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["diff"] = ...,
+        ) -> None: ...
 
 
 class Terminal(_Model):
@@ -1400,6 +1970,12 @@ class Terminal(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, terminal_id: TerminalId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class ToolCallContentTerminal(Terminal):
     """Embed a terminal created with `terminal/create` by its id.
@@ -1409,6 +1985,16 @@ class ToolCallContentTerminal(Terminal):
     See protocol docs: [Terminal](https://agentclientprotocol.com/protocol/terminals)"""
 
     type: Literal["terminal"] = _tag("terminal")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            terminal_id: TerminalId,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["terminal"] = ...,
+        ) -> None: ...
 
 
 ToolCallContent: TypeAlias = Annotated[
@@ -1441,6 +2027,16 @@ class ToolCallLocation(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            path: StrictStr,
+            line: Uint32 | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class ToolCallStatus(_StrEnum):
@@ -1536,6 +2132,23 @@ class ToolCallUpdate(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            tool_call_id: ToolCallId,
+            kind: ToolKind | None = ...,
+            status: ToolCallStatus | None = ...,
+            title: StrictStr | None = ...,
+            name: StrictStr | None = ...,
+            content: list[ToolCallContent] | None = ...,
+            locations: list[ToolCallLocation] | None = ...,
+            raw_input: Any = ...,
+            raw_output: Any = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class RequestPermissionRequest(_Model):
     """Request for user permission to execute a tool call.
@@ -1565,6 +2178,17 @@ class RequestPermissionRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            tool_call: ToolCallUpdate,
+            options: list[PermissionOption],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class TerminalOutputRequest(_Model):
     """Request to get the current output and status of a terminal."""
@@ -1585,6 +2209,16 @@ class TerminalOutputRequest(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            terminal_id: TerminalId,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class WaitForTerminalExitRequest(_Model):
@@ -1607,6 +2241,16 @@ class WaitForTerminalExitRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            terminal_id: TerminalId,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class WriteTextFileRequest(_Model):
     """Request to write content to a text file.
@@ -1626,6 +2270,17 @@ class WriteTextFileRequest(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            path: StrictStr,
+            content: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class AgentRequest(_Model):
@@ -1647,6 +2302,28 @@ class AgentRequest(_Model):
         | None
     ) = Field(default=None, description="Method-specific request parameters.")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            id: RequestId,
+            method: StrictStr,
+            params: (
+                WriteTextFileRequest
+                | ReadTextFileRequest
+                | RequestPermissionRequest
+                | CreateTerminalRequest
+                | TerminalOutputRequest
+                | ReleaseTerminalRequest
+                | WaitForTerminalExitRequest
+                | KillTerminalRequest
+                | CreateElicitationRequest
+                | ExtRequest
+                | None
+            ) = ...,
+        ) -> None: ...
+
 
 ElicitationFormMode: TypeAlias = ElicitationFormModeSession | ElicitationFormModeRequest
 """Form-based elicitation mode where the client renders a form from the provided schema."""
@@ -1666,6 +2343,10 @@ class AuthenticateResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class CloseSessionResponse(_Model):
     """Response from closing a session."""
@@ -1677,6 +2358,10 @@ class CloseSessionResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class DeleteSessionResponse(_Model):
     """Response from deleting a session."""
@@ -1687,6 +2372,10 @@ class DeleteSessionResponse(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 ExtResponse: TypeAlias = Any
@@ -1709,6 +2398,10 @@ class LogoutCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class AgentAuthCapabilities(_Model):
     """Authentication-related capabilities supported by the agent."""
@@ -1724,6 +2417,15 @@ class AgentAuthCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            logout: LogoutCapabilities | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class McpCapabilities(_Model):
     """MCP capabilities supported by the agent"""
@@ -1736,6 +2438,16 @@ class McpCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            http: StrictBool | None = ...,
+            sse: StrictBool | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class PromptCapabilities(_Model):
@@ -1768,6 +2480,17 @@ class PromptCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            image: StrictBool | None = ...,
+            audio: StrictBool | None = ...,
+            embedded_context: StrictBool | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionAdditionalDirectoriesCapabilities(_Model):
     """Capabilities for additional session directories support.
@@ -1784,6 +2507,10 @@ class SessionAdditionalDirectoriesCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class SessionCloseCapabilities(_Model):
     """Capabilities for the `session/close` method.
@@ -1796,6 +2523,10 @@ class SessionCloseCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class SessionDeleteCapabilities(_Model):
@@ -1810,6 +2541,10 @@ class SessionDeleteCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class SessionListCapabilities(_Model):
     """Capabilities for the `session/list` method.
@@ -1823,6 +2558,10 @@ class SessionListCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class SessionResumeCapabilities(_Model):
     """Capabilities for the `session/resume` method.
@@ -1835,6 +2574,10 @@ class SessionResumeCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class SessionCapabilities(_Model):
@@ -1877,6 +2620,19 @@ class SessionCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            list: SessionListCapabilities | None = ...,
+            delete: SessionDeleteCapabilities | None = ...,
+            additional_directories: SessionAdditionalDirectoriesCapabilities | None = ...,
+            resume: SessionResumeCapabilities | None = ...,
+            close: SessionCloseCapabilities | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class AgentCapabilities(_Model):
@@ -1927,6 +2683,19 @@ class AgentCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            load_session: StrictBool | None = ...,
+            prompt_capabilities: PromptCapabilities | None = ...,
+            mcp_capabilities: McpCapabilities | None = ...,
+            session_capabilities: SessionCapabilities | None = ...,
+            auth: AgentAuthCapabilities | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 AuthMethodId: TypeAlias = StrictStr
 """Typed identifier used for auth method values on the wire."""
@@ -1949,6 +2718,17 @@ class AuthMethodAgent(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            id: AuthMethodId,
+            name: StrictStr,
+            description: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class AuthMethodTerminal(_Model):
@@ -1981,12 +2761,39 @@ class AuthMethodTerminal(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            id: AuthMethodId,
+            name: StrictStr,
+            description: StrictStr | None = ...,
+            args: list[StrictStr] | None = ...,
+            env: dict[str, StrictStr] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class TerminalAuthMethod(AuthMethodTerminal):
     """Client runs the configured agent program as a separate interactive
     process, without passing this method to `authenticate`."""
 
     type: Literal["terminal"] = _tag("terminal")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            id: AuthMethodId,
+            name: StrictStr,
+            description: StrictStr | None = ...,
+            args: list[StrictStr] | None = ...,
+            env: dict[str, StrictStr] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["terminal"] = ...,
+        ) -> None: ...
 
 
 AuthMethod: TypeAlias = Annotated[
@@ -2029,6 +2836,17 @@ class Implementation(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: StrictStr,
+            title: StrictStr | None = ...,
+            version: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 ProtocolVersion: TypeAlias = Uint16
@@ -2083,6 +2901,18 @@ class InitializeResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            protocol_version: ProtocolVersion,
+            agent_capabilities: AgentCapabilities | None = ...,
+            auth_methods: list[AuthMethod] | None = ...,
+            agent_info: Implementation | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionInfo(_Model):
     """Information about a session returned by session/list"""
@@ -2117,6 +2947,19 @@ class SessionInfo(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            cwd: StrictStr,
+            additional_directories: list[StrictStr] | None = ...,
+            title: StrictStr | None = ...,
+            updated_at: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ListSessionsResponse(_Model):
     """Response from listing sessions."""
@@ -2135,6 +2978,16 @@ class ListSessionsResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            sessions: list[SessionInfo],
+            next_cursor: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionConfigBoolean(_Model):
     """A boolean on/off toggle session configuration option payload."""
@@ -2144,6 +2997,10 @@ class SessionConfigBoolean(_Model):
         serialization_alias="currentValue",
         description="The current value of the boolean option.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, current_value: StrictBool) -> None: ...
 
 
 SessionConfigId: TypeAlias = StrictStr
@@ -2207,6 +3064,20 @@ class SessionConfigOptionBoolean(SessionConfigBoolean):
     )
     type: Literal["boolean"] = _tag("boolean")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            current_value: StrictBool,
+            id: SessionConfigId,
+            name: StrictStr,
+            description: StrictStr | None = ...,
+            category: SessionConfigOptionCategory | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["boolean"] = ...,
+        ) -> None: ...
+
 
 SessionConfigGroupId: TypeAlias = StrictStr
 """Unique identifier for a session configuration option value group."""
@@ -2231,6 +3102,17 @@ class SessionConfigSelectOption(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            value: SessionConfigValueId,
+            name: StrictStr,
+            description: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionConfigSelectGroup(_Model):
     """A group of possible values for a session configuration option."""
@@ -2246,6 +3128,17 @@ class SessionConfigSelectGroup(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            group: SessionConfigGroupId,
+            name: StrictStr,
+            options: list[SessionConfigSelectOption],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 SessionConfigSelectOptions: TypeAlias = (
@@ -2263,6 +3156,12 @@ class SessionConfigSelect(_Model):
         description="The currently selected value.",
     )
     options: SessionConfigSelectOptions = Field(description="The set of selectable options.")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, current_value: SessionConfigValueId, options: SessionConfigSelectOptions
+        ) -> None: ...
 
 
 class SessionConfigOptionSelect(SessionConfigSelect):
@@ -2283,6 +3182,21 @@ class SessionConfigOptionSelect(SessionConfigSelect):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
     type: Literal["select"] = _tag("select")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            current_value: SessionConfigValueId,
+            options: SessionConfigSelectOptions,
+            id: SessionConfigId,
+            name: StrictStr,
+            description: StrictStr | None = ...,
+            category: SessionConfigOptionCategory | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["select"] = ...,
+        ) -> None: ...
 
 
 SessionConfigOption: TypeAlias = Annotated[
@@ -2314,6 +3228,17 @@ class SessionMode(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            id: SessionModeId,
+            name: StrictStr,
+            description: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionModeState(_Model):
     """The set of modes and the one currently active."""
@@ -2334,6 +3259,16 @@ class SessionModeState(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            current_mode_id: SessionModeId,
+            available_modes: list[SessionMode],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class LoadSessionResponse(_Model):
@@ -2356,6 +3291,16 @@ class LoadSessionResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            modes: SessionModeState | None = ...,
+            config_options: list[SessionConfigOption] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class LogoutResponse(_Model):
     """Response to the `logout` method."""
@@ -2366,6 +3311,10 @@ class LogoutResponse(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class NewSessionResponse(_Model):
@@ -2395,6 +3344,17 @@ class NewSessionResponse(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            modes: SessionModeState | None = ...,
+            config_options: list[SessionConfigOption] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class StopReason(_StrEnum):
@@ -2441,6 +3401,12 @@ class PromptResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, stop_reason: StopReason, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class ResumeSessionResponse(_Model):
     """Response from resuming an existing session."""
@@ -2462,6 +3428,16 @@ class ResumeSessionResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            modes: SessionModeState | None = ...,
+            config_options: list[SessionConfigOption] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SetSessionConfigOptionResponse(_Model):
     """Response to `session/set_config_option` method."""
@@ -2478,6 +3454,15 @@ class SetSessionConfigOptionResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            config_options: list[SessionConfigOption],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SetSessionModeResponse(_Model):
     """Response to `session/set_mode` method."""
@@ -2488,6 +3473,10 @@ class SetSessionModeResponse(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class AgentResponseResult(_Model):
@@ -2509,6 +3498,29 @@ class AgentResponseResult(_Model):
         | PromptResponse
         | ExtResponse
     ) = Field(description="Method-specific response data.")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            id: RequestId,
+            result: (
+                InitializeResponse
+                | AuthenticateResponse
+                | LogoutResponse
+                | NewSessionResponse
+                | LoadSessionResponse
+                | ListSessionsResponse
+                | DeleteSessionResponse
+                | ResumeSessionResponse
+                | CloseSessionResponse
+                | SetSessionModeResponse
+                | SetSessionConfigOptionResponse
+                | PromptResponse
+                | ExtResponse
+            ),
+        ) -> None: ...
 
 
 class ErrorCode(int):
@@ -2579,12 +3591,20 @@ class Error(_Model):
         description="Optional primitive or structured value that contains additional information about the error.\nThis may include debugging information or context-specific details.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, code: ErrorCode, message: StrictStr, data: Any = ...) -> None: ...
+
 
 class AgentResponseError(_Model):
     """A failed JSON-RPC response."""
 
     id: RequestId = Field(description="The id of the request this response answers.")
     error: Error = Field(description="Method-specific error data.")
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, id: RequestId, error: Error) -> None: ...
 
 
 AgentResponse: TypeAlias = AgentResponseResult | AgentResponseError
@@ -2605,6 +3625,12 @@ class CompleteElicitationNotification(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, elicitation_id: ElicitationId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 ExtNotification: TypeAlias = Any
@@ -2636,17 +3662,49 @@ class ContentChunk(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            content: ContentBlock,
+            message_id: MessageId | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateAgentMessageChunk(ContentChunk):
     """A chunk of the agent's response being streamed."""
 
     session_update: Literal["agent_message_chunk"] = _tag("agent_message_chunk", "sessionUpdate")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            content: ContentBlock,
+            message_id: MessageId | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["agent_message_chunk"] = ...,
+        ) -> None: ...
+
 
 class SessionUpdateAgentThoughtChunk(ContentChunk):
     """A chunk of the agent's internal reasoning being streamed."""
 
     session_update: Literal["agent_thought_chunk"] = _tag("agent_thought_chunk", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            content: ContentBlock,
+            message_id: MessageId | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["agent_thought_chunk"] = ...,
+        ) -> None: ...
 
 
 class UnstructuredCommandInput(_Model):
@@ -2659,6 +3717,10 @@ class UnstructuredCommandInput(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, hint: StrictStr, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 AvailableCommandInput: TypeAlias = UnstructuredCommandInput
@@ -2682,6 +3744,17 @@ class AvailableCommand(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: StrictStr,
+            description: StrictStr,
+            input: AvailableCommandInput | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class AvailableCommandsUpdate(_Model):
     """Available commands are ready or have changed"""
@@ -2698,6 +3771,15 @@ class AvailableCommandsUpdate(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            available_commands: list[AvailableCommand],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateAvailableCommandsUpdate(AvailableCommandsUpdate):
     """Available commands are ready or have changed"""
@@ -2705,6 +3787,16 @@ class SessionUpdateAvailableCommandsUpdate(AvailableCommandsUpdate):
     session_update: Literal["available_commands_update"] = _tag(
         "available_commands_update", "sessionUpdate"
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            available_commands: list[AvailableCommand],
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["available_commands_update"] = ...,
+        ) -> None: ...
 
 
 class ConfigOptionUpdate(_Model):
@@ -2722,11 +3814,30 @@ class ConfigOptionUpdate(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            config_options: list[SessionConfigOption],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateConfigOptionUpdate(ConfigOptionUpdate):
     """Session configuration options have been updated."""
 
     session_update: Literal["config_option_update"] = _tag("config_option_update", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            config_options: list[SessionConfigOption],
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["config_option_update"] = ...,
+        ) -> None: ...
 
 
 class CurrentModeUpdate(_Model):
@@ -2746,6 +3857,12 @@ class CurrentModeUpdate(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, current_mode_id: SessionModeId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class SessionUpdateCurrentModeUpdate(CurrentModeUpdate):
     """The current mode of the session has changed
@@ -2753,6 +3870,16 @@ class SessionUpdateCurrentModeUpdate(CurrentModeUpdate):
     See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/session-modes)"""
 
     session_update: Literal["current_mode_update"] = _tag("current_mode_update", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            current_mode_id: SessionModeId,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["current_mode_update"] = ...,
+        ) -> None: ...
 
 
 class PlanEntryPriority(_StrEnum):
@@ -2808,6 +3935,17 @@ class PlanEntry(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            content: StrictStr,
+            priority: PlanEntryPriority,
+            status: PlanEntryStatus,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class Plan(_Model):
     """An execution plan for accomplishing complex tasks.
@@ -2828,12 +3966,28 @@ class Plan(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, entries: list[PlanEntry], field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class SessionUpdatePlan(Plan):
     """The agent's execution plan for complex tasks.
     See protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/agent-plan)"""
 
     session_update: Literal["plan"] = _tag("plan", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            entries: list[PlanEntry],
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["plan"] = ...,
+        ) -> None: ...
 
 
 class SessionInfoUpdate(_Model):
@@ -2858,11 +4012,32 @@ class SessionInfoUpdate(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            updated_at: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateSessionInfoUpdate(SessionInfoUpdate):
     """Session metadata has been updated (title, timestamps, custom metadata)"""
 
     session_update: Literal["session_info_update"] = _tag("session_info_update", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            updated_at: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["session_info_update"] = ...,
+        ) -> None: ...
 
 
 class ToolCall(_Model):
@@ -2916,17 +4091,70 @@ class ToolCall(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            tool_call_id: ToolCallId,
+            title: StrictStr,
+            name: StrictStr | None = ...,
+            kind: ToolKind | None = ...,
+            status: ToolCallStatus | None = ...,
+            content: list[ToolCallContent] | None = ...,
+            locations: list[ToolCallLocation] | None = ...,
+            raw_input: Any = ...,
+            raw_output: Any = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateToolCall(ToolCall):
     """Notification that a new tool call has been initiated."""
 
     session_update: Literal["tool_call"] = _tag("tool_call", "sessionUpdate")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            tool_call_id: ToolCallId,
+            title: StrictStr,
+            name: StrictStr | None = ...,
+            kind: ToolKind | None = ...,
+            status: ToolCallStatus | None = ...,
+            content: list[ToolCallContent] | None = ...,
+            locations: list[ToolCallLocation] | None = ...,
+            raw_input: Any = ...,
+            raw_output: Any = ...,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["tool_call"] = ...,
+        ) -> None: ...
+
 
 class SessionUpdateToolCallUpdate(ToolCallUpdate):
     """Update on the status or results of a tool call."""
 
     session_update: Literal["tool_call_update"] = _tag("tool_call_update", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            tool_call_id: ToolCallId,
+            kind: ToolKind | None = ...,
+            status: ToolCallStatus | None = ...,
+            title: StrictStr | None = ...,
+            name: StrictStr | None = ...,
+            content: list[ToolCallContent] | None = ...,
+            locations: list[ToolCallLocation] | None = ...,
+            raw_input: Any = ...,
+            raw_output: Any = ...,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["tool_call_update"] = ...,
+        ) -> None: ...
 
 
 class Cost(_Model):
@@ -2940,6 +4168,16 @@ class Cost(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            amount: StrictFloat,
+            currency: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class UsageUpdate(_Model):
@@ -2955,17 +4193,51 @@ class UsageUpdate(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            used: Uint64,
+            size: Uint64,
+            cost: Cost | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateUsageUpdate(UsageUpdate):
     """Context window and cost update for the session."""
 
     session_update: Literal["usage_update"] = _tag("usage_update", "sessionUpdate")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            used: Uint64,
+            size: Uint64,
+            cost: Cost | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["usage_update"] = ...,
+        ) -> None: ...
+
 
 class SessionUpdateUserMessageChunk(ContentChunk):
     """A chunk of the user's message being streamed."""
 
     session_update: Literal["user_message_chunk"] = _tag("user_message_chunk", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            content: ContentBlock,
+            message_id: MessageId | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["user_message_chunk"] = ...,
+        ) -> None: ...
 
 
 SessionUpdate: TypeAlias = Annotated[
@@ -3011,6 +4283,16 @@ class SessionNotification(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            update: SessionUpdate,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class AgentNotification(_Model):
     """A JSON-RPC notification object."""
@@ -3019,6 +4301,17 @@ class AgentNotification(_Model):
     params: SessionNotification | CompleteElicitationNotification | ExtNotification | None = Field(
         default=None, description="Method-specific notification parameters."
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            method: StrictStr,
+            params: (
+                SessionNotification | CompleteElicitationNotification | ExtNotification | None
+            ) = ...,
+        ) -> None: ...
 
 
 class AuthenticateRequest(_Model):
@@ -3037,6 +4330,12 @@ class AuthenticateRequest(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, method_id: AuthMethodId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 class CloseSessionRequest(_Model):
@@ -3060,6 +4359,12 @@ class CloseSessionRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, session_id: SessionId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class DeleteSessionRequest(_Model):
     """Request parameters for deleting an existing session from `session/list`.
@@ -3077,6 +4382,12 @@ class DeleteSessionRequest(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, session_id: SessionId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 class AuthCapabilities(_Model):
@@ -3097,6 +4408,12 @@ class AuthCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, terminal: StrictBool | None = ..., field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class BooleanConfigOptionCapabilities(_Model):
     """Capabilities for boolean session configuration options.
@@ -3109,6 +4426,10 @@ class BooleanConfigOptionCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class SessionConfigOptionsCapabilities(_Model):
@@ -3124,6 +4445,15 @@ class SessionConfigOptionsCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            boolean: BooleanConfigOptionCapabilities | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class ClientSessionCapabilities(_Model):
@@ -3142,6 +4472,15 @@ class ClientSessionCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            config_options: SessionConfigOptionsCapabilities | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ElicitationFormCapabilities(_Model):
     """Form-based elicitation capabilities.
@@ -3155,6 +4494,10 @@ class ElicitationFormCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class ElicitationUrlCapabilities(_Model):
     """URL-based elicitation capabilities.
@@ -3167,6 +4510,10 @@ class ElicitationUrlCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class ElicitationCapabilities(_Model):
@@ -3186,6 +4533,16 @@ class ElicitationCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            form: ElicitationFormCapabilities | None = ...,
+            url: ElicitationUrlCapabilities | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class FileSystemCapabilities(_Model):
@@ -3212,6 +4569,16 @@ class FileSystemCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            read_text_file: StrictBool | None = ...,
+            write_text_file: StrictBool | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class ClientCapabilities(_Model):
@@ -3251,6 +4618,19 @@ class ClientCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            fs: FileSystemCapabilities | None = ...,
+            terminal: StrictBool | None = ...,
+            session: ClientSessionCapabilities | None = ...,
+            auth: AuthCapabilities | None = ...,
+            elicitation: ElicitationCapabilities | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class InitializeRequest(_Model):
     """Request parameters for the initialize method.
@@ -3288,6 +4668,17 @@ class InitializeRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            protocol_version: ProtocolVersion,
+            client_capabilities: ClientCapabilities | None = ...,
+            client_info: Implementation | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ListSessionsRequest(_Model):
     """Request parameters for listing existing sessions.
@@ -3308,6 +4699,16 @@ class ListSessionsRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            cwd: StrictStr | None = ...,
+            cursor: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class HttpHeader(_Model):
     """An HTTP header to set when making requests to the MCP server."""
@@ -3320,6 +4721,12 @@ class HttpHeader(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, name: StrictStr, value: StrictStr, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 class McpServerHttp(_Model):
@@ -3337,6 +4744,17 @@ class McpServerHttp(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: StrictStr,
+            url: StrictStr,
+            headers: list[HttpHeader],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class HttpMcpServer(McpServerHttp):
     """HTTP transport configuration
@@ -3344,6 +4762,18 @@ class HttpMcpServer(McpServerHttp):
     Only available when the Agent capabilities indicate `mcp_capabilities.http` is `true`."""
 
     type: Literal["http"] = _tag("http")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: StrictStr,
+            url: StrictStr,
+            headers: list[HttpHeader],
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["http"] = ...,
+        ) -> None: ...
 
 
 class McpServerStdio(_Model):
@@ -3362,6 +4792,18 @@ class McpServerStdio(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: StrictStr,
+            command: StrictStr,
+            args: list[StrictStr],
+            env: list[EnvVariable],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class McpServerSse(_Model):
     """SSE transport configuration for MCP."""
@@ -3378,6 +4820,17 @@ class McpServerSse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: StrictStr,
+            url: StrictStr,
+            headers: list[HttpHeader],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SseMcpServer(McpServerSse):
     """SSE transport configuration
@@ -3385,6 +4838,18 @@ class SseMcpServer(McpServerSse):
     Only available when the Agent capabilities indicate `mcp_capabilities.sse` is `true`."""
 
     type: Literal["sse"] = _tag("sse")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: StrictStr,
+            url: StrictStr,
+            headers: list[HttpHeader],
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["sse"] = ...,
+        ) -> None: ...
 
 
 McpServer: TypeAlias = Annotated[
@@ -3444,6 +4909,18 @@ class LoadSessionRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            mcp_servers: list[McpServer],
+            cwd: StrictStr,
+            additional_directories: list[StrictStr] | None = ...,
+            session_id: SessionId,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class LogoutRequest(_Model):
     """Request parameters for the logout method.
@@ -3456,6 +4933,10 @@ class LogoutRequest(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class NewSessionRequest(_Model):
@@ -3485,6 +4966,17 @@ class NewSessionRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            cwd: StrictStr,
+            additional_directories: list[StrictStr] | None = ...,
+            mcp_servers: list[McpServer],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class PromptRequest(_Model):
     """Request parameters for sending a user prompt to the agent.
@@ -3508,6 +5000,16 @@ class PromptRequest(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            prompt: list[ContentBlock],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class ResumeSessionRequest(_Model):
@@ -3545,6 +5047,18 @@ class ResumeSessionRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            cwd: StrictStr,
+            additional_directories: list[StrictStr] | None = ...,
+            mcp_servers: list[McpServer] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SetSessionConfigOptionRequestBoolean(_Model):
     """A boolean value (`type: "boolean"`)."""
@@ -3567,6 +5081,18 @@ class SetSessionConfigOptionRequestBoolean(_Model):
     )
     value: StrictBool = Field(description="The boolean value.")
     type: Literal["boolean"] = _tag("boolean")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            config_id: SessionConfigId,
+            field_meta: dict[str, Any] | None = ...,
+            value: StrictBool,
+            type: Literal["boolean"] = ...,
+        ) -> None: ...
 
 
 class SetSessionConfigOptionRequestValueId(_Model):
@@ -3593,6 +5119,17 @@ class SetSessionConfigOptionRequestValueId(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
     value: SessionConfigValueId = Field(description="The value ID.")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            config_id: SessionConfigId,
+            field_meta: dict[str, Any] | None = ...,
+            value: SessionConfigValueId,
+        ) -> None: ...
 
 
 SetSessionConfigOptionRequest: TypeAlias = Annotated[
@@ -3634,6 +5171,16 @@ class SetSessionModeRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            mode_id: SessionModeId,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ClientRequest(_Model):
     """A JSON-RPC request object."""
@@ -3657,6 +5204,31 @@ class ClientRequest(_Model):
         | None
     ) = Field(default=None, description="Method-specific request parameters.")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            id: RequestId,
+            method: StrictStr,
+            params: (
+                InitializeRequest
+                | AuthenticateRequest
+                | LogoutRequest
+                | NewSessionRequest
+                | LoadSessionRequest
+                | ListSessionsRequest
+                | DeleteSessionRequest
+                | ResumeSessionRequest
+                | CloseSessionRequest
+                | SetSessionModeRequest
+                | SetSessionConfigOptionRequest
+                | PromptRequest
+                | ExtRequest
+                | None
+            ) = ...,
+        ) -> None: ...
+
 
 ElicitationContentValue: TypeAlias = StrictStr | Int64 | StrictFloat | StrictBool | list[StrictStr]
 """Allowed wire representations for [`ElicitationContentValue`]."""
@@ -3670,6 +5242,10 @@ class ElicitationAcceptAction(_Model):
         description="The user-provided content, if any, as an object matching the requested schema.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, content: dict[str, ElicitationContentValue] | None = ...) -> None: ...
+
 
 class CreateElicitationResponseAccept(ElicitationAcceptAction):
     """The user accepted and provided content."""
@@ -3681,6 +5257,16 @@ class CreateElicitationResponseAccept(ElicitationAcceptAction):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
     action: Literal["accept"] = _tag("accept")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            content: dict[str, ElicitationContentValue] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            action: Literal["accept"] = ...,
+        ) -> None: ...
 
 
 class CreateElicitationResponseCancel(_Model):
@@ -3694,6 +5280,12 @@ class CreateElicitationResponseCancel(_Model):
     )
     action: Literal["cancel"] = _tag("cancel")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, field_meta: dict[str, Any] | None = ..., action: Literal["cancel"] = ...
+        ) -> None: ...
+
 
 class CreateElicitationResponseDecline(_Model):
     """The user declined the elicitation."""
@@ -3705,6 +5297,12 @@ class CreateElicitationResponseDecline(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
     action: Literal["decline"] = _tag("decline")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, field_meta: dict[str, Any] | None = ..., action: Literal["decline"] = ...
+        ) -> None: ...
 
 
 class CreateElicitationResponseOther(_Model):
@@ -3727,6 +5325,12 @@ class CreateElicitationResponseOther(_Model):
     action: StrictStr = Field(
         description="Custom or future elicitation action.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, field_meta: dict[str, Any] | None = ..., action: StrictStr
+        ) -> None: ...
 
 
 CreateElicitationResponse: TypeAlias = Annotated[
@@ -3761,6 +5365,12 @@ class CreateTerminalResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, terminal_id: TerminalId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class KillTerminalResponse(_Model):
     """Response to `terminal/kill` method"""
@@ -3771,6 +5381,10 @@ class KillTerminalResponse(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class ReadTextFileResponse(_Model):
@@ -3784,6 +5398,12 @@ class ReadTextFileResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, content: StrictStr, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class ReleaseTerminalResponse(_Model):
     """Response to terminal/release method"""
@@ -3794,6 +5414,10 @@ class ReleaseTerminalResponse(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class RequestPermissionOutcomeCancelled(_Model):
@@ -3807,6 +5431,10 @@ class RequestPermissionOutcomeCancelled(_Model):
     """
 
     outcome: Literal["cancelled"] = _tag("cancelled")
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, outcome: Literal["cancelled"] = ...) -> None: ...
 
 
 class SelectedPermissionOutcome(_Model):
@@ -3824,11 +5452,27 @@ class SelectedPermissionOutcome(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, option_id: PermissionOptionId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class RequestPermissionOutcomeSelected(SelectedPermissionOutcome):
     """The user selected one of the provided options."""
 
     outcome: Literal["selected"] = _tag("selected")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            option_id: PermissionOptionId,
+            field_meta: dict[str, Any] | None = ...,
+            outcome: Literal["selected"] = ...,
+        ) -> None: ...
 
 
 RequestPermissionOutcome: TypeAlias = Annotated[
@@ -3852,6 +5496,12 @@ class RequestPermissionResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, outcome: RequestPermissionOutcome, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class TerminalExitStatus(_Model):
     """Exit status of a terminal command."""
@@ -3872,6 +5522,16 @@ class TerminalExitStatus(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            exit_code: Uint32 | None = ...,
+            signal: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class TerminalOutputResponse(_Model):
@@ -3894,6 +5554,17 @@ class TerminalOutputResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            output: StrictStr,
+            truncated: StrictBool,
+            exit_status: TerminalExitStatus | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class WaitForTerminalExitResponse(_Model):
     """Response containing the exit status of a terminal command."""
@@ -3915,6 +5586,16 @@ class WaitForTerminalExitResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            exit_code: Uint32 | None = ...,
+            signal: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class WriteTextFileResponse(_Model):
     """Response to `fs/write_text_file`"""
@@ -3925,6 +5606,10 @@ class WriteTextFileResponse(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class ClientResponseResult(_Model):
@@ -3944,12 +5629,36 @@ class ClientResponseResult(_Model):
         | ExtResponse
     ) = Field(description="Method-specific response data.")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            id: RequestId,
+            result: (
+                WriteTextFileResponse
+                | ReadTextFileResponse
+                | RequestPermissionResponse
+                | CreateTerminalResponse
+                | TerminalOutputResponse
+                | ReleaseTerminalResponse
+                | WaitForTerminalExitResponse
+                | KillTerminalResponse
+                | CreateElicitationResponse
+                | ExtResponse
+            ),
+        ) -> None: ...
+
 
 class ClientResponseError(_Model):
     """A failed JSON-RPC response."""
 
     id: RequestId = Field(description="The id of the request this response answers.")
     error: Error = Field(description="Method-specific error data.")
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, id: RequestId, error: Error) -> None: ...
 
 
 ClientResponse: TypeAlias = ClientResponseResult | ClientResponseError
@@ -3974,6 +5683,12 @@ class CancelNotification(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, session_id: SessionId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class ClientNotification(_Model):
     """A JSON-RPC notification object."""
@@ -3982,6 +5697,12 @@ class ClientNotification(_Model):
     params: CancelNotification | ExtNotification | None = Field(
         default=None, description="Method-specific notification parameters."
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, method: StrictStr, params: CancelNotification | ExtNotification | None = ...
+        ) -> None: ...
 
 
 class CancelRequestNotification(_Model):
@@ -4000,3 +5721,9 @@ class CancelRequestNotification(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, request_id: RequestId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...

@@ -10,6 +10,7 @@ wire names work for dict and JSON input, and dumps use wire names.
 from __future__ import annotations
 
 from typing import (
+    TYPE_CHECKING,
     Annotated,
     Any,
     ClassVar,
@@ -429,6 +430,12 @@ class ConnectMcpRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, server_id: McpServerAcpId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 RequestId: TypeAlias = None | Int64 | StrictStr
 """JSON RPC Request Id
@@ -452,6 +459,10 @@ class ElicitationRequestScope(_Model):
         description="The request this elicitation is tied to.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, request_id: RequestId) -> None: ...
+
 
 class MultiSelectItemsOther(_Model):
     """Custom or future typed multi-select items."""
@@ -459,6 +470,10 @@ class MultiSelectItemsOther(_Model):
     type: StrictStr = Field(
         description="Custom or future multi-select item type.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, type: StrictStr) -> None: ...
 
 
 class StringMultiSelectItems(_Model):
@@ -472,11 +487,27 @@ class StringMultiSelectItems(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, enum: list[StrictStr], field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class MultiSelectItemsString(StringMultiSelectItems):
     """Multi-select string items with plain string values."""
 
     type: Literal["string"] = _tag("string")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            enum: list[StrictStr],
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["string"] = ...,
+        ) -> None: ...
 
 
 class EnumOption(_Model):
@@ -495,6 +526,17 @@ class EnumOption(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            const: StrictStr,
+            title: StrictStr,
+            description: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class TitledMultiSelectItems(_Model):
     """Items definition for titled multi-select enum properties."""
@@ -508,6 +550,12 @@ class TitledMultiSelectItems(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, any_of: list[EnumOption], field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 MultiSelectItems: TypeAlias = Annotated[
@@ -569,11 +617,40 @@ class MultiSelectPropertySchema(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            min_items: Uint64 | None = ...,
+            max_items: Uint64 | None = ...,
+            items: MultiSelectItems,
+            default: list[StrictStr] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ElicitationPropertySchemaArray(MultiSelectPropertySchema):
     """Multi-select array property."""
 
     type: Literal["array"] = _tag("array")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            min_items: Uint64 | None = ...,
+            max_items: Uint64 | None = ...,
+            items: MultiSelectItems,
+            default: list[StrictStr] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["array"] = ...,
+        ) -> None: ...
 
 
 class BooleanPropertySchema(_Model):
@@ -598,11 +675,34 @@ class BooleanPropertySchema(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            default: StrictBool | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ElicitationPropertySchemaBoolean(BooleanPropertySchema):
     """Boolean property."""
 
     type: Literal["boolean"] = _tag("boolean")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            default: StrictBool | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["boolean"] = ...,
+        ) -> None: ...
 
 
 class IntegerPropertySchema(_Model):
@@ -635,11 +735,38 @@ class IntegerPropertySchema(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            minimum: Int64 | None = ...,
+            maximum: Int64 | None = ...,
+            default: Int64 | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ElicitationPropertySchemaInteger(IntegerPropertySchema):
     """Integer property."""
 
     type: Literal["integer"] = _tag("integer")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            minimum: Int64 | None = ...,
+            maximum: Int64 | None = ...,
+            default: Int64 | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["integer"] = ...,
+        ) -> None: ...
 
 
 class NumberPropertySchema(_Model):
@@ -672,11 +799,38 @@ class NumberPropertySchema(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            minimum: StrictFloat | None = ...,
+            maximum: StrictFloat | None = ...,
+            default: StrictFloat | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ElicitationPropertySchemaNumber(NumberPropertySchema):
     """Number (floating-point) property."""
 
     type: Literal["number"] = _tag("number")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            minimum: StrictFloat | None = ...,
+            maximum: StrictFloat | None = ...,
+            default: StrictFloat | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["number"] = ...,
+        ) -> None: ...
 
 
 class ElicitationPropertySchemaOther(_Model):
@@ -693,6 +847,10 @@ class ElicitationPropertySchemaOther(_Model):
     type: StrictStr = Field(
         description="Custom or future elicitation property schema type.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, type: StrictStr) -> None: ...
 
 
 class StringFormat(_StrEnum):
@@ -763,11 +921,46 @@ class StringPropertySchema(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            min_length: Uint32 | None = ...,
+            max_length: Uint32 | None = ...,
+            pattern: StrictStr | None = ...,
+            format: StringFormat | None = ...,
+            default: StrictStr | None = ...,
+            enum: list[StrictStr] | None = ...,
+            one_of: list[EnumOption] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ElicitationPropertySchemaString(StringPropertySchema):
     """String property (or single-select enum when `enum`/`oneOf` is set)."""
 
     type: Literal["string"] = _tag("string")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            min_length: Uint32 | None = ...,
+            max_length: Uint32 | None = ...,
+            pattern: StrictStr | None = ...,
+            format: StringFormat | None = ...,
+            default: StrictStr | None = ...,
+            enum: list[StrictStr] | None = ...,
+            one_of: list[EnumOption] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["string"] = ...,
+        ) -> None: ...
 
 
 ElicitationPropertySchema: TypeAlias = Annotated[
@@ -839,6 +1032,19 @@ class ElicitationSchema(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            type: ElicitationSchemaType | None = ...,
+            title: StrictStr | None = ...,
+            properties: dict[str, ElicitationPropertySchema] | None = ...,
+            required: list[StrictStr] | None = ...,
+            description: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ElicitationFormModeRequest(ElicitationRequestScope):
     """Tied to a specific JSON-RPC request outside of a session
@@ -849,6 +1055,12 @@ class ElicitationFormModeRequest(ElicitationRequestScope):
         serialization_alias="requestedSchema",
         description="A JSON Schema describing the form fields to present to the user.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, request_id: RequestId, requested_schema: ElicitationSchema
+        ) -> None: ...
 
 
 class CreateElicitationRequestFormRequest(ElicitationFormModeRequest):
@@ -864,6 +1076,18 @@ class CreateElicitationRequestFormRequest(ElicitationFormModeRequest):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
     mode: Literal["form"] = _tag("form")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            request_id: RequestId,
+            requested_schema: ElicitationSchema,
+            message: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            mode: Literal["form"] = ...,
+        ) -> None: ...
 
 
 SessionId: TypeAlias = StrictStr
@@ -898,6 +1122,12 @@ class ElicitationSessionScope(_Model):
         description="Optional tool call within the session.\n\nOptional. Omitted and `null` are equivalent and mean the elicitation is scoped to the\nsession without a specific tool call.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, session_id: SessionId, tool_call_id: ToolCallId | None = ...
+        ) -> None: ...
+
 
 class ElicitationFormModeSession(ElicitationSessionScope):
     """Tied to a session, optionally to a specific tool call within that session."""
@@ -907,6 +1137,16 @@ class ElicitationFormModeSession(ElicitationSessionScope):
         serialization_alias="requestedSchema",
         description="A JSON Schema describing the form fields to present to the user.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            tool_call_id: ToolCallId | None = ...,
+            requested_schema: ElicitationSchema,
+        ) -> None: ...
 
 
 class CreateElicitationRequestFormSession(ElicitationFormModeSession):
@@ -922,6 +1162,19 @@ class CreateElicitationRequestFormSession(ElicitationFormModeSession):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
     mode: Literal["form"] = _tag("form")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            tool_call_id: ToolCallId | None = ...,
+            requested_schema: ElicitationSchema,
+            message: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            mode: Literal["form"] = ...,
+        ) -> None: ...
 
 
 class CreateElicitationRequestOtherRequest(ElicitationRequestScope):
@@ -948,6 +1201,17 @@ class CreateElicitationRequestOtherRequest(ElicitationRequestScope):
         description="Custom or future elicitation mode.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            request_id: RequestId,
+            message: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            mode: StrictStr,
+        ) -> None: ...
+
 
 class CreateElicitationRequestOtherSession(ElicitationSessionScope):
     """Custom or future elicitation mode.
@@ -973,6 +1237,18 @@ class CreateElicitationRequestOtherSession(ElicitationSessionScope):
         description="Custom or future elicitation mode.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            tool_call_id: ToolCallId | None = ...,
+            message: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            mode: StrictStr,
+        ) -> None: ...
+
 
 ElicitationId: TypeAlias = StrictStr
 """Unique identifier for an elicitation."""
@@ -989,6 +1265,12 @@ class ElicitationUrlModeRequest(ElicitationRequestScope):
     )
     url: StrictStr = Field(description="The URL to direct the user to.")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, request_id: RequestId, elicitation_id: ElicitationId, url: StrictStr
+        ) -> None: ...
+
 
 class CreateElicitationRequestUrlRequest(ElicitationUrlModeRequest):
     """URL-based elicitation where the client directs the user to a URL."""
@@ -1004,6 +1286,19 @@ class CreateElicitationRequestUrlRequest(ElicitationUrlModeRequest):
     )
     mode: Literal["url"] = _tag("url")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            request_id: RequestId,
+            elicitation_id: ElicitationId,
+            url: StrictStr,
+            message: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            mode: Literal["url"] = ...,
+        ) -> None: ...
+
 
 class ElicitationUrlModeSession(ElicitationSessionScope):
     """Tied to a session, optionally to a specific tool call within that session."""
@@ -1014,6 +1309,17 @@ class ElicitationUrlModeSession(ElicitationSessionScope):
         description="The unique identifier for this elicitation.",
     )
     url: StrictStr = Field(description="The URL to direct the user to.")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            tool_call_id: ToolCallId | None = ...,
+            elicitation_id: ElicitationId,
+            url: StrictStr,
+        ) -> None: ...
 
 
 class CreateElicitationRequestUrlSession(ElicitationUrlModeSession):
@@ -1029,6 +1335,20 @@ class CreateElicitationRequestUrlSession(ElicitationUrlModeSession):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
     mode: Literal["url"] = _tag("url")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            tool_call_id: ToolCallId | None = ...,
+            elicitation_id: ElicitationId,
+            url: StrictStr,
+            message: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            mode: Literal["url"] = ...,
+        ) -> None: ...
 
 
 CreateElicitationRequest: TypeAlias = Annotated[
@@ -1065,6 +1385,12 @@ class EnvVariable(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, name: StrictStr, value: StrictStr, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class CreateTerminalRequest(_Model):
     """Request to create a new terminal and execute a command."""
@@ -1097,6 +1423,20 @@ class CreateTerminalRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            command: StrictStr,
+            args: list[StrictStr] | None = ...,
+            env: list[EnvVariable] | None = ...,
+            cwd: StrictStr | None = ...,
+            output_byte_limit: Uint64 | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 McpConnectionId: TypeAlias = StrictStr
 """**UNSTABLE**
@@ -1124,6 +1464,12 @@ class DisconnectMcpRequest(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, connection_id: McpConnectionId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 ExtRequest: TypeAlias = Any
@@ -1158,6 +1504,16 @@ class KillTerminalRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            terminal_id: TerminalId,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class MessageMcpRequest(_Model):
     """**UNSTABLE**
@@ -1183,6 +1539,17 @@ class MessageMcpRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            connection_id: McpConnectionId,
+            method: StrictStr,
+            params: dict[str, Any] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ReadTextFileRequest(_Model):
     """Request to read content from a text file.
@@ -1206,6 +1573,18 @@ class ReadTextFileRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            path: StrictStr,
+            line: Uint32 | None = ...,
+            limit: Uint32 | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ReleaseTerminalRequest(_Model):
     """Request to release a terminal and free its resources."""
@@ -1226,6 +1605,16 @@ class ReleaseTerminalRequest(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            terminal_id: TerminalId,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 PermissionOptionId: TypeAlias = StrictStr
@@ -1266,6 +1655,17 @@ class PermissionOption(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            option_id: PermissionOptionId,
+            name: StrictStr,
+            kind: PermissionOptionKind,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class Role(_StrEnum):
     """The sender or recipient of messages and data in a conversation."""
@@ -1300,6 +1700,17 @@ class Annotations(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            audience: list[Role] | None = ...,
+            last_modified: StrictStr | None = ...,
+            priority: StrictFloat | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class AudioContent(_Model):
     """Audio provided to or from an LLM."""
@@ -1321,6 +1732,17 @@ class AudioContent(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            annotations: Annotations | None = ...,
+            data: StrictStr,
+            mime_type: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ContentBlockAudio(AudioContent):
     """Audio data for transcription or analysis.
@@ -1328,6 +1750,18 @@ class ContentBlockAudio(AudioContent):
     Requires the `audio` prompt capability when included in prompts."""
 
     type: Literal["audio"] = _tag("audio")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            annotations: Annotations | None = ...,
+            data: StrictStr,
+            mime_type: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["audio"] = ...,
+        ) -> None: ...
 
 
 class ImageContent(_Model):
@@ -1353,6 +1787,18 @@ class ImageContent(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            annotations: Annotations | None = ...,
+            data: StrictStr,
+            mime_type: StrictStr,
+            uri: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ContentBlockImage(ImageContent):
     """Images for visual context or analysis.
@@ -1360,6 +1806,19 @@ class ContentBlockImage(ImageContent):
     Requires the `image` prompt capability when included in prompts."""
 
     type: Literal["image"] = _tag("image")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            annotations: Annotations | None = ...,
+            data: StrictStr,
+            mime_type: StrictStr,
+            uri: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["image"] = ...,
+        ) -> None: ...
 
 
 class BlobResourceContents(_Model):
@@ -1380,6 +1839,17 @@ class BlobResourceContents(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            blob: StrictStr,
+            mime_type: StrictStr | None = ...,
+            uri: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class TextResourceContents(_Model):
     """Text-based resource contents."""
@@ -1398,6 +1868,17 @@ class TextResourceContents(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            mime_type: StrictStr | None = ...,
+            text: StrictStr,
+            uri: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 EmbeddedResourceResource: TypeAlias = TextResourceContents | BlobResourceContents
@@ -1421,6 +1902,16 @@ class EmbeddedResource(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            annotations: Annotations | None = ...,
+            resource: EmbeddedResourceResource,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ContentBlockResource(EmbeddedResource):
     """Complete resource contents embedded directly in the message.
@@ -1430,6 +1921,17 @@ class ContentBlockResource(EmbeddedResource):
     Requires the `embeddedContext` prompt capability when included in prompts."""
 
     type: Literal["resource"] = _tag("resource")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            annotations: Annotations | None = ...,
+            resource: EmbeddedResourceResource,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["resource"] = ...,
+        ) -> None: ...
 
 
 class ResourceLink(_Model):
@@ -1463,6 +1965,21 @@ class ResourceLink(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            annotations: Annotations | None = ...,
+            description: StrictStr | None = ...,
+            mime_type: StrictStr | None = ...,
+            name: StrictStr,
+            size: Int64 | None = ...,
+            title: StrictStr | None = ...,
+            uri: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ContentBlockResourceLink(ResourceLink):
     """References to resources that the agent can access.
@@ -1470,6 +1987,22 @@ class ContentBlockResourceLink(ResourceLink):
     All agents MUST support resource links in prompts."""
 
     type: Literal["resource_link"] = _tag("resource_link")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            annotations: Annotations | None = ...,
+            description: StrictStr | None = ...,
+            mime_type: StrictStr | None = ...,
+            name: StrictStr,
+            size: Int64 | None = ...,
+            title: StrictStr | None = ...,
+            uri: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["resource_link"] = ...,
+        ) -> None: ...
 
 
 class TextContent(_Model):
@@ -1487,6 +2020,16 @@ class TextContent(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            annotations: Annotations | None = ...,
+            text: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ContentBlockText(TextContent):
     """Text content. May be plain text or formatted with Markdown.
@@ -1495,6 +2038,17 @@ class ContentBlockText(TextContent):
     Clients SHOULD render this text as Markdown."""
 
     type: Literal["text"] = _tag("text")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            annotations: Annotations | None = ...,
+            text: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["text"] = ...,
+        ) -> None: ...
 
 
 ContentBlock: TypeAlias = Annotated[
@@ -1533,11 +2087,27 @@ class Content(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, content: ContentBlock, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class ToolCallContentContent(Content):
     """Standard content block (text, images, resources)."""
 
     type: Literal["content"] = _tag("content")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            content: ContentBlock,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["content"] = ...,
+        ) -> None: ...
 
 
 class Diff(_Model):
@@ -1566,11 +2136,34 @@ class Diff(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            path: StrictStr,
+            old_text: StrictStr | None = ...,
+            new_text: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ToolCallContentDiff(Diff):
     """File modification shown as a diff."""
 
     type: Literal["diff"] = _tag("diff")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            path: StrictStr,
+            old_text: StrictStr | None = ...,
+            new_text: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["diff"] = ...,
+        ) -> None: ...
 
 
 class Terminal(_Model):
@@ -1592,6 +2185,12 @@ class Terminal(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, terminal_id: TerminalId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class ToolCallContentTerminal(Terminal):
     """Embed a terminal created with `terminal/create` by its id.
@@ -1601,6 +2200,16 @@ class ToolCallContentTerminal(Terminal):
     See protocol docs: [Terminal](https://agentclientprotocol.com/protocol/terminals)"""
 
     type: Literal["terminal"] = _tag("terminal")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            terminal_id: TerminalId,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["terminal"] = ...,
+        ) -> None: ...
 
 
 ToolCallContent: TypeAlias = Annotated[
@@ -1633,6 +2242,16 @@ class ToolCallLocation(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            path: StrictStr,
+            line: Uint32 | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class ToolCallStatus(_StrEnum):
@@ -1728,6 +2347,23 @@ class ToolCallUpdate(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            tool_call_id: ToolCallId,
+            kind: ToolKind | None = ...,
+            status: ToolCallStatus | None = ...,
+            title: StrictStr | None = ...,
+            name: StrictStr | None = ...,
+            content: list[ToolCallContent] | None = ...,
+            locations: list[ToolCallLocation] | None = ...,
+            raw_input: Any = ...,
+            raw_output: Any = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class RequestPermissionRequest(_Model):
     """Request for user permission to execute a tool call.
@@ -1757,6 +2393,17 @@ class RequestPermissionRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            tool_call: ToolCallUpdate,
+            options: list[PermissionOption],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class TerminalOutputRequest(_Model):
     """Request to get the current output and status of a terminal."""
@@ -1777,6 +2424,16 @@ class TerminalOutputRequest(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            terminal_id: TerminalId,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class WaitForTerminalExitRequest(_Model):
@@ -1799,6 +2456,16 @@ class WaitForTerminalExitRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            terminal_id: TerminalId,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class WriteTextFileRequest(_Model):
     """Request to write content to a text file.
@@ -1818,6 +2485,17 @@ class WriteTextFileRequest(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            path: StrictStr,
+            content: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class AgentRequest(_Model):
@@ -1842,6 +2520,31 @@ class AgentRequest(_Model):
         | None
     ) = Field(default=None, description="Method-specific request parameters.")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            id: RequestId,
+            method: StrictStr,
+            params: (
+                WriteTextFileRequest
+                | ReadTextFileRequest
+                | RequestPermissionRequest
+                | CreateTerminalRequest
+                | TerminalOutputRequest
+                | ReleaseTerminalRequest
+                | WaitForTerminalExitRequest
+                | KillTerminalRequest
+                | CreateElicitationRequest
+                | ConnectMcpRequest
+                | MessageMcpRequest
+                | DisconnectMcpRequest
+                | ExtRequest
+                | None
+            ) = ...,
+        ) -> None: ...
+
 
 ElicitationFormMode: TypeAlias = ElicitationFormModeSession | ElicitationFormModeRequest
 """Form-based elicitation mode where the client renders a form from the provided schema."""
@@ -1861,6 +2564,10 @@ class AuthenticateResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class CloseNesResponse(_Model):
     """Response from closing an NES session."""
@@ -1871,6 +2578,10 @@ class CloseNesResponse(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class CloseSessionResponse(_Model):
@@ -1883,6 +2594,10 @@ class CloseSessionResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class DeleteSessionResponse(_Model):
     """Response from deleting a session."""
@@ -1893,6 +2608,10 @@ class DeleteSessionResponse(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class DisableProviderResponse(_Model):
@@ -1908,6 +2627,10 @@ class DisableProviderResponse(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 ExtResponse: TypeAlias = Any
@@ -1926,6 +2649,10 @@ class SessionConfigBoolean(_Model):
         serialization_alias="currentValue",
         description="The current value of the boolean option.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, current_value: StrictBool) -> None: ...
 
 
 SessionConfigId: TypeAlias = StrictStr
@@ -1989,6 +2716,20 @@ class SessionConfigOptionBoolean(SessionConfigBoolean):
     )
     type: Literal["boolean"] = _tag("boolean")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            current_value: StrictBool,
+            id: SessionConfigId,
+            name: StrictStr,
+            description: StrictStr | None = ...,
+            category: SessionConfigOptionCategory | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["boolean"] = ...,
+        ) -> None: ...
+
 
 SessionConfigGroupId: TypeAlias = StrictStr
 """Unique identifier for a session configuration option value group."""
@@ -2013,6 +2754,17 @@ class SessionConfigSelectOption(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            value: SessionConfigValueId,
+            name: StrictStr,
+            description: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionConfigSelectGroup(_Model):
     """A group of possible values for a session configuration option."""
@@ -2028,6 +2780,17 @@ class SessionConfigSelectGroup(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            group: SessionConfigGroupId,
+            name: StrictStr,
+            options: list[SessionConfigSelectOption],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 SessionConfigSelectOptions: TypeAlias = (
@@ -2045,6 +2808,12 @@ class SessionConfigSelect(_Model):
         description="The currently selected value.",
     )
     options: SessionConfigSelectOptions = Field(description="The set of selectable options.")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, current_value: SessionConfigValueId, options: SessionConfigSelectOptions
+        ) -> None: ...
 
 
 class SessionConfigOptionSelect(SessionConfigSelect):
@@ -2065,6 +2834,21 @@ class SessionConfigOptionSelect(SessionConfigSelect):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
     type: Literal["select"] = _tag("select")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            current_value: SessionConfigValueId,
+            options: SessionConfigSelectOptions,
+            id: SessionConfigId,
+            name: StrictStr,
+            description: StrictStr | None = ...,
+            category: SessionConfigOptionCategory | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["select"] = ...,
+        ) -> None: ...
 
 
 SessionConfigOption: TypeAlias = Annotated[
@@ -2096,6 +2880,17 @@ class SessionMode(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            id: SessionModeId,
+            name: StrictStr,
+            description: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionModeState(_Model):
     """The set of modes and the one currently active."""
@@ -2116,6 +2911,16 @@ class SessionModeState(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            current_mode_id: SessionModeId,
+            available_modes: list[SessionMode],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class ForkSessionResponse(_Model):
@@ -2147,6 +2952,17 @@ class ForkSessionResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            modes: SessionModeState | None = ...,
+            config_options: list[SessionConfigOption] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class LogoutCapabilities(_Model):
     """Logout capabilities supported by the agent.
@@ -2159,6 +2975,10 @@ class LogoutCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class AgentAuthCapabilities(_Model):
@@ -2174,6 +2994,15 @@ class AgentAuthCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            logout: LogoutCapabilities | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class McpCapabilities(_Model):
@@ -2192,6 +3021,17 @@ class McpCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            http: StrictBool | None = ...,
+            sse: StrictBool | None = ...,
+            acp: StrictBool | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class NesDiagnosticsCapabilities(_Model):
     """Capabilities for diagnostics context."""
@@ -2202,6 +3042,10 @@ class NesDiagnosticsCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class NesEditHistoryCapabilities(_Model):
@@ -2220,6 +3064,12 @@ class NesEditHistoryCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, max_count: Uint32 | None = ..., field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class NesOpenFilesCapabilities(_Model):
     """Capabilities for open files context."""
@@ -2230,6 +3080,10 @@ class NesOpenFilesCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class NesRecentFilesCapabilities(_Model):
@@ -2248,6 +3102,12 @@ class NesRecentFilesCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, max_count: Uint32 | None = ..., field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class NesRelatedSnippetsCapabilities(_Model):
     """Capabilities for related snippets context."""
@@ -2258,6 +3118,10 @@ class NesRelatedSnippetsCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class NesUserActionsCapabilities(_Model):
@@ -2275,6 +3139,12 @@ class NesUserActionsCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, max_count: Uint32 | None = ..., field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 class NesContextCapabilities(_Model):
@@ -2320,6 +3190,20 @@ class NesContextCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            recent_files: NesRecentFilesCapabilities | None = ...,
+            related_snippets: NesRelatedSnippetsCapabilities | None = ...,
+            edit_history: NesEditHistoryCapabilities | None = ...,
+            user_actions: NesUserActionsCapabilities | None = ...,
+            open_files: NesOpenFilesCapabilities | None = ...,
+            diagnostics: NesDiagnosticsCapabilities | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class TextDocumentSyncKind(_StrEnum):
     """How the agent wants document changes delivered."""
@@ -2345,6 +3229,12 @@ class NesDocumentDidChangeCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, sync_kind: TextDocumentSyncKind, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class NesDocumentDidCloseCapabilities(_Model):
     """Marker for `document/didClose` capability support."""
@@ -2355,6 +3245,10 @@ class NesDocumentDidCloseCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class NesDocumentDidFocusCapabilities(_Model):
@@ -2367,6 +3261,10 @@ class NesDocumentDidFocusCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class NesDocumentDidOpenCapabilities(_Model):
     """Marker for `document/didOpen` capability support."""
@@ -2378,6 +3276,10 @@ class NesDocumentDidOpenCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class NesDocumentDidSaveCapabilities(_Model):
     """Marker for `document/didSave` capability support."""
@@ -2388,6 +3290,10 @@ class NesDocumentDidSaveCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class NesDocumentEventCapabilities(_Model):
@@ -2430,6 +3336,19 @@ class NesDocumentEventCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            did_open: NesDocumentDidOpenCapabilities | None = ...,
+            did_change: NesDocumentDidChangeCapabilities | None = ...,
+            did_close: NesDocumentDidCloseCapabilities | None = ...,
+            did_save: NesDocumentDidSaveCapabilities | None = ...,
+            did_focus: NesDocumentDidFocusCapabilities | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class NesEventCapabilities(_Model):
     """Event capabilities the agent can consume."""
@@ -2443,6 +3362,15 @@ class NesEventCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            document: NesDocumentEventCapabilities | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class NesCapabilities(_Model):
@@ -2460,6 +3388,16 @@ class NesCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            events: NesEventCapabilities | None = ...,
+            context: NesContextCapabilities | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class PositionEncodingKind(_StrEnum):
@@ -2505,6 +3443,17 @@ class PromptCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            image: StrictBool | None = ...,
+            audio: StrictBool | None = ...,
+            embedded_context: StrictBool | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ProvidersCapabilities(_Model):
     """**UNSTABLE**
@@ -2522,6 +3471,10 @@ class ProvidersCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class SessionAdditionalDirectoriesCapabilities(_Model):
     """Capabilities for additional session directories support.
@@ -2538,6 +3491,10 @@ class SessionAdditionalDirectoriesCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class SessionCloseCapabilities(_Model):
     """Capabilities for the `session/close` method.
@@ -2551,6 +3508,10 @@ class SessionCloseCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class SessionDeleteCapabilities(_Model):
     """Capabilities for the `session/delete` method.
@@ -2563,6 +3524,10 @@ class SessionDeleteCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class SessionForkCapabilities(_Model):
@@ -2581,6 +3546,10 @@ class SessionForkCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class SessionListCapabilities(_Model):
     """Capabilities for the `session/list` method.
@@ -2594,6 +3563,10 @@ class SessionListCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class SessionResumeCapabilities(_Model):
     """Capabilities for the `session/resume` method.
@@ -2606,6 +3579,10 @@ class SessionResumeCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class SessionCapabilities(_Model):
@@ -2652,6 +3629,20 @@ class SessionCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            list: SessionListCapabilities | None = ...,
+            delete: SessionDeleteCapabilities | None = ...,
+            additional_directories: SessionAdditionalDirectoriesCapabilities | None = ...,
+            fork: SessionForkCapabilities | None = ...,
+            resume: SessionResumeCapabilities | None = ...,
+            close: SessionCloseCapabilities | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class AgentCapabilities(_Model):
@@ -2716,6 +3707,22 @@ class AgentCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            load_session: StrictBool | None = ...,
+            prompt_capabilities: PromptCapabilities | None = ...,
+            mcp_capabilities: McpCapabilities | None = ...,
+            session_capabilities: SessionCapabilities | None = ...,
+            auth: AgentAuthCapabilities | None = ...,
+            providers: ProvidersCapabilities | None = ...,
+            nes: NesCapabilities | None = ...,
+            position_encoding: PositionEncodingKind | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 AuthMethodId: TypeAlias = StrictStr
 """Typed identifier used for auth method values on the wire."""
@@ -2738,6 +3745,17 @@ class AuthMethodAgent(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            id: AuthMethodId,
+            name: StrictStr,
+            description: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class AuthMethodTerminal(_Model):
@@ -2770,12 +3788,39 @@ class AuthMethodTerminal(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            id: AuthMethodId,
+            name: StrictStr,
+            description: StrictStr | None = ...,
+            args: list[StrictStr] | None = ...,
+            env: dict[str, StrictStr] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class TerminalAuthMethod(AuthMethodTerminal):
     """Client runs the configured agent program as a separate interactive
     process, without passing this method to `authenticate`."""
 
     type: Literal["terminal"] = _tag("terminal")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            id: AuthMethodId,
+            name: StrictStr,
+            description: StrictStr | None = ...,
+            args: list[StrictStr] | None = ...,
+            env: dict[str, StrictStr] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["terminal"] = ...,
+        ) -> None: ...
 
 
 AuthMethod: TypeAlias = Annotated[
@@ -2818,6 +3863,17 @@ class Implementation(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: StrictStr,
+            title: StrictStr | None = ...,
+            version: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 ProtocolVersion: TypeAlias = Uint16
@@ -2871,6 +3927,18 @@ class InitializeResponse(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            protocol_version: ProtocolVersion,
+            agent_capabilities: AgentCapabilities | None = ...,
+            auth_methods: list[AuthMethod] | None = ...,
+            agent_info: Implementation | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class LlmProtocol(str):
@@ -2939,6 +4007,16 @@ class ProviderCurrentConfig(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            api_type: LlmProtocol,
+            base_url: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 ProviderId: TypeAlias = StrictStr
 """**UNSTABLE**
@@ -2975,6 +4053,18 @@ class ProviderInfo(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            provider_id: ProviderId,
+            supported: list[LlmProtocol],
+            required: StrictBool,
+            current: ProviderCurrentConfig | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ListProvidersResponse(_Model):
     """**UNSTABLE**
@@ -2992,6 +4082,12 @@ class ListProvidersResponse(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, providers: list[ProviderInfo], field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 class SessionInfo(_Model):
@@ -3027,6 +4123,19 @@ class SessionInfo(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            cwd: StrictStr,
+            additional_directories: list[StrictStr] | None = ...,
+            title: StrictStr | None = ...,
+            updated_at: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ListSessionsResponse(_Model):
     """Response from listing sessions."""
@@ -3044,6 +4153,16 @@ class ListSessionsResponse(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            sessions: list[SessionInfo],
+            next_cursor: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class LoadSessionResponse(_Model):
@@ -3066,6 +4185,16 @@ class LoadSessionResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            modes: SessionModeState | None = ...,
+            config_options: list[SessionConfigOption] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class LogoutResponse(_Model):
     """Response to the `logout` method."""
@@ -3076,6 +4205,10 @@ class LogoutResponse(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 MessageMcpResponse: TypeAlias = Any
@@ -3115,6 +4248,17 @@ class NewSessionResponse(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            modes: SessionModeState | None = ...,
+            config_options: list[SessionConfigOption] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class StopReason(_StrEnum):
@@ -3190,6 +4334,20 @@ class Usage(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            total_tokens: Uint64,
+            input_tokens: Uint64,
+            output_tokens: Uint64,
+            thought_tokens: Uint64 | None = ...,
+            cached_read_tokens: Uint64 | None = ...,
+            cached_write_tokens: Uint64 | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class PromptResponse(_Model):
     """Response from processing a user prompt.
@@ -3213,6 +4371,16 @@ class PromptResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            stop_reason: StopReason,
+            usage: Usage | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ResumeSessionResponse(_Model):
     """Response from resuming an existing session."""
@@ -3234,6 +4402,16 @@ class ResumeSessionResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            modes: SessionModeState | None = ...,
+            config_options: list[SessionConfigOption] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SetProviderResponse(_Model):
     """**UNSTABLE**
@@ -3248,6 +4426,10 @@ class SetProviderResponse(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class SetSessionConfigOptionResponse(_Model):
@@ -3265,6 +4447,15 @@ class SetSessionConfigOptionResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            config_options: list[SessionConfigOption],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SetSessionModeResponse(_Model):
     """Response to `session/set_mode` method."""
@@ -3275,6 +4466,10 @@ class SetSessionModeResponse(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class StartNesResponse(_Model):
@@ -3291,6 +4486,12 @@ class StartNesResponse(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, session_id: SessionId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 NesSuggestionId: TypeAlias = StrictStr
@@ -3311,6 +4512,12 @@ class Position(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, line: Uint32, character: Uint32, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class Range(_Model):
     """A range in a text document, expressed as start and end positions."""
@@ -3323,6 +4530,12 @@ class Range(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, start: Position, end: Position, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 class NesTextEdit(_Model):
@@ -3340,6 +4553,12 @@ class NesTextEdit(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, range: Range, new_text: StrictStr, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 class NesEditSuggestion(_Model):
@@ -3361,11 +4580,36 @@ class NesEditSuggestion(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            id: NesSuggestionId,
+            uri: StrictStr,
+            edits: list[NesTextEdit],
+            cursor_position: Position | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class NesSuggestionEdit(NesEditSuggestion):
     """A text edit suggestion."""
 
     kind: Literal["edit"] = _tag("edit")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            id: NesSuggestionId,
+            uri: StrictStr,
+            edits: list[NesTextEdit],
+            cursor_position: Position | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            kind: Literal["edit"] = ...,
+        ) -> None: ...
 
 
 class NesJumpSuggestion(_Model):
@@ -3381,11 +4625,34 @@ class NesJumpSuggestion(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            id: NesSuggestionId,
+            uri: StrictStr,
+            position: Position,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class NesSuggestionJump(NesJumpSuggestion):
     """A jump-to-location suggestion."""
 
     kind: Literal["jump"] = _tag("jump")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            id: NesSuggestionId,
+            uri: StrictStr,
+            position: Position,
+            field_meta: dict[str, Any] | None = ...,
+            kind: Literal["jump"] = ...,
+        ) -> None: ...
 
 
 class NesRenameSuggestion(_Model):
@@ -3406,11 +4673,36 @@ class NesRenameSuggestion(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            id: NesSuggestionId,
+            uri: StrictStr,
+            position: Position,
+            new_name: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class NesSuggestionRename(NesRenameSuggestion):
     """A rename symbol suggestion."""
 
     kind: Literal["rename"] = _tag("rename")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            id: NesSuggestionId,
+            uri: StrictStr,
+            position: Position,
+            new_name: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            kind: Literal["rename"] = ...,
+        ) -> None: ...
 
 
 class NesSearchAndReplaceSuggestion(_Model):
@@ -3433,11 +4725,38 @@ class NesSearchAndReplaceSuggestion(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            id: NesSuggestionId,
+            uri: StrictStr,
+            search: StrictStr,
+            replace: StrictStr,
+            is_regex: StrictBool | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class NesSuggestionSearchAndReplace(NesSearchAndReplaceSuggestion):
     """A search-and-replace suggestion."""
 
     kind: Literal["searchAndReplace"] = _tag("searchAndReplace")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            id: NesSuggestionId,
+            uri: StrictStr,
+            search: StrictStr,
+            replace: StrictStr,
+            is_regex: StrictBool | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            kind: Literal["searchAndReplace"] = ...,
+        ) -> None: ...
 
 
 NesSuggestion: TypeAlias = Annotated[
@@ -3458,6 +4777,12 @@ class SuggestNesResponse(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, suggestions: list[NesSuggestion], field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 class AgentResponseResult(_Model):
@@ -3487,6 +4812,37 @@ class AgentResponseResult(_Model):
         | ExtResponse
         | MessageMcpResponse
     ) = Field(description="Method-specific response data.")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            id: RequestId,
+            result: (
+                InitializeResponse
+                | AuthenticateResponse
+                | ListProvidersResponse
+                | SetProviderResponse
+                | DisableProviderResponse
+                | LogoutResponse
+                | NewSessionResponse
+                | LoadSessionResponse
+                | ListSessionsResponse
+                | DeleteSessionResponse
+                | ForkSessionResponse
+                | ResumeSessionResponse
+                | CloseSessionResponse
+                | SetSessionModeResponse
+                | SetSessionConfigOptionResponse
+                | PromptResponse
+                | StartNesResponse
+                | SuggestNesResponse
+                | CloseNesResponse
+                | ExtResponse
+                | MessageMcpResponse
+            ),
+        ) -> None: ...
 
 
 class ErrorCode(int):
@@ -3557,12 +4913,20 @@ class Error(_Model):
         description="Optional primitive or structured value that contains additional information about the error.\nThis may include debugging information or context-specific details.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, code: ErrorCode, message: StrictStr, data: Any = ...) -> None: ...
+
 
 class AgentResponseError(_Model):
     """A failed JSON-RPC response."""
 
     id: RequestId = Field(description="The id of the request this response answers.")
     error: Error = Field(description="Method-specific error data.")
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, id: RequestId, error: Error) -> None: ...
 
 
 AgentResponse: TypeAlias = AgentResponseResult | AgentResponseError
@@ -3583,6 +4947,12 @@ class CompleteElicitationNotification(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, elicitation_id: ElicitationId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 ExtNotification: TypeAlias = Any
@@ -3620,6 +4990,17 @@ class MessageMcpNotification(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            connection_id: McpConnectionId,
+            method: StrictStr,
+            params: dict[str, Any] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 MessageId: TypeAlias = StrictStr
 """Unique identifier for a message within a session."""
@@ -3642,17 +5023,49 @@ class ContentChunk(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            content: ContentBlock,
+            message_id: MessageId | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateAgentMessageChunk(ContentChunk):
     """A chunk of the agent's response being streamed."""
 
     session_update: Literal["agent_message_chunk"] = _tag("agent_message_chunk", "sessionUpdate")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            content: ContentBlock,
+            message_id: MessageId | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["agent_message_chunk"] = ...,
+        ) -> None: ...
+
 
 class SessionUpdateAgentThoughtChunk(ContentChunk):
     """A chunk of the agent's internal reasoning being streamed."""
 
     session_update: Literal["agent_thought_chunk"] = _tag("agent_thought_chunk", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            content: ContentBlock,
+            message_id: MessageId | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["agent_thought_chunk"] = ...,
+        ) -> None: ...
 
 
 class UnstructuredCommandInput(_Model):
@@ -3665,6 +5078,10 @@ class UnstructuredCommandInput(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, hint: StrictStr, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 AvailableCommandInput: TypeAlias = UnstructuredCommandInput
@@ -3688,6 +5105,17 @@ class AvailableCommand(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: StrictStr,
+            description: StrictStr,
+            input: AvailableCommandInput | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class AvailableCommandsUpdate(_Model):
     """Available commands are ready or have changed"""
@@ -3704,6 +5132,15 @@ class AvailableCommandsUpdate(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            available_commands: list[AvailableCommand],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateAvailableCommandsUpdate(AvailableCommandsUpdate):
     """Available commands are ready or have changed"""
@@ -3711,6 +5148,16 @@ class SessionUpdateAvailableCommandsUpdate(AvailableCommandsUpdate):
     session_update: Literal["available_commands_update"] = _tag(
         "available_commands_update", "sessionUpdate"
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            available_commands: list[AvailableCommand],
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["available_commands_update"] = ...,
+        ) -> None: ...
 
 
 CompactionId: TypeAlias = StrictStr
@@ -3744,6 +5191,16 @@ class CompactionSummaryChunk(_Model):
         description="Metadata scoped to this chunk. Omission and `null` both mean absent.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            compaction_id: CompactionId,
+            content: ContentBlock,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateCompactionSummaryChunk(CompactionSummaryChunk):
     """**UNSTABLE**
@@ -3758,6 +5215,17 @@ class SessionUpdateCompactionSummaryChunk(CompactionSummaryChunk):
     session_update: Literal["compaction_summary_chunk"] = _tag(
         "compaction_summary_chunk", "sessionUpdate"
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            compaction_id: CompactionId,
+            content: ContentBlock,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["compaction_summary_chunk"] = ...,
+        ) -> None: ...
 
 
 class CompactionStatus(str):
@@ -3829,6 +5297,18 @@ class CompactionUpdate(_Model):
         description="Extensible metadata patch for this compaction.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            compaction_id: CompactionId,
+            status: CompactionStatus,
+            summary: list[ContentBlock] | None = ...,
+            error: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateCompactionUpdate(CompactionUpdate):
     """**UNSTABLE**
@@ -3841,6 +5321,19 @@ class SessionUpdateCompactionUpdate(CompactionUpdate):
     [`ClientSessionCapabilities::compaction`]."""
 
     session_update: Literal["compaction_update"] = _tag("compaction_update", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            compaction_id: CompactionId,
+            status: CompactionStatus,
+            summary: list[ContentBlock] | None = ...,
+            error: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["compaction_update"] = ...,
+        ) -> None: ...
 
 
 class ConfigOptionUpdate(_Model):
@@ -3858,11 +5351,30 @@ class ConfigOptionUpdate(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            config_options: list[SessionConfigOption],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateConfigOptionUpdate(ConfigOptionUpdate):
     """Session configuration options have been updated."""
 
     session_update: Literal["config_option_update"] = _tag("config_option_update", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            config_options: list[SessionConfigOption],
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["config_option_update"] = ...,
+        ) -> None: ...
 
 
 class CurrentModeUpdate(_Model):
@@ -3882,6 +5394,12 @@ class CurrentModeUpdate(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, current_mode_id: SessionModeId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class SessionUpdateCurrentModeUpdate(CurrentModeUpdate):
     """The current mode of the session has changed
@@ -3889,6 +5407,16 @@ class SessionUpdateCurrentModeUpdate(CurrentModeUpdate):
     See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/session-modes)"""
 
     session_update: Literal["current_mode_update"] = _tag("current_mode_update", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            current_mode_id: SessionModeId,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["current_mode_update"] = ...,
+        ) -> None: ...
 
 
 class PlanEntryPriority(_StrEnum):
@@ -3944,6 +5472,17 @@ class PlanEntry(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            content: StrictStr,
+            priority: PlanEntryPriority,
+            status: PlanEntryStatus,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class Plan(_Model):
     """An execution plan for accomplishing complex tasks.
@@ -3964,12 +5503,28 @@ class Plan(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, entries: list[PlanEntry], field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class SessionUpdatePlan(Plan):
     """The agent's execution plan for complex tasks.
     See protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/agent-plan)"""
 
     session_update: Literal["plan"] = _tag("plan", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            entries: list[PlanEntry],
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["plan"] = ...,
+        ) -> None: ...
 
 
 PlanId: TypeAlias = StrictStr
@@ -3999,6 +5554,10 @@ class PlanRemoved(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, plan_id: PlanId, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class SessionUpdatePlanRemoved(PlanRemoved):
     """**UNSTABLE**
@@ -4008,6 +5567,16 @@ class SessionUpdatePlanRemoved(PlanRemoved):
     Removal notice for a plan identified by ID."""
 
     session_update: Literal["plan_removed"] = _tag("plan_removed", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            plan_id: PlanId,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["plan_removed"] = ...,
+        ) -> None: ...
 
 
 class PlanFile(_Model):
@@ -4030,11 +5599,28 @@ class PlanFile(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, plan_id: PlanId, uri: StrictStr, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class PlanUpdateContentFile(PlanFile):
     """A URI pointing to a file containing the plan."""
 
     type: Literal["file"] = _tag("file")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            plan_id: PlanId,
+            uri: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["file"] = ...,
+        ) -> None: ...
 
 
 class PlanItems(_Model):
@@ -4059,11 +5645,32 @@ class PlanItems(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            plan_id: PlanId,
+            entries: list[PlanEntry],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class PlanUpdateContentItems(PlanItems):
     """Structured plan entries."""
 
     type: Literal["items"] = _tag("items")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            plan_id: PlanId,
+            entries: list[PlanEntry],
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["items"] = ...,
+        ) -> None: ...
 
 
 class PlanMarkdown(_Model):
@@ -4086,11 +5693,28 @@ class PlanMarkdown(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, plan_id: PlanId, content: StrictStr, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class PlanUpdateContentMarkdown(PlanMarkdown):
     """Raw markdown content for the plan."""
 
     type: Literal["markdown"] = _tag("markdown")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            plan_id: PlanId,
+            content: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["markdown"] = ...,
+        ) -> None: ...
 
 
 PlanUpdateContent: TypeAlias = Annotated[
@@ -4120,6 +5744,12 @@ class PlanUpdate(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, plan: PlanUpdateContent, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class SessionUpdatePlanUpdate(PlanUpdate):
     """**UNSTABLE**
@@ -4129,6 +5759,16 @@ class SessionUpdatePlanUpdate(PlanUpdate):
     A content update for a plan identified by ID."""
 
     session_update: Literal["plan_update"] = _tag("plan_update", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            plan: PlanUpdateContent,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["plan_update"] = ...,
+        ) -> None: ...
 
 
 class SessionInfoUpdate(_Model):
@@ -4153,11 +5793,32 @@ class SessionInfoUpdate(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            updated_at: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateSessionInfoUpdate(SessionInfoUpdate):
     """Session metadata has been updated (title, timestamps, custom metadata)"""
 
     session_update: Literal["session_info_update"] = _tag("session_info_update", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            updated_at: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["session_info_update"] = ...,
+        ) -> None: ...
 
 
 class ToolCall(_Model):
@@ -4211,17 +5872,70 @@ class ToolCall(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            tool_call_id: ToolCallId,
+            title: StrictStr,
+            name: StrictStr | None = ...,
+            kind: ToolKind | None = ...,
+            status: ToolCallStatus | None = ...,
+            content: list[ToolCallContent] | None = ...,
+            locations: list[ToolCallLocation] | None = ...,
+            raw_input: Any = ...,
+            raw_output: Any = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateToolCall(ToolCall):
     """Notification that a new tool call has been initiated."""
 
     session_update: Literal["tool_call"] = _tag("tool_call", "sessionUpdate")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            tool_call_id: ToolCallId,
+            title: StrictStr,
+            name: StrictStr | None = ...,
+            kind: ToolKind | None = ...,
+            status: ToolCallStatus | None = ...,
+            content: list[ToolCallContent] | None = ...,
+            locations: list[ToolCallLocation] | None = ...,
+            raw_input: Any = ...,
+            raw_output: Any = ...,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["tool_call"] = ...,
+        ) -> None: ...
+
 
 class SessionUpdateToolCallUpdate(ToolCallUpdate):
     """Update on the status or results of a tool call."""
 
     session_update: Literal["tool_call_update"] = _tag("tool_call_update", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            tool_call_id: ToolCallId,
+            kind: ToolKind | None = ...,
+            status: ToolCallStatus | None = ...,
+            title: StrictStr | None = ...,
+            name: StrictStr | None = ...,
+            content: list[ToolCallContent] | None = ...,
+            locations: list[ToolCallLocation] | None = ...,
+            raw_input: Any = ...,
+            raw_output: Any = ...,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["tool_call_update"] = ...,
+        ) -> None: ...
 
 
 class Cost(_Model):
@@ -4235,6 +5949,16 @@ class Cost(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            amount: StrictFloat,
+            currency: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class UsageUpdate(_Model):
@@ -4250,17 +5974,51 @@ class UsageUpdate(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            used: Uint64,
+            size: Uint64,
+            cost: Cost | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateUsageUpdate(UsageUpdate):
     """Context window and cost update for the session."""
 
     session_update: Literal["usage_update"] = _tag("usage_update", "sessionUpdate")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            used: Uint64,
+            size: Uint64,
+            cost: Cost | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["usage_update"] = ...,
+        ) -> None: ...
+
 
 class SessionUpdateUserMessageChunk(ContentChunk):
     """A chunk of the user's message being streamed."""
 
     session_update: Literal["user_message_chunk"] = _tag("user_message_chunk", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            content: ContentBlock,
+            message_id: MessageId | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["user_message_chunk"] = ...,
+        ) -> None: ...
 
 
 SessionUpdate: TypeAlias = Annotated[
@@ -4310,6 +6068,16 @@ class SessionNotification(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            update: SessionUpdate,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class AgentNotification(_Model):
     """A JSON-RPC notification object."""
@@ -4322,6 +6090,21 @@ class AgentNotification(_Model):
         | ExtNotification
         | None
     ) = Field(default=None, description="Method-specific notification parameters.")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            method: StrictStr,
+            params: (
+                SessionNotification
+                | CompleteElicitationNotification
+                | MessageMcpNotification
+                | ExtNotification
+                | None
+            ) = ...,
+        ) -> None: ...
 
 
 class AuthenticateRequest(_Model):
@@ -4341,6 +6124,12 @@ class AuthenticateRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, method_id: AuthMethodId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class CloseNesRequest(_Model):
     """Request to close an NES session.
@@ -4359,6 +6148,12 @@ class CloseNesRequest(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, session_id: SessionId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 class CloseSessionRequest(_Model):
@@ -4382,6 +6177,12 @@ class CloseSessionRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, session_id: SessionId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class DeleteSessionRequest(_Model):
     """Request parameters for deleting an existing session from `session/list`.
@@ -4399,6 +6200,12 @@ class DeleteSessionRequest(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, session_id: SessionId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 class DisableProviderRequest(_Model):
@@ -4419,6 +6226,12 @@ class DisableProviderRequest(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, provider_id: ProviderId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 class McpServerAcp(_Model):
@@ -4444,6 +6257,16 @@ class McpServerAcp(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: StrictStr,
+            server_id: McpServerAcpId,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class AcpMcpServer(McpServerAcp):
     """**UNSTABLE**
@@ -4457,6 +6280,17 @@ class AcpMcpServer(McpServerAcp):
 
     type: Literal["acp"] = _tag("acp")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: StrictStr,
+            server_id: McpServerAcpId,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["acp"] = ...,
+        ) -> None: ...
+
 
 class HttpHeader(_Model):
     """An HTTP header to set when making requests to the MCP server."""
@@ -4469,6 +6303,12 @@ class HttpHeader(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, name: StrictStr, value: StrictStr, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 class McpServerHttp(_Model):
@@ -4486,6 +6326,17 @@ class McpServerHttp(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: StrictStr,
+            url: StrictStr,
+            headers: list[HttpHeader],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class HttpMcpServer(McpServerHttp):
     """HTTP transport configuration
@@ -4493,6 +6344,18 @@ class HttpMcpServer(McpServerHttp):
     Only available when the Agent capabilities indicate `mcp_capabilities.http` is `true`."""
 
     type: Literal["http"] = _tag("http")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: StrictStr,
+            url: StrictStr,
+            headers: list[HttpHeader],
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["http"] = ...,
+        ) -> None: ...
 
 
 class McpServerStdio(_Model):
@@ -4511,6 +6374,18 @@ class McpServerStdio(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: StrictStr,
+            command: StrictStr,
+            args: list[StrictStr],
+            env: list[EnvVariable],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class McpServerSse(_Model):
     """SSE transport configuration for MCP."""
@@ -4527,6 +6402,17 @@ class McpServerSse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: StrictStr,
+            url: StrictStr,
+            headers: list[HttpHeader],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SseMcpServer(McpServerSse):
     """SSE transport configuration
@@ -4534,6 +6420,18 @@ class SseMcpServer(McpServerSse):
     Only available when the Agent capabilities indicate `mcp_capabilities.sse` is `true`."""
 
     type: Literal["sse"] = _tag("sse")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: StrictStr,
+            url: StrictStr,
+            headers: list[HttpHeader],
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["sse"] = ...,
+        ) -> None: ...
 
 
 McpServer: TypeAlias = Annotated[
@@ -4601,6 +6499,18 @@ class ForkSessionRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            cwd: StrictStr,
+            additional_directories: list[StrictStr] | None = ...,
+            mcp_servers: list[McpServer] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class AuthCapabilities(_Model):
     """Authentication capabilities supported by the client.
@@ -4620,6 +6530,12 @@ class AuthCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, terminal: StrictBool | None = ..., field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class NesJumpCapabilities(_Model):
     """Marker for jump suggestion support."""
@@ -4630,6 +6546,10 @@ class NesJumpCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class NesRenameCapabilities(_Model):
@@ -4642,6 +6562,10 @@ class NesRenameCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class NesSearchAndReplaceCapabilities(_Model):
     """Marker for search and replace suggestion support."""
@@ -4652,6 +6576,10 @@ class NesSearchAndReplaceCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class ClientNesCapabilities(_Model):
@@ -4676,6 +6604,17 @@ class ClientNesCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            jump: NesJumpCapabilities | None = ...,
+            rename: NesRenameCapabilities | None = ...,
+            search_and_replace: NesSearchAndReplaceCapabilities | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class CompactionCapabilities(_Model):
     """**UNSTABLE**
@@ -4697,6 +6636,10 @@ class BooleanConfigOptionCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class SessionConfigOptionsCapabilities(_Model):
     """Session configuration option capabilities supported by the client."""
@@ -4711,6 +6654,15 @@ class SessionConfigOptionsCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            boolean: BooleanConfigOptionCapabilities | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class ClientSessionCapabilities(_Model):
@@ -4733,6 +6685,16 @@ class ClientSessionCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            compaction: CompactionCapabilities | None = ...,
+            config_options: SessionConfigOptionsCapabilities | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ElicitationFormCapabilities(_Model):
     """Form-based elicitation capabilities.
@@ -4746,6 +6708,10 @@ class ElicitationFormCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class ElicitationUrlCapabilities(_Model):
     """URL-based elicitation capabilities.
@@ -4758,6 +6724,10 @@ class ElicitationUrlCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class ElicitationCapabilities(_Model):
@@ -4777,6 +6747,16 @@ class ElicitationCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            form: ElicitationFormCapabilities | None = ...,
+            url: ElicitationUrlCapabilities | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class FileSystemCapabilities(_Model):
@@ -4804,6 +6784,16 @@ class FileSystemCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            read_text_file: StrictBool | None = ...,
+            write_text_file: StrictBool | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class PlanCapabilities(_Model):
     """**UNSTABLE**
@@ -4818,6 +6808,10 @@ class PlanCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class ClientCapabilities(_Model):
@@ -4871,6 +6865,22 @@ class ClientCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            fs: FileSystemCapabilities | None = ...,
+            terminal: StrictBool | None = ...,
+            session: ClientSessionCapabilities | None = ...,
+            plan: PlanCapabilities | None = ...,
+            auth: AuthCapabilities | None = ...,
+            elicitation: ElicitationCapabilities | None = ...,
+            nes: ClientNesCapabilities | None = ...,
+            position_encodings: list[PositionEncodingKind] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class InitializeRequest(_Model):
     """Request parameters for the initialize method.
@@ -4908,6 +6918,17 @@ class InitializeRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            protocol_version: ProtocolVersion,
+            client_capabilities: ClientCapabilities | None = ...,
+            client_info: Implementation | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ListProvidersRequest(_Model):
     """**UNSTABLE**
@@ -4922,6 +6943,10 @@ class ListProvidersRequest(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class ListSessionsRequest(_Model):
@@ -4942,6 +6967,16 @@ class ListSessionsRequest(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            cwd: StrictStr | None = ...,
+            cursor: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class LoadSessionRequest(_Model):
@@ -4978,6 +7013,18 @@ class LoadSessionRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            mcp_servers: list[McpServer],
+            cwd: StrictStr,
+            additional_directories: list[StrictStr] | None = ...,
+            session_id: SessionId,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class LogoutRequest(_Model):
     """Request parameters for the logout method.
@@ -4990,6 +7037,10 @@ class LogoutRequest(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class NewSessionRequest(_Model):
@@ -5019,6 +7070,17 @@ class NewSessionRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            cwd: StrictStr,
+            additional_directories: list[StrictStr] | None = ...,
+            mcp_servers: list[McpServer],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class PromptRequest(_Model):
     """Request parameters for sending a user prompt to the agent.
@@ -5042,6 +7104,16 @@ class PromptRequest(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            prompt: list[ContentBlock],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class ResumeSessionRequest(_Model):
@@ -5079,6 +7151,18 @@ class ResumeSessionRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            cwd: StrictStr,
+            additional_directories: list[StrictStr] | None = ...,
+            mcp_servers: list[McpServer] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SetProviderRequest(_Model):
     """**UNSTABLE**
@@ -5115,6 +7199,18 @@ class SetProviderRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            provider_id: ProviderId,
+            api_type: LlmProtocol,
+            base_url: StrictStr,
+            headers: dict[str, StrictStr] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SetSessionConfigOptionRequestBoolean(_Model):
     """A boolean value (`type: "boolean"`)."""
@@ -5137,6 +7233,18 @@ class SetSessionConfigOptionRequestBoolean(_Model):
     )
     value: StrictBool = Field(description="The boolean value.")
     type: Literal["boolean"] = _tag("boolean")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            config_id: SessionConfigId,
+            field_meta: dict[str, Any] | None = ...,
+            value: StrictBool,
+            type: Literal["boolean"] = ...,
+        ) -> None: ...
 
 
 class SetSessionConfigOptionRequestValueId(_Model):
@@ -5163,6 +7271,17 @@ class SetSessionConfigOptionRequestValueId(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
     value: SessionConfigValueId = Field(description="The value ID.")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            config_id: SessionConfigId,
+            field_meta: dict[str, Any] | None = ...,
+            value: SessionConfigValueId,
+        ) -> None: ...
 
 
 SetSessionConfigOptionRequest: TypeAlias = Annotated[
@@ -5204,6 +7323,16 @@ class SetSessionModeRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            mode_id: SessionModeId,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class NesRepository(_Model):
     """Repository metadata for an NES session."""
@@ -5222,6 +7351,17 @@ class NesRepository(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: StrictStr,
+            owner: StrictStr,
+            remote_url: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class WorkspaceFolder(_Model):
     """A workspace folder."""
@@ -5234,6 +7374,12 @@ class WorkspaceFolder(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, uri: StrictStr, name: StrictStr, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 class StartNesRequest(_Model):
@@ -5260,6 +7406,17 @@ class StartNesRequest(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            workspace_uri: StrictStr | None = ...,
+            workspace_folders: list[WorkspaceFolder] | None = ...,
+            repository: NesRepository | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class NesDiagnosticSeverity(_StrEnum):
@@ -5289,6 +7446,18 @@ class NesDiagnostic(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            uri: StrictStr,
+            range: Range,
+            severity: NesDiagnosticSeverity,
+            message: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class NesEditHistoryEntry(_Model):
     """An entry in the edit history."""
@@ -5301,6 +7470,12 @@ class NesEditHistoryEntry(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, uri: StrictStr, diff: StrictStr, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 class NesOpenFile(_Model):
@@ -5331,6 +7506,18 @@ class NesOpenFile(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            uri: StrictStr,
+            language_id: StrictStr,
+            visible_range: Range | None = ...,
+            last_focused_ms: Uint64 | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class NesRecentFile(_Model):
     """A recently accessed file."""
@@ -5348,6 +7535,17 @@ class NesRecentFile(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            uri: StrictStr,
+            language_id: StrictStr,
+            text: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class NesExcerpt(_Model):
@@ -5371,6 +7569,17 @@ class NesExcerpt(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            start_line: Uint32,
+            end_line: Uint32,
+            text: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class NesRelatedSnippet(_Model):
     """A related code snippet from a file."""
@@ -5383,6 +7592,16 @@ class NesRelatedSnippet(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            uri: StrictStr,
+            excerpts: list[NesExcerpt],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class NesUserAction(_Model):
@@ -5404,6 +7623,18 @@ class NesUserAction(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            action: StrictStr,
+            uri: StrictStr,
+            position: Position,
+            timestamp_ms: Uint64,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class NesSuggestContext(_Model):
@@ -5449,6 +7680,20 @@ class NesSuggestContext(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            recent_files: list[NesRecentFile] | None = ...,
+            related_snippets: list[NesRelatedSnippet] | None = ...,
+            edit_history: list[NesEditHistoryEntry] | None = ...,
+            user_actions: list[NesUserAction] | None = ...,
+            open_files: list[NesOpenFile] | None = ...,
+            diagnostics: list[NesDiagnostic] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class NesTriggerKind(_StrEnum):
     """What triggered the suggestion request."""
@@ -5491,6 +7736,21 @@ class SuggestNesRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            uri: StrictStr,
+            version: Int64,
+            position: Position,
+            selection: Range | None = ...,
+            trigger_kind: NesTriggerKind,
+            context: NesSuggestContext | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ClientRequest(_Model):
     """A JSON-RPC request object."""
@@ -5522,6 +7782,39 @@ class ClientRequest(_Model):
         | None
     ) = Field(default=None, description="Method-specific request parameters.")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            id: RequestId,
+            method: StrictStr,
+            params: (
+                InitializeRequest
+                | AuthenticateRequest
+                | ListProvidersRequest
+                | SetProviderRequest
+                | DisableProviderRequest
+                | LogoutRequest
+                | NewSessionRequest
+                | LoadSessionRequest
+                | ListSessionsRequest
+                | DeleteSessionRequest
+                | ForkSessionRequest
+                | ResumeSessionRequest
+                | CloseSessionRequest
+                | SetSessionModeRequest
+                | SetSessionConfigOptionRequest
+                | PromptRequest
+                | StartNesRequest
+                | SuggestNesRequest
+                | CloseNesRequest
+                | MessageMcpRequest
+                | ExtRequest
+                | None
+            ) = ...,
+        ) -> None: ...
+
 
 class ConnectMcpResponse(_Model):
     """**UNSTABLE**
@@ -5542,6 +7835,12 @@ class ConnectMcpResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, connection_id: McpConnectionId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 ElicitationContentValue: TypeAlias = StrictStr | Int64 | StrictFloat | StrictBool | list[StrictStr]
 """Allowed wire representations for [`ElicitationContentValue`]."""
@@ -5555,6 +7854,10 @@ class ElicitationAcceptAction(_Model):
         description="The user-provided content, if any, as an object matching the requested schema.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, content: dict[str, ElicitationContentValue] | None = ...) -> None: ...
+
 
 class CreateElicitationResponseAccept(ElicitationAcceptAction):
     """The user accepted and provided content."""
@@ -5566,6 +7869,16 @@ class CreateElicitationResponseAccept(ElicitationAcceptAction):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
     action: Literal["accept"] = _tag("accept")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            content: dict[str, ElicitationContentValue] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            action: Literal["accept"] = ...,
+        ) -> None: ...
 
 
 class CreateElicitationResponseCancel(_Model):
@@ -5579,6 +7892,12 @@ class CreateElicitationResponseCancel(_Model):
     )
     action: Literal["cancel"] = _tag("cancel")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, field_meta: dict[str, Any] | None = ..., action: Literal["cancel"] = ...
+        ) -> None: ...
+
 
 class CreateElicitationResponseDecline(_Model):
     """The user declined the elicitation."""
@@ -5590,6 +7909,12 @@ class CreateElicitationResponseDecline(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
     action: Literal["decline"] = _tag("decline")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, field_meta: dict[str, Any] | None = ..., action: Literal["decline"] = ...
+        ) -> None: ...
 
 
 class CreateElicitationResponseOther(_Model):
@@ -5612,6 +7937,12 @@ class CreateElicitationResponseOther(_Model):
     action: StrictStr = Field(
         description="Custom or future elicitation action.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, field_meta: dict[str, Any] | None = ..., action: StrictStr
+        ) -> None: ...
 
 
 CreateElicitationResponse: TypeAlias = Annotated[
@@ -5646,6 +7977,12 @@ class CreateTerminalResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, terminal_id: TerminalId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class DisconnectMcpResponse(_Model):
     """**UNSTABLE**
@@ -5661,6 +7998,10 @@ class DisconnectMcpResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class KillTerminalResponse(_Model):
     """Response to `terminal/kill` method"""
@@ -5671,6 +8012,10 @@ class KillTerminalResponse(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class ReadTextFileResponse(_Model):
@@ -5684,6 +8029,12 @@ class ReadTextFileResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, content: StrictStr, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class ReleaseTerminalResponse(_Model):
     """Response to terminal/release method"""
@@ -5694,6 +8045,10 @@ class ReleaseTerminalResponse(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class RequestPermissionOutcomeCancelled(_Model):
@@ -5707,6 +8062,10 @@ class RequestPermissionOutcomeCancelled(_Model):
     """
 
     outcome: Literal["cancelled"] = _tag("cancelled")
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, outcome: Literal["cancelled"] = ...) -> None: ...
 
 
 class SelectedPermissionOutcome(_Model):
@@ -5724,11 +8083,27 @@ class SelectedPermissionOutcome(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, option_id: PermissionOptionId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class RequestPermissionOutcomeSelected(SelectedPermissionOutcome):
     """The user selected one of the provided options."""
 
     outcome: Literal["selected"] = _tag("selected")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            option_id: PermissionOptionId,
+            field_meta: dict[str, Any] | None = ...,
+            outcome: Literal["selected"] = ...,
+        ) -> None: ...
 
 
 RequestPermissionOutcome: TypeAlias = Annotated[
@@ -5752,6 +8127,12 @@ class RequestPermissionResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, outcome: RequestPermissionOutcome, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class TerminalExitStatus(_Model):
     """Exit status of a terminal command."""
@@ -5772,6 +8153,16 @@ class TerminalExitStatus(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            exit_code: Uint32 | None = ...,
+            signal: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class TerminalOutputResponse(_Model):
@@ -5794,6 +8185,17 @@ class TerminalOutputResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            output: StrictStr,
+            truncated: StrictBool,
+            exit_status: TerminalExitStatus | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class WaitForTerminalExitResponse(_Model):
     """Response containing the exit status of a terminal command."""
@@ -5815,6 +8217,16 @@ class WaitForTerminalExitResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            exit_code: Uint32 | None = ...,
+            signal: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class WriteTextFileResponse(_Model):
     """Response to `fs/write_text_file`"""
@@ -5825,6 +8237,10 @@ class WriteTextFileResponse(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class ClientResponseResult(_Model):
@@ -5847,12 +8263,39 @@ class ClientResponseResult(_Model):
         | ExtResponse
     ) = Field(description="Method-specific response data.")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            id: RequestId,
+            result: (
+                WriteTextFileResponse
+                | ReadTextFileResponse
+                | RequestPermissionResponse
+                | CreateTerminalResponse
+                | TerminalOutputResponse
+                | ReleaseTerminalResponse
+                | WaitForTerminalExitResponse
+                | KillTerminalResponse
+                | CreateElicitationResponse
+                | ConnectMcpResponse
+                | DisconnectMcpResponse
+                | MessageMcpResponse
+                | ExtResponse
+            ),
+        ) -> None: ...
+
 
 class ClientResponseError(_Model):
     """A failed JSON-RPC response."""
 
     id: RequestId = Field(description="The id of the request this response answers.")
     error: Error = Field(description="Method-specific error data.")
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, id: RequestId, error: Error) -> None: ...
 
 
 ClientResponse: TypeAlias = ClientResponseResult | ClientResponseError
@@ -5875,6 +8318,16 @@ class AcceptNesNotification(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            id: NesSuggestionId,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class CancelNotification(_Model):
     """Notification to cancel ongoing operations for a session.
@@ -5893,6 +8346,12 @@ class CancelNotification(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, session_id: SessionId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 class TextDocumentContentChangeEvent(_Model):
@@ -5914,6 +8373,16 @@ class TextDocumentContentChangeEvent(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            range: Range | None = ...,
+            text: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class DidChangeDocumentNotification(_Model):
@@ -5938,6 +8407,18 @@ class DidChangeDocumentNotification(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            uri: StrictStr,
+            version: Int64,
+            content_changes: list[TextDocumentContentChangeEvent],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class DidCloseDocumentNotification(_Model):
     """Notification sent when a file is closed."""
@@ -5954,6 +8435,12 @@ class DidCloseDocumentNotification(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, session_id: SessionId, uri: StrictStr, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 class DidFocusDocumentNotification(_Model):
@@ -5979,6 +8466,19 @@ class DidFocusDocumentNotification(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            uri: StrictStr,
+            version: Int64,
+            position: Position,
+            visible_range: Range,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class DidOpenDocumentNotification(_Model):
     """Notification sent when a file is opened in the editor."""
@@ -6003,6 +8503,19 @@ class DidOpenDocumentNotification(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            uri: StrictStr,
+            language_id: StrictStr,
+            version: Int64,
+            text: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class DidSaveDocumentNotification(_Model):
     """Notification sent when a file is saved."""
@@ -6019,6 +8532,12 @@ class DidSaveDocumentNotification(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, session_id: SessionId, uri: StrictStr, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 class NesRejectReason(_StrEnum):
@@ -6051,6 +8570,17 @@ class RejectNesNotification(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            id: NesSuggestionId,
+            reason: NesRejectReason | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ClientNotification(_Model):
     """A JSON-RPC notification object."""
@@ -6070,6 +8600,27 @@ class ClientNotification(_Model):
         | None
     ) = Field(default=None, description="Method-specific notification parameters.")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            method: StrictStr,
+            params: (
+                CancelNotification
+                | DidOpenDocumentNotification
+                | DidChangeDocumentNotification
+                | DidCloseDocumentNotification
+                | DidSaveDocumentNotification
+                | DidFocusDocumentNotification
+                | AcceptNesNotification
+                | RejectNesNotification
+                | MessageMcpNotification
+                | ExtNotification
+                | None
+            ) = ...,
+        ) -> None: ...
+
 
 class CancelRequestNotification(_Model):
     """Notification to cancel an ongoing request.
@@ -6087,3 +8638,9 @@ class CancelRequestNotification(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, request_id: RequestId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...

@@ -10,6 +10,7 @@ wire names work for dict and JSON input, and dumps use wire names.
 from __future__ import annotations
 
 from typing import (
+    TYPE_CHECKING,
     Annotated,
     Any,
     ClassVar,
@@ -354,6 +355,10 @@ class ElicitationRequestScope(_Model):
         description="The request this elicitation is tied to.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, request_id: RequestId) -> None: ...
+
 
 class MultiSelectItemsOther(_Model):
     """Custom or future typed multi-select items."""
@@ -361,6 +366,10 @@ class MultiSelectItemsOther(_Model):
     type: StrictStr = Field(
         description="Custom or future multi-select item type.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, type: StrictStr) -> None: ...
 
 
 class StringMultiSelectItems(_Model):
@@ -376,11 +385,30 @@ class StringMultiSelectItems(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            enum: Annotated[list[StrictStr], Field(min_length=1)],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class MultiSelectItemsString(StringMultiSelectItems):
     """Multi-select string items with plain string values."""
 
     type: Literal["string"] = _tag("string")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            enum: Annotated[list[StrictStr], Field(min_length=1)],
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["string"] = ...,
+        ) -> None: ...
 
 
 class EnumOption(_Model):
@@ -399,6 +427,17 @@ class EnumOption(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            const: StrictStr,
+            title: StrictStr,
+            description: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class TitledMultiSelectItems(_Model):
     """Items definition for titled multi-select enum properties."""
@@ -414,6 +453,15 @@ class TitledMultiSelectItems(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            any_of: Annotated[list[EnumOption], Field(min_length=1)],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 MultiSelectItems: TypeAlias = Annotated[
@@ -475,11 +523,40 @@ class MultiSelectPropertySchema(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            min_items: Uint64 | None = ...,
+            max_items: Uint64 | None = ...,
+            items: MultiSelectItems,
+            default: list[StrictStr] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ElicitationPropertySchemaArray(MultiSelectPropertySchema):
     """Multi-select array property."""
 
     type: Literal["array"] = _tag("array")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            min_items: Uint64 | None = ...,
+            max_items: Uint64 | None = ...,
+            items: MultiSelectItems,
+            default: list[StrictStr] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["array"] = ...,
+        ) -> None: ...
 
 
 class BooleanPropertySchema(_Model):
@@ -504,11 +581,34 @@ class BooleanPropertySchema(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            default: StrictBool | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ElicitationPropertySchemaBoolean(BooleanPropertySchema):
     """Boolean property."""
 
     type: Literal["boolean"] = _tag("boolean")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            default: StrictBool | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["boolean"] = ...,
+        ) -> None: ...
 
 
 class IntegerPropertySchema(_Model):
@@ -541,11 +641,38 @@ class IntegerPropertySchema(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            minimum: Int64 | None = ...,
+            maximum: Int64 | None = ...,
+            default: Int64 | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ElicitationPropertySchemaInteger(IntegerPropertySchema):
     """Integer property."""
 
     type: Literal["integer"] = _tag("integer")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            minimum: Int64 | None = ...,
+            maximum: Int64 | None = ...,
+            default: Int64 | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["integer"] = ...,
+        ) -> None: ...
 
 
 class NumberPropertySchema(_Model):
@@ -578,11 +705,38 @@ class NumberPropertySchema(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            minimum: StrictFloat | None = ...,
+            maximum: StrictFloat | None = ...,
+            default: StrictFloat | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ElicitationPropertySchemaNumber(NumberPropertySchema):
     """Number (floating-point) property."""
 
     type: Literal["number"] = _tag("number")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            minimum: StrictFloat | None = ...,
+            maximum: StrictFloat | None = ...,
+            default: StrictFloat | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["number"] = ...,
+        ) -> None: ...
 
 
 class ElicitationPropertySchemaOther(_Model):
@@ -599,6 +753,10 @@ class ElicitationPropertySchemaOther(_Model):
     type: StrictStr = Field(
         description="Custom or future elicitation property schema type.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, type: StrictStr) -> None: ...
 
 
 class StringFormat(str):
@@ -686,11 +844,46 @@ class StringPropertySchema(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            min_length: Uint32 | None = ...,
+            max_length: Uint32 | None = ...,
+            pattern: StrictStr | None = ...,
+            format: StringFormat | None = ...,
+            default: StrictStr | None = ...,
+            enum: Annotated[list[StrictStr], Field(min_length=1)] | None = ...,
+            one_of: Annotated[list[EnumOption], Field(min_length=1)] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ElicitationPropertySchemaString(StringPropertySchema):
     """String property (or single-select enum when `enum`/`oneOf` is set)."""
 
     type: Literal["string"] = _tag("string")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            min_length: Uint32 | None = ...,
+            max_length: Uint32 | None = ...,
+            pattern: StrictStr | None = ...,
+            format: StringFormat | None = ...,
+            default: StrictStr | None = ...,
+            enum: Annotated[list[StrictStr], Field(min_length=1)] | None = ...,
+            one_of: Annotated[list[EnumOption], Field(min_length=1)] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["string"] = ...,
+        ) -> None: ...
 
 
 ElicitationPropertySchema: TypeAlias = Annotated[
@@ -762,6 +955,19 @@ class ElicitationSchema(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            type: ElicitationSchemaType | None = ...,
+            title: StrictStr | None = ...,
+            properties: dict[str, ElicitationPropertySchema] | None = ...,
+            required: list[StrictStr] | None = ...,
+            description: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ElicitationFormModeRequest(ElicitationRequestScope):
     """Tied to a specific JSON-RPC request outside of a session
@@ -772,6 +978,12 @@ class ElicitationFormModeRequest(ElicitationRequestScope):
         serialization_alias="requestedSchema",
         description="A JSON Schema describing the form fields to present to the user.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, request_id: RequestId, requested_schema: ElicitationSchema
+        ) -> None: ...
 
 
 class CreateElicitationRequestFormRequest(ElicitationFormModeRequest):
@@ -787,6 +999,18 @@ class CreateElicitationRequestFormRequest(ElicitationFormModeRequest):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
     mode: Literal["form"] = _tag("form")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            request_id: RequestId,
+            requested_schema: ElicitationSchema,
+            message: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            mode: Literal["form"] = ...,
+        ) -> None: ...
 
 
 SessionId: TypeAlias = StrictStr
@@ -821,6 +1045,12 @@ class ElicitationSessionScope(_Model):
         description="Optional tool call within the session.\n\nOptional. Omitted and `null` are equivalent and mean the elicitation is scoped to the\nsession without a specific tool call.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, session_id: SessionId, tool_call_id: ToolCallId | None = ...
+        ) -> None: ...
+
 
 class ElicitationFormModeSession(ElicitationSessionScope):
     """Tied to a session, optionally to a specific tool call within that session."""
@@ -830,6 +1060,16 @@ class ElicitationFormModeSession(ElicitationSessionScope):
         serialization_alias="requestedSchema",
         description="A JSON Schema describing the form fields to present to the user.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            tool_call_id: ToolCallId | None = ...,
+            requested_schema: ElicitationSchema,
+        ) -> None: ...
 
 
 class CreateElicitationRequestFormSession(ElicitationFormModeSession):
@@ -845,6 +1085,19 @@ class CreateElicitationRequestFormSession(ElicitationFormModeSession):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
     mode: Literal["form"] = _tag("form")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            tool_call_id: ToolCallId | None = ...,
+            requested_schema: ElicitationSchema,
+            message: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            mode: Literal["form"] = ...,
+        ) -> None: ...
 
 
 class CreateElicitationRequestOtherRequest(ElicitationRequestScope):
@@ -871,6 +1124,17 @@ class CreateElicitationRequestOtherRequest(ElicitationRequestScope):
         description="Custom or future elicitation mode.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            request_id: RequestId,
+            message: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            mode: StrictStr,
+        ) -> None: ...
+
 
 class CreateElicitationRequestOtherSession(ElicitationSessionScope):
     """Custom or future elicitation mode.
@@ -896,6 +1160,18 @@ class CreateElicitationRequestOtherSession(ElicitationSessionScope):
         description="Custom or future elicitation mode.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            tool_call_id: ToolCallId | None = ...,
+            message: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            mode: StrictStr,
+        ) -> None: ...
+
 
 ElicitationId: TypeAlias = StrictStr
 """Unique identifier for an elicitation."""
@@ -912,6 +1188,12 @@ class ElicitationUrlModeRequest(ElicitationRequestScope):
     )
     url: StrictStr = Field(description="The URL to direct the user to.")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, request_id: RequestId, elicitation_id: ElicitationId, url: StrictStr
+        ) -> None: ...
+
 
 class CreateElicitationRequestUrlRequest(ElicitationUrlModeRequest):
     """URL-based elicitation where the client directs the user to a URL."""
@@ -927,6 +1209,19 @@ class CreateElicitationRequestUrlRequest(ElicitationUrlModeRequest):
     )
     mode: Literal["url"] = _tag("url")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            request_id: RequestId,
+            elicitation_id: ElicitationId,
+            url: StrictStr,
+            message: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            mode: Literal["url"] = ...,
+        ) -> None: ...
+
 
 class ElicitationUrlModeSession(ElicitationSessionScope):
     """Tied to a session, optionally to a specific tool call within that session."""
@@ -937,6 +1232,17 @@ class ElicitationUrlModeSession(ElicitationSessionScope):
         description="The unique identifier for this elicitation.",
     )
     url: StrictStr = Field(description="The URL to direct the user to.")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            tool_call_id: ToolCallId | None = ...,
+            elicitation_id: ElicitationId,
+            url: StrictStr,
+        ) -> None: ...
 
 
 class CreateElicitationRequestUrlSession(ElicitationUrlModeSession):
@@ -952,6 +1258,20 @@ class CreateElicitationRequestUrlSession(ElicitationUrlModeSession):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
     mode: Literal["url"] = _tag("url")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            tool_call_id: ToolCallId | None = ...,
+            elicitation_id: ElicitationId,
+            url: StrictStr,
+            message: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            mode: Literal["url"] = ...,
+        ) -> None: ...
 
 
 CreateElicitationRequest: TypeAlias = Annotated[
@@ -1039,6 +1359,17 @@ class PermissionOption(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            option_id: PermissionOptionId,
+            name: StrictStr,
+            kind: PermissionOptionKind,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 AbsolutePath: TypeAlias = StrictStr
 """An absolute filesystem path used by the protocol."""
@@ -1074,11 +1405,36 @@ class CommandPermissionSubject(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys. Omitted and `null` are equivalent and mean no subject metadata was provided.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            command: StrictStr,
+            cwd: AbsolutePath,
+            tool_call_id: ToolCallId | None = ...,
+            terminal_id: TerminalId | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class RequestPermissionSubjectCommand(CommandPermissionSubject):
     """Permission is requested before running a command."""
 
     type: Literal["command"] = _tag("command")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            command: StrictStr,
+            cwd: AbsolutePath,
+            tool_call_id: ToolCallId | None = ...,
+            terminal_id: TerminalId | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["command"] = ...,
+        ) -> None: ...
 
 
 class RequestPermissionSubjectOther(_Model):
@@ -1096,6 +1452,10 @@ class RequestPermissionSubjectOther(_Model):
     type: StrictStr = Field(
         description="Custom or future permission subject type.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, type: StrictStr) -> None: ...
 
 
 class Role(str):
@@ -1146,6 +1506,17 @@ class Annotations(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            audience: list[Role] | None = ...,
+            last_modified: StrictStr | None = ...,
+            priority: Annotated[StrictFloat, Field(ge=0, le=1)] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 MediaType: TypeAlias = StrictStr
 """An Internet media type identifying the format of protocol content."""
@@ -1171,6 +1542,17 @@ class AudioContent(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            data: StrictStr,
+            mime_type: MediaType,
+            annotations: Annotations | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ContentBlockAudio(AudioContent):
     """Audio data for transcription or analysis.
@@ -1178,6 +1560,18 @@ class ContentBlockAudio(AudioContent):
     Requires the `audio` prompt capability when included in prompts."""
 
     type: Literal["audio"] = _tag("audio")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            data: StrictStr,
+            mime_type: MediaType,
+            annotations: Annotations | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["audio"] = ...,
+        ) -> None: ...
 
 
 class ImageContent(_Model):
@@ -1203,6 +1597,18 @@ class ImageContent(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            data: StrictStr,
+            mime_type: MediaType,
+            uri: StrictStr | None = ...,
+            annotations: Annotations | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ContentBlockImage(ImageContent):
     """Images for visual context or analysis.
@@ -1210,6 +1616,19 @@ class ContentBlockImage(ImageContent):
     Requires the `image` prompt capability when included in prompts."""
 
     type: Literal["image"] = _tag("image")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            data: StrictStr,
+            mime_type: MediaType,
+            uri: StrictStr | None = ...,
+            annotations: Annotations | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["image"] = ...,
+        ) -> None: ...
 
 
 class ContentBlockOther(_Model):
@@ -1226,6 +1645,10 @@ class ContentBlockOther(_Model):
     type: StrictStr = Field(
         description="Custom or future content block type.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, type: StrictStr) -> None: ...
 
 
 class BlobResourceContents(_Model):
@@ -1246,6 +1669,17 @@ class BlobResourceContents(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            blob: StrictStr,
+            uri: StrictStr,
+            mime_type: MediaType | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class TextResourceContents(_Model):
     """Text-based resource contents."""
@@ -1264,6 +1698,17 @@ class TextResourceContents(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            text: StrictStr,
+            uri: StrictStr,
+            mime_type: MediaType | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 EmbeddedResourceResource: TypeAlias = TextResourceContents | BlobResourceContents
@@ -1287,6 +1732,16 @@ class EmbeddedResource(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            resource: EmbeddedResourceResource,
+            annotations: Annotations | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ContentBlockResource(EmbeddedResource):
     """Complete resource contents embedded directly in the message.
@@ -1296,6 +1751,17 @@ class ContentBlockResource(EmbeddedResource):
     Requires the `embeddedContext` prompt capability when included in prompts."""
 
     type: Literal["resource"] = _tag("resource")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            resource: EmbeddedResourceResource,
+            annotations: Annotations | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["resource"] = ...,
+        ) -> None: ...
 
 
 class IconTheme(str):
@@ -1340,6 +1806,17 @@ class Icon(_Model):
         default=None, description="Optional theme this icon is designed for."
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            src: StrictStr,
+            mime_type: MediaType | None = ...,
+            sizes: list[StrictStr] | None = ...,
+            theme: IconTheme | None = ...,
+        ) -> None: ...
+
 
 class ResourceLink(_Model):
     """A resource that the server is capable of reading, included in a prompt or tool call result."""
@@ -1376,6 +1853,22 @@ class ResourceLink(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: StrictStr,
+            uri: StrictStr,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            icons: list[Icon] | None = ...,
+            mime_type: MediaType | None = ...,
+            size: Int64 | None = ...,
+            annotations: Annotations | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ContentBlockResourceLink(ResourceLink):
     """References to resources that the agent can access.
@@ -1383,6 +1876,23 @@ class ContentBlockResourceLink(ResourceLink):
     All agents MUST support resource links in prompts."""
 
     type: Literal["resource_link"] = _tag("resource_link")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: StrictStr,
+            uri: StrictStr,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            icons: list[Icon] | None = ...,
+            mime_type: MediaType | None = ...,
+            size: Int64 | None = ...,
+            annotations: Annotations | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["resource_link"] = ...,
+        ) -> None: ...
 
 
 class TextContent(_Model):
@@ -1400,6 +1910,16 @@ class TextContent(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            text: StrictStr,
+            annotations: Annotations | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ContentBlockText(TextContent):
     """Text content. May be plain text or formatted with Markdown.
@@ -1408,6 +1928,17 @@ class ContentBlockText(TextContent):
     Clients SHOULD render this text as Markdown."""
 
     type: Literal["text"] = _tag("text")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            text: StrictStr,
+            annotations: Annotations | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["text"] = ...,
+        ) -> None: ...
 
 
 ContentBlock: TypeAlias = Annotated[
@@ -1458,17 +1989,37 @@ class Content(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, content: ContentBlock, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class ToolCallContentContent(Content):
     """Standard content block (text, images, resources)."""
 
     type: Literal["content"] = _tag("content")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            content: ContentBlock,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["content"] = ...,
+        ) -> None: ...
+
 
 class DiffPathChange(_Model):
     """Operation metadata for add, delete, and modify changes."""
 
     path: AbsolutePath = Field(description="Absolute path for the operation.")
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, path: AbsolutePath) -> None: ...
 
 
 class DiffFileType(str):
@@ -1524,6 +2075,18 @@ class DiffChangeAdd(DiffPathChange):
     )
     operation: Literal["add"] = _tag("add")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            path: AbsolutePath,
+            file_type: DiffFileType | None = ...,
+            mime_type: MediaType | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            operation: Literal["add"] = ...,
+        ) -> None: ...
+
 
 class DiffPathPairChange(_Model):
     """Operation metadata for move and copy changes."""
@@ -1534,6 +2097,10 @@ class DiffPathPairChange(_Model):
         description="Absolute path before the operation.",
     )
     path: AbsolutePath = Field(description="Absolute path after the operation.")
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, old_path: AbsolutePath, path: AbsolutePath) -> None: ...
 
 
 class DiffChangeCopy(DiffPathPairChange):
@@ -1559,6 +2126,19 @@ class DiffChangeCopy(DiffPathPairChange):
     )
     operation: Literal["copy"] = _tag("copy")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            old_path: AbsolutePath,
+            path: AbsolutePath,
+            file_type: DiffFileType | None = ...,
+            mime_type: MediaType | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            operation: Literal["copy"] = ...,
+        ) -> None: ...
+
 
 class DiffChangeDelete(DiffPathChange):
     """A file was deleted."""
@@ -1582,6 +2162,18 @@ class DiffChangeDelete(DiffPathChange):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
     operation: Literal["delete"] = _tag("delete")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            path: AbsolutePath,
+            file_type: DiffFileType | None = ...,
+            mime_type: MediaType | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            operation: Literal["delete"] = ...,
+        ) -> None: ...
 
 
 class DiffChangeModify(DiffPathChange):
@@ -1607,6 +2199,18 @@ class DiffChangeModify(DiffPathChange):
     )
     operation: Literal["modify"] = _tag("modify")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            path: AbsolutePath,
+            file_type: DiffFileType | None = ...,
+            mime_type: MediaType | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            operation: Literal["modify"] = ...,
+        ) -> None: ...
+
 
 class DiffChangeMove(DiffPathPairChange):
     """A file was moved or renamed."""
@@ -1630,6 +2234,19 @@ class DiffChangeMove(DiffPathPairChange):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
     operation: Literal["move"] = _tag("move")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            old_path: AbsolutePath,
+            path: AbsolutePath,
+            file_type: DiffFileType | None = ...,
+            mime_type: MediaType | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            operation: Literal["move"] = ...,
+        ) -> None: ...
 
 
 class DiffChangeOther(_Model):
@@ -1660,6 +2277,17 @@ class DiffChangeOther(_Model):
     operation: StrictStr = Field(
         description="Custom or future file operation.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            file_type: DiffFileType | None = ...,
+            mime_type: MediaType | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            operation: StrictStr,
+        ) -> None: ...
 
 
 DiffChange: TypeAlias = Annotated[
@@ -1720,6 +2348,10 @@ class DiffPatch(_Model):
     )
     text: StrictStr = Field(description="Patch text in the format named by `format`.")
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, format: DiffPatchFormat, text: StrictStr) -> None: ...
+
 
 class Diff(_Model):
     """File changes produced by a tool call.
@@ -1745,11 +2377,32 @@ class Diff(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            changes: list[DiffChange],
+            patch: DiffPatch | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ToolCallContentDiff(Diff):
     """File modification shown as a diff."""
 
     type: Literal["diff"] = _tag("diff")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            changes: list[DiffChange],
+            patch: DiffPatch | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["diff"] = ...,
+        ) -> None: ...
 
 
 class ToolCallContentOther(_Model):
@@ -1766,6 +2419,10 @@ class ToolCallContentOther(_Model):
     type: StrictStr = Field(
         description="Custom or future tool call content type.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, type: StrictStr) -> None: ...
 
 
 class Terminal(_Model):
@@ -1786,11 +2443,27 @@ class Terminal(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys. This metadata is scoped to the content reference. Omitted\nand `null` are equivalent and mean no item metadata was provided.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, terminal_id: TerminalId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class ToolCallContentTerminal(Terminal):
     """A display-only reference to an agent-owned terminal."""
 
     type: Literal["terminal"] = _tag("terminal")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            terminal_id: TerminalId,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["terminal"] = ...,
+        ) -> None: ...
 
 
 ToolCallContent: TypeAlias = Annotated[
@@ -1830,6 +2503,16 @@ class ToolCallLocation(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            path: AbsolutePath,
+            line: Uint32 | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class ToolCallStatus(str):
@@ -1979,6 +2662,22 @@ class ToolCallUpdate(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Omitted means no metadata update; `null` is an\nexplicit clear signal. Implementations MUST NOT make assumptions about values at these keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            tool_call_id: ToolCallId,
+            title: StrictStr | None = ...,
+            kind: ToolKind | None = ...,
+            status: ToolCallStatus | None = ...,
+            content: list[ToolCallContent] | None = ...,
+            locations: list[ToolCallLocation] | None = ...,
+            raw_input: Any = ...,
+            raw_output: Any = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ToolCallPermissionSubject(_Model):
     """Permission request details for a tool call."""
@@ -1989,11 +2688,21 @@ class ToolCallPermissionSubject(_Model):
         description="Details about the tool call requiring permission.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, tool_call: ToolCallUpdate) -> None: ...
+
 
 class RequestPermissionSubjectToolCall(ToolCallPermissionSubject):
     """Permission is requested before executing a tool call."""
 
     type: Literal["tool_call"] = _tag("tool_call")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, tool_call: ToolCallUpdate, type: Literal["tool_call"] = ...
+        ) -> None: ...
 
 
 RequestPermissionSubject: TypeAlias = Annotated[
@@ -2044,6 +2753,19 @@ class RequestPermissionRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            title: StrictStr,
+            description: StrictStr | None = ...,
+            subject: RequestPermissionSubject | None = ...,
+            options: Annotated[list[PermissionOption], Field(min_length=1)],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class AgentRequest(_Model):
     """A JSON-RPC request object."""
@@ -2053,6 +2775,16 @@ class AgentRequest(_Model):
     params: RequestPermissionRequest | CreateElicitationRequest | ExtRequest | None = Field(
         default=None, description="Method-specific request parameters."
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            id: RequestId,
+            method: StrictStr,
+            params: RequestPermissionRequest | CreateElicitationRequest | ExtRequest | None = ...,
+        ) -> None: ...
 
 
 ElicitationFormMode: TypeAlias = ElicitationFormModeSession | ElicitationFormModeRequest
@@ -2073,6 +2805,10 @@ class CloseSessionResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class DeleteSessionResponse(_Model):
     """Response from deleting a session."""
@@ -2083,6 +2819,10 @@ class DeleteSessionResponse(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 ExtResponse: TypeAlias = Any
@@ -2107,6 +2847,10 @@ class AgentAuthCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class McpHttpCapabilities(_Model):
     """Capabilities for HTTP MCP server transports.
@@ -2120,6 +2864,10 @@ class McpHttpCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class McpStdioCapabilities(_Model):
     """Capabilities for stdio MCP server transports.
@@ -2132,6 +2880,10 @@ class McpStdioCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class McpCapabilities(_Model):
@@ -2152,6 +2904,16 @@ class McpCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            stdio: McpStdioCapabilities | None = ...,
+            http: McpHttpCapabilities | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class PromptAudioCapabilities(_Model):
     """Capabilities for audio content in prompt requests.
@@ -2164,6 +2926,10 @@ class PromptAudioCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class PromptEmbeddedContextCapabilities(_Model):
@@ -2178,6 +2944,10 @@ class PromptEmbeddedContextCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class PromptImageCapabilities(_Model):
     """Capabilities for image content in prompt requests.
@@ -2190,6 +2960,10 @@ class PromptImageCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class PromptCapabilities(_Model):
@@ -2228,6 +3002,17 @@ class PromptCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            image: PromptImageCapabilities | None = ...,
+            audio: PromptAudioCapabilities | None = ...,
+            embedded_context: PromptEmbeddedContextCapabilities | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionAdditionalDirectoriesCapabilities(_Model):
     """Capabilities for additional session directories support.
@@ -2244,6 +3029,10 @@ class SessionAdditionalDirectoriesCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class SessionDeleteCapabilities(_Model):
     """Capabilities for the `session/delete` method.
@@ -2256,6 +3045,10 @@ class SessionDeleteCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class SessionCapabilities(_Model):
@@ -2297,6 +3090,18 @@ class SessionCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            prompt: PromptCapabilities | None = ...,
+            mcp: McpCapabilities | None = ...,
+            delete: SessionDeleteCapabilities | None = ...,
+            additional_directories: SessionAdditionalDirectoriesCapabilities | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class AgentCapabilities(_Model):
     """Capabilities supported by the agent.
@@ -2321,6 +3126,16 @@ class AgentCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session: SessionCapabilities | None = ...,
+            auth: AgentAuthCapabilities | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 AuthMethodId: TypeAlias = StrictStr
@@ -2349,6 +3164,17 @@ class AuthMethodAgent(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            method_id: AuthMethodId,
+            name: StrictStr,
+            description: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class AgentAuthMethod(AuthMethodAgent):
     """Agent handles authentication itself through `auth/login`.
@@ -2356,6 +3182,18 @@ class AgentAuthMethod(AuthMethodAgent):
     The `type` discriminator value is `agent`."""
 
     type: Literal["agent"] = _tag("agent")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            method_id: AuthMethodId,
+            name: StrictStr,
+            description: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["agent"] = ...,
+        ) -> None: ...
 
 
 class AuthMethodOther(_Model):
@@ -2389,6 +3227,18 @@ class AuthMethodOther(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            type: StrictStr,
+            method_id: AuthMethodId,
+            name: StrictStr,
+            description: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class EnvVariable(_Model):
     """An environment variable to set when launching a process."""
@@ -2401,6 +3251,12 @@ class EnvVariable(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, name: StrictStr, value: StrictStr, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 class AuthMethodTerminal(_Model):
@@ -2437,12 +3293,39 @@ class AuthMethodTerminal(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            method_id: AuthMethodId,
+            name: StrictStr,
+            description: StrictStr | None = ...,
+            args: list[StrictStr] | None = ...,
+            env: list[EnvVariable] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class TerminalAuthMethod(AuthMethodTerminal):
     """Client runs the configured agent program as a separate interactive
     process, without passing this method to `auth/login`."""
 
     type: Literal["terminal"] = _tag("terminal")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            method_id: AuthMethodId,
+            name: StrictStr,
+            description: StrictStr | None = ...,
+            args: list[StrictStr] | None = ...,
+            env: list[EnvVariable] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["terminal"] = ...,
+        ) -> None: ...
 
 
 AuthMethod: TypeAlias = Annotated[
@@ -2482,6 +3365,17 @@ class Implementation(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: StrictStr,
+            title: StrictStr | None = ...,
+            version: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 ProtocolVersion: TypeAlias = Uint16
@@ -2523,6 +3417,18 @@ class InitializeResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            protocol_version: ProtocolVersion,
+            info: Implementation,
+            capabilities: AgentCapabilities | None = ...,
+            auth_methods: list[AuthMethod] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionInfo(_Model):
     """Information about a session returned by session/list"""
@@ -2557,6 +3463,19 @@ class SessionInfo(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            cwd: AbsolutePath,
+            additional_directories: list[AbsolutePath] | None = ...,
+            title: StrictStr | None = ...,
+            updated_at: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 SessionListCursor: TypeAlias = StrictStr
 """An opaque cursor used to paginate `session/list` results."""
@@ -2579,6 +3498,16 @@ class ListSessionsResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            sessions: list[SessionInfo],
+            next_cursor: SessionListCursor | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class LoginAuthResponse(_Model):
     """Response to the `auth/login` method."""
@@ -2589,6 +3518,10 @@ class LoginAuthResponse(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class LogoutAuthResponse(_Model):
@@ -2601,6 +3534,10 @@ class LogoutAuthResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class SessionConfigBoolean(_Model):
     """A boolean on/off toggle session configuration option payload."""
@@ -2610,6 +3547,10 @@ class SessionConfigBoolean(_Model):
         serialization_alias="currentValue",
         description="The current value of the boolean option.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, current_value: StrictBool) -> None: ...
 
 
 SessionConfigId: TypeAlias = StrictStr
@@ -2677,6 +3618,20 @@ class SessionConfigOptionBoolean(SessionConfigBoolean):
     )
     type: Literal["boolean"] = _tag("boolean")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            current_value: StrictBool,
+            config_id: SessionConfigId,
+            name: StrictStr,
+            description: StrictStr | None = ...,
+            category: SessionConfigOptionCategory | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["boolean"] = ...,
+        ) -> None: ...
+
 
 class SessionConfigOptionOther(_Model):
     """Custom or future session configuration option payload.
@@ -2711,6 +3666,19 @@ class SessionConfigOptionOther(_Model):
         description="Custom or future session configuration option type.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            config_id: SessionConfigId,
+            name: StrictStr,
+            description: StrictStr | None = ...,
+            category: SessionConfigOptionCategory | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: StrictStr,
+        ) -> None: ...
+
 
 SessionConfigGroupId: TypeAlias = StrictStr
 """Unique identifier for a session configuration option value group."""
@@ -2735,6 +3703,17 @@ class SessionConfigSelectOption(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            value: SessionConfigValueId,
+            name: StrictStr,
+            description: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionConfigSelectGroup(_Model):
     """A group of possible values for a session configuration option."""
@@ -2755,6 +3734,17 @@ class SessionConfigSelectGroup(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            group_id: SessionConfigGroupId,
+            name: StrictStr,
+            options: list[SessionConfigSelectOption],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 SessionConfigSelectOptions: TypeAlias = (
     list[SessionConfigSelectOption] | list[SessionConfigSelectGroup]
@@ -2771,6 +3761,12 @@ class SessionConfigSelect(_Model):
         description="The currently selected value.",
     )
     options: SessionConfigSelectOptions = Field(description="The set of selectable options.")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, current_value: SessionConfigValueId, options: SessionConfigSelectOptions
+        ) -> None: ...
 
 
 class SessionConfigOptionSelect(SessionConfigSelect):
@@ -2795,6 +3791,21 @@ class SessionConfigOptionSelect(SessionConfigSelect):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
     type: Literal["select"] = _tag("select")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            current_value: SessionConfigValueId,
+            options: SessionConfigSelectOptions,
+            config_id: SessionConfigId,
+            name: StrictStr,
+            description: StrictStr | None = ...,
+            category: SessionConfigOptionCategory | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["select"] = ...,
+        ) -> None: ...
 
 
 SessionConfigOption: TypeAlias = Annotated[
@@ -2835,6 +3846,16 @@ class NewSessionResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            config_options: list[SessionConfigOption] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class PromptResponse(_Model):
     """Response acknowledging that a user prompt was accepted.
@@ -2851,6 +3872,10 @@ class PromptResponse(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class ResumeSessionResponse(_Model):
@@ -2869,6 +3894,15 @@ class ResumeSessionResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            config_options: list[SessionConfigOption] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SetSessionConfigOptionResponse(_Model):
     """Response to `session/set_config_option` method."""
@@ -2884,6 +3918,15 @@ class SetSessionConfigOptionResponse(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            config_options: list[SessionConfigOption],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class AgentResponseResult(_Model):
@@ -2903,6 +3946,27 @@ class AgentResponseResult(_Model):
         | PromptResponse
         | ExtResponse
     ) = Field(description="Method-specific response data.")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            id: RequestId,
+            result: (
+                InitializeResponse
+                | LoginAuthResponse
+                | LogoutAuthResponse
+                | NewSessionResponse
+                | ListSessionsResponse
+                | DeleteSessionResponse
+                | ResumeSessionResponse
+                | CloseSessionResponse
+                | SetSessionConfigOptionResponse
+                | PromptResponse
+                | ExtResponse
+            ),
+        ) -> None: ...
 
 
 class ErrorCode(int):
@@ -2973,12 +4037,20 @@ class Error(_Model):
         description="Optional primitive or structured value that contains additional information about the error.\nThis may include debugging information or context-specific details.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, code: ErrorCode, message: StrictStr, data: Any = ...) -> None: ...
+
 
 class AgentResponseError(_Model):
     """A failed JSON-RPC response."""
 
     id: RequestId = Field(description="The id of the request this response answers.")
     error: Error = Field(description="Method-specific error data.")
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, id: RequestId, error: Error) -> None: ...
 
 
 AgentResponse: TypeAlias = AgentResponseResult | AgentResponseError
@@ -2999,6 +4071,12 @@ class CompleteElicitationNotification(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, elicitation_id: ElicitationId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 ExtNotification: TypeAlias = Any
@@ -3043,6 +4121,16 @@ class AgentMessage(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys. Omitted means no metadata update; `null` is an explicit clear signal.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            message_id: MessageId,
+            content: list[ContentBlock] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateAgentMessage(AgentMessage):
     """An agent message has been created or updated.
@@ -3052,6 +4140,17 @@ class SessionUpdateAgentMessage(AgentMessage):
     fields in the new update patch the previous fields for that message."""
 
     session_update: Literal["agent_message"] = _tag("agent_message", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            message_id: MessageId,
+            content: list[ContentBlock] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["agent_message"] = ...,
+        ) -> None: ...
 
 
 class ContentChunk(_Model):
@@ -3070,11 +4169,32 @@ class ContentChunk(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys. This field is chunk-scoped.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            message_id: MessageId,
+            content: ContentBlock,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateAgentMessageChunk(ContentChunk):
     """A chunk of the agent's response being streamed."""
 
     session_update: Literal["agent_message_chunk"] = _tag("agent_message_chunk", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            message_id: MessageId,
+            content: ContentBlock,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["agent_message_chunk"] = ...,
+        ) -> None: ...
 
 
 class AgentThought(_Model):
@@ -3107,6 +4227,16 @@ class AgentThought(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys. Omitted means no metadata update; `null` is an explicit clear signal.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            message_id: MessageId,
+            content: list[ContentBlock] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateAgentThought(AgentThought):
     """An agent thought or reasoning message has been created or updated.
@@ -3117,11 +4247,33 @@ class SessionUpdateAgentThought(AgentThought):
 
     session_update: Literal["agent_thought"] = _tag("agent_thought", "sessionUpdate")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            message_id: MessageId,
+            content: list[ContentBlock] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["agent_thought"] = ...,
+        ) -> None: ...
+
 
 class SessionUpdateAgentThoughtChunk(ContentChunk):
     """A chunk of the agent's internal reasoning being streamed."""
 
     session_update: Literal["agent_thought_chunk"] = _tag("agent_thought_chunk", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            message_id: MessageId,
+            content: ContentBlock,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["agent_thought_chunk"] = ...,
+        ) -> None: ...
 
 
 class AvailableCommandInputOther(_Model):
@@ -3140,6 +4292,10 @@ class AvailableCommandInputOther(_Model):
         description="Custom or future command input type.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, type: StrictStr) -> None: ...
+
 
 class TextCommandInput(_Model):
     """All text that was typed after the command name is provided as input."""
@@ -3152,11 +4308,25 @@ class TextCommandInput(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, hint: StrictStr, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class AvailableCommandInputText(TextCommandInput):
     """All text that was typed after the command name is provided as input."""
 
     type: Literal["text"] = _tag("text")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            hint: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["text"] = ...,
+        ) -> None: ...
 
 
 AvailableCommandInput: TypeAlias = Annotated[
@@ -3189,6 +4359,17 @@ class AvailableCommand(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: StrictStr,
+            description: StrictStr,
+            input: AvailableCommandInput | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class AvailableCommandsUpdate(_Model):
     """Available commands are ready or have changed"""
@@ -3205,6 +4386,15 @@ class AvailableCommandsUpdate(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            available_commands: list[AvailableCommand],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateAvailableCommandsUpdate(AvailableCommandsUpdate):
     """Available commands are ready or have changed"""
@@ -3212,6 +4402,16 @@ class SessionUpdateAvailableCommandsUpdate(AvailableCommandsUpdate):
     session_update: Literal["available_commands_update"] = _tag(
         "available_commands_update", "sessionUpdate"
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            available_commands: list[AvailableCommand],
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["available_commands_update"] = ...,
+        ) -> None: ...
 
 
 class ConfigOptionUpdate(_Model):
@@ -3229,11 +4429,30 @@ class ConfigOptionUpdate(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            config_options: list[SessionConfigOption],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateConfigOptionUpdate(ConfigOptionUpdate):
     """Session configuration options have been updated."""
 
     session_update: Literal["config_option_update"] = _tag("config_option_update", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            config_options: list[SessionConfigOption],
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["config_option_update"] = ...,
+        ) -> None: ...
 
 
 class SessionUpdateOther(_Model):
@@ -3252,6 +4471,10 @@ class SessionUpdateOther(_Model):
         serialization_alias="sessionUpdate",
         description="Custom or future session update type.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, session_update: StrictStr) -> None: ...
 
 
 class PlanEntryPriority(str):
@@ -3340,6 +4563,17 @@ class PlanEntry(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            content: StrictStr,
+            priority: PlanEntryPriority,
+            status: PlanEntryStatus,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 PlanId: TypeAlias = StrictStr
 """Unique identifier for a plan within a session."""
@@ -3363,11 +4597,32 @@ class PlanItems(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            plan_id: PlanId,
+            entries: list[PlanEntry],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class PlanUpdateContentItems(PlanItems):
     """Structured plan entries."""
 
     type: Literal["items"] = _tag("items")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            plan_id: PlanId,
+            entries: list[PlanEntry],
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["items"] = ...,
+        ) -> None: ...
 
 
 class PlanUpdateContentOther(_Model):
@@ -3389,6 +4644,10 @@ class PlanUpdateContentOther(_Model):
         serialization_alias="planId",
         description="The plan ID to update.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, type: StrictStr, plan_id: PlanId) -> None: ...
 
 
 PlanUpdateContent: TypeAlias = Annotated[
@@ -3415,12 +4674,28 @@ class PlanUpdate(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, plan: PlanUpdateContent, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class SessionUpdatePlanUpdate(PlanUpdate):
     """A content update for a plan identified by ID.
     See protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/v2/agent-plan)"""
 
     session_update: Literal["plan_update"] = _tag("plan_update", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            plan: PlanUpdateContent,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["plan_update"] = ...,
+        ) -> None: ...
 
 
 class SessionInfoUpdate(_Model):
@@ -3448,11 +4723,32 @@ class SessionInfoUpdate(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Omitted means no metadata update; `null` is an\nexplicit clear signal. Implementations MUST NOT make assumptions about values at these keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            updated_at: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateSessionInfoUpdate(SessionInfoUpdate):
     """Session metadata has been updated (title, timestamps, custom metadata)"""
 
     session_update: Literal["session_info_update"] = _tag("session_info_update", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            updated_at: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["session_info_update"] = ...,
+        ) -> None: ...
 
 
 class StopReason(str):
@@ -3513,17 +4809,44 @@ class IdleStateUpdate(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, stop_reason: StopReason | None = ..., field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class StateUpdateIdle(IdleStateUpdate):
     """The agent is ready to process a new prompt."""
 
     state: Literal["idle"] = _tag("idle")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            stop_reason: StopReason | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            state: Literal["idle"] = ...,
+        ) -> None: ...
+
 
 class SessionUpdateStateUpdateIdle(StateUpdateIdle):
     """The state of the agent's foreground work has changed."""
 
     session_update: Literal["state_update"] = _tag("state_update", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            stop_reason: StopReason | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            state: Literal["idle"] = ...,
+            session_update: Literal["state_update"] = ...,
+        ) -> None: ...
 
 
 class StateUpdateOther(_Model):
@@ -3537,11 +4860,21 @@ class StateUpdateOther(_Model):
         description="Custom or future session state.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, state: StrictStr) -> None: ...
+
 
 class SessionUpdateStateUpdateOther(StateUpdateOther):
     """The state of the agent's foreground work has changed."""
 
     session_update: Literal["state_update"] = _tag("state_update", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, state: StrictStr, session_update: Literal["state_update"] = ...
+        ) -> None: ...
 
 
 class RequiresActionStateUpdate(_Model):
@@ -3554,17 +4887,40 @@ class RequiresActionStateUpdate(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class StateUpdateRequiresAction(RequiresActionStateUpdate):
     """Foreground work is blocked on user action."""
 
     state: Literal["requires_action"] = _tag("requires_action")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            field_meta: dict[str, Any] | None = ...,
+            state: Literal["requires_action"] = ...,
+        ) -> None: ...
+
 
 class SessionUpdateStateUpdateRequiresAction(StateUpdateRequiresAction):
     """The state of the agent's foreground work has changed."""
 
     session_update: Literal["state_update"] = _tag("state_update", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            field_meta: dict[str, Any] | None = ...,
+            state: Literal["requires_action"] = ...,
+            session_update: Literal["state_update"] = ...,
+        ) -> None: ...
 
 
 class RunningStateUpdate(_Model):
@@ -3577,17 +4933,37 @@ class RunningStateUpdate(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class StateUpdateRunning(RunningStateUpdate):
     """Foreground work is in progress."""
 
     state: Literal["running"] = _tag("running")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, field_meta: dict[str, Any] | None = ..., state: Literal["running"] = ...
+        ) -> None: ...
+
 
 class SessionUpdateStateUpdateRunning(StateUpdateRunning):
     """The state of the agent's foreground work has changed."""
 
     session_update: Literal["state_update"] = _tag("state_update", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            field_meta: dict[str, Any] | None = ...,
+            state: Literal["running"] = ...,
+            session_update: Literal["state_update"] = ...,
+        ) -> None: ...
 
 
 class TerminalOutputChunk(_Model):
@@ -3606,6 +4982,16 @@ class TerminalOutputChunk(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys. This field is chunk-scoped. Omitted and `null` are\nequivalent and mean no chunk metadata was provided.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            terminal_id: TerminalId,
+            data: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateTerminalOutputChunk(TerminalOutputChunk):
     """A chunk of bytes appended to an agent-owned terminal's output."""
@@ -3613,6 +4999,17 @@ class SessionUpdateTerminalOutputChunk(TerminalOutputChunk):
     session_update: Literal["terminal_output_chunk"] = _tag(
         "terminal_output_chunk", "sessionUpdate"
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            terminal_id: TerminalId,
+            data: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["terminal_output_chunk"] = ...,
+        ) -> None: ...
 
 
 class TerminalExitStatus(_Model):
@@ -3638,6 +5035,16 @@ class TerminalExitStatus(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys. This metadata is scoped to the exit information. Omitted\nand `null` are equivalent and mean no exit metadata was provided.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            exit_code: Uint32 | None = ...,
+            signal: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class TerminalOutput(_Model):
     """An authoritative replacement snapshot of terminal output bytes."""
@@ -3649,6 +5056,10 @@ class TerminalOutput(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys. This metadata is scoped to the replacement snapshot. Omitted\nand `null` are equivalent and mean no snapshot metadata was provided.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, data: StrictStr, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class TerminalUpdate(_Model):
@@ -3684,11 +5095,38 @@ class TerminalUpdate(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Omitted means no metadata update; `null` is an\nexplicit clear signal. Implementations MUST NOT make assumptions about values at these keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            terminal_id: TerminalId,
+            command: StrictStr | None = ...,
+            cwd: AbsolutePath | None = ...,
+            output: TerminalOutput | None = ...,
+            exit_status: TerminalExitStatus | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateTerminalUpdate(TerminalUpdate):
     """An agent-owned terminal has been created or updated."""
 
     session_update: Literal["terminal_update"] = _tag("terminal_update", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            terminal_id: TerminalId,
+            command: StrictStr | None = ...,
+            cwd: AbsolutePath | None = ...,
+            output: TerminalOutput | None = ...,
+            exit_status: TerminalExitStatus | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["terminal_update"] = ...,
+        ) -> None: ...
 
 
 class ToolCallContentChunk(_Model):
@@ -3714,6 +5152,16 @@ class ToolCallContentChunk(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys. This field is chunk-scoped.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            tool_call_id: ToolCallId,
+            content: ToolCallContent,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateToolCallContentChunk(ToolCallContentChunk):
     """A chunk of tool-call content being streamed."""
@@ -3722,11 +5170,39 @@ class SessionUpdateToolCallContentChunk(ToolCallContentChunk):
         "tool_call_content_chunk", "sessionUpdate"
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            tool_call_id: ToolCallId,
+            content: ToolCallContent,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["tool_call_content_chunk"] = ...,
+        ) -> None: ...
+
 
 class SessionUpdateToolCallUpdate(ToolCallUpdate):
     """A tool call has been created or updated."""
 
     session_update: Literal["tool_call_update"] = _tag("tool_call_update", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            tool_call_id: ToolCallId,
+            title: StrictStr | None = ...,
+            kind: ToolKind | None = ...,
+            status: ToolCallStatus | None = ...,
+            content: list[ToolCallContent] | None = ...,
+            locations: list[ToolCallLocation] | None = ...,
+            raw_input: Any = ...,
+            raw_output: Any = ...,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["tool_call_update"] = ...,
+        ) -> None: ...
 
 
 class Cost(_Model):
@@ -3743,6 +5219,16 @@ class Cost(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            amount: StrictFloat,
+            currency: Annotated[StrictStr, Field(pattern="^[A-Z]{3}$")],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class UsageUpdate(_Model):
     """Context window and cost update for a session."""
@@ -3757,11 +5243,34 @@ class UsageUpdate(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            used: Uint64,
+            size: Uint64,
+            cost: Cost | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateUsageUpdate(UsageUpdate):
     """Context window and cost update for the session."""
 
     session_update: Literal["usage_update"] = _tag("usage_update", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            used: Uint64,
+            size: Uint64,
+            cost: Cost | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["usage_update"] = ...,
+        ) -> None: ...
 
 
 class UserMessage(_Model):
@@ -3794,6 +5303,16 @@ class UserMessage(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys. Omitted means no metadata update; `null` is an explicit clear signal.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            message_id: MessageId,
+            content: list[ContentBlock] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateUserMessage(UserMessage):
     """A user message has been created or updated.
@@ -3804,11 +5323,33 @@ class SessionUpdateUserMessage(UserMessage):
 
     session_update: Literal["user_message"] = _tag("user_message", "sessionUpdate")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            message_id: MessageId,
+            content: list[ContentBlock] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["user_message"] = ...,
+        ) -> None: ...
+
 
 class SessionUpdateUserMessageChunk(ContentChunk):
     """A chunk of the user's message being streamed."""
 
     session_update: Literal["user_message_chunk"] = _tag("user_message_chunk", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            message_id: MessageId,
+            content: ContentBlock,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["user_message_chunk"] = ...,
+        ) -> None: ...
 
 
 SessionUpdate: TypeAlias = Annotated[
@@ -3893,6 +5434,16 @@ class UpdateSessionNotification(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            update: SessionUpdate,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class AgentNotification(_Model):
     """A JSON-RPC notification object."""
@@ -3901,6 +5452,17 @@ class AgentNotification(_Model):
     params: UpdateSessionNotification | CompleteElicitationNotification | ExtNotification | None = (
         Field(default=None, description="Method-specific notification parameters.")
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            method: StrictStr,
+            params: (
+                UpdateSessionNotification | CompleteElicitationNotification | ExtNotification | None
+            ) = ...,
+        ) -> None: ...
 
 
 StateUpdate: TypeAlias = Annotated[
@@ -3942,6 +5504,12 @@ class CloseSessionRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, session_id: SessionId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class DeleteSessionRequest(_Model):
     """Request parameters for deleting an existing session from `session/list`.
@@ -3960,6 +5528,12 @@ class DeleteSessionRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, session_id: SessionId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class TerminalAuthCapabilities(_Model):
     """Capabilities for terminal authentication methods.
@@ -3974,6 +5548,10 @@ class TerminalAuthCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class AuthCapabilities(_Model):
@@ -3994,6 +5572,15 @@ class AuthCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            terminal: TerminalAuthCapabilities | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ElicitationFormCapabilities(_Model):
     """Form-based elicitation capabilities.
@@ -4007,6 +5594,10 @@ class ElicitationFormCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class ElicitationUrlCapabilities(_Model):
     """URL-based elicitation capabilities.
@@ -4019,6 +5610,10 @@ class ElicitationUrlCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class ElicitationCapabilities(_Model):
@@ -4038,6 +5633,16 @@ class ElicitationCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            form: ElicitationFormCapabilities | None = ...,
+            url: ElicitationUrlCapabilities | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class ClientCapabilities(_Model):
@@ -4063,6 +5668,16 @@ class ClientCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            auth: AuthCapabilities | None = ...,
+            elicitation: ElicitationCapabilities | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class InitializeRequest(_Model):
@@ -4091,6 +5706,17 @@ class InitializeRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            protocol_version: ProtocolVersion,
+            info: Implementation,
+            capabilities: ClientCapabilities | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ListSessionsRequest(_Model):
     """Request parameters for listing existing sessions."""
@@ -4108,6 +5734,16 @@ class ListSessionsRequest(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            cwd: AbsolutePath | None = ...,
+            cursor: SessionListCursor | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class LoginAuthRequest(_Model):
@@ -4131,6 +5767,12 @@ class LoginAuthRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, method_id: AuthMethodId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class LogoutAuthRequest(_Model):
     """Request parameters for the `auth/logout` method.
@@ -4148,6 +5790,10 @@ class LogoutAuthRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class HttpHeader(_Model):
     """An HTTP header to set when making requests to the MCP server."""
@@ -4160,6 +5806,12 @@ class HttpHeader(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, name: StrictStr, value: StrictStr, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 class McpServerHttp(_Model):
@@ -4177,6 +5829,17 @@ class McpServerHttp(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: StrictStr,
+            url: StrictStr,
+            headers: list[HttpHeader] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class HttpMcpServer(McpServerHttp):
     """HTTP transport configuration
@@ -4184,6 +5847,18 @@ class HttpMcpServer(McpServerHttp):
     Only available when the Agent capabilities include `session.mcp.http`."""
 
     type: Literal["http"] = _tag("http")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: StrictStr,
+            url: StrictStr,
+            headers: list[HttpHeader] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["http"] = ...,
+        ) -> None: ...
 
 
 class McpServerOther(_Model):
@@ -4200,6 +5875,10 @@ class McpServerOther(_Model):
     type: StrictStr = Field(
         description="Custom or future MCP server transport type.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, type: StrictStr) -> None: ...
 
 
 class McpServerStdio(_Model):
@@ -4220,6 +5899,18 @@ class McpServerStdio(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: StrictStr,
+            command: AbsolutePath,
+            args: list[StrictStr] | None = ...,
+            env: list[EnvVariable] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class StdioMcpServer(McpServerStdio):
     """Stdio transport configuration
@@ -4227,6 +5918,19 @@ class StdioMcpServer(McpServerStdio):
     Only available when the Agent capabilities include `session.mcp.stdio`."""
 
     type: Literal["stdio"] = _tag("stdio")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: StrictStr,
+            command: AbsolutePath,
+            args: list[StrictStr] | None = ...,
+            env: list[EnvVariable] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["stdio"] = ...,
+        ) -> None: ...
 
 
 McpServer: TypeAlias = Annotated[
@@ -4276,6 +5980,17 @@ class NewSessionRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            cwd: AbsolutePath,
+            additional_directories: list[AbsolutePath] | None = ...,
+            mcp_servers: list[McpServer] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class PromptRequest(_Model):
     """Request parameters for sending a user prompt to the agent.
@@ -4300,6 +6015,16 @@ class PromptRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            prompt: list[ContentBlock],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ReplayFromOther(_Model):
     """Custom or future replay cursor.
@@ -4322,6 +6047,10 @@ class ReplayFromOther(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, type: StrictStr, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class ReplayFromStart(_Model):
     """Inclusive replay cursor requesting replay from the start of the conversation."""
@@ -4333,11 +6062,21 @@ class ReplayFromStart(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class StartReplayFrom(ReplayFromStart):
     """Replay the whole conversation from its first replayable entry."""
 
     type: Literal["start"] = _tag("start")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, field_meta: dict[str, Any] | None = ..., type: Literal["start"] = ...
+        ) -> None: ...
 
 
 ReplayFrom: TypeAlias = Annotated[
@@ -4393,6 +6132,19 @@ class ResumeSessionRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            cwd: AbsolutePath,
+            additional_directories: list[AbsolutePath] | None = ...,
+            mcp_servers: list[McpServer] | None = ...,
+            replay_from: ReplayFrom | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SetSessionConfigOptionRequestBoolean(_Model):
     """A boolean value (`type: "boolean"`)."""
@@ -4416,6 +6168,18 @@ class SetSessionConfigOptionRequestBoolean(_Model):
     value: StrictBool = Field(description="The boolean value.")
     type: Literal["boolean"] = _tag("boolean")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            config_id: SessionConfigId,
+            field_meta: dict[str, Any] | None = ...,
+            value: StrictBool,
+            type: Literal["boolean"] = ...,
+        ) -> None: ...
+
 
 class SetSessionConfigOptionRequestId(_Model):
     """A [`SessionConfigValueId`] string value (`type: "id"`)."""
@@ -4438,6 +6202,18 @@ class SetSessionConfigOptionRequestId(_Model):
     )
     value: SessionConfigValueId = Field(description="The value ID.")
     type: Literal["id"] = _tag("id")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            config_id: SessionConfigId,
+            field_meta: dict[str, Any] | None = ...,
+            value: SessionConfigValueId,
+            type: Literal["id"] = ...,
+        ) -> None: ...
 
 
 class SetSessionConfigOptionRequestOther(_Model):
@@ -4467,6 +6243,18 @@ class SetSessionConfigOptionRequestOther(_Model):
         description="Custom or future session configuration option value type.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
     value: Any = Field(description="Raw value payload for the custom or future value type.")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            config_id: SessionConfigId,
+            field_meta: dict[str, Any] | None = ...,
+            type: StrictStr,
+            value: Any,
+        ) -> None: ...
 
 
 SetSessionConfigOptionRequest: TypeAlias = Annotated[
@@ -4503,6 +6291,29 @@ class ClientRequest(_Model):
         | None
     ) = Field(default=None, description="Method-specific request parameters.")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            id: RequestId,
+            method: StrictStr,
+            params: (
+                InitializeRequest
+                | LoginAuthRequest
+                | LogoutAuthRequest
+                | NewSessionRequest
+                | ListSessionsRequest
+                | DeleteSessionRequest
+                | ResumeSessionRequest
+                | CloseSessionRequest
+                | SetSessionConfigOptionRequest
+                | PromptRequest
+                | ExtRequest
+                | None
+            ) = ...,
+        ) -> None: ...
+
 
 ElicitationContentValue: TypeAlias = StrictStr | Int64 | StrictFloat | StrictBool | list[StrictStr]
 """Allowed wire representations for [`ElicitationContentValue`]."""
@@ -4516,6 +6327,10 @@ class ElicitationAcceptAction(_Model):
         description="The user-provided content, if any, as an object matching the requested schema.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, content: dict[str, ElicitationContentValue] | None = ...) -> None: ...
+
 
 class CreateElicitationResponseAccept(ElicitationAcceptAction):
     """The user accepted and provided content."""
@@ -4527,6 +6342,16 @@ class CreateElicitationResponseAccept(ElicitationAcceptAction):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
     action: Literal["accept"] = _tag("accept")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            content: dict[str, ElicitationContentValue] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            action: Literal["accept"] = ...,
+        ) -> None: ...
 
 
 class CreateElicitationResponseCancel(_Model):
@@ -4540,6 +6365,12 @@ class CreateElicitationResponseCancel(_Model):
     )
     action: Literal["cancel"] = _tag("cancel")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, field_meta: dict[str, Any] | None = ..., action: Literal["cancel"] = ...
+        ) -> None: ...
+
 
 class CreateElicitationResponseDecline(_Model):
     """The user declined the elicitation."""
@@ -4551,6 +6382,12 @@ class CreateElicitationResponseDecline(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
     action: Literal["decline"] = _tag("decline")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, field_meta: dict[str, Any] | None = ..., action: Literal["decline"] = ...
+        ) -> None: ...
 
 
 class CreateElicitationResponseOther(_Model):
@@ -4573,6 +6410,12 @@ class CreateElicitationResponseOther(_Model):
     action: StrictStr = Field(
         description="Custom or future elicitation action.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, field_meta: dict[str, Any] | None = ..., action: StrictStr
+        ) -> None: ...
 
 
 CreateElicitationResponse: TypeAlias = Annotated[
@@ -4604,6 +6447,10 @@ class RequestPermissionOutcomeCancelled(_Model):
 
     outcome: Literal["cancelled"] = _tag("cancelled")
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, outcome: Literal["cancelled"] = ...) -> None: ...
+
 
 class RequestPermissionOutcomeOther(_Model):
     """Custom or future permission outcome.
@@ -4621,6 +6468,10 @@ class RequestPermissionOutcomeOther(_Model):
         description="Custom or future permission outcome.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, outcome: StrictStr) -> None: ...
+
 
 class SelectedPermissionOutcome(_Model):
     """The user selected one of the provided options."""
@@ -4637,11 +6488,27 @@ class SelectedPermissionOutcome(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, option_id: PermissionOptionId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class RequestPermissionOutcomeSelected(SelectedPermissionOutcome):
     """The user selected one of the provided options."""
 
     outcome: Literal["selected"] = _tag("selected")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            option_id: PermissionOptionId,
+            field_meta: dict[str, Any] | None = ...,
+            outcome: Literal["selected"] = ...,
+        ) -> None: ...
 
 
 RequestPermissionOutcome: TypeAlias = Annotated[
@@ -4671,6 +6538,12 @@ class RequestPermissionResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, outcome: RequestPermissionOutcome, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class ClientResponseResult(_Model):
     """A successful JSON-RPC response."""
@@ -4680,12 +6553,25 @@ class ClientResponseResult(_Model):
         description="Method-specific response data."
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            id: RequestId,
+            result: RequestPermissionResponse | CreateElicitationResponse | ExtResponse,
+        ) -> None: ...
+
 
 class ClientResponseError(_Model):
     """A failed JSON-RPC response."""
 
     id: RequestId = Field(description="The id of the request this response answers.")
     error: Error = Field(description="Method-specific error data.")
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, id: RequestId, error: Error) -> None: ...
 
 
 ClientResponse: TypeAlias = ClientResponseResult | ClientResponseError
@@ -4710,6 +6596,12 @@ class CancelSessionNotification(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, session_id: SessionId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class ClientNotification(_Model):
     """A JSON-RPC notification object."""
@@ -4718,6 +6610,15 @@ class ClientNotification(_Model):
     params: CancelSessionNotification | ExtNotification | None = Field(
         default=None, description="Method-specific notification parameters."
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            method: StrictStr,
+            params: CancelSessionNotification | ExtNotification | None = ...,
+        ) -> None: ...
 
 
 class CancelRequestNotification(_Model):
@@ -4737,6 +6638,12 @@ class CancelRequestNotification(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, request_id: RequestId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class ProtocolLevelNotification(_Model):
     """A JSON-RPC notification object."""
@@ -4745,3 +6652,9 @@ class ProtocolLevelNotification(_Model):
     params: CancelRequestNotification | None = Field(
         default=None, description="Method-specific notification parameters."
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, method: StrictStr, params: CancelRequestNotification | None = ...
+        ) -> None: ...

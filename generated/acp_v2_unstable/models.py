@@ -10,6 +10,7 @@ wire names work for dict and JSON input, and dumps use wire names.
 from __future__ import annotations
 
 from typing import (
+    TYPE_CHECKING,
     Annotated,
     Any,
     ClassVar,
@@ -464,6 +465,12 @@ class ConnectMcpRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, server_id: McpServerAcpId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 RequestId: TypeAlias = None | Int64 | StrictStr
 """JSON RPC Request Id
@@ -487,6 +494,10 @@ class ElicitationRequestScope(_Model):
         description="The request this elicitation is tied to.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, request_id: RequestId) -> None: ...
+
 
 class MultiSelectItemsOther(_Model):
     """Custom or future typed multi-select items."""
@@ -494,6 +505,10 @@ class MultiSelectItemsOther(_Model):
     type: StrictStr = Field(
         description="Custom or future multi-select item type.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, type: StrictStr) -> None: ...
 
 
 class StringMultiSelectItems(_Model):
@@ -509,11 +524,30 @@ class StringMultiSelectItems(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            enum: Annotated[list[StrictStr], Field(min_length=1)],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class MultiSelectItemsString(StringMultiSelectItems):
     """Multi-select string items with plain string values."""
 
     type: Literal["string"] = _tag("string")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            enum: Annotated[list[StrictStr], Field(min_length=1)],
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["string"] = ...,
+        ) -> None: ...
 
 
 class EnumOption(_Model):
@@ -532,6 +566,17 @@ class EnumOption(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            const: StrictStr,
+            title: StrictStr,
+            description: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class TitledMultiSelectItems(_Model):
     """Items definition for titled multi-select enum properties."""
@@ -547,6 +592,15 @@ class TitledMultiSelectItems(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            any_of: Annotated[list[EnumOption], Field(min_length=1)],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 MultiSelectItems: TypeAlias = Annotated[
@@ -608,11 +662,40 @@ class MultiSelectPropertySchema(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            min_items: Uint64 | None = ...,
+            max_items: Uint64 | None = ...,
+            items: MultiSelectItems,
+            default: list[StrictStr] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ElicitationPropertySchemaArray(MultiSelectPropertySchema):
     """Multi-select array property."""
 
     type: Literal["array"] = _tag("array")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            min_items: Uint64 | None = ...,
+            max_items: Uint64 | None = ...,
+            items: MultiSelectItems,
+            default: list[StrictStr] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["array"] = ...,
+        ) -> None: ...
 
 
 class BooleanPropertySchema(_Model):
@@ -637,11 +720,34 @@ class BooleanPropertySchema(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            default: StrictBool | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ElicitationPropertySchemaBoolean(BooleanPropertySchema):
     """Boolean property."""
 
     type: Literal["boolean"] = _tag("boolean")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            default: StrictBool | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["boolean"] = ...,
+        ) -> None: ...
 
 
 class IntegerPropertySchema(_Model):
@@ -674,11 +780,38 @@ class IntegerPropertySchema(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            minimum: Int64 | None = ...,
+            maximum: Int64 | None = ...,
+            default: Int64 | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ElicitationPropertySchemaInteger(IntegerPropertySchema):
     """Integer property."""
 
     type: Literal["integer"] = _tag("integer")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            minimum: Int64 | None = ...,
+            maximum: Int64 | None = ...,
+            default: Int64 | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["integer"] = ...,
+        ) -> None: ...
 
 
 class NumberPropertySchema(_Model):
@@ -711,11 +844,38 @@ class NumberPropertySchema(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            minimum: StrictFloat | None = ...,
+            maximum: StrictFloat | None = ...,
+            default: StrictFloat | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ElicitationPropertySchemaNumber(NumberPropertySchema):
     """Number (floating-point) property."""
 
     type: Literal["number"] = _tag("number")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            minimum: StrictFloat | None = ...,
+            maximum: StrictFloat | None = ...,
+            default: StrictFloat | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["number"] = ...,
+        ) -> None: ...
 
 
 class ElicitationPropertySchemaOther(_Model):
@@ -732,6 +892,10 @@ class ElicitationPropertySchemaOther(_Model):
     type: StrictStr = Field(
         description="Custom or future elicitation property schema type.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, type: StrictStr) -> None: ...
 
 
 class StringFormat(str):
@@ -819,11 +983,46 @@ class StringPropertySchema(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            min_length: Uint32 | None = ...,
+            max_length: Uint32 | None = ...,
+            pattern: StrictStr | None = ...,
+            format: StringFormat | None = ...,
+            default: StrictStr | None = ...,
+            enum: Annotated[list[StrictStr], Field(min_length=1)] | None = ...,
+            one_of: Annotated[list[EnumOption], Field(min_length=1)] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ElicitationPropertySchemaString(StringPropertySchema):
     """String property (or single-select enum when `enum`/`oneOf` is set)."""
 
     type: Literal["string"] = _tag("string")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            min_length: Uint32 | None = ...,
+            max_length: Uint32 | None = ...,
+            pattern: StrictStr | None = ...,
+            format: StringFormat | None = ...,
+            default: StrictStr | None = ...,
+            enum: Annotated[list[StrictStr], Field(min_length=1)] | None = ...,
+            one_of: Annotated[list[EnumOption], Field(min_length=1)] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["string"] = ...,
+        ) -> None: ...
 
 
 ElicitationPropertySchema: TypeAlias = Annotated[
@@ -895,6 +1094,19 @@ class ElicitationSchema(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            type: ElicitationSchemaType | None = ...,
+            title: StrictStr | None = ...,
+            properties: dict[str, ElicitationPropertySchema] | None = ...,
+            required: list[StrictStr] | None = ...,
+            description: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ElicitationFormModeRequest(ElicitationRequestScope):
     """Tied to a specific JSON-RPC request outside of a session
@@ -905,6 +1117,12 @@ class ElicitationFormModeRequest(ElicitationRequestScope):
         serialization_alias="requestedSchema",
         description="A JSON Schema describing the form fields to present to the user.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, request_id: RequestId, requested_schema: ElicitationSchema
+        ) -> None: ...
 
 
 class CreateElicitationRequestFormRequest(ElicitationFormModeRequest):
@@ -920,6 +1138,18 @@ class CreateElicitationRequestFormRequest(ElicitationFormModeRequest):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
     mode: Literal["form"] = _tag("form")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            request_id: RequestId,
+            requested_schema: ElicitationSchema,
+            message: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            mode: Literal["form"] = ...,
+        ) -> None: ...
 
 
 SessionId: TypeAlias = StrictStr
@@ -954,6 +1184,12 @@ class ElicitationSessionScope(_Model):
         description="Optional tool call within the session.\n\nOptional. Omitted and `null` are equivalent and mean the elicitation is scoped to the\nsession without a specific tool call.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, session_id: SessionId, tool_call_id: ToolCallId | None = ...
+        ) -> None: ...
+
 
 class ElicitationFormModeSession(ElicitationSessionScope):
     """Tied to a session, optionally to a specific tool call within that session."""
@@ -963,6 +1199,16 @@ class ElicitationFormModeSession(ElicitationSessionScope):
         serialization_alias="requestedSchema",
         description="A JSON Schema describing the form fields to present to the user.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            tool_call_id: ToolCallId | None = ...,
+            requested_schema: ElicitationSchema,
+        ) -> None: ...
 
 
 class CreateElicitationRequestFormSession(ElicitationFormModeSession):
@@ -978,6 +1224,19 @@ class CreateElicitationRequestFormSession(ElicitationFormModeSession):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
     mode: Literal["form"] = _tag("form")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            tool_call_id: ToolCallId | None = ...,
+            requested_schema: ElicitationSchema,
+            message: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            mode: Literal["form"] = ...,
+        ) -> None: ...
 
 
 class CreateElicitationRequestOtherRequest(ElicitationRequestScope):
@@ -1004,6 +1263,17 @@ class CreateElicitationRequestOtherRequest(ElicitationRequestScope):
         description="Custom or future elicitation mode.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            request_id: RequestId,
+            message: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            mode: StrictStr,
+        ) -> None: ...
+
 
 class CreateElicitationRequestOtherSession(ElicitationSessionScope):
     """Custom or future elicitation mode.
@@ -1029,6 +1299,18 @@ class CreateElicitationRequestOtherSession(ElicitationSessionScope):
         description="Custom or future elicitation mode.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            tool_call_id: ToolCallId | None = ...,
+            message: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            mode: StrictStr,
+        ) -> None: ...
+
 
 ElicitationId: TypeAlias = StrictStr
 """Unique identifier for an elicitation."""
@@ -1045,6 +1327,12 @@ class ElicitationUrlModeRequest(ElicitationRequestScope):
     )
     url: StrictStr = Field(description="The URL to direct the user to.")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, request_id: RequestId, elicitation_id: ElicitationId, url: StrictStr
+        ) -> None: ...
+
 
 class CreateElicitationRequestUrlRequest(ElicitationUrlModeRequest):
     """URL-based elicitation where the client directs the user to a URL."""
@@ -1060,6 +1348,19 @@ class CreateElicitationRequestUrlRequest(ElicitationUrlModeRequest):
     )
     mode: Literal["url"] = _tag("url")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            request_id: RequestId,
+            elicitation_id: ElicitationId,
+            url: StrictStr,
+            message: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            mode: Literal["url"] = ...,
+        ) -> None: ...
+
 
 class ElicitationUrlModeSession(ElicitationSessionScope):
     """Tied to a session, optionally to a specific tool call within that session."""
@@ -1070,6 +1371,17 @@ class ElicitationUrlModeSession(ElicitationSessionScope):
         description="The unique identifier for this elicitation.",
     )
     url: StrictStr = Field(description="The URL to direct the user to.")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            tool_call_id: ToolCallId | None = ...,
+            elicitation_id: ElicitationId,
+            url: StrictStr,
+        ) -> None: ...
 
 
 class CreateElicitationRequestUrlSession(ElicitationUrlModeSession):
@@ -1085,6 +1397,20 @@ class CreateElicitationRequestUrlSession(ElicitationUrlModeSession):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
     mode: Literal["url"] = _tag("url")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            tool_call_id: ToolCallId | None = ...,
+            elicitation_id: ElicitationId,
+            url: StrictStr,
+            message: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            mode: Literal["url"] = ...,
+        ) -> None: ...
 
 
 CreateElicitationRequest: TypeAlias = Annotated[
@@ -1136,6 +1462,12 @@ class DisconnectMcpRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, connection_id: McpConnectionId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 ExtRequest: TypeAlias = Any
 """Allows for sending an arbitrary request that is not part of the ACP spec.
@@ -1168,6 +1500,17 @@ class MessageMcpRequest(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            connection_id: McpConnectionId,
+            method: StrictStr,
+            params: dict[str, Any] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 PermissionOptionId: TypeAlias = StrictStr
@@ -1225,6 +1568,17 @@ class PermissionOption(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            option_id: PermissionOptionId,
+            name: StrictStr,
+            kind: PermissionOptionKind,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 AbsolutePath: TypeAlias = StrictStr
 """An absolute filesystem path used by the protocol."""
@@ -1260,11 +1614,36 @@ class CommandPermissionSubject(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys. Omitted and `null` are equivalent and mean no subject metadata was provided.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            command: StrictStr,
+            cwd: AbsolutePath,
+            tool_call_id: ToolCallId | None = ...,
+            terminal_id: TerminalId | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class RequestPermissionSubjectCommand(CommandPermissionSubject):
     """Permission is requested before running a command."""
 
     type: Literal["command"] = _tag("command")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            command: StrictStr,
+            cwd: AbsolutePath,
+            tool_call_id: ToolCallId | None = ...,
+            terminal_id: TerminalId | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["command"] = ...,
+        ) -> None: ...
 
 
 class RequestPermissionSubjectOther(_Model):
@@ -1282,6 +1661,10 @@ class RequestPermissionSubjectOther(_Model):
     type: StrictStr = Field(
         description="Custom or future permission subject type.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, type: StrictStr) -> None: ...
 
 
 class Role(str):
@@ -1332,6 +1715,17 @@ class Annotations(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            audience: list[Role] | None = ...,
+            last_modified: StrictStr | None = ...,
+            priority: Annotated[StrictFloat, Field(ge=0, le=1)] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 MediaType: TypeAlias = StrictStr
 """An Internet media type identifying the format of protocol content."""
@@ -1357,6 +1751,17 @@ class AudioContent(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            data: StrictStr,
+            mime_type: MediaType,
+            annotations: Annotations | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ContentBlockAudio(AudioContent):
     """Audio data for transcription or analysis.
@@ -1364,6 +1769,18 @@ class ContentBlockAudio(AudioContent):
     Requires the `audio` prompt capability when included in prompts."""
 
     type: Literal["audio"] = _tag("audio")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            data: StrictStr,
+            mime_type: MediaType,
+            annotations: Annotations | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["audio"] = ...,
+        ) -> None: ...
 
 
 class ImageContent(_Model):
@@ -1389,6 +1806,18 @@ class ImageContent(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            data: StrictStr,
+            mime_type: MediaType,
+            uri: StrictStr | None = ...,
+            annotations: Annotations | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ContentBlockImage(ImageContent):
     """Images for visual context or analysis.
@@ -1396,6 +1825,19 @@ class ContentBlockImage(ImageContent):
     Requires the `image` prompt capability when included in prompts."""
 
     type: Literal["image"] = _tag("image")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            data: StrictStr,
+            mime_type: MediaType,
+            uri: StrictStr | None = ...,
+            annotations: Annotations | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["image"] = ...,
+        ) -> None: ...
 
 
 class ContentBlockOther(_Model):
@@ -1412,6 +1854,10 @@ class ContentBlockOther(_Model):
     type: StrictStr = Field(
         description="Custom or future content block type.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, type: StrictStr) -> None: ...
 
 
 class BlobResourceContents(_Model):
@@ -1432,6 +1878,17 @@ class BlobResourceContents(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            blob: StrictStr,
+            uri: StrictStr,
+            mime_type: MediaType | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class TextResourceContents(_Model):
     """Text-based resource contents."""
@@ -1450,6 +1907,17 @@ class TextResourceContents(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            text: StrictStr,
+            uri: StrictStr,
+            mime_type: MediaType | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 EmbeddedResourceResource: TypeAlias = TextResourceContents | BlobResourceContents
@@ -1473,6 +1941,16 @@ class EmbeddedResource(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            resource: EmbeddedResourceResource,
+            annotations: Annotations | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ContentBlockResource(EmbeddedResource):
     """Complete resource contents embedded directly in the message.
@@ -1482,6 +1960,17 @@ class ContentBlockResource(EmbeddedResource):
     Requires the `embeddedContext` prompt capability when included in prompts."""
 
     type: Literal["resource"] = _tag("resource")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            resource: EmbeddedResourceResource,
+            annotations: Annotations | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["resource"] = ...,
+        ) -> None: ...
 
 
 class IconTheme(str):
@@ -1526,6 +2015,17 @@ class Icon(_Model):
         default=None, description="Optional theme this icon is designed for."
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            src: StrictStr,
+            mime_type: MediaType | None = ...,
+            sizes: list[StrictStr] | None = ...,
+            theme: IconTheme | None = ...,
+        ) -> None: ...
+
 
 class ResourceLink(_Model):
     """A resource that the server is capable of reading, included in a prompt or tool call result."""
@@ -1562,6 +2062,22 @@ class ResourceLink(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: StrictStr,
+            uri: StrictStr,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            icons: list[Icon] | None = ...,
+            mime_type: MediaType | None = ...,
+            size: Int64 | None = ...,
+            annotations: Annotations | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ContentBlockResourceLink(ResourceLink):
     """References to resources that the agent can access.
@@ -1569,6 +2085,23 @@ class ContentBlockResourceLink(ResourceLink):
     All agents MUST support resource links in prompts."""
 
     type: Literal["resource_link"] = _tag("resource_link")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: StrictStr,
+            uri: StrictStr,
+            title: StrictStr | None = ...,
+            description: StrictStr | None = ...,
+            icons: list[Icon] | None = ...,
+            mime_type: MediaType | None = ...,
+            size: Int64 | None = ...,
+            annotations: Annotations | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["resource_link"] = ...,
+        ) -> None: ...
 
 
 class TextContent(_Model):
@@ -1586,6 +2119,16 @@ class TextContent(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            text: StrictStr,
+            annotations: Annotations | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ContentBlockText(TextContent):
     """Text content. May be plain text or formatted with Markdown.
@@ -1594,6 +2137,17 @@ class ContentBlockText(TextContent):
     Clients SHOULD render this text as Markdown."""
 
     type: Literal["text"] = _tag("text")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            text: StrictStr,
+            annotations: Annotations | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["text"] = ...,
+        ) -> None: ...
 
 
 ContentBlock: TypeAlias = Annotated[
@@ -1644,17 +2198,37 @@ class Content(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, content: ContentBlock, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class ToolCallContentContent(Content):
     """Standard content block (text, images, resources)."""
 
     type: Literal["content"] = _tag("content")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            content: ContentBlock,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["content"] = ...,
+        ) -> None: ...
+
 
 class DiffPathChange(_Model):
     """Operation metadata for add, delete, and modify changes."""
 
     path: AbsolutePath = Field(description="Absolute path for the operation.")
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, path: AbsolutePath) -> None: ...
 
 
 class DiffFileType(str):
@@ -1710,6 +2284,18 @@ class DiffChangeAdd(DiffPathChange):
     )
     operation: Literal["add"] = _tag("add")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            path: AbsolutePath,
+            file_type: DiffFileType | None = ...,
+            mime_type: MediaType | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            operation: Literal["add"] = ...,
+        ) -> None: ...
+
 
 class DiffPathPairChange(_Model):
     """Operation metadata for move and copy changes."""
@@ -1720,6 +2306,10 @@ class DiffPathPairChange(_Model):
         description="Absolute path before the operation.",
     )
     path: AbsolutePath = Field(description="Absolute path after the operation.")
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, old_path: AbsolutePath, path: AbsolutePath) -> None: ...
 
 
 class DiffChangeCopy(DiffPathPairChange):
@@ -1745,6 +2335,19 @@ class DiffChangeCopy(DiffPathPairChange):
     )
     operation: Literal["copy"] = _tag("copy")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            old_path: AbsolutePath,
+            path: AbsolutePath,
+            file_type: DiffFileType | None = ...,
+            mime_type: MediaType | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            operation: Literal["copy"] = ...,
+        ) -> None: ...
+
 
 class DiffChangeDelete(DiffPathChange):
     """A file was deleted."""
@@ -1768,6 +2371,18 @@ class DiffChangeDelete(DiffPathChange):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
     operation: Literal["delete"] = _tag("delete")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            path: AbsolutePath,
+            file_type: DiffFileType | None = ...,
+            mime_type: MediaType | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            operation: Literal["delete"] = ...,
+        ) -> None: ...
 
 
 class DiffChangeModify(DiffPathChange):
@@ -1793,6 +2408,18 @@ class DiffChangeModify(DiffPathChange):
     )
     operation: Literal["modify"] = _tag("modify")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            path: AbsolutePath,
+            file_type: DiffFileType | None = ...,
+            mime_type: MediaType | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            operation: Literal["modify"] = ...,
+        ) -> None: ...
+
 
 class DiffChangeMove(DiffPathPairChange):
     """A file was moved or renamed."""
@@ -1816,6 +2443,19 @@ class DiffChangeMove(DiffPathPairChange):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
     operation: Literal["move"] = _tag("move")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            old_path: AbsolutePath,
+            path: AbsolutePath,
+            file_type: DiffFileType | None = ...,
+            mime_type: MediaType | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            operation: Literal["move"] = ...,
+        ) -> None: ...
 
 
 class DiffChangeOther(_Model):
@@ -1846,6 +2486,17 @@ class DiffChangeOther(_Model):
     operation: StrictStr = Field(
         description="Custom or future file operation.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            file_type: DiffFileType | None = ...,
+            mime_type: MediaType | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            operation: StrictStr,
+        ) -> None: ...
 
 
 DiffChange: TypeAlias = Annotated[
@@ -1906,6 +2557,10 @@ class DiffPatch(_Model):
     )
     text: StrictStr = Field(description="Patch text in the format named by `format`.")
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, format: DiffPatchFormat, text: StrictStr) -> None: ...
+
 
 class Diff(_Model):
     """File changes produced by a tool call.
@@ -1932,11 +2587,32 @@ class Diff(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            changes: list[DiffChange],
+            patch: DiffPatch | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ToolCallContentDiff(Diff):
     """File modification shown as a diff."""
 
     type: Literal["diff"] = _tag("diff")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            changes: list[DiffChange],
+            patch: DiffPatch | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["diff"] = ...,
+        ) -> None: ...
 
 
 class ToolCallContentOther(_Model):
@@ -1953,6 +2629,10 @@ class ToolCallContentOther(_Model):
     type: StrictStr = Field(
         description="Custom or future tool call content type.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, type: StrictStr) -> None: ...
 
 
 class Terminal(_Model):
@@ -1973,11 +2653,27 @@ class Terminal(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys. This metadata is scoped to the content reference. Omitted\nand `null` are equivalent and mean no item metadata was provided.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, terminal_id: TerminalId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class ToolCallContentTerminal(Terminal):
     """A display-only reference to an agent-owned terminal."""
 
     type: Literal["terminal"] = _tag("terminal")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            terminal_id: TerminalId,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["terminal"] = ...,
+        ) -> None: ...
 
 
 ToolCallContent: TypeAlias = Annotated[
@@ -2017,6 +2713,16 @@ class ToolCallLocation(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            path: AbsolutePath,
+            line: Uint32 | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class ToolCallStatus(str):
@@ -2170,6 +2876,23 @@ class ToolCallUpdate(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Omitted means no metadata update; `null` is an\nexplicit clear signal. Implementations MUST NOT make assumptions about values at these keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            tool_call_id: ToolCallId,
+            name: StrictStr | None = ...,
+            title: StrictStr | None = ...,
+            kind: ToolKind | None = ...,
+            status: ToolCallStatus | None = ...,
+            content: list[ToolCallContent] | None = ...,
+            locations: list[ToolCallLocation] | None = ...,
+            raw_input: Any = ...,
+            raw_output: Any = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ToolCallPermissionSubject(_Model):
     """Permission request details for a tool call."""
@@ -2180,11 +2903,21 @@ class ToolCallPermissionSubject(_Model):
         description="Details about the tool call requiring permission.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, tool_call: ToolCallUpdate) -> None: ...
+
 
 class RequestPermissionSubjectToolCall(ToolCallPermissionSubject):
     """Permission is requested before executing a tool call."""
 
     type: Literal["tool_call"] = _tag("tool_call")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, tool_call: ToolCallUpdate, type: Literal["tool_call"] = ...
+        ) -> None: ...
 
 
 RequestPermissionSubject: TypeAlias = Annotated[
@@ -2235,6 +2968,19 @@ class RequestPermissionRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            title: StrictStr,
+            description: StrictStr | None = ...,
+            subject: RequestPermissionSubject | None = ...,
+            options: Annotated[list[PermissionOption], Field(min_length=1)],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class AgentRequest(_Model):
     """A JSON-RPC request object."""
@@ -2250,6 +2996,24 @@ class AgentRequest(_Model):
         | ExtRequest
         | None
     ) = Field(default=None, description="Method-specific request parameters.")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            id: RequestId,
+            method: StrictStr,
+            params: (
+                RequestPermissionRequest
+                | CreateElicitationRequest
+                | ConnectMcpRequest
+                | MessageMcpRequest
+                | DisconnectMcpRequest
+                | ExtRequest
+                | None
+            ) = ...,
+        ) -> None: ...
 
 
 ElicitationFormMode: TypeAlias = ElicitationFormModeSession | ElicitationFormModeRequest
@@ -2270,6 +3034,10 @@ class CloseNesResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class CloseSessionResponse(_Model):
     """Response from closing a session."""
@@ -2281,6 +3049,10 @@ class CloseSessionResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class DeleteSessionResponse(_Model):
     """Response from deleting a session."""
@@ -2291,6 +3063,10 @@ class DeleteSessionResponse(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class DisableProviderResponse(_Model):
@@ -2306,6 +3082,10 @@ class DisableProviderResponse(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 ExtResponse: TypeAlias = Any
@@ -2324,6 +3104,10 @@ class SessionConfigBoolean(_Model):
         serialization_alias="currentValue",
         description="The current value of the boolean option.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, current_value: StrictBool) -> None: ...
 
 
 SessionConfigId: TypeAlias = StrictStr
@@ -2391,6 +3175,20 @@ class SessionConfigOptionBoolean(SessionConfigBoolean):
     )
     type: Literal["boolean"] = _tag("boolean")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            current_value: StrictBool,
+            config_id: SessionConfigId,
+            name: StrictStr,
+            description: StrictStr | None = ...,
+            category: SessionConfigOptionCategory | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["boolean"] = ...,
+        ) -> None: ...
+
 
 class SessionConfigOptionOther(_Model):
     """Custom or future session configuration option payload.
@@ -2425,6 +3223,19 @@ class SessionConfigOptionOther(_Model):
         description="Custom or future session configuration option type.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            config_id: SessionConfigId,
+            name: StrictStr,
+            description: StrictStr | None = ...,
+            category: SessionConfigOptionCategory | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: StrictStr,
+        ) -> None: ...
+
 
 SessionConfigGroupId: TypeAlias = StrictStr
 """Unique identifier for a session configuration option value group."""
@@ -2449,6 +3260,17 @@ class SessionConfigSelectOption(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            value: SessionConfigValueId,
+            name: StrictStr,
+            description: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionConfigSelectGroup(_Model):
     """A group of possible values for a session configuration option."""
@@ -2469,6 +3291,17 @@ class SessionConfigSelectGroup(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            group_id: SessionConfigGroupId,
+            name: StrictStr,
+            options: list[SessionConfigSelectOption],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 SessionConfigSelectOptions: TypeAlias = (
     list[SessionConfigSelectOption] | list[SessionConfigSelectGroup]
@@ -2485,6 +3318,12 @@ class SessionConfigSelect(_Model):
         description="The currently selected value.",
     )
     options: SessionConfigSelectOptions = Field(description="The set of selectable options.")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, current_value: SessionConfigValueId, options: SessionConfigSelectOptions
+        ) -> None: ...
 
 
 class SessionConfigOptionSelect(SessionConfigSelect):
@@ -2509,6 +3348,21 @@ class SessionConfigOptionSelect(SessionConfigSelect):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
     type: Literal["select"] = _tag("select")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            current_value: SessionConfigValueId,
+            options: SessionConfigSelectOptions,
+            config_id: SessionConfigId,
+            name: StrictStr,
+            description: StrictStr | None = ...,
+            category: SessionConfigOptionCategory | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["select"] = ...,
+        ) -> None: ...
 
 
 SessionConfigOption: TypeAlias = Annotated[
@@ -2550,6 +3404,16 @@ class ForkSessionResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            config_options: list[SessionConfigOption] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class AgentAuthCapabilities(_Model):
     """Authentication-related extension capabilities supported by the agent.
@@ -2565,6 +3429,10 @@ class AgentAuthCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class NesDiagnosticsCapabilities(_Model):
     """Capabilities for diagnostics context."""
@@ -2575,6 +3443,10 @@ class NesDiagnosticsCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class NesEditHistoryCapabilities(_Model):
@@ -2593,6 +3465,12 @@ class NesEditHistoryCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, max_count: Uint32 | None = ..., field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class NesOpenFilesCapabilities(_Model):
     """Capabilities for open files context."""
@@ -2603,6 +3481,10 @@ class NesOpenFilesCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class NesRecentFilesCapabilities(_Model):
@@ -2621,6 +3503,12 @@ class NesRecentFilesCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, max_count: Uint32 | None = ..., field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class NesRelatedSnippetsCapabilities(_Model):
     """Capabilities for related snippets context."""
@@ -2631,6 +3519,10 @@ class NesRelatedSnippetsCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class NesUserActionsCapabilities(_Model):
@@ -2648,6 +3540,12 @@ class NesUserActionsCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, max_count: Uint32 | None = ..., field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 class NesContextCapabilities(_Model):
@@ -2693,6 +3591,20 @@ class NesContextCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            recent_files: NesRecentFilesCapabilities | None = ...,
+            related_snippets: NesRelatedSnippetsCapabilities | None = ...,
+            edit_history: NesEditHistoryCapabilities | None = ...,
+            user_actions: NesUserActionsCapabilities | None = ...,
+            open_files: NesOpenFilesCapabilities | None = ...,
+            diagnostics: NesDiagnosticsCapabilities | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class TextDocumentSyncKind(_StrEnum):
     """How the agent wants document changes delivered."""
@@ -2718,6 +3630,12 @@ class NesDocumentDidChangeCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, sync_kind: TextDocumentSyncKind, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class NesDocumentDidCloseCapabilities(_Model):
     """Marker for `document/didClose` capability support."""
@@ -2728,6 +3646,10 @@ class NesDocumentDidCloseCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class NesDocumentDidFocusCapabilities(_Model):
@@ -2740,6 +3662,10 @@ class NesDocumentDidFocusCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class NesDocumentDidOpenCapabilities(_Model):
     """Marker for `document/didOpen` capability support."""
@@ -2751,6 +3677,10 @@ class NesDocumentDidOpenCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class NesDocumentDidSaveCapabilities(_Model):
     """Marker for `document/didSave` capability support."""
@@ -2761,6 +3691,10 @@ class NesDocumentDidSaveCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class NesDocumentEventCapabilities(_Model):
@@ -2803,6 +3737,19 @@ class NesDocumentEventCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            did_open: NesDocumentDidOpenCapabilities | None = ...,
+            did_change: NesDocumentDidChangeCapabilities | None = ...,
+            did_close: NesDocumentDidCloseCapabilities | None = ...,
+            did_save: NesDocumentDidSaveCapabilities | None = ...,
+            did_focus: NesDocumentDidFocusCapabilities | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class NesEventCapabilities(_Model):
     """Event capabilities the agent can consume."""
@@ -2816,6 +3763,15 @@ class NesEventCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            document: NesDocumentEventCapabilities | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class NesCapabilities(_Model):
@@ -2836,6 +3792,16 @@ class NesCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            events: NesEventCapabilities | None = ...,
+            context: NesContextCapabilities | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class PositionEncodingKind(_StrEnum):
@@ -2867,6 +3833,10 @@ class ProvidersCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class McpAcpCapabilities(_Model):
     """**UNSTABLE**
@@ -2884,6 +3854,10 @@ class McpAcpCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class McpHttpCapabilities(_Model):
     """Capabilities for HTTP MCP server transports.
@@ -2897,6 +3871,10 @@ class McpHttpCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class McpStdioCapabilities(_Model):
     """Capabilities for stdio MCP server transports.
@@ -2909,6 +3887,10 @@ class McpStdioCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class McpCapabilities(_Model):
@@ -2933,6 +3915,17 @@ class McpCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            stdio: McpStdioCapabilities | None = ...,
+            http: McpHttpCapabilities | None = ...,
+            acp: McpAcpCapabilities | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class PromptAudioCapabilities(_Model):
     """Capabilities for audio content in prompt requests.
@@ -2945,6 +3938,10 @@ class PromptAudioCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class PromptEmbeddedContextCapabilities(_Model):
@@ -2959,6 +3956,10 @@ class PromptEmbeddedContextCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class PromptImageCapabilities(_Model):
     """Capabilities for image content in prompt requests.
@@ -2971,6 +3972,10 @@ class PromptImageCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class PromptCapabilities(_Model):
@@ -3009,6 +4014,17 @@ class PromptCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            image: PromptImageCapabilities | None = ...,
+            audio: PromptAudioCapabilities | None = ...,
+            embedded_context: PromptEmbeddedContextCapabilities | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionAdditionalDirectoriesCapabilities(_Model):
     """Capabilities for additional session directories support.
@@ -3025,6 +4041,10 @@ class SessionAdditionalDirectoriesCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class SessionDeleteCapabilities(_Model):
     """Capabilities for the `session/delete` method.
@@ -3037,6 +4057,10 @@ class SessionDeleteCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class SessionForkCapabilities(_Model):
@@ -3054,6 +4078,10 @@ class SessionForkCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class SessionCapabilities(_Model):
@@ -3099,6 +4127,19 @@ class SessionCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            prompt: PromptCapabilities | None = ...,
+            mcp: McpCapabilities | None = ...,
+            delete: SessionDeleteCapabilities | None = ...,
+            additional_directories: SessionAdditionalDirectoriesCapabilities | None = ...,
+            fork: SessionForkCapabilities | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class AgentCapabilities(_Model):
     """Capabilities supported by the agent.
@@ -3138,6 +4179,19 @@ class AgentCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session: SessionCapabilities | None = ...,
+            auth: AgentAuthCapabilities | None = ...,
+            providers: ProvidersCapabilities | None = ...,
+            nes: NesCapabilities | None = ...,
+            position_encoding: PositionEncodingKind | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 AuthMethodId: TypeAlias = StrictStr
 """Typed identifier used for auth method values on the wire."""
@@ -3165,6 +4219,17 @@ class AuthMethodAgent(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            method_id: AuthMethodId,
+            name: StrictStr,
+            description: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class AgentAuthMethod(AuthMethodAgent):
     """Agent handles authentication itself through `auth/login`.
@@ -3172,6 +4237,18 @@ class AgentAuthMethod(AuthMethodAgent):
     The `type` discriminator value is `agent`."""
 
     type: Literal["agent"] = _tag("agent")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            method_id: AuthMethodId,
+            name: StrictStr,
+            description: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["agent"] = ...,
+        ) -> None: ...
 
 
 class AuthMethodOther(_Model):
@@ -3205,6 +4282,18 @@ class AuthMethodOther(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            type: StrictStr,
+            method_id: AuthMethodId,
+            name: StrictStr,
+            description: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class EnvVariable(_Model):
     """An environment variable to set when launching a process."""
@@ -3217,6 +4306,12 @@ class EnvVariable(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, name: StrictStr, value: StrictStr, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 class AuthMethodTerminal(_Model):
@@ -3253,12 +4348,39 @@ class AuthMethodTerminal(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            method_id: AuthMethodId,
+            name: StrictStr,
+            description: StrictStr | None = ...,
+            args: list[StrictStr] | None = ...,
+            env: list[EnvVariable] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class TerminalAuthMethod(AuthMethodTerminal):
     """Client runs the configured agent program as a separate interactive
     process, without passing this method to `auth/login`."""
 
     type: Literal["terminal"] = _tag("terminal")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            method_id: AuthMethodId,
+            name: StrictStr,
+            description: StrictStr | None = ...,
+            args: list[StrictStr] | None = ...,
+            env: list[EnvVariable] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["terminal"] = ...,
+        ) -> None: ...
 
 
 AuthMethod: TypeAlias = Annotated[
@@ -3299,6 +4421,17 @@ class Implementation(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: StrictStr,
+            title: StrictStr | None = ...,
+            version: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 ProtocolVersion: TypeAlias = Uint16
 """Protocol version identifier.
@@ -3338,6 +4471,18 @@ class InitializeResponse(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            protocol_version: ProtocolVersion,
+            info: Implementation,
+            capabilities: AgentCapabilities | None = ...,
+            auth_methods: list[AuthMethod] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class LlmProtocol(str):
@@ -3406,6 +4551,16 @@ class ProviderCurrentConfig(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            api_type: LlmProtocol,
+            base_url: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 ProviderId: TypeAlias = StrictStr
 """**UNSTABLE**
@@ -3442,6 +4597,18 @@ class ProviderInfo(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            provider_id: ProviderId,
+            supported: list[LlmProtocol],
+            required: StrictBool,
+            current: ProviderCurrentConfig | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ListProvidersResponse(_Model):
     """**UNSTABLE**
@@ -3459,6 +4626,12 @@ class ListProvidersResponse(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, providers: list[ProviderInfo], field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 class SessionInfo(_Model):
@@ -3494,6 +4667,19 @@ class SessionInfo(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            cwd: AbsolutePath,
+            additional_directories: list[AbsolutePath] | None = ...,
+            title: StrictStr | None = ...,
+            updated_at: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 SessionListCursor: TypeAlias = StrictStr
 """An opaque cursor used to paginate `session/list` results."""
@@ -3516,6 +4702,16 @@ class ListSessionsResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            sessions: list[SessionInfo],
+            next_cursor: SessionListCursor | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class LoginAuthResponse(_Model):
     """Response to the `auth/login` method."""
@@ -3527,6 +4723,10 @@ class LoginAuthResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class LogoutAuthResponse(_Model):
     """Response to the `auth/logout` method."""
@@ -3537,6 +4737,10 @@ class LogoutAuthResponse(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 MessageMcpResponse: TypeAlias = Any
@@ -3573,6 +4777,16 @@ class NewSessionResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            config_options: list[SessionConfigOption] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class PromptResponse(_Model):
     """Response acknowledging that a user prompt was accepted.
@@ -3589,6 +4803,10 @@ class PromptResponse(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class ResumeSessionResponse(_Model):
@@ -3607,6 +4825,15 @@ class ResumeSessionResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            config_options: list[SessionConfigOption] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SetProviderResponse(_Model):
     """**UNSTABLE**
@@ -3621,6 +4848,10 @@ class SetProviderResponse(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class SetSessionConfigOptionResponse(_Model):
@@ -3638,6 +4869,15 @@ class SetSessionConfigOptionResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            config_options: list[SessionConfigOption],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class StartNesResponse(_Model):
     """Response to `nes/start`."""
@@ -3653,6 +4893,12 @@ class StartNesResponse(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, session_id: SessionId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 NesSuggestionId: TypeAlias = StrictStr
@@ -3677,6 +4923,12 @@ class Position(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, line: Uint32, character: Uint32, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class Range(_Model):
     """A range in a text document, expressed as start and end positions."""
@@ -3689,6 +4941,12 @@ class Range(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, start: Position, end: Position, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 class NesTextEdit(_Model):
@@ -3706,6 +4964,12 @@ class NesTextEdit(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, range: Range, new_text: StrictStr, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 class NesEditSuggestion(_Model):
@@ -3733,11 +4997,36 @@ class NesEditSuggestion(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            suggestion_id: NesSuggestionId,
+            uri: StrictStr,
+            edits: Annotated[list[NesTextEdit], Field(min_length=1)],
+            cursor_position: Position | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class NesSuggestionEdit(NesEditSuggestion):
     """A text edit suggestion."""
 
     kind: Literal["edit"] = _tag("edit")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            suggestion_id: NesSuggestionId,
+            uri: StrictStr,
+            edits: Annotated[list[NesTextEdit], Field(min_length=1)],
+            cursor_position: Position | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            kind: Literal["edit"] = ...,
+        ) -> None: ...
 
 
 class NesJumpSuggestion(_Model):
@@ -3757,11 +5046,34 @@ class NesJumpSuggestion(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            suggestion_id: NesSuggestionId,
+            uri: StrictStr,
+            position: Position,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class NesSuggestionJump(NesJumpSuggestion):
     """A jump-to-location suggestion."""
 
     kind: Literal["jump"] = _tag("jump")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            suggestion_id: NesSuggestionId,
+            uri: StrictStr,
+            position: Position,
+            field_meta: dict[str, Any] | None = ...,
+            kind: Literal["jump"] = ...,
+        ) -> None: ...
 
 
 class NesSuggestionOther(_Model):
@@ -3783,6 +5095,10 @@ class NesSuggestionOther(_Model):
         serialization_alias="suggestionId",
         description="Unique identifier for accept/reject tracking.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, kind: StrictStr, suggestion_id: NesSuggestionId) -> None: ...
 
 
 class NesRenameSuggestion(_Model):
@@ -3807,11 +5123,36 @@ class NesRenameSuggestion(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            suggestion_id: NesSuggestionId,
+            uri: StrictStr,
+            position: Position,
+            new_name: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class NesSuggestionRename(NesRenameSuggestion):
     """A rename symbol suggestion."""
 
     kind: Literal["rename"] = _tag("rename")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            suggestion_id: NesSuggestionId,
+            uri: StrictStr,
+            position: Position,
+            new_name: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            kind: Literal["rename"] = ...,
+        ) -> None: ...
 
 
 class NesSearchAndReplaceSuggestion(_Model):
@@ -3838,11 +5179,38 @@ class NesSearchAndReplaceSuggestion(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            suggestion_id: NesSuggestionId,
+            uri: StrictStr,
+            search: StrictStr,
+            replace: StrictStr,
+            is_regex: StrictBool | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class NesSuggestionSearchAndReplace(NesSearchAndReplaceSuggestion):
     """A search-and-replace suggestion."""
 
     kind: Literal["searchAndReplace"] = _tag("searchAndReplace")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            suggestion_id: NesSuggestionId,
+            uri: StrictStr,
+            search: StrictStr,
+            replace: StrictStr,
+            is_regex: StrictBool | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            kind: Literal["searchAndReplace"] = ...,
+        ) -> None: ...
 
 
 NesSuggestion: TypeAlias = Annotated[
@@ -3878,6 +5246,12 @@ class SuggestNesResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, suggestions: list[NesSuggestion], field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class AgentResponseResult(_Model):
     """A successful JSON-RPC response."""
@@ -3904,6 +5278,35 @@ class AgentResponseResult(_Model):
         | ExtResponse
         | MessageMcpResponse
     ) = Field(description="Method-specific response data.")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            id: RequestId,
+            result: (
+                InitializeResponse
+                | LoginAuthResponse
+                | ListProvidersResponse
+                | SetProviderResponse
+                | DisableProviderResponse
+                | LogoutAuthResponse
+                | NewSessionResponse
+                | ListSessionsResponse
+                | DeleteSessionResponse
+                | ForkSessionResponse
+                | ResumeSessionResponse
+                | CloseSessionResponse
+                | SetSessionConfigOptionResponse
+                | PromptResponse
+                | StartNesResponse
+                | SuggestNesResponse
+                | CloseNesResponse
+                | ExtResponse
+                | MessageMcpResponse
+            ),
+        ) -> None: ...
 
 
 class ErrorCode(int):
@@ -3974,12 +5377,20 @@ class Error(_Model):
         description="Optional primitive or structured value that contains additional information about the error.\nThis may include debugging information or context-specific details.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, code: ErrorCode, message: StrictStr, data: Any = ...) -> None: ...
+
 
 class AgentResponseError(_Model):
     """A failed JSON-RPC response."""
 
     id: RequestId = Field(description="The id of the request this response answers.")
     error: Error = Field(description="Method-specific error data.")
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, id: RequestId, error: Error) -> None: ...
 
 
 AgentResponse: TypeAlias = AgentResponseResult | AgentResponseError
@@ -4000,6 +5411,12 @@ class CompleteElicitationNotification(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, elicitation_id: ElicitationId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 ExtNotification: TypeAlias = Any
@@ -4037,6 +5454,17 @@ class MessageMcpNotification(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            connection_id: McpConnectionId,
+            method: StrictStr,
+            params: dict[str, Any] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 MessageId: TypeAlias = StrictStr
 """Unique identifier for a message within a session."""
@@ -4072,6 +5500,16 @@ class AgentMessage(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys. Omitted means no metadata update; `null` is an explicit clear signal.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            message_id: MessageId,
+            content: list[ContentBlock] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateAgentMessage(AgentMessage):
     """An agent message has been created or updated.
@@ -4081,6 +5519,17 @@ class SessionUpdateAgentMessage(AgentMessage):
     fields in the new update patch the previous fields for that message."""
 
     session_update: Literal["agent_message"] = _tag("agent_message", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            message_id: MessageId,
+            content: list[ContentBlock] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["agent_message"] = ...,
+        ) -> None: ...
 
 
 class ContentChunk(_Model):
@@ -4099,11 +5548,32 @@ class ContentChunk(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys. This field is chunk-scoped.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            message_id: MessageId,
+            content: ContentBlock,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateAgentMessageChunk(ContentChunk):
     """A chunk of the agent's response being streamed."""
 
     session_update: Literal["agent_message_chunk"] = _tag("agent_message_chunk", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            message_id: MessageId,
+            content: ContentBlock,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["agent_message_chunk"] = ...,
+        ) -> None: ...
 
 
 class AgentThought(_Model):
@@ -4136,6 +5606,16 @@ class AgentThought(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys. Omitted means no metadata update; `null` is an explicit clear signal.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            message_id: MessageId,
+            content: list[ContentBlock] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateAgentThought(AgentThought):
     """An agent thought or reasoning message has been created or updated.
@@ -4146,11 +5626,33 @@ class SessionUpdateAgentThought(AgentThought):
 
     session_update: Literal["agent_thought"] = _tag("agent_thought", "sessionUpdate")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            message_id: MessageId,
+            content: list[ContentBlock] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["agent_thought"] = ...,
+        ) -> None: ...
+
 
 class SessionUpdateAgentThoughtChunk(ContentChunk):
     """A chunk of the agent's internal reasoning being streamed."""
 
     session_update: Literal["agent_thought_chunk"] = _tag("agent_thought_chunk", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            message_id: MessageId,
+            content: ContentBlock,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["agent_thought_chunk"] = ...,
+        ) -> None: ...
 
 
 class AvailableCommandInputOther(_Model):
@@ -4169,6 +5671,10 @@ class AvailableCommandInputOther(_Model):
         description="Custom or future command input type.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, type: StrictStr) -> None: ...
+
 
 class TextCommandInput(_Model):
     """All text that was typed after the command name is provided as input."""
@@ -4181,11 +5687,25 @@ class TextCommandInput(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, hint: StrictStr, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class AvailableCommandInputText(TextCommandInput):
     """All text that was typed after the command name is provided as input."""
 
     type: Literal["text"] = _tag("text")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            hint: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["text"] = ...,
+        ) -> None: ...
 
 
 AvailableCommandInput: TypeAlias = Annotated[
@@ -4218,6 +5738,17 @@ class AvailableCommand(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: StrictStr,
+            description: StrictStr,
+            input: AvailableCommandInput | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class AvailableCommandsUpdate(_Model):
     """Available commands are ready or have changed"""
@@ -4234,6 +5765,15 @@ class AvailableCommandsUpdate(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            available_commands: list[AvailableCommand],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateAvailableCommandsUpdate(AvailableCommandsUpdate):
     """Available commands are ready or have changed"""
@@ -4241,6 +5781,16 @@ class SessionUpdateAvailableCommandsUpdate(AvailableCommandsUpdate):
     session_update: Literal["available_commands_update"] = _tag(
         "available_commands_update", "sessionUpdate"
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            available_commands: list[AvailableCommand],
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["available_commands_update"] = ...,
+        ) -> None: ...
 
 
 CompactionId: TypeAlias = StrictStr
@@ -4273,6 +5823,16 @@ class CompactionSummaryChunk(_Model):
         description="Metadata scoped to this chunk. Omission and `null` both mean absent.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            compaction_id: CompactionId,
+            content: ContentBlock,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateCompactionSummaryChunk(CompactionSummaryChunk):
     """**UNSTABLE**
@@ -4284,6 +5844,17 @@ class SessionUpdateCompactionSummaryChunk(CompactionSummaryChunk):
     session_update: Literal["compaction_summary_chunk"] = _tag(
         "compaction_summary_chunk", "sessionUpdate"
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            compaction_id: CompactionId,
+            content: ContentBlock,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["compaction_summary_chunk"] = ...,
+        ) -> None: ...
 
 
 class CompactionStatus(str):
@@ -4353,6 +5924,18 @@ class CompactionUpdate(_Model):
         description="Extensible metadata patch for this compaction.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            compaction_id: CompactionId,
+            status: CompactionStatus,
+            summary: list[ContentBlock] | None = ...,
+            error: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateCompactionUpdate(CompactionUpdate):
     """**UNSTABLE**
@@ -4362,6 +5945,19 @@ class SessionUpdateCompactionUpdate(CompactionUpdate):
     A context compaction has been created or updated."""
 
     session_update: Literal["compaction_update"] = _tag("compaction_update", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            compaction_id: CompactionId,
+            status: CompactionStatus,
+            summary: list[ContentBlock] | None = ...,
+            error: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["compaction_update"] = ...,
+        ) -> None: ...
 
 
 class ConfigOptionUpdate(_Model):
@@ -4379,11 +5975,30 @@ class ConfigOptionUpdate(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            config_options: list[SessionConfigOption],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateConfigOptionUpdate(ConfigOptionUpdate):
     """Session configuration options have been updated."""
 
     session_update: Literal["config_option_update"] = _tag("config_option_update", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            config_options: list[SessionConfigOption],
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["config_option_update"] = ...,
+        ) -> None: ...
 
 
 class SessionUpdateOther(_Model):
@@ -4402,6 +6017,10 @@ class SessionUpdateOther(_Model):
         serialization_alias="sessionUpdate",
         description="Custom or future session update type.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, session_update: StrictStr) -> None: ...
 
 
 PlanId: TypeAlias = StrictStr
@@ -4427,6 +6046,10 @@ class PlanRemoved(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, plan_id: PlanId, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class SessionUpdatePlanRemoved(PlanRemoved):
     """**UNSTABLE**
@@ -4436,6 +6059,16 @@ class SessionUpdatePlanRemoved(PlanRemoved):
     Removal notice for a plan identified by ID."""
 
     session_update: Literal["plan_removed"] = _tag("plan_removed", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            plan_id: PlanId,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["plan_removed"] = ...,
+        ) -> None: ...
 
 
 class PlanFile(_Model):
@@ -4458,6 +6091,12 @@ class PlanFile(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, plan_id: PlanId, uri: StrictStr, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class PlanUpdateContentFile(PlanFile):
     """**UNSTABLE**
@@ -4467,6 +6106,17 @@ class PlanUpdateContentFile(PlanFile):
     A URI pointing to a file containing the plan."""
 
     type: Literal["file"] = _tag("file")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            plan_id: PlanId,
+            uri: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["file"] = ...,
+        ) -> None: ...
 
 
 class PlanEntryPriority(str):
@@ -4555,6 +6205,17 @@ class PlanEntry(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            content: StrictStr,
+            priority: PlanEntryPriority,
+            status: PlanEntryStatus,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class PlanItems(_Model):
     """A plan represented as structured entries."""
@@ -4574,11 +6235,32 @@ class PlanItems(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            plan_id: PlanId,
+            entries: list[PlanEntry],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class PlanUpdateContentItems(PlanItems):
     """Structured plan entries."""
 
     type: Literal["items"] = _tag("items")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            plan_id: PlanId,
+            entries: list[PlanEntry],
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["items"] = ...,
+        ) -> None: ...
 
 
 class PlanMarkdown(_Model):
@@ -4601,6 +6283,12 @@ class PlanMarkdown(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, plan_id: PlanId, content: StrictStr, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class PlanUpdateContentMarkdown(PlanMarkdown):
     """**UNSTABLE**
@@ -4610,6 +6298,17 @@ class PlanUpdateContentMarkdown(PlanMarkdown):
     Raw markdown content for the plan."""
 
     type: Literal["markdown"] = _tag("markdown")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            plan_id: PlanId,
+            content: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["markdown"] = ...,
+        ) -> None: ...
 
 
 class PlanUpdateContentOther(_Model):
@@ -4631,6 +6330,10 @@ class PlanUpdateContentOther(_Model):
         serialization_alias="planId",
         description="The plan ID to update.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, type: StrictStr, plan_id: PlanId) -> None: ...
 
 
 PlanUpdateContent: TypeAlias = Annotated[
@@ -4659,12 +6362,28 @@ class PlanUpdate(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, plan: PlanUpdateContent, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class SessionUpdatePlanUpdate(PlanUpdate):
     """A content update for a plan identified by ID.
     See protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/v2/draft/agent-plan)"""
 
     session_update: Literal["plan_update"] = _tag("plan_update", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            plan: PlanUpdateContent,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["plan_update"] = ...,
+        ) -> None: ...
 
 
 class SessionInfoUpdate(_Model):
@@ -4692,11 +6411,32 @@ class SessionInfoUpdate(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Omitted means no metadata update; `null` is an\nexplicit clear signal. Implementations MUST NOT make assumptions about values at these keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            updated_at: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateSessionInfoUpdate(SessionInfoUpdate):
     """Session metadata has been updated (title, timestamps, custom metadata)"""
 
     session_update: Literal["session_info_update"] = _tag("session_info_update", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            title: StrictStr | None = ...,
+            updated_at: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["session_info_update"] = ...,
+        ) -> None: ...
 
 
 class StopReason(str):
@@ -4788,6 +6528,20 @@ class Usage(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            total_tokens: Uint64,
+            input_tokens: Uint64,
+            output_tokens: Uint64,
+            thought_tokens: Uint64 | None = ...,
+            cached_read_tokens: Uint64 | None = ...,
+            cached_write_tokens: Uint64 | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class IdleStateUpdate(_Model):
     """The agent is ready to process a new prompt."""
@@ -4809,17 +6563,50 @@ class IdleStateUpdate(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            stop_reason: StopReason | None = ...,
+            usage: Usage | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class StateUpdateIdle(IdleStateUpdate):
     """The agent is ready to process a new prompt."""
 
     state: Literal["idle"] = _tag("idle")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            stop_reason: StopReason | None = ...,
+            usage: Usage | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            state: Literal["idle"] = ...,
+        ) -> None: ...
+
 
 class SessionUpdateStateUpdateIdle(StateUpdateIdle):
     """The state of the agent's foreground work has changed."""
 
     session_update: Literal["state_update"] = _tag("state_update", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            stop_reason: StopReason | None = ...,
+            usage: Usage | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            state: Literal["idle"] = ...,
+            session_update: Literal["state_update"] = ...,
+        ) -> None: ...
 
 
 class StateUpdateOther(_Model):
@@ -4833,11 +6620,21 @@ class StateUpdateOther(_Model):
         description="Custom or future session state.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, state: StrictStr) -> None: ...
+
 
 class SessionUpdateStateUpdateOther(StateUpdateOther):
     """The state of the agent's foreground work has changed."""
 
     session_update: Literal["state_update"] = _tag("state_update", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, state: StrictStr, session_update: Literal["state_update"] = ...
+        ) -> None: ...
 
 
 class RequiresActionStateUpdate(_Model):
@@ -4850,17 +6647,40 @@ class RequiresActionStateUpdate(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class StateUpdateRequiresAction(RequiresActionStateUpdate):
     """Foreground work is blocked on user action."""
 
     state: Literal["requires_action"] = _tag("requires_action")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            field_meta: dict[str, Any] | None = ...,
+            state: Literal["requires_action"] = ...,
+        ) -> None: ...
+
 
 class SessionUpdateStateUpdateRequiresAction(StateUpdateRequiresAction):
     """The state of the agent's foreground work has changed."""
 
     session_update: Literal["state_update"] = _tag("state_update", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            field_meta: dict[str, Any] | None = ...,
+            state: Literal["requires_action"] = ...,
+            session_update: Literal["state_update"] = ...,
+        ) -> None: ...
 
 
 class RunningStateUpdate(_Model):
@@ -4873,17 +6693,37 @@ class RunningStateUpdate(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class StateUpdateRunning(RunningStateUpdate):
     """Foreground work is in progress."""
 
     state: Literal["running"] = _tag("running")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, field_meta: dict[str, Any] | None = ..., state: Literal["running"] = ...
+        ) -> None: ...
+
 
 class SessionUpdateStateUpdateRunning(StateUpdateRunning):
     """The state of the agent's foreground work has changed."""
 
     session_update: Literal["state_update"] = _tag("state_update", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            field_meta: dict[str, Any] | None = ...,
+            state: Literal["running"] = ...,
+            session_update: Literal["state_update"] = ...,
+        ) -> None: ...
 
 
 class TerminalOutputChunk(_Model):
@@ -4902,6 +6742,16 @@ class TerminalOutputChunk(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys. This field is chunk-scoped. Omitted and `null` are\nequivalent and mean no chunk metadata was provided.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            terminal_id: TerminalId,
+            data: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateTerminalOutputChunk(TerminalOutputChunk):
     """A chunk of bytes appended to an agent-owned terminal's output."""
@@ -4909,6 +6759,17 @@ class SessionUpdateTerminalOutputChunk(TerminalOutputChunk):
     session_update: Literal["terminal_output_chunk"] = _tag(
         "terminal_output_chunk", "sessionUpdate"
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            terminal_id: TerminalId,
+            data: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["terminal_output_chunk"] = ...,
+        ) -> None: ...
 
 
 class TerminalExitStatus(_Model):
@@ -4934,6 +6795,16 @@ class TerminalExitStatus(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys. This metadata is scoped to the exit information. Omitted\nand `null` are equivalent and mean no exit metadata was provided.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            exit_code: Uint32 | None = ...,
+            signal: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class TerminalOutput(_Model):
     """An authoritative replacement snapshot of terminal output bytes."""
@@ -4945,6 +6816,10 @@ class TerminalOutput(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys. This metadata is scoped to the replacement snapshot. Omitted\nand `null` are equivalent and mean no snapshot metadata was provided.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, data: StrictStr, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class TerminalUpdate(_Model):
@@ -4980,11 +6855,38 @@ class TerminalUpdate(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Omitted means no metadata update; `null` is an\nexplicit clear signal. Implementations MUST NOT make assumptions about values at these keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            terminal_id: TerminalId,
+            command: StrictStr | None = ...,
+            cwd: AbsolutePath | None = ...,
+            output: TerminalOutput | None = ...,
+            exit_status: TerminalExitStatus | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateTerminalUpdate(TerminalUpdate):
     """An agent-owned terminal has been created or updated."""
 
     session_update: Literal["terminal_update"] = _tag("terminal_update", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            terminal_id: TerminalId,
+            command: StrictStr | None = ...,
+            cwd: AbsolutePath | None = ...,
+            output: TerminalOutput | None = ...,
+            exit_status: TerminalExitStatus | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["terminal_update"] = ...,
+        ) -> None: ...
 
 
 class ToolCallContentChunk(_Model):
@@ -5010,6 +6912,16 @@ class ToolCallContentChunk(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys. This field is chunk-scoped.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            tool_call_id: ToolCallId,
+            content: ToolCallContent,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateToolCallContentChunk(ToolCallContentChunk):
     """A chunk of tool-call content being streamed."""
@@ -5018,11 +6930,40 @@ class SessionUpdateToolCallContentChunk(ToolCallContentChunk):
         "tool_call_content_chunk", "sessionUpdate"
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            tool_call_id: ToolCallId,
+            content: ToolCallContent,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["tool_call_content_chunk"] = ...,
+        ) -> None: ...
+
 
 class SessionUpdateToolCallUpdate(ToolCallUpdate):
     """A tool call has been created or updated."""
 
     session_update: Literal["tool_call_update"] = _tag("tool_call_update", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            tool_call_id: ToolCallId,
+            name: StrictStr | None = ...,
+            title: StrictStr | None = ...,
+            kind: ToolKind | None = ...,
+            status: ToolCallStatus | None = ...,
+            content: list[ToolCallContent] | None = ...,
+            locations: list[ToolCallLocation] | None = ...,
+            raw_input: Any = ...,
+            raw_output: Any = ...,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["tool_call_update"] = ...,
+        ) -> None: ...
 
 
 class Cost(_Model):
@@ -5039,6 +6980,16 @@ class Cost(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            amount: StrictFloat,
+            currency: Annotated[StrictStr, Field(pattern="^[A-Z]{3}$")],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class UsageUpdate(_Model):
     """Context window and cost update for a session."""
@@ -5053,11 +7004,34 @@ class UsageUpdate(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            used: Uint64,
+            size: Uint64,
+            cost: Cost | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateUsageUpdate(UsageUpdate):
     """Context window and cost update for the session."""
 
     session_update: Literal["usage_update"] = _tag("usage_update", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            used: Uint64,
+            size: Uint64,
+            cost: Cost | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["usage_update"] = ...,
+        ) -> None: ...
 
 
 class UserMessage(_Model):
@@ -5090,6 +7064,16 @@ class UserMessage(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys. Omitted means no metadata update; `null` is an explicit clear signal.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            message_id: MessageId,
+            content: list[ContentBlock] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SessionUpdateUserMessage(UserMessage):
     """A user message has been created or updated.
@@ -5100,11 +7084,33 @@ class SessionUpdateUserMessage(UserMessage):
 
     session_update: Literal["user_message"] = _tag("user_message", "sessionUpdate")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            message_id: MessageId,
+            content: list[ContentBlock] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["user_message"] = ...,
+        ) -> None: ...
+
 
 class SessionUpdateUserMessageChunk(ContentChunk):
     """A chunk of the user's message being streamed."""
 
     session_update: Literal["user_message_chunk"] = _tag("user_message_chunk", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            message_id: MessageId,
+            content: ContentBlock,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["user_message_chunk"] = ...,
+        ) -> None: ...
 
 
 SessionUpdate: TypeAlias = Annotated[
@@ -5195,6 +7201,16 @@ class UpdateSessionNotification(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            update: SessionUpdate,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class AgentNotification(_Model):
     """A JSON-RPC notification object."""
@@ -5207,6 +7223,21 @@ class AgentNotification(_Model):
         | ExtNotification
         | None
     ) = Field(default=None, description="Method-specific notification parameters.")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            method: StrictStr,
+            params: (
+                UpdateSessionNotification
+                | CompleteElicitationNotification
+                | MessageMcpNotification
+                | ExtNotification
+                | None
+            ) = ...,
+        ) -> None: ...
 
 
 StateUpdate: TypeAlias = Annotated[
@@ -5247,6 +7278,12 @@ class CloseNesRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, session_id: SessionId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class CloseSessionRequest(_Model):
     """Request parameters for closing an active session.
@@ -5267,6 +7304,12 @@ class CloseSessionRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, session_id: SessionId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class DeleteSessionRequest(_Model):
     """Request parameters for deleting an existing session from `session/list`.
@@ -5284,6 +7327,12 @@ class DeleteSessionRequest(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, session_id: SessionId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 class DisableProviderRequest(_Model):
@@ -5304,6 +7353,12 @@ class DisableProviderRequest(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, provider_id: ProviderId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 class McpServerAcp(_Model):
@@ -5329,6 +7384,16 @@ class McpServerAcp(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: StrictStr,
+            server_id: McpServerAcpId,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class AcpMcpServer(McpServerAcp):
     """**UNSTABLE**
@@ -5342,6 +7407,17 @@ class AcpMcpServer(McpServerAcp):
 
     type: Literal["acp"] = _tag("acp")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: StrictStr,
+            server_id: McpServerAcpId,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["acp"] = ...,
+        ) -> None: ...
+
 
 class HttpHeader(_Model):
     """An HTTP header to set when making requests to the MCP server."""
@@ -5354,6 +7430,12 @@ class HttpHeader(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, name: StrictStr, value: StrictStr, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 class McpServerHttp(_Model):
@@ -5371,6 +7453,17 @@ class McpServerHttp(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: StrictStr,
+            url: StrictStr,
+            headers: list[HttpHeader] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class HttpMcpServer(McpServerHttp):
     """HTTP transport configuration
@@ -5378,6 +7471,18 @@ class HttpMcpServer(McpServerHttp):
     Only available when the Agent capabilities include `session.mcp.http`."""
 
     type: Literal["http"] = _tag("http")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: StrictStr,
+            url: StrictStr,
+            headers: list[HttpHeader] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["http"] = ...,
+        ) -> None: ...
 
 
 class McpServerOther(_Model):
@@ -5394,6 +7499,10 @@ class McpServerOther(_Model):
     type: StrictStr = Field(
         description="Custom or future MCP server transport type.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, type: StrictStr) -> None: ...
 
 
 class McpServerStdio(_Model):
@@ -5414,6 +7523,18 @@ class McpServerStdio(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: StrictStr,
+            command: AbsolutePath,
+            args: list[StrictStr] | None = ...,
+            env: list[EnvVariable] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class StdioMcpServer(McpServerStdio):
     """Stdio transport configuration
@@ -5421,6 +7542,19 @@ class StdioMcpServer(McpServerStdio):
     Only available when the Agent capabilities include `session.mcp.stdio`."""
 
     type: Literal["stdio"] = _tag("stdio")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: StrictStr,
+            command: AbsolutePath,
+            args: list[StrictStr] | None = ...,
+            env: list[EnvVariable] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            type: Literal["stdio"] = ...,
+        ) -> None: ...
 
 
 McpServer: TypeAlias = Annotated[
@@ -5482,6 +7616,18 @@ class ForkSessionRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            cwd: AbsolutePath,
+            additional_directories: list[AbsolutePath] | None = ...,
+            mcp_servers: list[McpServer] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class TerminalAuthCapabilities(_Model):
     """Capabilities for terminal authentication methods.
@@ -5496,6 +7642,10 @@ class TerminalAuthCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class AuthCapabilities(_Model):
@@ -5516,6 +7666,15 @@ class AuthCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            terminal: TerminalAuthCapabilities | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class NesJumpCapabilities(_Model):
     """Marker for jump suggestion support."""
@@ -5526,6 +7685,10 @@ class NesJumpCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class NesRenameCapabilities(_Model):
@@ -5538,6 +7701,10 @@ class NesRenameCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class NesSearchAndReplaceCapabilities(_Model):
     """Marker for search and replace suggestion support."""
@@ -5548,6 +7715,10 @@ class NesSearchAndReplaceCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class ClientNesCapabilities(_Model):
@@ -5572,6 +7743,17 @@ class ClientNesCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            jump: NesJumpCapabilities | None = ...,
+            rename: NesRenameCapabilities | None = ...,
+            search_and_replace: NesSearchAndReplaceCapabilities | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ElicitationFormCapabilities(_Model):
     """Form-based elicitation capabilities.
@@ -5585,6 +7767,10 @@ class ElicitationFormCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class ElicitationUrlCapabilities(_Model):
     """URL-based elicitation capabilities.
@@ -5597,6 +7783,10 @@ class ElicitationUrlCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class ElicitationCapabilities(_Model):
@@ -5616,6 +7806,16 @@ class ElicitationCapabilities(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            form: ElicitationFormCapabilities | None = ...,
+            url: ElicitationUrlCapabilities | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class ClientCapabilities(_Model):
@@ -5652,6 +7852,18 @@ class ClientCapabilities(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            auth: AuthCapabilities | None = ...,
+            elicitation: ElicitationCapabilities | None = ...,
+            nes: ClientNesCapabilities | None = ...,
+            position_encodings: list[PositionEncodingKind] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class InitializeRequest(_Model):
     """Request parameters for the initialize method.
@@ -5679,6 +7891,17 @@ class InitializeRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            protocol_version: ProtocolVersion,
+            info: Implementation,
+            capabilities: ClientCapabilities | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ListProvidersRequest(_Model):
     """**UNSTABLE**
@@ -5693,6 +7916,10 @@ class ListProvidersRequest(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class ListSessionsRequest(_Model):
@@ -5711,6 +7938,16 @@ class ListSessionsRequest(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            cwd: AbsolutePath | None = ...,
+            cursor: SessionListCursor | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class LoginAuthRequest(_Model):
@@ -5734,6 +7971,12 @@ class LoginAuthRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, method_id: AuthMethodId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class LogoutAuthRequest(_Model):
     """Request parameters for the `auth/logout` method.
@@ -5750,6 +7993,10 @@ class LogoutAuthRequest(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
 
 
 class NewSessionRequest(_Model):
@@ -5780,6 +8027,17 @@ class NewSessionRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            cwd: AbsolutePath,
+            additional_directories: list[AbsolutePath] | None = ...,
+            mcp_servers: list[McpServer] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class PromptRequest(_Model):
     """Request parameters for sending a user prompt to the agent.
@@ -5804,6 +8062,16 @@ class PromptRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            prompt: list[ContentBlock],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ReplayFromOther(_Model):
     """Custom or future replay cursor.
@@ -5826,6 +8094,10 @@ class ReplayFromOther(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, type: StrictStr, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class ReplayFromStart(_Model):
     """Inclusive replay cursor requesting replay from the start of the conversation."""
@@ -5837,11 +8109,21 @@ class ReplayFromStart(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class StartReplayFrom(ReplayFromStart):
     """Replay the whole conversation from its first replayable entry."""
 
     type: Literal["start"] = _tag("start")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, field_meta: dict[str, Any] | None = ..., type: Literal["start"] = ...
+        ) -> None: ...
 
 
 ReplayFrom: TypeAlias = Annotated[
@@ -5897,6 +8179,19 @@ class ResumeSessionRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            cwd: AbsolutePath,
+            additional_directories: list[AbsolutePath] | None = ...,
+            mcp_servers: list[McpServer] | None = ...,
+            replay_from: ReplayFrom | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SetProviderRequest(_Model):
     """**UNSTABLE**
@@ -5933,6 +8228,18 @@ class SetProviderRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            provider_id: ProviderId,
+            api_type: LlmProtocol,
+            base_url: StrictStr,
+            headers: dict[str, StrictStr] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class SetSessionConfigOptionRequestBoolean(_Model):
     """A boolean value (`type: "boolean"`)."""
@@ -5956,6 +8263,18 @@ class SetSessionConfigOptionRequestBoolean(_Model):
     value: StrictBool = Field(description="The boolean value.")
     type: Literal["boolean"] = _tag("boolean")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            config_id: SessionConfigId,
+            field_meta: dict[str, Any] | None = ...,
+            value: StrictBool,
+            type: Literal["boolean"] = ...,
+        ) -> None: ...
+
 
 class SetSessionConfigOptionRequestId(_Model):
     """A [`SessionConfigValueId`] string value (`type: "id"`)."""
@@ -5978,6 +8297,18 @@ class SetSessionConfigOptionRequestId(_Model):
     )
     value: SessionConfigValueId = Field(description="The value ID.")
     type: Literal["id"] = _tag("id")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            config_id: SessionConfigId,
+            field_meta: dict[str, Any] | None = ...,
+            value: SessionConfigValueId,
+            type: Literal["id"] = ...,
+        ) -> None: ...
 
 
 class SetSessionConfigOptionRequestOther(_Model):
@@ -6007,6 +8338,18 @@ class SetSessionConfigOptionRequestOther(_Model):
         description="Custom or future session configuration option value type.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
     value: Any = Field(description="Raw value payload for the custom or future value type.")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            config_id: SessionConfigId,
+            field_meta: dict[str, Any] | None = ...,
+            type: StrictStr,
+            value: Any,
+        ) -> None: ...
 
 
 SetSessionConfigOptionRequest: TypeAlias = Annotated[
@@ -6040,6 +8383,17 @@ class NesRepository(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: StrictStr,
+            owner: StrictStr,
+            remote_url: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class WorkspaceFolder(_Model):
     """A workspace folder."""
@@ -6052,6 +8406,12 @@ class WorkspaceFolder(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, uri: StrictStr, name: StrictStr, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 class StartNesRequest(_Model):
@@ -6078,6 +8438,17 @@ class StartNesRequest(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            workspace_uri: StrictStr | None = ...,
+            workspace_folders: list[WorkspaceFolder] | None = ...,
+            repository: NesRepository | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class NesDiagnosticSeverity(str):
@@ -6124,6 +8495,18 @@ class NesDiagnostic(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            uri: StrictStr,
+            range: Range,
+            severity: NesDiagnosticSeverity,
+            message: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class NesEditHistoryEntry(_Model):
     """An entry in the edit history."""
@@ -6136,6 +8519,12 @@ class NesEditHistoryEntry(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, uri: StrictStr, diff: StrictStr, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 class NesOpenFile(_Model):
@@ -6166,6 +8555,18 @@ class NesOpenFile(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            uri: StrictStr,
+            language_id: StrictStr,
+            visible_range: Range | None = ...,
+            last_focused_ms: Uint64 | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class NesRecentFile(_Model):
     """A recently accessed file."""
@@ -6183,6 +8584,17 @@ class NesRecentFile(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            uri: StrictStr,
+            language_id: StrictStr,
+            text: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class NesExcerpt(_Model):
@@ -6206,6 +8618,17 @@ class NesExcerpt(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            start_line: Uint32,
+            end_line: Uint32,
+            text: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class NesRelatedSnippet(_Model):
     """A related code snippet from a file."""
@@ -6218,6 +8641,16 @@ class NesRelatedSnippet(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            uri: StrictStr,
+            excerpts: list[NesExcerpt],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class NesUserAction(_Model):
@@ -6239,6 +8672,18 @@ class NesUserAction(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            action: StrictStr,
+            uri: StrictStr,
+            position: Position,
+            timestamp_ms: Uint64,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class NesSuggestContext(_Model):
@@ -6283,6 +8728,20 @@ class NesSuggestContext(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            recent_files: list[NesRecentFile] | None = ...,
+            related_snippets: list[NesRelatedSnippet] | None = ...,
+            edit_history: list[NesEditHistoryEntry] | None = ...,
+            user_actions: list[NesUserAction] | None = ...,
+            open_files: list[NesOpenFile] | None = ...,
+            diagnostics: list[NesDiagnostic] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class NesTriggerKind(str):
@@ -6342,6 +8801,21 @@ class SuggestNesRequest(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            uri: StrictStr,
+            version: Int64,
+            position: Position,
+            selection: Range | None = ...,
+            trigger_kind: NesTriggerKind,
+            context: NesSuggestContext | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ClientRequest(_Model):
     """A JSON-RPC request object."""
@@ -6371,6 +8845,37 @@ class ClientRequest(_Model):
         | None
     ) = Field(default=None, description="Method-specific request parameters.")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            id: RequestId,
+            method: StrictStr,
+            params: (
+                InitializeRequest
+                | LoginAuthRequest
+                | ListProvidersRequest
+                | SetProviderRequest
+                | DisableProviderRequest
+                | LogoutAuthRequest
+                | NewSessionRequest
+                | ListSessionsRequest
+                | DeleteSessionRequest
+                | ForkSessionRequest
+                | ResumeSessionRequest
+                | CloseSessionRequest
+                | SetSessionConfigOptionRequest
+                | PromptRequest
+                | StartNesRequest
+                | SuggestNesRequest
+                | CloseNesRequest
+                | MessageMcpRequest
+                | ExtRequest
+                | None
+            ) = ...,
+        ) -> None: ...
+
 
 class ConnectMcpResponse(_Model):
     """**UNSTABLE**
@@ -6391,6 +8896,12 @@ class ConnectMcpResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, connection_id: McpConnectionId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 ElicitationContentValue: TypeAlias = StrictStr | Int64 | StrictFloat | StrictBool | list[StrictStr]
 """Allowed wire representations for [`ElicitationContentValue`]."""
@@ -6404,6 +8915,10 @@ class ElicitationAcceptAction(_Model):
         description="The user-provided content, if any, as an object matching the requested schema.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, content: dict[str, ElicitationContentValue] | None = ...) -> None: ...
+
 
 class CreateElicitationResponseAccept(ElicitationAcceptAction):
     """The user accepted and provided content."""
@@ -6415,6 +8930,16 @@ class CreateElicitationResponseAccept(ElicitationAcceptAction):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
     action: Literal["accept"] = _tag("accept")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            content: dict[str, ElicitationContentValue] | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            action: Literal["accept"] = ...,
+        ) -> None: ...
 
 
 class CreateElicitationResponseCancel(_Model):
@@ -6428,6 +8953,12 @@ class CreateElicitationResponseCancel(_Model):
     )
     action: Literal["cancel"] = _tag("cancel")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, field_meta: dict[str, Any] | None = ..., action: Literal["cancel"] = ...
+        ) -> None: ...
+
 
 class CreateElicitationResponseDecline(_Model):
     """The user declined the elicitation."""
@@ -6439,6 +8970,12 @@ class CreateElicitationResponseDecline(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nOptional. Omitted and `null` are equivalent and mean no metadata.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
     action: Literal["decline"] = _tag("decline")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, field_meta: dict[str, Any] | None = ..., action: Literal["decline"] = ...
+        ) -> None: ...
 
 
 class CreateElicitationResponseOther(_Model):
@@ -6461,6 +8998,12 @@ class CreateElicitationResponseOther(_Model):
     action: StrictStr = Field(
         description="Custom or future elicitation action.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, field_meta: dict[str, Any] | None = ..., action: StrictStr
+        ) -> None: ...
 
 
 CreateElicitationResponse: TypeAlias = Annotated[
@@ -6494,6 +9037,10 @@ class DisconnectMcpResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, field_meta: dict[str, Any] | None = ...) -> None: ...
+
 
 class RequestPermissionOutcomeCancelled(_Model):
     """Active session work was cancelled before the user responded.
@@ -6506,6 +9053,10 @@ class RequestPermissionOutcomeCancelled(_Model):
     """
 
     outcome: Literal["cancelled"] = _tag("cancelled")
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, outcome: Literal["cancelled"] = ...) -> None: ...
 
 
 class RequestPermissionOutcomeOther(_Model):
@@ -6524,6 +9075,10 @@ class RequestPermissionOutcomeOther(_Model):
         description="Custom or future permission outcome.\n\nValues beginning with `_` are reserved for implementation-specific\nextensions. Unknown values that do not begin with `_` are reserved for\nfuture ACP variants.",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(self, *, outcome: StrictStr) -> None: ...
+
 
 class SelectedPermissionOutcome(_Model):
     """The user selected one of the provided options."""
@@ -6540,11 +9095,27 @@ class SelectedPermissionOutcome(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, option_id: PermissionOptionId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class RequestPermissionOutcomeSelected(SelectedPermissionOutcome):
     """The user selected one of the provided options."""
 
     outcome: Literal["selected"] = _tag("selected")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            option_id: PermissionOptionId,
+            field_meta: dict[str, Any] | None = ...,
+            outcome: Literal["selected"] = ...,
+        ) -> None: ...
 
 
 RequestPermissionOutcome: TypeAlias = Annotated[
@@ -6574,6 +9145,12 @@ class RequestPermissionResponse(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, outcome: RequestPermissionOutcome, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class ClientResponseResult(_Model):
     """A successful JSON-RPC response."""
@@ -6588,12 +9165,32 @@ class ClientResponseResult(_Model):
         | ExtResponse
     ) = Field(description="Method-specific response data.")
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            id: RequestId,
+            result: (
+                RequestPermissionResponse
+                | CreateElicitationResponse
+                | ConnectMcpResponse
+                | DisconnectMcpResponse
+                | MessageMcpResponse
+                | ExtResponse
+            ),
+        ) -> None: ...
+
 
 class ClientResponseError(_Model):
     """A failed JSON-RPC response."""
 
     id: RequestId = Field(description="The id of the request this response answers.")
     error: Error = Field(description="Method-specific error data.")
+
+    if TYPE_CHECKING:
+
+        def __init__(self, *, id: RequestId, error: Error) -> None: ...
 
 
 ClientResponse: TypeAlias = ClientResponseResult | ClientResponseError
@@ -6620,6 +9217,16 @@ class AcceptNesNotification(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            suggestion_id: NesSuggestionId,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class CancelSessionNotification(_Model):
     """Notification to cancel ongoing operations for a session.
@@ -6638,6 +9245,12 @@ class CancelSessionNotification(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, session_id: SessionId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 class TextDocumentContentChangeEvent(_Model):
@@ -6659,6 +9272,16 @@ class TextDocumentContentChangeEvent(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            range: Range | None = ...,
+            text: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
 
 
 class DidChangeDocumentNotification(_Model):
@@ -6683,6 +9306,18 @@ class DidChangeDocumentNotification(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            uri: StrictStr,
+            version: Int64,
+            content_changes: list[TextDocumentContentChangeEvent],
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class DidCloseDocumentNotification(_Model):
     """Notification sent when a file is closed."""
@@ -6699,6 +9334,12 @@ class DidCloseDocumentNotification(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, session_id: SessionId, uri: StrictStr, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 class DidFocusDocumentNotification(_Model):
@@ -6724,6 +9365,19 @@ class DidFocusDocumentNotification(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            uri: StrictStr,
+            version: Int64,
+            position: Position,
+            visible_range: Range,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class DidOpenDocumentNotification(_Model):
     """Notification sent when a file is opened in the editor."""
@@ -6748,6 +9402,19 @@ class DidOpenDocumentNotification(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            uri: StrictStr,
+            language_id: StrictStr,
+            version: Int64,
+            text: StrictStr,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class DidSaveDocumentNotification(_Model):
     """Notification sent when a file is saved."""
@@ -6764,6 +9431,12 @@ class DidSaveDocumentNotification(_Model):
         serialization_alias="_meta",
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, session_id: SessionId, uri: StrictStr, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
 
 
 class NesRejectReason(str):
@@ -6817,6 +9490,17 @@ class RejectNesNotification(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            session_id: SessionId,
+            suggestion_id: NesSuggestionId,
+            reason: NesRejectReason | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
 
 class ClientNotification(_Model):
     """A JSON-RPC notification object."""
@@ -6835,6 +9519,27 @@ class ClientNotification(_Model):
         | ExtNotification
         | None
     ) = Field(default=None, description="Method-specific notification parameters.")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            method: StrictStr,
+            params: (
+                CancelSessionNotification
+                | DidOpenDocumentNotification
+                | DidChangeDocumentNotification
+                | DidCloseDocumentNotification
+                | DidSaveDocumentNotification
+                | DidFocusDocumentNotification
+                | AcceptNesNotification
+                | RejectNesNotification
+                | MessageMcpNotification
+                | ExtNotification
+                | None
+            ) = ...,
+        ) -> None: ...
 
 
 class CancelRequestNotification(_Model):
@@ -6855,6 +9560,12 @@ class CancelRequestNotification(_Model):
         description="The _meta property is reserved by ACP to allow clients and agents to attach additional\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\nthese keys.\n\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)",
     )
 
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, request_id: RequestId, field_meta: dict[str, Any] | None = ...
+        ) -> None: ...
+
 
 class ProtocolLevelNotification(_Model):
     """A JSON-RPC notification object."""
@@ -6863,3 +9574,9 @@ class ProtocolLevelNotification(_Model):
     params: CancelRequestNotification | None = Field(
         default=None, description="Method-specific notification parameters."
     )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self, *, method: StrictStr, params: CancelRequestNotification | None = ...
+        ) -> None: ...

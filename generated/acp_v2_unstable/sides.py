@@ -131,6 +131,11 @@ def _params(model: type[_P], params: _P | None, fields: dict[str, Any]) -> _P:
     if params is not None:
         if fields:
             raise TypeError("pass the params model or keyword arguments, not both")
+        if params.__class__ is dict:
+            # Wire-shaped params, positional through a typed method: validated into the model
+            # (dumped as one, pydantic warned that it is no model). A class check, not a call:
+            # this is every send's path (tests/cost_budgets.toml).
+            return from_wire(params, model)  # type: ignore[no-any-return]
         return params
     required = _required(model)  # type: ignore[arg-type]  # a class: hashable
     return model(**{k: v for k, v in fields.items() if v is not None or k in required})

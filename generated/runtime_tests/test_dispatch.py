@@ -49,12 +49,10 @@ def _update(session_id: str, text: str) -> dict[str, Any]:
 
 
 async def _until(condition: Any, what: str) -> None:
-    """Wait for ``condition()`` (a hang guard, not a timing assertion)."""
-    for _ in range(2000):
-        if condition():
-            return
+    """Wait for ``condition()`` as long as it takes: the test body's guard (``run``) bounds a
+    hang, a loaded machine is slow, not wrong. ``what`` names it for whoever reads the code."""
+    while not condition():
         await asyncio.sleep(0.005)
-    raise AssertionError(f"never happened: {what}")
 
 
 # ---- receive guards ---------------------------------------------------------------------

@@ -18,7 +18,6 @@ import queue
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -421,9 +420,8 @@ def test_stdin_closed_mid_request_ends_the_agent_in_bounded_time() -> None:
     session_id = agent.new_session()
     agent.send(prompt_request("forever", session_id, "/wait"))
     assert agent.recv()["method"] == "session/update"
-    started = time.monotonic()
-    assert agent.close(timeout=15) == 0
-    assert time.monotonic() - started < 15 and agent.tracebacks() == []
+    assert agent.close(timeout=WAIT) == 0  # it ends, rather than waiting for the turn forever
+    assert agent.tracebacks() == []
 
 
 def test_a_client_killed_mid_stream_leaves_the_agent_exiting_cleanly() -> None:
@@ -435,7 +433,7 @@ def test_a_client_killed_mid_stream_leaves_the_agent_exiting_cleanly() -> None:
     # The client dies: both pipes close at once, with the agent still writing.
     assert agent.process.stdout is not None and agent.process.stdin is not None
     agent.process.stdout.close()
-    assert agent.close(timeout=15) == 0
+    assert agent.close(timeout=WAIT) == 0
     assert agent.tracebacks() == []
 
 

@@ -381,11 +381,11 @@ def test_a_10_mb_line_within_the_default_limit_is_served() -> None:
         _, peer, _ = await agent_and_raw_client()
         cwd = "/" + "y" * (10 * 1024 * 1024)
         await peer.send(_new(14, cwd))
-        reply = await peer.recv(timeout=15)
+        reply = await peer.recv()
         _assert_response(reply, 14)
         assert reply["result"]["sessionId"] == "session" + cwd
         await peer.send_bytes(b"{" + b"z" * (10 * 1024 * 1024) + b"\n")
-        reply = await peer.recv(timeout=15)
+        reply = await peer.recv()
         assert reply["error"]["code"] == rpc.PARSE_ERROR and reply["id"] is None
         await _still_works(peer)
 
@@ -512,7 +512,7 @@ def test_a_17_mib_prompt_raises_message_too_large_and_nothing_is_written() -> No
             {"sessionId": "s", "prompt": [{"type": "text", "text": text}]}
         )
         with pytest.raises(errors.MessageTooLarge) as caught:
-            await asyncio.wait_for(connection.session_prompt(prompt), 5)
+            await connection.session_prompt(prompt)
         assert caught.value.limit == rpc.DEFAULT_MAX_FRAME_BYTES < caught.value.size
         await agent.nothing_within(0.3)
         assert connection.rpc._pending == {}

@@ -123,3 +123,19 @@ def test_provenance_rows_are_replaced_or_added_and_escaped() -> None:
     assert "| a.json | ff | 3 | commit: unknown; tag: x\\|y |" in new and "| b.json | 11 | 2 | - |" in new
     assert new.index("| c.json | ee | 4 | - |") < new.index("Tail.")
     assert update_rows("# hand-written\n", []) is None
+
+
+def test_the_changelog_states_the_level_and_the_0x_rule_that_decided_the_release() -> None:
+    from acpgen.evolve.changelog import _release_words
+    from acpgen.evolve.semver import parse_version
+
+    zero, one, tiny = parse_version("0.3.1"), parse_version("1.4.2"), parse_version("0.0.4")
+    words = _release_words("feature", "patch", zero)
+    assert words.startswith("The change is a feature (compatible, and the wire gains something")
+    assert "a minor release by semantic versioning's 1.x rules; from 0.3.1 a patch release" in words
+    assert "0.x rule" in words and "in 0.y.z a breaking change needs a minor release" in words
+    assert "0.x" not in _release_words("feature", "minor", one)  # no rule to state at 1.x
+    assert _release_words("feature", "minor", one).endswith("a minor release of the SDK from 1.4.2.")
+    assert "in 0.0.z every release is a patch" in _release_words("breaking", "patch", tiny)
+    # 0.y.z with a break: a minor release, which the 0.x rule decided (semver says major).
+    assert "from 0.3.1 a minor release of the SDK, by the 0.x rule" in _release_words("breaking", "minor", zero)

@@ -566,6 +566,9 @@ class AgentRunner(KitWorkdir):
         self.target = target
         self.runs: dict[str, Run] = {}
         self.broken: str | None = None  # the agent could not be initialized at all
+        # Every scenario asked for, in order (repeats included): a check's evidence is the
+        # scenarios it asked for while it ran (plugin.Checker).
+        self.asked: list[str] = []
 
     def start(self) -> str | None:
         """Run the first scenario; why the command cannot even be initialized, or None."""
@@ -573,6 +576,7 @@ class AgentRunner(KitWorkdir):
         return self.broken
 
     def run(self, name: str) -> Run:
+        self.asked.append(name)
         if name == LAST and name not in self.runs and self.target.logout:
             for other in SCENARIOS:
                 if other != LAST:

@@ -86,6 +86,7 @@ class ClientRunner(KitWorkdir):
         self.target = target
         self.runs: dict[str, ClientRun] = {}
         self.broken: str | None = None
+        self.asked: list[str] = []  # every mode asked for, in order (as AgentRunner's)
 
     def start(self) -> str | None:
         """Run the first mode; why the command cannot even start the kit's agent, or None."""
@@ -93,6 +94,7 @@ class ClientRunner(KitWorkdir):
         return self.broken
 
     def run(self, mode: str) -> ClientRun:
+        self.asked.append(mode)
         if mode not in self.runs:
             self.runs[mode] = self._run(mode)
         return self.runs[mode]

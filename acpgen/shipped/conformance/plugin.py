@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from . import advisories, baseline, profiles, report, run_record, transport_plugin
+from . import advisories, baseline, evidence, junit, profiles, report, run_record, transport_plugin
 from .agent_scenarios import AgentRunner, AgentTarget
 from .checks_agent import AGENT_CHECKS, AgentKit
 from .checks_client import CLIENT_CHECKS, ClientKit
@@ -27,6 +27,8 @@ from .validate import Validator
 MANIFEST_MODULE = "_acp_conformance"  # generated beside the kit: package name and requirements
 USER_PROPERTY = "acp_conformance"  # "<side> <ID>" on each black-box test's reports
 NOTE_PROPERTY = "acp_conformance_note"  # a passing check's note (CheckNoted)
+SCENARIOS_PROPERTY = "acp_conformance_scenarios"  # the scenarios the check read, by name
+STALE_PROPERTY = "acp_conformance_stale"  # a baseline entry that passes now
 _RESULTS = pytest.StashKey[dict[str, dict[str, report.Result]]]()
 _BROKEN = pytest.StashKey[dict[str, str]]()  # side -> why its command could not even start
 _CONFIG: list[pytest.Config] = []  # the run's config, for the report hook (which gets none)
@@ -160,6 +162,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         help="write the per-requirement conformance report as a Markdown table",
     )
+    group.addoption(
+        "--acp-conformance-junit",
+        metavar="PATH",
+        default=None,
+        help="write the report as JUnit XML: a test case per judged requirement, failures "
+        "with the frames of the scenarios their check read",
+    )
+    group.addoption(
+        "--acp-transcripts",
+        metavar="DIR",
+        default=None,
+        help="keep each scenario's frames in DIR, one trace file each (<side>-<scenario>.jsonl)",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -208,6 +223,8 @@ class Checker:
 
     def check(self, req_id: str) -> None:
         self.node.user_properties.append((USER_PROPERTY, f"{self.side} {req_id}"))
+        runner = getattr(self.kit, "runner", None)  # a trace has no scenarios
+        asked = len(runner.asked) if runner is not None else 0
         skipped = failed = None
         try:
             if isinstance(self.kit, TraceVerdicts):
@@ -222,6 +239,9 @@ class Checker:
             skipped = str(exc)
         except CheckFailed as exc:
             failed = str(exc)
+        if runner is not None:  # the evidence: what the check read (each scenario once)
+            read = " ".join(dict.fromkeys(runner.asked[asked:]))
+            self.node.user_properties.append((SCENARIOS_PROPERTY, read))
         # Outside the except blocks: the report shows the observation, not a chained traceback.
         if failed is not None and req_id in self.known:
             pytest.xfail(f"{req_id}: {failed}")
@@ -230,6 +250,7 @@ class Checker:
         if failed is not None:
             pytest.fail(f"{req_id}: {failed}{WORDING}{_wording(req_id)}", pytrace=False)
         if req_id in self.known:  # the baseline stays true: a fixed deviation is taken out
+            self.node.user_properties.append((STALE_PROPERTY, "1"))
             pytest.fail(
                 f"{req_id}: listed in the baseline as a known deviation, but it passes now: "
                 "take it out of the baseline (or rewrite it with --acp-write-baseline)",
@@ -382,25 +403,34 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     results = _config_results(report)
     if results is None:
         return
+    properties = dict(report.user_properties)
+    read = tuple(str(properties.get(SCENARIOS_PROPERTY, "")).split())
     if hasattr(report, "wasxfail"):  # a failure the baseline lists
         text = str(report.wasxfail).removeprefix("reason: ").removeprefix(f"{req_id}: ")
-        results[side][req_id] = report_result("fail", text, baseline=True)
+        results[side][req_id] = report_result("fail", text, baseline=True, scenarios=read)
     elif report.failed:
         observed = report.longreprtext.strip().split(WORDING)[0]  # the wording is the report's
         message = observed.splitlines()
         text = " ".join(message).removeprefix(f"Failed: {req_id}: ").removeprefix(f"{req_id}: ")
-        results[side][req_id] = report_result("fail", text)
+        stale = STALE_PROPERTY in properties
+        results[side][req_id] = report_result("fail", text, scenarios=read, stale=stale)
     elif report.skipped:
         longrepr = report.longrepr
         reason = str(longrepr[2]) if isinstance(longrepr, tuple) else str(longrepr)
         results[side][req_id] = report_result("skipped", reason.removeprefix("Skipped: "))
     elif report.when == "call":
-        note = dict(report.user_properties).get(NOTE_PROPERTY, "")
+        note = properties.get(NOTE_PROPERTY, "")
         results[side][req_id] = report_result("pass", f"note: {note}" if note else "")
 
 
-def report_result(status: str, message: str, baseline: bool = False) -> report.Result:
-    return report.Result(status, message, baseline)
+def report_result(
+    status: str,
+    message: str,
+    baseline: bool = False,
+    scenarios: tuple[str, ...] = (),
+    stale: bool = False,
+) -> report.Result:
+    return report.Result(status, message, baseline, scenarios, stale)
 
 
 def _config_results(_report: pytest.TestReport) -> dict[str, dict[str, report.Result]] | None:
@@ -414,6 +444,7 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         for req_id, (keyword, role, observable, reason, text) in manifest.REQUIREMENTS.items()
     }
     trace = config.getoption("acp_trace")
+    reports: list[dict[str, Any]] = []
     for side in ("agent", "client"):
         url = config.getoption("acp_agent_url") if side == "agent" else None
         command = config.getoption(f"acp_{side}") or url or (trace and f"trace {trace}")
@@ -431,9 +462,22 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         broken = config.stash[_BROKEN].get(side)
         if broken is not None:
             built["error"] = broken
+        runs = kit.runner.runs if kit is not None else {}
+        # The frames behind each failure: every scenario a failing check read, quoted once.
+        built["transcripts"] = evidence.quoted(
+            side, runs, evidence.scenarios_of(built["requirements"])
+        )
+        reports.append(built)
         terminalreporter.section(f"ACP conformance ({side})")
         for line in report.text_lines(built, verbose=config.getoption("verbose") > 0):
             terminalreporter.write_line(line)
+        folder = config.getoption("acp_transcripts")
+        if folder and runs:
+            target = Path(folder)
+            if not target.is_absolute():
+                target = config.invocation_params.dir / target
+            written = evidence.write_traces(side, runs, target, manifest.PACKAGE)
+            terminalreporter.write_line(f"{len(written)} {side} transcripts written to {target}")
         both = (config.getoption("acp_agent") or trace) and (
             config.getoption("acp_client") or trace
         )
@@ -452,6 +496,12 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         if md_path:
             _write(config, md_path + suffix, report.to_markdown(built))
             terminalreporter.write_line(f"conformance Markdown written to {md_path + suffix}")
+    junit_path = config.getoption("acp_conformance_junit")
+    if junit_path and reports:
+        rules = config.pluginmanager.get_plugin(transport_plugin.PLUGIN_NAME)
+        transport = rules.report() if rules is not None else None
+        _write(config, junit_path, junit.to_junit(reports, transport))
+        terminalreporter.write_line(f"conformance JUnit XML written to {junit_path}")
 
 
 def _write(config: pytest.Config, path: str, text: str) -> None:

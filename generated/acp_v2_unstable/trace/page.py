@@ -148,7 +148,7 @@ PAGE = """<!DOCTYPE html>
 <title>ACP trace</title>
 <style>
 :root { --row: 24px; font: 13px/1.4 system-ui, sans-serif; color: #1d232a; }
-body { margin: 0; display: grid; grid-template-rows: auto auto 1fr; height: 100vh; }
+body { margin: 0; display: grid; grid-template-rows: auto auto auto 1fr; height: 100vh; }
 header { padding: 8px 12px; background: #24292f; color: #fff; display: flex; gap: 16px;
   align-items: baseline; }
 header h1 { font-size: 15px; margin: 0; }
@@ -182,7 +182,7 @@ main { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); min-
 .to-client .msg { text-align: right; }
 .to-client .msg::after { left: -6px; border-right: 7px solid #6e7781; }
 .kind-resp .msg, .kind-err .msg { border-bottom-style: dashed; }
-.kind-err .msg { color: #b3261e; }
+.kind-err .msg { color: #8a5300; }
 .kind-bad .msg { color: #b3261e; font-style: italic; border-bottom-color: #b3261e; }
 .kind-note .msg { color: #4a5560; }
 .marks { color: #b3261e; font-weight: 600; font-size: 11px; }
@@ -191,10 +191,25 @@ aside pre { white-space: pre-wrap; word-break: break-word; background: #f6f8fa; 
   font: 12px/1.4 ui-monospace, monospace; }
 aside button { font: inherit; }
 .lane-client { text-align: left; } .lane-agent { text-align: right; }
+#legend { padding: 4px 12px; background: #f6f8fa; border-bottom: 1px solid #ccc; font-size: 12px;
+  color: #4a5560; display: flex; flex-wrap: wrap; gap: 4px 14px; }
+#legend b { color: #1d232a; font-weight: 600; }
+#legend .fail { color: #b3261e; font-weight: 600; }
+#legend .err { color: #8a5300; }
+#legend .swatch { display: inline-block; width: 5px; height: 12px; vertical-align: middle;
+  margin-right: 3px; }
 </style>
 </head>
 <body>
 <header><h1 id="title"></h1><span id="summary"></span></header>
+<div id="legend">
+ <span><b>solid arrow</b> request or notification, <b>dashed</b> its answer</span>
+ <span><b>#N</b> the JSON-RPC id</span>
+ <span><b>&harr; N</b> the frame of its request or answer (select the row to jump)</span>
+ <span class="err">brown: an error answer</span>
+ <span class="fail">red: a failed requirement (row, fails column) or a malformed line</span>
+ <span id="legend-sessions"><b>left edge</b> the session: </span>
+</div>
 <div id="failures"></div>
 <main>
  <div id="left">
@@ -217,9 +232,12 @@ aside button { font: inherit; }
   document.getElementById("spacer").style.height = (N * ROW) + "px";
   document.getElementById("title").textContent = D.title;
   const failing = R.filter(r => r[7].length).length;
+  function count(n, one, many) { return n + " " + (n === 1 ? one : many); }
   document.getElementById("summary").textContent =
-    N + " frames · " + D.sessions.length + " sessions · " + D.failures.length +
-    " failed requirements on " + failing + " frames" + (D.end ? "" : " · recording cut off");
+    count(N, "frame", "frames") + " · " + count(D.sessions.length, "session", "sessions") + " · " +
+    (D.failures.length ? count(D.failures.length, "failed requirement", "failed requirements") +
+      " on " + count(failing, "frame", "frames") : "no failed requirement") +
+    (D.end ? "" : " · recording cut off");
   let selected = -1;
   function el(tag, cls, text) {
     const e = document.createElement(tag);
@@ -227,9 +245,22 @@ aside button { font: inherit; }
     if (text !== undefined) e.textContent = text;
     return e;
   }
+  // Session hues keep clear of red, which marks failures and nothing else; past eight
+  // sessions the hues repeat, darker.
+  const HUES = [210, 130, 275, 45, 185, 95, 240, 160];
   function colour(session) {
-    return session < 0 ? "transparent" : "hsl(" + ((session * 67) % 360) + ",65%,50%)";
+    if (session < 0) return "transparent";
+    const shade = Math.floor(session / HUES.length) % 2 ? 32 : 45;
+    return "hsl(" + HUES[session % HUES.length] + ",60%," + shade + "%)";
   }
+  const legend = document.getElementById("legend-sessions");
+  D.sessions.slice(0, 8).forEach((id, i) => {
+    const sw = el("span", "swatch");
+    sw.style.background = colour(i);
+    legend.append(sw, document.createTextNode(id + (i + 1 < Math.min(8, D.sessions.length) ? ", " : "")));
+  });
+  if (D.sessions.length > 8) legend.append(document.createTextNode(" \u2026"));
+  if (!D.sessions.length) legend.append(document.createTextNode("none"));
   function row(i) {
     const r = R[i];
     const e = el("div", "row kind-" + r[3] + (r[1] === 0 ? " to-agent" : " to-client"));

@@ -33,6 +33,8 @@ class Result:
     status: str
     message: str = ""
     baseline: bool = False  # a failure the run's baseline lists as a known deviation
+    scenarios: tuple[str, ...] = ()  # the scenarios the check read (its evidence's frames)
+    stale: bool = False  # the baseline lists it as failing, but it passed (the run fails)
 
 
 MUST_LEVEL = ("MUST", "MUST NOT")  # what "conformant" is judged on
@@ -75,6 +77,10 @@ def build(
         }
         if result.baseline:
             entry["baseline"] = True
+        if result.stale:
+            entry["stale_baseline"] = True
+        if result.scenarios:
+            entry["scenarios"] = list(result.scenarios)
         entries.append(entry)
     counts = Counter(e["status"] for e in entries)
     by_keyword: dict[str, dict[str, int]] = {k: {s: 0 for s in STATUSES} for k in KEYWORDS}
@@ -147,12 +153,95 @@ def text_lines(report: Mapping[str, Any], verbose: bool = False) -> list[str]:
             if e["status"] == "fail" and e.get("text"):
                 lines.append(f"          the roster: {e['text']}")
     for a in report.get("advisories", []):
-        lines.append(f"  {a['status'].upper():7} {a['name']} ({a['strength']}): {a['message']}")
+        line = f"  {a['status'].upper():7} {a['name']} ({a['strength']})"
+        lines.append(f"{line}: {a['message']}" if a["message"] else line)
     run = report.get("run") or {}
     if run:
-        lines.append(f"  kit {run.get('kit')}, options {run.get('options')}")
-        lines.append(f"  environment {run.get('environment')}")
+        lines.extend(f"  {line}" for line in run_words(run))
     return lines
+
+
+# How the report says each recorded option (plugin.RECORDED_OPTIONS): given, and not given.
+OPTION_WORDS = {
+    "acp_timeout": ("{} s for each answer", "no answer timeout"),
+    "acp_turn_timeout": ("{} s for a turn (a client: for a run)", "no turn timeout"),
+    "acp_cancel_grace": ("{} s for a cancelled turn to stop", "no cancel grace"),
+    "acp_prompt": ("prompt {!r}", "prompt"),
+    "acp_slow_prompt": ("slow prompt {!r}", "slow prompt"),
+    "acp_permission_prompt": ("permission prompt {!r}", "permission prompt"),
+    "acp_fs_prompt": ("fs prompt {!r}", "fs prompt"),
+    "acp_elicitation_prompt": ("elicitation prompt {!r}", "elicitation prompt"),
+    "acp_auth_method": ("authenticate with {!r}", "auth method"),
+    "acp_logout": ("logout at the end", "logout"),
+    "acp_client_input": ("client input {!r}", "client input"),
+    "acp_profile": ("profile {}", "profile"),
+    "acp_baseline": ("baseline {}", "baseline"),
+}
+
+
+def _value(value: Any) -> Any:
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+def option_words(options: Mapping[str, Any]) -> str:
+    """``10 s for each answer, slow prompt '/wait'; not given: fs prompt, logout``."""
+    given, missing = [], []
+    for name, value in options.items():
+        plain = name.removeprefix("acp_").replace("_", " ")
+        said, absent = OPTION_WORDS.get(name, (plain + " {!r}", plain))
+        if value is None or value is False or value == "":
+            missing.append(absent)
+        else:
+            given.append(said.format(_value(value)))
+    text = ", ".join(given) or "none"
+    return text + (f"; not given: {', '.join(missing)}" if missing else "")
+
+
+def environment_words(env: Mapping[str, Any]) -> str:
+    """What the command's environment held of the variables that change agents, in words."""
+    changed = [f"set {k}={v}" for k, v in env.get("set_by_kit", {}).items()]
+    changed += [f"removed {k}" for k in env.get("removed_by_kit", [])]
+    how = "; ".join(changed) if changed else "passed on unchanged (the kit set and removed nothing)"
+    observed = ", ".join(f"{k}={v}" for k, v in env.get("observed", {}).items()) or "none of them"
+    absent = ", ".join(env.get("absent", [])) or "none"
+    return f"environment: {how}; of the variables known to change agents, set: {observed}; not set: {absent}"
+
+
+def run_words(run: Mapping[str, Any]) -> list[str]:
+    """What ran where, as sentences: the directory, the kit, its options, the environment."""
+    lines = []
+    if run.get("cwd"):
+        lines.append(f"ran in {run['cwd']}")
+    kit = run.get("kit") or {}
+    if kit:
+        lines.append(
+            f"kit: sources sha256 {kit.get('sha256', '?')}, roster {kit.get('roster', '?')}"
+        )
+    if "options" in run:
+        lines.append(f"options: {option_words(run['options'])}")
+    if "environment" in run:
+        lines.append(environment_words(run["environment"]))
+    return lines
+
+
+def run_failures(report: Mapping[str, Any]) -> list[str]:
+    """Why the run fails at MUST level, one line each (empty: it passes): a MUST / MUST NOT
+    failure the baseline does not list, a listed requirement that passes now (the baseline
+    must stay true), a failing profile rule, or nothing judged at MUST level at all."""
+    if report.get("error"):
+        return [f"the {report['side']} cannot be run: {report['error']}"]
+    found = []
+    for e in report["requirements"]:
+        if e["status"] != "fail" or e.get("baseline"):
+            continue
+        if e["keyword"] in MUST_LEVEL or e.get("stale_baseline"):
+            found.append(f"{e['id']} ({e['keyword']}): {e['message']}")
+    for a in report.get("advisories", []):
+        if a["status"] == "fail" and a["strength"] not in KEYWORDS:  # a profile's own rule
+            found.append(f"{a['name']}: {a['message']}")
+    if not found and not report["verdict"]["must_judged"]:
+        found.append("no MUST requirement was judged")
+    return found
 
 
 def _cell(text: str) -> str:
@@ -193,6 +282,8 @@ def to_markdown(report: Mapping[str, Any]) -> str:
         out.append(
             f"| {_cell(a['name'])} | {a['strength']} | {a['status']} | {_cell(a['message'])} |"
         )
+    out.append("")
+    out.extend(f"{_cell(line)}  " for line in run_words(report.get("run") or {}))
     out.append("")
     out.append(
         f"{c['not observable']} requirements are not observable from outside when the "

@@ -107,13 +107,19 @@ class TransportRules:
             target = Path(path)
             if not target.is_absolute():
                 target = config.invocation_params.dir / target
-            entries = [
-                {
-                    "id": r.id,
-                    "rfd": r.quote,
-                    "status": self.results[r.id][0],
-                    "message": self.results[r.id][1],
-                }
-                for r in RULES
-            ]
-            target.write_text(json.dumps({"url": self.url, RESULTS_KEY: entries}, indent=2))
+            target.write_text(json.dumps(self.report(), indent=2))
+
+    def report(self) -> dict[str, Any] | None:
+        """The rules' results as ``--acp-transport-json`` writes them (None: not run)."""
+        if self.results is None:
+            return None
+        entries = [
+            {
+                "id": r.id,
+                "rfd": r.quote,
+                "status": self.results[r.id][0],
+                "message": self.results[r.id][1],
+            }
+            for r in RULES
+        ]
+        return {"url": self.url, RESULTS_KEY: entries}

@@ -162,7 +162,7 @@ def test_end_to_end_the_agent_sees_the_cancelled_outcome_and_ends_the_turn() -> 
             await client_end.session_cancel(
                 models.CancelNotification.model_validate({"sessionId": session.session_id})
             )
-            response = await asyncio.wait_for(turn, 1.5)  # well inside the agent's grace period
+            response = await turn
             assert str(getattr(response.stop_reason, "value", response.stop_reason)) == "cancelled"
             assert agent.outcomes == ["cancelled"]  # answered by the client, not timed out
             assert client.abandoned == 1

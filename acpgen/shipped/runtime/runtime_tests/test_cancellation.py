@@ -56,7 +56,7 @@ def test_session_cancel_reaches_the_prompt_handler_which_answers_cancelled() -> 
 
     async def cancel(client_end: Any, prompt: Any) -> Any:
         await client_end.session_cancel(session_id="s1")
-        return await asyncio.wait_for(prompt, 5)
+        return await prompt
 
     response = _while_prompting(agent, cancel)
     assert response.stop_reason == models.StopReason.CANCELLED
@@ -74,7 +74,7 @@ def test_cancel_request_cancels_the_handler_task_and_marks_its_context() -> None
 
     async def withdraw(_: Any, prompt: Any) -> None:
         prompt.cancel()  # the client withdraws the request: $/cancel_request
-        await asyncio.wait_for(agent.cleaned_up.wait(), 5)
+        await agent.cleaned_up.wait()
 
     _while_prompting(agent, withdraw)
     (context,) = agent.contexts

@@ -128,9 +128,7 @@ def test_a_tool_call_update_with_an_unknown_kind_or_status_is_delivered(
                 "params": {"sessionId": "s", "update": update},
             }
         )
-        for _ in range(100):
-            if client.updates:
-                break
+        while not client.updates:
             await asyncio.sleep(0.01)
         assert len(client.updates) == 1 and str(client.updates[0].tool_call_id) == "t1"
         await connection.close()

@@ -652,13 +652,20 @@ def test_a_principal_past_its_share_is_refused_and_another_is_served() -> None:
 
 
 def test_connections_never_used_are_ended_after_the_first_use_grace_and_used_ones_stay() -> None:
+    """The used connection shows it is used at once (a second message on the same HTTP/2
+    connection, one round trip): the grace (2 s) leaves a loaded machine room for it."""
+
     async def body() -> None:
         with watching() as log:
-            async with serving(first_use_grace=0.3, max_connections_per_peer=2) as url, \
+            async with serving(first_use_grace=2.0, max_connections_per_peer=2) as url, \
                     httpx2.AsyncClient(http2=True, http1=False) as http:
                 used = (await http.post(url, json=INIT, headers=JSON)).headers["acp-connection-id"]
                 used_header = {"Acp-Connection-Id": used}
-                async with sse(url, used_header) as messages:  # a stream: it is used
+                second = {**NEW, "id": 9}  # a second message: it is used
+                assert (await http.post(url, json=second, headers={**JSON, **used_header})
+                        ).status_code == 202
+                async with sse(url, used_header) as messages:
+                    assert (await next_message(messages))["id"] == 9
                     assert (await http.post(url, json=INIT, headers=JSON)).status_code == 200
                     refused = await http.post(url, json=INIT, headers=JSON)
                     assert refused.status_code == 429  # the peer's two slots are held
@@ -739,8 +746,11 @@ def test_a_body_that_never_arrives_whole_is_answered_408() -> None:
 
 
 def test_requests_still_being_read_count_against_the_peers_share() -> None:
+    """The two half-sent requests hold their slots for the body timeout (2 s: room for a
+    loaded machine to read the third request meanwhile), then are answered 408 and freed."""
+
     async def body() -> None:
-        async with serving(body_timeout=0.5, max_connections_per_peer=2) as url:
+        async with serving(body_timeout=2.0, max_connections_per_peer=2) as url:
             client = await H2.open(url)
             try:
                 half = [client.request("POST", url, {"content-type": "application/json"},

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 import tomllib
 import xml.etree.ElementTree as ET
@@ -190,7 +191,8 @@ def test_a_conformant_agent_exits_0_and_every_judged_requirement_is_a_junit_case
     done = conformance(tmp_path / "empty", "--agent", agent(), "--junit", "out.xml", "--transcripts", "frames",
                        "--slow-prompt", "/wait", "--permission-prompt", "/permission")
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    assert "acpgen conformance: conformant at MUST level" in done.stdout
+    assert done.stdout.endswith("JUnit XML written to out.xml\ntranscripts written to frames\n"
+                                "acpgen conformance: conformant at MUST level\n"), done.stdout[-500:]
     assert "{" not in done.stdout.split("ran in ", 1)[1]  # options and environment in words
     cases = junit_cases(tmp_path / "empty" / "out.xml")
     assert set(cases) == observable("agent")
@@ -204,6 +206,13 @@ def test_a_conformant_agent_exits_0_and_every_judged_requirement_is_a_junit_case
         assert header["kind"] == "acp-trace" and header["scenario"] == trace.stem.removeprefix("agent-")
         assert first["from"] == "client" and json.loads(first["data"])["method"] == "initialize"
         assert rest[-1]["end"] is True and any(r.get("from") == "agent" for r in rest)
+    # ... which the trace tools read: the page of one, as docs/conformance.md says.
+    page = tmp_path / "basic.html"
+    drawn = subprocess.run([sys.executable, "-m", "acp_v1.trace", "html", str(traces[0].parent / "agent-basic.jsonl"),
+                            "-o", str(page)], env={**_env(), "PYTHONPATH": str(generated_dir())},
+                           capture_output=True, text=True, timeout=120, check=False)
+    assert drawn.returncode == 0, drawn.stderr
+    assert "session/prompt" in page.read_text(encoding="utf-8")
 
 
 @pytest.mark.slow
@@ -241,15 +250,17 @@ def test_a_baseline_entry_that_passes_now_fails_the_run(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("command", "why"), [
-    ("no-such-agent-for-acp", "command not found: 'no-such-agent-for-acp'"),
-    (f"{sys.executable} -c pass", "the agent closed its stdout"),
+@pytest.mark.parametrize(("side", "command", "why"), [
+    ("agent", "no-such-agent-for-acp", "command not found: 'no-such-agent-for-acp'"),
+    ("agent", f"{sys.executable} -c pass", "the agent closed its stdout"),
+    ("client", f"{sys.executable} -c pass {{agent}}", "the client never started the kit's agent"),
 ])
-def test_an_agent_that_cannot_start_exits_4_with_one_error_line(command: str, why: str, tmp_path: Path) -> None:
-    done = conformance(tmp_path, "--agent", command, "--junit", "out.xml")
+def test_an_implementation_that_cannot_start_exits_4_with_one_error_line(
+        side: str, command: str, why: str, tmp_path: Path) -> None:
+    done = conformance(tmp_path, f"--{side}", command, "--junit", "out.xml")
     assert done.returncode == 4, done.stdout + done.stderr
     (line,) = done.stderr.strip().splitlines()
-    assert line.startswith("acpgen: error: the agent cannot be run: ") and why in line
+    assert line.startswith(f"acpgen: error: the {side} cannot be run: ") and why in line
     root = ET.parse(tmp_path / "out.xml").getroot()
     errors = [c for c in root.iter("testcase") if c.find("error") is not None]
     assert len(errors) == 1 and why in (errors[0].find("error").get("message") or "")  # type: ignore[union-attr]

@@ -43,6 +43,7 @@ How unions come out (the rest of the contract):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, assert_never
@@ -102,10 +103,12 @@ def docstring_text(text: str | None) -> str | None:
 # -- type trees ------------------------------------------------------------------------------
 
 
-def type_node(t: TypeExpr, where: str) -> TypeNode:
+def type_node(t: TypeExpr, where: str, string_formats: Mapping[str, str] | None = None) -> TypeNode:
     """A type as a small typed tree (:mod:`acpgen.emit.type_tree`): spelled by
     :func:`acpgen.emit.type_spelling.spell_type` (the templates' ``ty``), split across lines
-    by ``templates/models/_layout.jinja``. ``where``: the schema a refusal names."""
+    by ``templates/models/_layout.jinja``. ``where``: the schema a refusal names.
+    ``string_formats``: a string of one of these ``format`` values is spelled by the name
+    given (a profile's own annotation type, e.g. ``uri``; none in the default output)."""
 
     def node(t: TypeExpr, items: TypeNode | None, variants: tuple[TypeNode, ...]) -> TypeNode:
         match t.kind:
@@ -113,6 +116,8 @@ def type_node(t: TypeExpr, where: str) -> TypeNode:
                 return Named(t.name or "")
             case "primitive":
                 base = _PRIMITIVE_BASES[t.name or ""]
+                if t.name == "string" and string_formats and t.format is not None and t.format in string_formats:
+                    base = string_formats[t.format]
                 kw = _constraints(t)
                 if t.name == "integer" and t.format in INTEGER_FORMATS:
                     # A named range per format (``Uint32``), plus any tighter schema bound.
@@ -221,6 +226,8 @@ class Block:
     base: str | None = None  # enum value type: str | int
     type: TypeNode | None = None  # alias target
     open_limits: list[tuple[str, Any]] = field(default_factory=list)
+    # (member, coercion): a profile's per-member coercions (none in the default output).
+    coercions: tuple[tuple[str, str], ...] = ()
     # A class's constructor as type checkers see it (every member, inherited ones first).
     init: list[InitParam] = field(default_factory=list)
 
@@ -259,8 +266,8 @@ class Entry:
     type: TypeNode | None = None  # a bare type branch
 
 
-def field_spec(p: Property, where: str, tag: Any = None) -> FieldSpec:
-    typ = Lit(tag) if tag is not None else type_node(p.type, where)
+def field_spec(p: Property, where: str, tag: Any = None, string_formats: Mapping[str, str] | None = None) -> FieldSpec:
+    typ = Lit(tag) if tag is not None else type_node(p.type, where, string_formats)
     is_any = p.type.kind == "any"
     validate_default = p.has_default and (
         isinstance(p.default, (dict, list)) or p.type.kind == "ref"
@@ -294,8 +301,9 @@ def _tag_field(wire: str, value: Any) -> Property:
 
 
 class Planner:
-    def __init__(self, ir: SchemaIR) -> None:
+    def __init__(self, ir: SchemaIR, string_formats: Mapping[str, str] | None = None) -> None:
         self.ir = ir
+        self.string_formats = dict(string_formats or {})  # type_node's: a profile's annotation types
         self.defs = ir.defs
         self.blocks: dict[str, Block] = {}
         self.entries: dict[str, list[Entry]] = {}  # union def -> its members
@@ -335,7 +343,7 @@ class Planner:
             case Shape.OPEN_ENUM:
                 self.add(self.open_enum_block(d))
             case Shape.PRIMITIVE:
-                self.add(self.alias(name, d.description, type_node(d.primitive or TypeExpr("any"), self.ir.schema_where)))
+                self.add(self.alias(name, d.description, type_node(d.primitive or TypeExpr("any"), self.ir.schema_where, self.string_formats)))
             case Shape.ANY:
                 self.add(self.alias(name, d.description, AnyNode()))
             case Shape.UNION | Shape.TAGGED_UNION:
@@ -362,7 +370,7 @@ class Planner:
                      deps=names(typ))
 
     def object_block(self, d: Definition) -> Block:
-        fields = [field_spec(p, self.ir.schema_where) for p in d.properties]
+        fields = [field_spec(p, self.ir.schema_where, string_formats=self.string_formats) for p in d.properties]
         lazy: set[str] = set()
         for p in d.properties:
             lazy |= refs(p.type)
@@ -458,7 +466,7 @@ class Planner:
             if v.ref is not None:
                 bases = self.bases_of(v.ref, d)
             elif v.inline is not None and not own:
-                entries.append(Entry(tag=tag, title=v.title, classes=[], type=type_node(v.inline, self.ir.schema_where)))
+                entries.append(Entry(tag=tag, title=v.title, classes=[], type=type_node(v.inline, self.ir.schema_where, self.string_formats)))
                 continue
             else:
                 nested = self.nested_bases(d, v, index)
@@ -474,7 +482,7 @@ class Planner:
                     raise AcpgenError(self.ir.schema_where, f"{d.pointer}: {self.origins[cls]} and {origin} both "
                                       f"map to the class name {cls}")
                 where = self.ir.schema_where
-                fields = [field_spec(p, where) for p in own if p.type.kind != "const"]
+                fields = [field_spec(p, where, string_formats=self.string_formats) for p in own if p.type.kind != "const"]
                 fields += [field_spec(p, where, tag=p.type.value) for p in own if p.type.kind == "const"]
                 lazy: set[str] = set()
                 for p in own:
@@ -590,5 +598,5 @@ def _dedupe(fields: list[FieldSpec]) -> list[FieldSpec]:
     return list(by_name.values())
 
 
-def plan_models(ir: SchemaIR) -> list[Block]:
-    return Planner(ir).plan()
+def plan_models(ir: SchemaIR, string_formats: Mapping[str, str] | None = None) -> list[Block]:
+    return Planner(ir, string_formats).plan()

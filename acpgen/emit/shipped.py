@@ -87,6 +87,17 @@ SHIPMENTS: tuple[Shipment, ...] = (
 )
 
 
+# What an output profile ships beside its rendered modules (``acpgen generate --profile``),
+# by profile: acpgen's model base and the profile's own, each in a folder named as where it is
+# written here, so that the relative import between them resolves the same in both places.
+PROFILE_SHIPMENTS: dict[str, tuple[Shipment, ...]] = {
+    "python-sdk": (
+        Shipment("runtime", "_acpgen/runtime", with_init=False, only=("model_base.py",)),
+        Shipment("python_sdk", "_acpgen/python_sdk", with_init=True),
+    ),
+}
+
+
 def shipped_files(shipment: Shipment) -> tuple[str, ...]:
     """The file names the shipment copies, sorted."""
     folder = shipment.folder

@@ -244,6 +244,9 @@ __all__ = [
     "NesUserActionsCapabilities",
     "NewSessionRequest",
     "NewSessionResponse",
+    "Notice",
+    "NoticeCapabilities",
+    "NoticeSeverity",
     "NumberPropertySchema",
     "Omittable",
     "PermissionOption",
@@ -326,6 +329,7 @@ __all__ = [
     "SessionUpdateCompactionUpdate",
     "SessionUpdateConfigOptionUpdate",
     "SessionUpdateCurrentModeUpdate",
+    "SessionUpdateNotice",
     "SessionUpdatePlan",
     "SessionUpdatePlanRemoved",
     "SessionUpdatePlanUpdate",
@@ -2320,7 +2324,7 @@ class ToolCallUpdate(_Model):
     title: StrictStr | None = Field(default=None, description="Update the human-readable title.")
     name: StrictStr | None = Field(
         default=None,
-        description="**UNSTABLE**\n\nThis capability is not part of the spec yet, and may be removed or changed at any point.\n\nUpdate the programmatic name of the tool being invoked.\n\nThis field is optional. Omitting it or sending `null` both mean that\nthe existing name is left unchanged.",
+        description="Update the programmatic name of the tool being invoked.\n\nThis field is optional. Omitting it or sending `null` both mean that\nthe existing name is left unchanged.",
     )
     content: list[ToolCallContent] | None = Field(
         default=None, description="Replace the content collection."
@@ -5419,6 +5423,104 @@ class SessionUpdateCurrentModeUpdate(CurrentModeUpdate):
         ) -> None: ...
 
 
+class NoticeSeverity(str):
+    """**UNSTABLE**
+
+    This capability is not part of the spec yet, and may be removed or changed at any point.
+
+    Severity hint for a session notice.
+
+    An open set: the named constants below are the known values; any other
+    string is valid too and validates to this type."""
+
+    INFO: ClassVar[NoticeSeverity]
+    """Informational notice."""
+    WARNING: ClassVar[NoticeSeverity]
+    """Warning notice."""
+    ERROR: ClassVar[NoticeSeverity]
+    """Error notice."""
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        return core_schema.no_info_after_validator_function(
+            cls, core_schema.str_schema(strict=True)
+        )
+
+
+NoticeSeverity.INFO = NoticeSeverity("info")
+NoticeSeverity.WARNING = NoticeSeverity("warning")
+NoticeSeverity.ERROR = NoticeSeverity("error")
+
+
+class Notice(_Model):
+    """**UNSTABLE**
+
+    This capability is not part of the spec yet, and may be removed or changed at any point.
+
+    Fire-and-forget advisory information for the user.
+
+    Notices are live events rather than session history. Agents must not rely on
+    a notice being received, displayed, or seen by the user.
+    Agents MUST only send notices when the Client advertised
+    [`ClientSessionCapabilities::notices`]. Otherwise, Agents may use an agent
+    message when the information should still be surfaced to the user.
+
+    See RFD: [Session Notices](https://agentclientprotocol.com/rfds/session-notices)"""
+
+    severity: NoticeSeverity = Field(description="Presentation severity hint.")
+    title: Annotated[StrictStr, Field(min_length=1)] = Field(
+        description="Required non-empty plain-text title that can stand alone."
+    )
+    description: StrictStr | None = Field(
+        default=None,
+        description="Optional plain-text detail or guidance.\n\nOmitted and `null` are equivalent and mean no description was supplied.",
+    )
+    field_meta: dict[str, Any] | None = Field(
+        default=None,
+        validation_alias="_meta",
+        serialization_alias="_meta",
+        description="Metadata scoped to this notice.\n\nOmitted and `null` are equivalent and mean no metadata was supplied.",
+    )
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            severity: NoticeSeverity,
+            title: Annotated[StrictStr, Field(min_length=1)],
+            description: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+        ) -> None: ...
+
+
+class SessionUpdateNotice(Notice):
+    """**UNSTABLE**
+
+    This capability is not part of the spec yet, and may be removed or changed at any point.
+
+    Advisory information for the user that is not part of session history.
+
+    Agents MUST only send this update when the Client advertised
+    [`ClientSessionCapabilities::notices`]."""
+
+    session_update: Literal["notice"] = _tag("notice", "sessionUpdate")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            severity: NoticeSeverity,
+            title: Annotated[StrictStr, Field(min_length=1)],
+            description: StrictStr | None = ...,
+            field_meta: dict[str, Any] | None = ...,
+            session_update: Literal["notice"] = ...,
+        ) -> None: ...
+
+
 class PlanEntryPriority(_StrEnum):
     """Priority levels for plan entries.
 
@@ -5837,7 +5939,7 @@ class ToolCall(_Model):
     title: StrictStr = Field(description="Human-readable title describing what the tool is doing.")
     name: StrictStr | None = Field(
         default=None,
-        description="**UNSTABLE**\n\nThis capability is not part of the spec yet, and may be removed or changed at any point.\n\nProgrammatic name of the tool being invoked.\n\nThis field is optional. Omitting it or sending `null` both mean that no\ntool name is available.",
+        description="Programmatic name of the tool being invoked.\n\nThis field is optional. Omitting it or sending `null` both mean that no\ntool name is available.",
     )
     kind: Omittable[ToolKind] = Field(
         default=None,
@@ -6035,6 +6137,7 @@ SessionUpdate: TypeAlias = Annotated[
     | SessionUpdateConfigOptionUpdate
     | SessionUpdateSessionInfoUpdate
     | SessionUpdateUsageUpdate
+    | SessionUpdateNotice
     | SessionUpdateCompactionUpdate
     | SessionUpdateCompactionSummaryChunk,
     Field(discriminator="session_update"),
@@ -6624,6 +6727,14 @@ class CompactionCapabilities(_Model):
     Client support for ID-addressed context compaction updates."""
 
 
+class NoticeCapabilities(_Model):
+    """**UNSTABLE**
+
+    This capability is not part of the spec yet, and may be removed or changed at any point.
+
+    Client support for presenting live advisory notices to the user."""
+
+
 class BooleanConfigOptionCapabilities(_Model):
     """Capabilities for boolean session configuration options.
 
@@ -6678,6 +6789,10 @@ class ClientSessionCapabilities(_Model):
         serialization_alias="configOptions",
         description="Config option capabilities supported by the client.\n\nOmitted or `null` both mean the client does not advertise support for any\nconfig option extensions.",
     )
+    notices: NoticeCapabilities | None = Field(
+        default=None,
+        description="**UNSTABLE**\n\nThis capability is not part of the spec yet, and may be removed or changed at any point.\n\nSupport for live advisory `notice` session updates.\n\nOptional. Omitted or `null` both mean the client does not advertise support.\nSupplying `{}` means the client can present notices to the user.",
+    )
     field_meta: dict[str, Any] | None = Field(
         default=None,
         validation_alias="_meta",
@@ -6692,6 +6807,7 @@ class ClientSessionCapabilities(_Model):
             *,
             compaction: CompactionCapabilities | None = ...,
             config_options: SessionConfigOptionsCapabilities | None = ...,
+            notices: NoticeCapabilities | None = ...,
             field_meta: dict[str, Any] | None = ...,
         ) -> None: ...
 

@@ -115,7 +115,7 @@ ROSTER_REVISION: Final[str] = "acp-v1-2797d331-r2"
 UPSTREAM_COMMIT: Final[str] = "2797d33125c14e5bcfc815952930130c43e5bc4c"
 INPUT_SHA256: Final[dict[str, str]] = {
     "meta-v1-unstable": "3026898232badf413624010d1343e20bef853e6705c62d6b56387cf9de6b0543",
-    "schema-v1-unstable": "7f77702b34e0a0558e77220e9007bf8ee161a976bb8ac5021aba1b7e7b2c5708",
+    "schema-v1-unstable": "2a920d3c0f76443e07ffa7801443e3cdf008e2a3095e565581a0433fd728ce41",
 }
 # The versions this package implements: the schema it was generated from.
 SUPPORTED_PROTOCOL_VERSIONS: Final[frozenset[int]] = frozenset([1])
@@ -1786,6 +1786,7 @@ ClientCapabilityPath: TypeAlias = Literal[
     "session.compaction",
     "session.configOptions",
     "session.configOptions.boolean",
+    "session.notices",
     "terminal",
 ]
 """Every dotted path in ``clientCapabilities``."""
@@ -3732,6 +3733,17 @@ CAPABILITY_PATHS: Final[Mapping[str, CapabilityPath]] = {
             "boolean",
         ),
     ),
+    "clientCapabilities.session.notices": (
+        "object",
+        (
+            "session",
+            "notices",
+        ),
+        (
+            "session",
+            "notices",
+        ),
+    ),
     "clientCapabilities.terminal": ("boolean", ("terminal",), ("terminal",)),
 }
 
@@ -3834,6 +3846,7 @@ MARKERS: Markers = {
     "ClientSessionCapabilities": {
         "compaction": (True, False, NO_DEFAULT),
         "configOptions": (True, False, NO_DEFAULT),
+        "notices": (True, False, NO_DEFAULT),
         "_meta": (True, False, NO_DEFAULT),
     },
     "CloseNesRequest": {
@@ -4208,6 +4221,10 @@ MARKERS: Markers = {
     "NewSessionResponse": {
         "modes": (True, False, NO_DEFAULT),
         "configOptions": (True, True, NO_DEFAULT),
+        "_meta": (True, False, NO_DEFAULT),
+    },
+    "Notice": {
+        "description": (True, False, NO_DEFAULT),
         "_meta": (True, False, NO_DEFAULT),
     },
     "NumberPropertySchema": {

@@ -165,11 +165,13 @@ def _valid_id(request_id: Any) -> bool:
     # ACP-V1-JSONRPC-ID-TYPE: a string, a number or null (never a boolean). A number JSON
     # cannot carry back (1e400 parses as infinity) is no id either: its answer could not be
     # encoded, so the request is refused (-32600, null id) rather than run and left unanswered.
+    # (The common ids, strings and integers, cost the two calls they always did: the engine's
+    # per-message cost is budgeted, tests/test_cost_guard.py.)
     if isinstance(request_id, bool):
         return False
-    if isinstance(request_id, float):
-        return math.isfinite(request_id)
-    return request_id is None or isinstance(request_id, (str, int))
+    if request_id is None or isinstance(request_id, (str, int)):
+        return True
+    return isinstance(request_id, float) and math.isfinite(request_id)
 
 
 class _Inbound:

@@ -369,6 +369,9 @@ def main() -> int:
                         help="the generated server keeps ended connections' sessions resumable "
                         "this long (default: its 3600 s); under SETTLE, 'after' has none left")
     args = parser.parse_args()
+    import conditions  # bench/conditions.py: the command and the load average, printed
+
+    conditions.announce(sys.stderr)
     if args.rate:
         PACE[0] = args.connections * args.sessions / args.rate
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}

@@ -1619,7 +1619,10 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=None,
             message=SessionUpdateNotificationMessage,
             response=None,
-            gates=("session/update params.update.configOptions[].type=boolean",),
+            gates=(
+                "session/update params.update.configOptions[].type=boolean",
+                "session/update params.update.sessionUpdate=notice",
+            ),
             requirements=(
                 "ACP-V1-CONFIG-BOOLEAN-ONLY-AFTER-CAPABILITY-MAY",
                 "ACP-V1-CONFIG-NO-BOOLEAN-WITHOUT-CAPABILITY",
@@ -3015,6 +3018,29 @@ GATES: Final[tuple[Gate, ...]] = (
             "events",
             "document",
             "did_focus",
+        ),
+        kind="object",
+        condition=None,
+        requirements=(),
+    ),
+    Gate(
+        target="session/update params.update.sessionUpdate=notice",
+        method="session/update",
+        sender="agent",
+        message="params",
+        select=(
+            "update",
+            "sessionUpdate",
+        ),
+        equals="notice",
+        capability="clientCapabilities.session.notices",
+        wire_path=(
+            "session",
+            "notices",
+        ),
+        py_path=(
+            "session",
+            "notices",
         ),
         kind="object",
         condition=None,

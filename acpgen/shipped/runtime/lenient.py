@@ -28,7 +28,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from .contract import NO_DEFAULT, Markers
 
-__all__ = ["NO_DEFAULT", "Markers", "validate_lenient"]
+__all__ = ["NO_DEFAULT", "Markers", "repair_lenient", "validate_lenient"]
 
 logger = logging.getLogger(__name__)
 
@@ -42,7 +42,19 @@ def validate_lenient(
     try:
         return adapter.validate_python(data, by_alias=True, by_name=False)
     except ValidationError as first:
-        error = first
+        return repair_lenient(adapter, annotation, data, markers, first)
+
+
+def repair_lenient(
+    adapter: TypeAdapter[Any],
+    annotation: Any,
+    data: Any,
+    markers: Markers,
+    error: ValidationError,
+) -> Any:
+    """After strict validation of ``data`` failed with ``error``: repair the marked places
+    and validate again (:func:`validate_lenient`'s second half, for a caller that validated
+    strictly itself)."""
     data = copy.deepcopy(data)  # repairs never touch the caller's value
     for _ in range(_MAX_REPAIRS):
         if not any(_repair(annotation, data, e["loc"], markers) for e in error.errors()[:1]):

@@ -72,11 +72,17 @@ class StreamTransport:
     loop's task is not woken for them (a loop turn less per message).
     """
 
-    __slots__ = ("_idle", "_reader", "_writer")
+    __slots__ = ("_idle", "_pipe", "_reader", "_write", "_writer")
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self._reader = reader
         self._writer = writer
+        # The writer's transport, and what writes a frame: the transport's own write when the
+        # writer is a plain StreamWriter (whose write only calls it: a Python frame less per
+        # frame sent), else the writer's (a recording writer records what it writes).
+        self._pipe = writer.transport
+        plain = type(writer) is asyncio.StreamWriter
+        self._write = writer.transport.write if plain else writer.write
         self._idle = [False]  # read_frames waits with no part of a line held
 
     def frames(self, limit: int) -> AsyncIterator[bytes | Oversized]:
@@ -109,11 +115,11 @@ class StreamTransport:
         reader.feed_data = feed_data  # type: ignore[method-assign,assignment]
 
     def send_nowait(self, frame: bytes) -> int:
-        transport = self._writer.transport
+        transport = self._pipe
         if transport.is_closing() or transport.get_write_buffer_size():
             return NOT_SENT  # something is queued, or nothing can be: the caller waits its turn
         try:
-            self._writer.write(frame)  # whole: write() never splits a frame among others
+            self._write(frame)  # whole: write() never splits a frame among others
         except (ConnectionError, RuntimeError):
             return NOT_SENT
         return SENT_QUEUED if transport.get_write_buffer_size() else SENT

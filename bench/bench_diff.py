@@ -60,6 +60,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=5)
     rounds = parser.parse_args().rounds
+    import conditions  # bench/conditions.py: the command and the load average, printed
+
+    conditions.announce()
     inputs = _inputs_dir()
     env_note = os.getloadavg()
     print(f"acpgen diff PINNED NEW, {rounds} paired round(s); load average at start "

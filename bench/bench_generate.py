@@ -130,6 +130,9 @@ def main() -> None:
     parser.add_argument("--big-rounds", type=int, default=1, help="paired rounds at 2x and 4x")
     parser.add_argument("--sizes", default="1,2,4")
     args = parser.parse_args()
+    import conditions  # bench/conditions.py: the command and the load average, printed
+
+    conditions.announce()
     base = {k: v for k, v in os.environ.items()
             if not k.startswith("ACPGEN_") and k != "PYTHONDONTWRITEBYTECODE"}
     # As installed: byte-compiled modules.

@@ -206,6 +206,9 @@ def main() -> None:
     parser.add_argument("--unknown-members-cost", dest="reference", action="store_true",
                         help='also time a copy of acp_v1.models that drops unknown members (extra="ignore")')
     args = parser.parse_args()
+    import conditions  # bench/conditions.py: the command and the load average, printed
+
+    conditions.announce()
     sys.path.insert(0, str(GENERATED))
     import acp.schema as official
     import acp_v1.models as ours

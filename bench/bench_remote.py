@@ -209,7 +209,7 @@ async def one_http_connection(url: str, sessions: int, updates: int, result: Res
             try:
                 status = (await http.post(url, content=body, headers=headers)).status_code
             except httpx2.WriteError:  # never left: once more on a new connection, as the
-                # generated client does (remote/client.py, _HttpLink._send)
+                # generated client does (transports/http/client.py, _HttpLink._send)
                 status = (await http.post(url, content=body, headers=headers)).status_code
             if status != 202:
                 raise RuntimeError(f"POST answered {status}")
@@ -369,6 +369,9 @@ def main() -> int:
                         help="the generated server keeps ended connections' sessions resumable "
                         "this long (default: its 3600 s); under SETTLE, 'after' has none left")
     args = parser.parse_args()
+    import conditions  # bench/conditions.py: the command and the load average, printed
+
+    conditions.announce(sys.stderr)
     if args.rate:
         PACE[0] = args.connections * args.sessions / args.rate
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}

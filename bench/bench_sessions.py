@@ -186,6 +186,9 @@ def main() -> int:
     parser.add_argument("--slow-ms", type=float, default=50.0)
     parser.add_argument("--flood", type=int, default=1_000_000)
     args = parser.parse_args()
+    import conditions  # bench/conditions.py: the command and the load average, printed
+
+    conditions.announce()
     assert args.slow_updates < rpc.DEFAULT_MAX_QUEUED_PER_SESSION, "past the limit: backpressure"
     ratios, fast, slow = [], [], []
     for r in range(args.rounds):

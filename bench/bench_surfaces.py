@@ -50,6 +50,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
+    import conditions  # bench/conditions.py: the command and the load average, printed
+
+    conditions.announce()
     base = {k: v for k, v in os.environ.items()
             if not k.startswith("ACPGEN_") and k != "PYTHONDONTWRITEBYTECODE"}
     if importlib.util.find_spec("acpgen.emit.precompile") is not None:  # as the package build does

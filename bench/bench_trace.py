@@ -232,6 +232,9 @@ def main() -> None:
     parser.add_argument("--frames", type=int, default=50_000)
     parser.add_argument("--screenshot", type=Path, default=None)
     args = parser.parse_args()
+    import conditions  # bench/conditions.py: the command and the load average, printed
+
+    conditions.announce()
     with tempfile.TemporaryDirectory(prefix="bench-trace-") as tmp:
         work = Path(tmp)
         cost = recording_cost(args.rounds, args.updates, work)

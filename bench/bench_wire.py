@@ -269,6 +269,9 @@ def main() -> int:
         return 0
     import tempfile
 
+    import conditions  # bench/conditions.py: the command and the load average, printed
+
+    conditions.announce()
     officials = ["official"] + ([] if args.no_rc else ["official-rc"])
     names = {"official": "0.12.1", "official-rc": RC_VERSION}
     sdks = ["ours", *officials]

@@ -77,6 +77,9 @@ def _run(test: str, tree: Path) -> tuple[bool, str, float]:
 
 
 def main() -> None:
+    import conditions  # bench/conditions.py: the command and the load average, printed
+
+    conditions.announce()
     project = load_project(ROOT, os.environ.get("ACPGEN_INPUTS"))
     tree = build_tree(project, options_for(project))
     rows = []

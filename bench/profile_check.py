@@ -26,6 +26,9 @@ def main() -> None:
     parser.add_argument("--project", type=Path, default=ROOT)
     parser.add_argument("--inputs", default=None)
     args = parser.parse_args()
+    import conditions  # bench/conditions.py: the command and the load average, printed
+
+    conditions.announce()
     os.environ["ACPGEN_NO_CACHE"] = "1"
     def clock() -> float:
         """This process's CPU time plus its finished children's (the import proof's)."""

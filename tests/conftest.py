@@ -269,10 +269,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """The longest modules first (LONGEST_FIRST). The published agents and clients
     (tests/real_peers) run only when asked for with ``-m real_peers``: they install hundreds
     of megabytes and take minutes; so do the remote interop runs (``-m remote_interop``),
-    which install the official SDK's release candidate in a venv of their own."""
+    which install the official SDK's release candidate in a venv of their own, and the
+    official SDK's suite on the python-sdk profile (``-m python_sdk_dropin``)."""
     items.sort(key=_longest_first)  # stable: the order within a module stays as written
     selected = config.getoption("markexpr") or ""
-    for marker in ("real_peers", "remote_interop", "remote_load", "interop_negotiation"):
+    for marker in ("real_peers", "remote_interop", "remote_load", "interop_negotiation", "python_sdk_dropin"):
         if marker in selected:
             continue
         opt_in = pytest.mark.skip(reason=f"opt-in: runs with `pytest -m {marker}`")

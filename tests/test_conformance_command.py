@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 import tomllib
 import xml.etree.ElementTree as ET
@@ -190,7 +191,8 @@ def test_a_conformant_agent_exits_0_and_every_judged_requirement_is_a_junit_case
     done = conformance(tmp_path / "empty", "--agent", agent(), "--junit", "out.xml", "--transcripts", "frames",
                        "--slow-prompt", "/wait", "--permission-prompt", "/permission")
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    assert "acpgen conformance: conformant at MUST level" in done.stdout
+    assert done.stdout.endswith("JUnit XML written to out.xml\ntranscripts written to frames\n"
+                                "acpgen conformance: conformant at MUST level\n"), done.stdout[-500:]
     assert "{" not in done.stdout.split("ran in ", 1)[1]  # options and environment in words
     cases = junit_cases(tmp_path / "empty" / "out.xml")
     assert set(cases) == observable("agent")
@@ -204,6 +206,13 @@ def test_a_conformant_agent_exits_0_and_every_judged_requirement_is_a_junit_case
         assert header["kind"] == "acp-trace" and header["scenario"] == trace.stem.removeprefix("agent-")
         assert first["from"] == "client" and json.loads(first["data"])["method"] == "initialize"
         assert rest[-1]["end"] is True and any(r.get("from") == "agent" for r in rest)
+    # ... which the trace tools read: the page of one, as docs/conformance.md says.
+    page = tmp_path / "basic.html"
+    drawn = subprocess.run([sys.executable, "-m", "acp_v1.trace", "html", str(traces[0].parent / "agent-basic.jsonl"),
+                            "-o", str(page)], env={**_env(), "PYTHONPATH": str(generated_dir())},
+                           capture_output=True, text=True, timeout=120, check=False)
+    assert drawn.returncode == 0, drawn.stderr
+    assert "session/prompt" in page.read_text(encoding="utf-8")
 
 
 @pytest.mark.slow
@@ -241,35 +250,68 @@ def test_a_baseline_entry_that_passes_now_fails_the_run(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("command", "why"), [
-    ("no-such-agent-for-acp", "command not found: 'no-such-agent-for-acp'"),
-    (f"{sys.executable} -c pass", "the agent closed its stdout"),
+@pytest.mark.parametrize(("side", "command", "why"), [
+    ("agent", "no-such-agent-for-acp", "command not found: 'no-such-agent-for-acp'"),
+    ("agent", f"{sys.executable} -c pass", "the agent closed its stdout"),
+    ("client", f"{sys.executable} -c pass {{agent}}", "the client never started the kit's agent"),
 ])
-def test_an_agent_that_cannot_start_exits_4_with_one_error_line(command: str, why: str, tmp_path: Path) -> None:
-    done = conformance(tmp_path, "--agent", command, "--junit", "out.xml")
+def test_an_implementation_that_cannot_start_exits_4_with_one_error_line(
+        side: str, command: str, why: str, tmp_path: Path) -> None:
+    done = conformance(tmp_path, f"--{side}", command, "--junit", "out.xml")
     assert done.returncode == 4, done.stdout + done.stderr
     (line,) = done.stderr.strip().splitlines()
-    assert line.startswith("acpgen: error: the agent cannot be run: ") and why in line
+    assert line.startswith(f"acpgen: error: the {side} cannot be run: ") and why in line
     root = ET.parse(tmp_path / "out.xml").getroot()
     errors = [c for c in root.iter("testcase") if c.find("error") is not None]
     assert len(errors) == 1 and why in (errors[0].find("error").get("message") or "")  # type: ignore[union-attr]
 
 
 @pytest.mark.slow
-def test_a_client_is_checked_with_the_kits_agent_in_its_command(tmp_path: Path) -> None:
+def test_the_kits_session_is_never_spread_over_xdist_workers(tmp_path: Path) -> None:
+    # With xdist's workers the scenarios would run in them and the report (advisories,
+    # frames) would miss what they saw: a `-n` of the caller's is refused instead.
+    pytest.importorskip("xdist")
+    env = {**_env(), "PYTEST_ADDOPTS": "-n 2"}
+    done = run_acpgen("conformance", "--agent", agent(), "--profile", "registry", cwd=tmp_path, env=env, timeout=900)
+    assert done.returncode == 2, done.stdout[-3000:] + done.stderr[-3000:]
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith("acpgen: error: acpgen conformance: the kit did not run (pytest exit 4): ")
+    assert line.endswith("error: unrecognized arguments: -n")
+
+
+@pytest.mark.slow
+def test_a_client_and_an_agent_are_checked_in_one_run(tmp_path: Path) -> None:
     client = f"{sys.executable} -m acp_v1.examples.client --prompt hello -- {{agent}}"
     env = {**_env(), "PYTHONPATH": str(generated_dir())}  # the example client's package
     where = tmp_path / "empty"
     where.mkdir()
-    done = run_acpgen("conformance", "--client", client, "--md", "report.md", "--junit", "out.xml",
-                      cwd=where, env=env, timeout=900)
+    done = run_acpgen("conformance", "--client", client, "--agent", agent(), "--md", "report.md",
+                      "--junit", "out.xml", "--json", cwd=where, env=env, timeout=900)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    assert set(junit_cases(where / "out.xml")) == observable("client")
-    assert (where / "report.md").read_text().startswith("**ACP v1 conformance (client)**")
+    result = json.loads(done.stdout)
+    assert (result["agent"]["side"], result["client"]["side"]) == ("agent", "client")
+    suites = {s.get("name", "").split(":")[0]: s for s in ET.parse(where / "out.xml").getroot().iter("testsuite")}
+    assert set(suites) == {"ACP conformance (agent)", "ACP conformance (client)"}
+    for side in ("agent", "client"):
+        names = [c.get("name", "").split(" ")[0] for c in suites[f"ACP conformance ({side})"].iter("testcase")]
+        assert sorted(n for n in names if n.startswith("ACP-V1-")) == sorted(observable(side))
+    markdown = (where / "report.md").read_text()
+    assert markdown.startswith("**ACP v1 conformance (agent)**") and "**ACP v1 conformance (client)**" in markdown
 
 
 @pytest.mark.slow
-def test_a_remote_agent_is_checked_at_its_url_with_the_rfd_rules_in_the_junit_file(tmp_path: Path) -> None:
+def test_the_markdown_report_alone_on_stdout(tmp_path: Path) -> None:
+    done = conformance(tmp_path, "--agent", agent(), "--profile", "registry", "--md", "-")
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert done.stdout.startswith("**ACP v1 conformance (agent)**")
+    assert "| ACP-V1-INIT-AGENT-RESPONSE | MUST | pass |" in done.stdout
+    assert "acpgen conformance: conformant at MUST level" in done.stderr  # the summary moved aside
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("profile", ["ws", "http"])
+def test_a_remote_agent_is_checked_at_its_url_with_the_rfd_rules_in_the_junit_file(profile: str, tmp_path: Path) -> None:
     from test_remote_kit import ECHO, ECHO_URL, listening  # the generated echo agent, served
 
     from acpgen.shipped.conformance.transport_rules import RULES
@@ -278,7 +320,8 @@ def test_a_remote_agent_is_checked_at_its_url_with_the_rfd_rules_in_the_junit_fi
     where = tmp_path / "empty"
     where.mkdir()
     with listening(ECHO, env, ECHO_URL) as url:
-        done = run_acpgen("conformance", "--agent-url", "ws" + url[4:], "--junit", "out.xml", "--json",
+        target = "ws" + url[4:] if profile == "ws" else url  # the server speaks both on one port
+        done = run_acpgen("conformance", "--agent-url", target, "--junit", "out.xml", "--json",
                           "--slow-prompt", "/wait", "--permission-prompt", "/permission",
                           cwd=where, env=_env(), timeout=900)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]

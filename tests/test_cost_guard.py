@@ -101,13 +101,18 @@ def _decode_twice(package: Any, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _validate_twice(package: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     sides = package.sides
-    from_peer = sides.from_peer
+    validator = sides._validate  # every validation of the peer's messages goes through it
 
-    def validate(data: Any, model: Any) -> Any:
-        from_peer(data, model)  # the planted slowdown: every message validated one more time
-        return from_peer(data, model)
+    def _validate(model: Any) -> Any:
+        validate = validator(model)
 
-    monkeypatch.setattr(sides, "from_peer", validate)
+        def twice(data: Any, **options: Any) -> Any:
+            validate(data, **options)  # the planted slowdown: validated one more time
+            return validate(data, **options)
+
+        return twice
+
+    monkeypatch.setattr(sides, "_validate", _validate)
 
 
 @needs_budget_versions

@@ -55,8 +55,6 @@ ALLOWED = {
     ("acpgen/shipped/runtime/guards.py", "__call__"): "the decorator Protocols' call signature",
     ("acpgen/shipped/runtime/model_base.py", "__class_getitem__"): "Omittable[X] subscription",
     ("acpgen/shipped/runtime/negotiation.py", "initialize_response"): "the agreed answer, for users",
-    # A module's __getattr__ (PEP 562): the import system calls it for the lazy names.
-    ("acpgen/shipped/runtime/remote/__init__.py", "__getattr__"): "lazy import of the remote extra",
     # Interface methods a test class overrides to be called by the runtime.
     ("tests/test_guards.py", "resume_session"): "Agent override, called by the runtime",
     # Attributes the standard library reads (set on a zipfile.ZipInfo for a deterministic wheel).

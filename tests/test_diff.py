@@ -499,6 +499,62 @@ def test_a_schema_the_generator_cannot_model_is_still_diffed(tmp_path: Path) -> 
     assert "cannot model NEW" in render_text(diff, impact)
 
 
+V1_UNSTABLE_21 = HISTORY / "v1-unstable-schema-v1.21.0" / "schema.unstable.json"
+V1_UNSTABLE_22 = HISTORY / "v1-unstable-schema-v1.22.0" / "schema.unstable.json"
+V1_UNSTABLE_PINNED = INPUTS / "schema" / "v1" / "schema.unstable.json"
+
+
+def _defs(path: Path) -> dict[str, Any]:
+    return json.loads(path.read_bytes())["$defs"]
+
+
+def _unstable_changes(old: Path, new: str) -> list[tuple[str, str, str | None]]:
+    result = run_acpgen("diff", str(old), new, "--json", "--exit-zero")
+    assert result.returncode == 0, result.stderr
+    return sorted((c["kind"], c["subject"], c["member"]) for c in json.loads(result.stdout)["changes"])
+
+
+def test_v1_unstable_from_schema_v1_21_0_to_v1_22_0_adds_session_notices() -> None:
+    """Read from the two real files (schema/inputs/PROVENANCE.md): 1.22.0 adds the defs Notice
+    and NoticeSeverity and the SessionUpdate branch that carries a Notice, nothing else."""
+    old, new = _defs(V1_UNSTABLE_21), _defs(V1_UNSTABLE_22)
+    assert sorted(set(new) - set(old)) == ["Notice", "NoticeSeverity"] and not set(old) - set(new)
+    assert [k for k in old if old[k] != new[k]] == ["SessionUpdate"]
+    added = [b for b in new["SessionUpdate"]["oneOf"] if b not in old["SessionUpdate"]["oneOf"]]
+    assert [b["properties"]["sessionUpdate"]["const"] for b in added] == ["notice"]
+
+    assert _unstable_changes(V1_UNSTABLE_21, str(V1_UNSTABLE_22)) == [
+        ("DEF_ADDED", "Notice", None),
+        ("DEF_ADDED", "NoticeSeverity", None),
+        ("VARIANT_ADDED", "SessionUpdate", "notice"),
+    ]
+
+
+def test_the_pinned_v1_unstable_adds_the_notices_capability_to_v1_22_0() -> None:
+    """The pinned bytes (the release after 1.22.0) against 1.22.0, read from the files: one new
+    def, one new member of ClientSessionCapabilities, and descriptions; acpgen diff reports the
+    same and the capability the member is."""
+    old, new = _defs(V1_UNSTABLE_22), _defs(V1_UNSTABLE_PINNED)
+    assert sorted(set(new) - set(old)) == ["NoticeCapabilities"] and not set(old) - set(new)
+    changed = sorted(k for k in old if old[k] != new[k])
+    assert changed == ["ClientSessionCapabilities", "Notice", "SessionUpdate", "ToolCall", "ToolCallUpdate"]
+    members = {k: sorted(set(new[k].get("properties", {})) - set(old[k].get("properties", {}))) for k in changed}
+    assert members == {"ClientSessionCapabilities": ["notices"], "Notice": [], "SessionUpdate": [],
+                       "ToolCall": [], "ToolCallUpdate": []}
+
+    result = run_acpgen("diff", str(V1_UNSTABLE_22), "v1-unstable", "--json", "--exit-zero")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert sorted((c["kind"], c["subject"], c["member"]) for c in report["changes"]) == [
+        ("CAPABILITY_ADDED", "clientCapabilities.session.notices", None),
+        ("DEF_ADDED", "NoticeCapabilities", None),
+        ("PROPERTY_ADDED", "ClientSessionCapabilities", "notices"),
+    ]
+    assert report["verdict"] == "compatible"
+    # The other changed defs differ in descriptions only: annotation-only changes.
+    assert sorted({a["subject"] for a in report["annotations"]}) == ["Notice", "SessionUpdate", "ToolCall", "ToolCallUpdate"]
+
+
 # -- labels, variants, method tables (the first hour's stumbles, issue 45) -----------------
 
 

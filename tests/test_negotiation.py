@@ -234,7 +234,7 @@ def test_a_plain_v2_client_meeting_a_v1_agent_gets_a_version_error() -> None:
     echo = _import("acp_v1.examples.echo_agent").EchoAgent
 
     async def body() -> None:
-        pairing = _import("acp_v1.endpoints").pair_in_memory
+        pairing = _import("acp_v1.transports.in_memory").pair_in_memory
         async with pairing(v1.AgentSideConnection, v2.ClientSideConnection, echo(), recording_client(v2),
                            max_frame_bytes=1 << 20) as (_agent, conn):
             with pytest.raises(v2.ProtocolVersionError) as caught:
@@ -251,7 +251,7 @@ def test_a_plain_v1_client_meeting_a_v2_agent_gets_a_version_error() -> None:
     v1, v2 = _import("acp_v1"), _import("acp_v2")
 
     async def body() -> None:
-        pairing = _import("acp_v1.endpoints").pair_in_memory
+        pairing = _import("acp_v1.transports.in_memory").pair_in_memory
         async with pairing(v2.AgentSideConnection, v1.ClientSideConnection, v2_echo_agent(),
                            recording_client(v1), max_frame_bytes=1 << 20) as (agent, conn):
             with pytest.raises(v1.ProtocolVersionError) as caught:

@@ -5,10 +5,10 @@ The layers, lowest first:
 * ``contract``: the shipped modules the rendered data is written in (``contract.py``,
   ``model_base.py``); they import nothing else of the package;
 * ``bottom``: the rendered data, ``models.py`` and ``schema.py``;
-* ``middle``: every other shipped module (all behaviour);
-* ``top``: every other rendered module (the typed façade);
+* ``middle``: every other shipped module of the package and its ``transports/`` (all
+  behaviour: every transport takes the connection class it runs, none names the façade);
+* ``top``: every other rendered module (the typed façade, ``remote.py`` included);
 * ``consumer``: the shipped code written on top of the package (``examples/``, ``contrib/``
-  and the remote transports ``remote/``, whose entry points return the typed connections,
   against the façade; ``trace/`` and the ``conformance/`` checks it uses).
 
 An import may only run down (or stay in its layer); the middle reads the bottom only through
@@ -36,16 +36,24 @@ CONTRACT = frozenset({"contract", "model_base"})
 BOTTOM = frozenset({"models", "schema"})
 # Shipped subpackages written on top of the package: the examples and contrib (against its
 # face), and the trace tools with the kit's transcript checks they judge with (docs/traces.md).
-CONSUMERS = ("examples", "contrib", "trace", "conformance", "remote")
+CONSUMERS = ("examples", "contrib", "trace", "conformance")
 STUB = SHIPPED_DIR / "runtime" / "schema.pyi"
-# The façade's classes the remote transports (consumers) take, stubbed where they are written.
-FACADE_STUBS = ("connection.pyi", "interfaces.pyi")
+# The middle layer's shipments: the package's own modules and every transport folder.
+MIDDLE_SOURCES = ("runtime", "runtime/transports")
 
 
 def _shipped_runtime() -> frozenset[str]:
-    """The module names shipped verbatim into the package itself (not its subpackages)."""
-    (runtime,) = [s for s in SHIPMENTS if s.source == "runtime"]
-    return frozenset(name.removesuffix(".py") for name in shipped_files(runtime))
+    """The dotted module names shipped verbatim into the middle layer (``sides``,
+    ``transports.http.server``, ...): the package's own modules and its transports."""
+    names = set()
+    for shipment in SHIPMENTS:
+        source = shipment.source
+        if source == "runtime" or source.startswith("runtime/transports"):
+            prefix = [*source.split("/")[1:]]
+            for name in shipped_files(shipment):
+                stem = name.removesuffix(".py")
+                names.add(".".join(prefix if stem == "__init__" else [*prefix, stem]))
+    return frozenset(names)
 
 
 def layer(module: str, shipped: frozenset[str]) -> str:
@@ -233,44 +241,20 @@ def _classes(path: Path) -> dict[str, tuple[set[str], dict[str, str]]]:
     return found
 
 
-def facade_stub_mismatches(package: Path) -> list[str]:
-    """Where a rendered façade module differs from its stub in acpgen/shipped/runtime: a class
-    missing, a base it does not have, an attribute annotated otherwise."""
-    problems = []
-    for stub in FACADE_STUBS:
-        rendered = _classes(package / stub.replace(".pyi", ".py"))
-        for name, (bases, fields) in _classes(SHIPPED_DIR / "runtime" / stub).items():
-            if name not in rendered:
-                problems.append(f"{package.name}: {stub} declares {name}, which is not rendered")
-                continue
-            real_bases, real_fields = rendered[name]
-            if bases - real_bases:
-                problems.append(f"{package.name}: {name} does not subclass {sorted(bases - real_bases)}")
-            for field, annotation in fields.items():
-                if real_fields.get(field) != annotation:
-                    problems.append(f"{package.name}: {name}.{field} is not {annotation!r}")
-    return problems
-
-
-def test_the_facade_stubs_the_remote_transports_read_match_each_rendered_package() -> None:
+def test_every_transport_is_in_the_middle_and_the_facade_stubs_are_gone() -> None:
+    shipped = _shipped_runtime()
+    transports = sorted(m for m in shipped if m.split(".")[0] == "transports")
+    # stdio, the spawned peer, in memory, both remote profiles (server and client each).
+    for module in ("transports.stdio", "transports.spawn", "transports.in_memory",
+                   "transports.http.server", "transports.http.client",
+                   "transports.ws.server", "transports.ws.client"):
+        assert module in transports
+    assert {layer(m, shipped) for m in transports} == {"middle"}
+    # The shipped code type-checks against the contract's stub of schema.py alone: no stub of
+    # a façade module (connection.pyi, interfaces.pyi) stands in for a rendered one.
+    assert sorted(p.name for p in (SHIPPED_DIR / "runtime").rglob("*.pyi")) == ["schema.pyi"]
     for package in _packages():
-        assert facade_stub_mismatches(package) == []
-
-
-def test_the_facade_stub_check_fails_on_a_rendered_class_that_drifted(tmp_path: Path) -> None:
-    package = _copy(tmp_path)
-    path = package / "connection.py"
-    text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace("class AgentSideConnection(AgentEnd):",
-                                 "class AgentSideConnection(Side):", 1), encoding="utf-8")
-    path = package / "interfaces.py"
-    text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace("    connection: ClientSideConnection\n", "    connection: object\n", 1),
-                    encoding="utf-8")
-    assert facade_stub_mismatches(package) == [
-        "acp_v1: AgentSideConnection does not subclass ['AgentEnd']",
-        "acp_v1: Client.connection is not 'ClientSideConnection'",
-    ]
+        assert not (package / "remote").exists(), package.name  # remote.py is the façade's
 
 
 def _copy(tmp_path: Path) -> Path:
@@ -298,6 +282,13 @@ def _plant(path: Path, line: str) -> None:
         ("schema.py", "from acp_v1.lenient import validate_lenient", "bottom 'schema' imports middle 'lenient'"),
         ("models.py", "from acp_v1 import guards", "bottom 'models' imports middle 'guards'"),
         ("interfaces.py", "from acp_v1 import launch", "import cycle"),
+        # A transport taking the façade's classes instead of being handed one.
+        ("transports/http/server.py", "from ...connection import AgentSideConnection",
+         "middle 'transports.http.server' imports top 'connection' (upwards)"),
+        ("transports/ws/client.py", "from acp_v1.interfaces import Client",
+         "middle 'transports.ws.client' imports top 'interfaces' (upwards)"),
+        ("transports/stdio.py", "from ..remote import agent_app",
+         "middle 'transports.stdio' imports top 'remote' (upwards)"),
     ],
 )
 def test_the_scan_fails_on_a_planted_violation(tmp_path: Path, module: str, line: str, expected: str) -> None:

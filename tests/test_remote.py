@@ -47,7 +47,7 @@ from acp_v1.remote import (
     connect_to_remote_agent,
     serve_app,
 )
-from acp_v1.remote.server import AcpEndpoint
+from acp_v1.transports.endpoint import AcpEndpoint
 
 RFD = Path(__file__).parent / "data" / "rfds" / "streamable-http-websocket-transport.mdx"
 GUARD = 30.0  # seconds: no test waits longer for anything
@@ -267,7 +267,7 @@ def test_a_post_on_a_connection_the_server_closed_is_sent_once_more_on_a_new_one
     """The client's pool keeping an idle connection longer than the server's keep-alive (here
     made so: 60 s against 5 s) sends the next POST on a connection the server has closed: the
     write fails, nothing of it was read, and it goes once more on a new connection."""
-    import acp_v1.remote.client as remote_client
+    import acp_v1.transports.http.client as remote_client
 
     monkeypatch.setattr(remote_client, "_IDLE_CONNECTION", 60.0)
 
@@ -825,8 +825,9 @@ class Block:
 sys.meta_path.insert(0, Block())
 import acp_v1, acp_v1.remote
 assert not [m for m in sys.modules if m.split(".")[0] in {blocked!r}], "imported"
+from acp_v1.remote import agent_app, connect_to_remote_agent, serve_agent  # names, no library
 try:
-    acp_v1.remote.serve_agent
+    agent_app(lambda: None)
 except ImportError as exc:
     print(exc)
 """
@@ -840,8 +841,9 @@ except ImportError as exc:
     assert re.search(r"missing: (starlette|hypercorn)", lines[0])
     client = subprocess.run(
         [sys.executable, "-c", script.replace("import acp_v1, acp_v1.remote", "import acp_v1")
-         .replace("acp_v1.remote.serve_agent", "import acp_v1.examples.client as c; "
-                  "sys.exit(c.main(['--url', 'ws://127.0.0.1:9/acp']))")],
+         .replace("    agent_app(lambda: None)", "    import acp_v1.examples.client as c; "
+                  "sys.exit(c.main(['--url', 'ws://127.0.0.1:9/acp']))")
+         .replace("from acp_v1.remote import agent_app, connect_to_remote_agent, serve_agent", "")],
         capture_output=True, text=True, env=env, timeout=60, check=False)
     assert client.returncode == 1
     assert client.stderr.count("\n") == 1 and "[remote]" in client.stderr
@@ -849,16 +851,20 @@ except ImportError as exc:
 
 def test_the_import_proof_compiles_the_extras_modules_without_importing_them() -> None:
     """acpgen runs where the `remote` extra need not be installed: its import proof compiles
-    remote/server.py and remote/client.py but does not import them (acpgen/output/proof.py)."""
+    a module with the extra's import guard (``raise missing_extra(exc)``) but does not import
+    it, wherever it is (acpgen/output/proof.py)."""
     from acpgen.errors import AcpgenError
     from acpgen.output import proof
 
-    missing = b"import no_such_library_anywhere_32\n"
-    files = {"pkgx32/__init__.py": b"", "pkgx32/remote/__init__.py": b"",
-             "pkgx32/remote/server.py": missing, "pkgx32/remote/client.py": missing}
+    guarded = (b"try:\n    import no_such_library_anywhere_32\n"
+               b"except ImportError as exc:\n    raise missing_extra(exc) from exc\n")
+    files = {"pkgx32/__init__.py": b"", "pkgx32/transports/__init__.py": b"",
+             "pkgx32/transports/http/__init__.py": b"", "pkgx32/transports/any_name.py": guarded,
+             "pkgx32/transports/http/server.py": guarded}
     proof.prove(files, "pkgx32")
     with pytest.raises(AcpgenError, match="compile"):
-        proof.prove({**files, "pkgx32/remote/server.py": b"def (:\n"}, "pkgx32")
+        proof.prove({**files, "pkgx32/transports/http/server.py": b"def (:\n"}, "pkgx32")
+    missing = b"import no_such_library_anywhere_32\n"  # no guard: imported, and it fails
     with pytest.raises(AcpgenError, match="does not import"):
         proof.prove({**files, "pkgx32/other.py": missing}, "pkgx32")
 

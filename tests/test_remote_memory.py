@@ -2,7 +2,7 @@
 
 A server that has served many connections must not keep any of them, must forget the sessions
 it kept for resumption once their time is up even when no request comes to trigger it, and
-gives the allocator's free pages back when it goes idle (``remote/memory.py``). The resident
+gives the allocator's free pages back when it goes idle (``transports/idle_release.py``). The resident
 size this buys is measured by ``bench/bench_remote.py`` (bench/README.md), not here.
 """
 
@@ -21,9 +21,9 @@ from conftest import generated_dir
 GENERATED = generated_dir()  # generated now into a temporary directory, importable
 
 from acp_v1.remote import connect_to_remote_agent
-from acp_v1.remote.memory import IdleRelease, release_free_memory
-from acp_v1.remote.server import _Remote
-from acp_v1.remote.sessions import SessionRegistry
+from acp_v1.transports.endpoint import RemoteConnection
+from acp_v1.transports.idle_release import IdleRelease, release_free_memory
+from acp_v1.transports.sessions import SessionRegistry
 from test_remote import Recorder, initialized, prompt, run, serving, ws
 
 
@@ -128,6 +128,6 @@ def test_after_the_last_connection_closes_no_connection_or_session_stays_and_mem
             gc.collect()
             alive = [r() for r in remotes if r() is not None]
             assert not alive, f"{len(alive)} ended connections still reachable"
-            assert not [o for o in gc.get_objects() if isinstance(o, _Remote)]
+            assert not [o for o in gc.get_objects() if isinstance(o, RemoteConnection)]
 
     run(body)

@@ -18,7 +18,8 @@ from typing import Any, TypeVar
 import pytest
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
-from acpgen.shipped.runtime import errors, framing, lenient, rpc, stdio
+from acpgen.shipped.runtime import errors, framing, lenient, rpc
+from acpgen.shipped.runtime.transports import spawn
 
 T = TypeVar("T")
 
@@ -506,7 +507,7 @@ def _alive(pid: int) -> bool:
 )
 def test_spawn_process_leaves_no_process_of_the_group_behind(launcher: str) -> None:
     async def body() -> None:
-        async with stdio.spawn_process(["sh", "-c", launcher], exit_grace=0.5) as (out, _, process):
+        async with spawn.spawn_process(["sh", "-c", launcher], exit_grace=0.5) as (out, _, process):
             child = int(await out.readline())
             assert _alive(child) and os.getpgid(child) == process.pid
         assert process.returncode is not None
@@ -522,7 +523,7 @@ def test_spawn_process_leaves_no_process_of_the_group_behind(launcher: str) -> N
 def test_spawn_process_stops_the_group_when_the_body_fails() -> None:
     async def body() -> None:
         with pytest.raises(RuntimeError):
-            async with stdio.spawn_process(
+            async with spawn.spawn_process(
                 ["sh", "-c", "sleep 300 & echo $!; wait"], exit_grace=0.2
             ) as (out, _, p):
                 child = int(await out.readline())
@@ -535,34 +536,35 @@ def test_spawn_process_stops_the_group_when_the_body_fails() -> None:
 # ---- lenient decoding where marked ----------------------------------------------------------
 
 
+# Each class lists its marked members (by wire name) as the generated models do.
+
+
 class Item(BaseModel):
     name: str
 
 
 class Inner(BaseModel):
+    __acp_lenient__ = {"flag": (True, False, lenient.NO_DEFAULT)}
+
     flag: bool = False
     strict: int = 0
 
 
 class Outer(BaseModel):
+    __acp_lenient__ = {
+        "inner": (True, False, lenient.NO_DEFAULT),
+        "items": (False, True, lenient.NO_DEFAULT),
+        "requiredItems": (True, True, []),
+    }
+
     inner: Inner = Field(default_factory=Inner)
     items: list[Item] = Field(default_factory=list)
     required_items: list[Item] = Field(alias="requiredItems")
     exact: int = 0
 
 
-MARKS: lenient.Markers = {
-    "Outer": {
-        "inner": (True, False, lenient.NO_DEFAULT),
-        "items": (False, True, lenient.NO_DEFAULT),
-        "requiredItems": (True, True, []),
-    },
-    "Inner": {"flag": (True, False, lenient.NO_DEFAULT)},
-}
-
-
 def _lenient(data: Any) -> Outer:
-    result: Outer = lenient.validate_lenient(TypeAdapter(Outer), Outer, data, MARKS)
+    result: Outer = lenient.validate_lenient(TypeAdapter(Outer), Outer, data)
     return result
 
 

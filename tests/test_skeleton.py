@@ -31,9 +31,9 @@ def test_the_skeleton_has_its_project_files(skeleton: Path) -> None:
     for rel in ("schema/acp.lock", "schema/capabilities.toml", f"generated/{MANIFEST_NAME}"):
         assert (skeleton / rel).is_file(), rel
     package = skeleton / "generated" / PACKAGE
-    for module in ("models", "schema", "methods", "guards", "rpc", "stdio", "handshake", "interfaces",
-                   "connection", "examples/echo_agent", "examples/client", "transport",
-                   "remote/server", "remote/client"):
+    for module in ("models", "schema", "methods", "guards", "rpc", "transports/stdio", "handshake",
+                   "interfaces", "connection", "examples/echo_agent", "examples/client", "transport",
+                   "remote", "transports/http/server", "transports/ws/client"):
         assert (package / f"{module}.py").is_file(), module
     assert list((skeleton / "generated" / "runtime_tests").glob("test_*.py"))
     yaml = pytest.importorskip("yaml")

@@ -21,7 +21,7 @@ from pydantic import TypeAdapter, ValidationError
 # upstream figures (PROVENANCE.md), not read from the code under test.
 SURFACES = {
     "acp_v1": ("schema/v1/schema.json", "schema/v1/meta.json", 170),
-    "acp_v1_unstable": ("schema/v1/schema.unstable.json", "schema/v1/meta.unstable.json", 265),
+    "acp_v1_unstable": ("schema/v1/schema.unstable.json", "schema/v1/meta.unstable.json", 268),
     "acp_v2": ("schema/v2/schema.json", "schema/v2/meta.json", 175),
     "acp_v2_unstable": ("schema/v2/schema.unstable.json", "schema/v2/meta.unstable.json", 265),
 }
@@ -220,6 +220,11 @@ def test_each_surface_enforces_its_own_reviewed_gates() -> None:
     # v1 stable's rules are carried over unchanged.
     with pytest.raises(unstable.CapabilityError):
         unstable.check_agent_call("fs/read_text_file", {"sessionId": "s", "path": "/a"}, {"fs": {}})
+    # A notice only to a client that advertised session.notices (the schema's own text).
+    notice = {"sessionId": "s", "update": {"sessionUpdate": "notice", "severity": "info", "title": "t"}}
+    with pytest.raises(unstable.CapabilityError):
+        unstable.check_agent_call("session/update", notice, {"session": {}})
+    unstable.check_agent_call("session/update", notice, {"session": {"notices": {}}})
 
     v2 = _package("acp_v2", "guards")
     with pytest.raises(v2.CapabilityError):
@@ -388,6 +393,8 @@ TABLE_NAMES = {"ROSTER_SURFACE", "STABLE_SURFACE"}
 SURFACE_WORD_ALLOWED: dict[tuple[str, str], str] = {
     ("acpgen/shipped/runtime/runtime_tests/test_faults.py",
      '({"id": "v2", "method": "session/new"}, ("v2", -32600)),'): "a JSON-RPC request id",
+    ("acpgen/model/profiles.py", 'surface="v1-unstable",'):
+        "a profile's data: the surface it renders (the official Python SDK's module is v1 unstable's)",
 }
 
 

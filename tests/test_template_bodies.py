@@ -103,10 +103,22 @@ def logic_in(source: str) -> list[str]:
 
 
 def _rendered() -> dict[str, tuple[str, str]]:
-    """Every rendered Python file of the tree: path -> (its template, its text)."""
+    """Every rendered Python file of the tree and of each output profile's tree: path ->
+    (its template, its text)."""
+    from acpgen.model.profiles import PROFILES
+    from acpgen.output.generate import build_tree, options_for
+    from tests.conftest import load_real_project
+
     files = tree_now()
-    return {rel: (origin, files[rel].decode("utf-8")) for rel, origin in file_origins(files).items()
-            if origin.startswith("templates/") and rel.endswith(".py")}
+    found = {rel: (origin, files[rel].decode("utf-8")) for rel, origin in file_origins(files).items()
+             if origin.startswith("templates/") and rel.endswith(".py")}
+    project = load_real_project()
+    for name in PROFILES:
+        tree = build_tree(project, options_for(project, profile=name), proven=False)
+        found.update({f"--profile {name}: {rel}": (origin, tree[rel].decode("utf-8"))
+                      for rel, origin in file_origins(tree).items()
+                      if origin.startswith("templates/") and rel.endswith(".py")})
+    return found
 
 
 def test_no_rendered_function_holds_logic() -> None:

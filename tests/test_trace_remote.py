@@ -22,9 +22,9 @@ from acp_v1 import RequestCancelledError, models
 from acp_v1.conformance.validate import Validator
 from acp_v1.examples.echo_agent import EchoAgent
 from acp_v1.remote import agent_app, connect_to_remote_agent
-from acp_v1.remote.server import AcpEndpoint
 from acp_v1.trace.format import read_trace
 from acp_v1.trace.judge import judge
+from acp_v1.transports.endpoint import AcpEndpoint
 from test_remote import Recorder, cancel_a_waiting_prompt, initialized, prompt, run, serving, ws
 
 pytestmark = pytest.mark.slow  # a real server and two judge processes per profile

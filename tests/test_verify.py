@@ -23,7 +23,7 @@ def test_verify_passes_on_the_pinned_inputs(project_root: Path, inputs_dir: Path
     assert result.returncode == 0, result.stderr
     # v1 stable's schema, meta and roster, and each other surface's schema and meta.
     assert "9 inputs match" in result.stdout
-    for surface in ("v1-unstable (acp_v1_unstable): 265 defs, 42 methods",
+    for surface in ("v1-unstable (acp_v1_unstable): 268 defs, 42 methods",
                     "v2 (acp_v2): 175 defs, 16 methods", "v2-unstable (acp_v2_unstable): 265 defs, 33 methods"):
         assert f"ok: surface {surface}" in result.stdout
     assert "170 defs, 25 methods, 240 requirements" in result.stdout
@@ -35,10 +35,14 @@ def test_lock_records_path_hash_size_and_upstream(project_root: Path, inputs_dir
         blob = (inputs_dir / pinned.path).read_bytes()
         assert pinned.sha256 == hashlib.sha256(blob).hexdigest(), name
         assert pinned.size == len(blob), name
-        # v1 stable at the roster's commit; the other surfaces from the release that has them.
+        # v1 stable at the roster's commit; v1 unstable's schema from a published package, not
+        # a commit (schema/inputs/PROVENANCE.md); the other surfaces from the release that has them.
         stable = name in ("schema", "meta", "roster")
-        assert pinned.upstream["commit"] == ("2797d33125c14e5bcfc815952930130c43e5bc4c" if stable
-                                             else "272bf799f35a258c6a4107a0410ed361e83683d3"), name
+        expected = ("2797d33125c14e5bcfc815952930130c43e5bc4c" if stable
+                    else "unknown" if name == "schema-v1-unstable"
+                    else "272bf799f35a258c6a4107a0410ed361e83683d3")
+        assert pinned.upstream["commit"] == expected, name
+    assert "@agentclientprotocol/sdk 1.5.0" in lock.files["schema-v1-unstable"].upstream["source"]
     assert lock.files["roster"].upstream["revision"] == "acp-v1-2797d331-r2"
     assert lock.files["schema"].upstream["repository"] == "agentclientprotocol/agent-client-protocol"
 
@@ -165,3 +169,51 @@ def test_lock_update_refuses_inconsistent_bytes_and_keeps_the_lock(
     assert result.returncode == 2
     assert "roster/requirements.md" in result.stderr and "pins schema sha256" in result.stderr
     assert (proj / "schema/acp.lock").read_bytes() == lock_before
+
+
+def test_lock_update_records_the_upstream_coordinates_of_new_bytes(
+    project_root: Path, inputs_copy: Path, tmp_path: Path
+) -> None:
+    proj = make_project(project_root, tmp_path / "proj", inputs_copy, all_surfaces=True)
+    unstable = inputs_copy / "schema/v1/schema.unstable.json"
+    unstable.write_bytes(unstable.read_bytes() + b"\n")
+    commit = "0123456789abcdef0123456789abcdef01234567"
+    updated = run_acpgen("lock", "--update", "--project", str(proj),
+                         "--upstream", f"schema-v1-unstable:commit={commit}")
+    assert updated.returncode == 0, updated.stderr
+    entry = load_lock(proj).files["schema-v1-unstable"]
+    assert entry.sha256 == hashlib.sha256(unstable.read_bytes()).hexdigest()
+    # The old bytes' tag does not name the new bytes: a commit given alone drops it.
+    assert entry.upstream["commit"] == commit and "tag" not in entry.upstream
+    assert load_lock(proj).files["schema-v2"].upstream == load_lock(project_root).files["schema-v2"].upstream
+    tagged = run_acpgen("lock", "--update", "--project", str(proj),
+                        "--upstream", "schema-v1-unstable:tag=schema-v9.9.9")
+    assert tagged.returncode == 0, tagged.stderr
+    assert load_lock(proj).files["schema-v1-unstable"].upstream["tag"] == "schema-v9.9.9"
+    # Bytes from a package rather than a commit: the commit unknown, the source said.
+    sourced = run_acpgen("lock", "--update", "--project", str(proj), "--upstream", "schema-v1-unstable:commit=unknown",
+                         "--upstream", "schema-v1-unstable:source=npm @example/sdk 1.0.0 schema/schema.json")
+    assert sourced.returncode == 0, sourced.stderr
+    assert load_lock(proj).files["schema-v1-unstable"].upstream == {
+        "commit": "unknown", "path": "schema/v1/schema.unstable.json",
+        "repository": "agentclientprotocol/agent-client-protocol", "source": "npm @example/sdk 1.0.0 schema/schema.json",
+    }
+
+
+@pytest.mark.parametrize("value, problem", [
+    ("nosuch:commit=0123456789abcdef0123456789abcdef01234567", "no lock entry 'nosuch'"),
+    ("schema-v1-unstable:commit=abc", "40 lowercase hex digits"),
+    ("schema-v1-unstable:branch=main", "expected ENTRY:commit=SHA, ENTRY:tag=TAG or ENTRY:source=TEXT"),
+    ("schema-v1-unstable", "expected ENTRY:commit=SHA, ENTRY:tag=TAG or ENTRY:source=TEXT"),
+])
+def test_lock_update_refuses_a_bad_upstream_option_and_keeps_the_lock(
+    project_root: Path, inputs_copy: Path, tmp_path: Path, value: str, problem: str
+) -> None:
+    proj = make_project(project_root, tmp_path / "proj", inputs_copy)
+    lock_before = (proj / "schema/acp.lock").read_bytes()
+    result = run_acpgen("lock", "--update", "--project", str(proj), "--upstream", value)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith("acpgen: error: --upstream: ") and problem in result.stderr
+    assert result.stderr.count("\n") == 1
+    assert (proj / "schema/acp.lock").read_bytes() == lock_before
+    assert run_acpgen("lock", "--project", str(proj), "--upstream", "schema-v1-unstable:tag=x").returncode == 2

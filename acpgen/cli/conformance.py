@@ -141,7 +141,10 @@ def kit_command(tests: Path, target: Target, kit: list[str], reports: Path) -> l
     files = [str(tests / f"test_conformance_{side}.py") for side in ("agent", "client") if side in target.sides]
     root = tests.parent
     return [
-        sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+        # The kit's scenarios are one pytest session: never spread over xdist workers (a
+        # `-n` in the caller's PYTEST_ADDOPTS is then refused, not a report that misses what
+        # the workers saw).
+        sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
         "-c", str(root / "pytest.ini"), "--rootdir", str(root),
         *files, *target.kit_args(), *kit,
         f"--acp-conformance-json={reports / 'report.json'}",
@@ -164,8 +167,13 @@ def read_reports(target: Target, reports: Path) -> dict[str, Any]:
 
 
 def last_line(text: str) -> str:
-    lines = [line.strip() for line in text.splitlines() if line.strip() and not set(line.strip()) <= set("=_-")]
-    return lines[-1] if lines else "no output"
+    """What a pytest run that judged nothing said last: its last error line, else its last
+    line (rules and pytest's ``rootdir:`` / ``inifile:`` footer left out)."""
+    lines = [line.strip() for line in text.splitlines()
+             if line.strip() and not set(line.strip()) <= set("=_-")
+             and not line.strip().startswith(("rootdir:", "inifile:", "configfile:"))]
+    errors = [line for line in lines if "error" in line.lower()]
+    return (errors or lines or ["no output"])[-1]
 
 
 def verdict(found: dict[str, Any]) -> tuple[int, list[str]]:
@@ -224,7 +232,7 @@ def _write(path: Path, text: str) -> None:
 @click.option("--junit", "junit_file", metavar="FILE", type=click.Path(dir_okay=False, path_type=Path), help="Write JUnit XML to FILE: a test case per judged requirement, failures with their frames.")
 @click.option("--baseline", "baseline_file", metavar="FILE", type=click.Path(dir_okay=False, path_type=Path), help="Known deviations: a failure listed there passes the run; a listed one that passes now fails it.")
 @click.option("--write-baseline", is_flag=True, help="Write this run's failing requirements into the --baseline FILE (the run still fails on them).")
-@click.option("--transcripts", metavar="DIR", type=click.Path(file_okay=False, path_type=Path), help="Keep each scenario's frames in DIR, one trace file each (<side>-<scenario>.jsonl; `python -m acp_v1.trace html` draws one).")
+@click.option("--transcripts", metavar="DIR", type=click.Path(file_okay=False, path_type=Path), help="Keep each scenario's frames in DIR, one trace file each (<side>-<scenario>.jsonl, the trace format: with the generated SDK, `python -m acp_v1.trace html FILE -o PAGE` draws one).")
 @click.option("--prompt", metavar="TEXT", help="The prompt the kit sends an agent (default: a short greeting).")
 @click.option("--slow-prompt", metavar="TEXT", help="A prompt the agent works on until cancelled (the cancellation checks).")
 @click.option("--permission-prompt", metavar="TEXT", help="A prompt that makes the agent ask for permission.")
@@ -302,8 +310,11 @@ def conformance(
     out = sys.stderr if md == Path("-") else sys.stdout  # stdout keeps the Markdown alone
     for line in summary_lines(found, verbose):
         click.echo(line, file=out)
-    if write_baseline and baseline_file is not None:
-        click.echo(f"baseline written to {baseline_file}", file=out)
+    written = [(what, path) for what, path in (("JUnit XML", junit_file), ("Markdown", md),
+                                                ("transcripts", transcripts)) if path not in (None, Path("-"))]
+    written += [("baseline", baseline_file)] if write_baseline and baseline_file is not None else []
+    for what, path in written:
+        click.echo(f"{what} written to {path}", file=out)
     if code == EXIT_CONFORMANT:
         known = sum(bool(e.get("baseline")) for r in sides for e in r["requirements"])
         extra = f" ({known} known deviations of the baseline)" if known else ""

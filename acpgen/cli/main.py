@@ -166,16 +166,22 @@ def _verify_warnings(project: Project) -> list[str]:
 
 @main.command()
 @click.option("--update", is_flag=True, help="Rewrite the lock from the current input bytes.")
+@click.option("--upstream", "upstream", multiple=True, metavar="ENTRY:KEY=VALUE",
+              help="With --update: the upstream coordinates of new bytes, KEY commit (or unknown), tag or "
+              "source, e.g. schema-v1-unstable:commit=SHA (repeatable; a commit given without a tag or "
+              "source drops the old ones).")
 @project_options
 @handle_errors
-def lock(update: bool, project_dir: Path | None, inputs: str | None) -> None:
+def lock(update: bool, upstream: tuple[str, ...], project_dir: Path | None, inputs: str | None) -> None:
     """Show the lock (after verifying the inputs against it), or (with --update) accept the
     current input bytes."""
-    from acpgen.load.lock_update import show_lock, update_lock
+    from acpgen.load.lock_update import parse_upstream, show_lock, update_lock
 
     root = project_dir.resolve() if project_dir else find_project_root(Path.cwd())
+    if upstream and not update:
+        raise AcpgenError("--upstream", "only with --update")
     if update:
-        click.echo(update_lock(root, run_options(project_dir, inputs).inputs))
+        click.echo(update_lock(root, run_options(project_dir, inputs).inputs, parse_upstream(upstream)))
         return
     open_project(root, inputs)  # drifted inputs: the drift, exit 2 (only --update accepts them)
     click.echo(show_lock(root))
@@ -286,18 +292,30 @@ def inspect(
         click.echo(text)
 
 
+_PROFILE_HELP = ("An output profile: python-sdk writes the modules that replace the official Python "
+                 "SDK's generated acp/schema.py and acp/meta.py (docs/python-sdk-drop-in.md); needs --out.")
+
+
+def _profile_out(profile: str | None, out: str | None) -> None:
+    if profile is not None and out is None:
+        raise AcpgenError("--profile", "needs --out DIR (a profile's tree is not the lock's output)")
+
+
 @main.command()
 @click.option("--out", metavar="DIR", help="Output directory (default: `out` in schema/acp.lock).")
 @click.option("--package", metavar="NAME", help="Package name (default: `package` in schema/acp.lock).")
+@click.option("--profile", metavar="NAME", help=_PROFILE_HELP)
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing on success.")
 @project_options
 @handle_errors
 def generate(
-    out: str | None, package: str | None, quiet: bool, project_dir: Path | None, inputs: str | None
+    out: str | None, package: str | None, profile: str | None, quiet: bool, project_dir: Path | None,
+    inputs: str | None,
 ) -> None:
     """Generate the bindings, atomically replacing the output directory."""
+    _profile_out(profile, out)
     project = open_project(project_dir, inputs)
-    files, result = generate_report(project, out, package)
+    files, result = generate_report(project, out, package, profile=profile)
     if not quiet:
         click.echo(summary(files, result, out or project.lock.out))
 
@@ -305,14 +323,19 @@ def generate(
 @main.command()
 @click.option("--out", metavar="DIR", help="Output directory (default: `out` in schema/acp.lock).")
 @click.option("--package", metavar="NAME", help="Package name (default: `package` in schema/acp.lock).")
+@click.option("--profile", metavar="NAME", help=_PROFILE_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @project_options
 @handle_errors
-def check(out: str | None, package: str | None, as_json: bool, project_dir: Path | None, inputs: str | None) -> None:
+def check(
+    out: str | None, package: str | None, profile: str | None, as_json: bool, project_dir: Path | None,
+    inputs: str | None,
+) -> None:
     """Prove the committed output is exactly what the pinned inputs produce (exit 1 if not)."""
     try:
+        _profile_out(profile, out)
         project = open_project(project_dir, inputs)
-        report = run_check(project, out, package)
+        report = run_check(project, out, package, profile=profile)
     except AcpgenError as exc:
         if as_json:  # machines get a report for input drift and bad input too (exit 2)
             emit_json(error_json(exc))

@@ -48,5 +48,6 @@ def emit(model: GenerationModel) -> dict[str, str]:
         blocks=blocks,
         public=public,
         int_formats=formats,
+        profile=None,  # acpgen's own face (a profile renders this template too: emit/python_sdk.py)
     )
     return {f"{model.options.package}/models.py": text}

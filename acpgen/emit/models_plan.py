@@ -43,6 +43,7 @@ How unions come out (the rest of the contract):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, assert_never
@@ -102,10 +103,12 @@ def docstring_text(text: str | None) -> str | None:
 # -- type trees ------------------------------------------------------------------------------
 
 
-def type_node(t: TypeExpr, where: str) -> TypeNode:
+def type_node(t: TypeExpr, where: str, string_formats: Mapping[str, str] | None = None) -> TypeNode:
     """A type as a small typed tree (:mod:`acpgen.emit.type_tree`): spelled by
     :func:`acpgen.emit.type_spelling.spell_type` (the templates' ``ty``), split across lines
-    by ``templates/models/_layout.jinja``. ``where``: the schema a refusal names."""
+    by ``templates/models/_layout.jinja``. ``where``: the schema a refusal names.
+    ``string_formats``: a string of one of these ``format`` values is spelled by the name
+    given (a profile's own annotation type, e.g. ``uri``; none in the default output)."""
 
     def node(t: TypeExpr, items: TypeNode | None, variants: tuple[TypeNode, ...]) -> TypeNode:
         match t.kind:
@@ -113,6 +116,8 @@ def type_node(t: TypeExpr, where: str) -> TypeNode:
                 return Named(t.name or "")
             case "primitive":
                 base = _PRIMITIVE_BASES[t.name or ""]
+                if t.name == "string" and string_formats and t.format is not None and t.format in string_formats:
+                    base = string_formats[t.format]
                 kw = _constraints(t)
                 if t.name == "integer" and t.format in INTEGER_FORMATS:
                     # A named range per format (``Uint32``), plus any tighter schema bound.
@@ -176,6 +181,64 @@ def _constraints(t: TypeExpr) -> tuple[tuple[str, Any], ...]:
 # -- blocks ----------------------------------------------------------------------------------
 
 
+DEFAULT_ON_ERROR = "x-deserialize-default-on-error"
+SKIP_INVALID_ITEMS = "x-deserialize-skip-invalid-items"
+
+
+@dataclass(frozen=True)
+class LenientMarker:
+    """A member's leniency markers, as its class lists them (``__acp_lenient__``)."""
+
+    default_on_error: bool
+    skip: bool  # skip invalid items (of an array)
+    stated: bool  # a default is stated here (else the model's own default applies)
+    default: Any  # that default, a JSON value
+
+
+def lenient_marker(p: Property) -> LenientMarker | None:
+    """The member's ``x-deserialize-*`` markers, or None when it has none. A required member
+    marked default-on-error has no model default to fall back on: the schema's, or the empty
+    array (what serde's Default gives the official Rust SDK)."""
+    marks = dict(p.annotations)
+    default_on_error = marks.get(DEFAULT_ON_ERROR) is True
+    skip = marks.get(SKIP_INVALID_ITEMS) is True
+    if not (default_on_error or skip):
+        return None
+    stated, default = False, None
+    if default_on_error and p.required:
+        if p.has_default:
+            stated, default = True, p.default
+        elif p.type.kind == "array":
+            stated, default = True, []
+    return LenientMarker(default_on_error, skip, stated, default)
+
+
+def lenient_doc(f: FieldSpec) -> str | None:
+    """The member's docstring line about its markers (None without markers)."""
+    m = f.lenient
+    if m is None:
+        return None
+    said = []
+    if m.default_on_error:
+        if m.stated:
+            what = f"reads as `{_json_text(m.default)}`"
+        elif f.has_default:
+            what = "reads as its default"
+        else:
+            what = "reads as absent"
+        said.append(f"an invalid value {what} (`{DEFAULT_ON_ERROR}`)")
+    if m.skip:
+        said.append(f"an invalid item dropped (`{SKIP_INVALID_ITEMS}`)")
+    # What "read leniently" means is said once, in the module docstring.
+    return "Read leniently: " + "; ".join(said) + "."
+
+
+def _json_text(value: Any) -> str:
+    import json
+
+    return json.dumps(value, ensure_ascii=True, sort_keys=True)
+
+
 @dataclass(frozen=True)
 class FieldSpec:
     py_name: str
@@ -189,6 +252,8 @@ class FieldSpec:
     validate_default: bool
     description: str | None
     tag: bool = False  # a union branch's tag: required at run time, defaulted for type checkers
+    lenient: LenientMarker | None = None  # the schema's x-deserialize-* markers
+    lenient_doc: str | None = None  # what they do, the member's docstring
 
 
 class BlockKind(StrEnum):
@@ -221,6 +286,8 @@ class Block:
     base: str | None = None  # enum value type: str | int
     type: TypeNode | None = None  # alias target
     open_limits: list[tuple[str, Any]] = field(default_factory=list)
+    # (member, coercion): a profile's per-member coercions (none in the default output).
+    coercions: tuple[tuple[str, str], ...] = ()
     # A class's constructor as type checkers see it (every member, inherited ones first).
     init: list[InitParam] = field(default_factory=list)
 
@@ -259,13 +326,13 @@ class Entry:
     type: TypeNode | None = None  # a bare type branch
 
 
-def field_spec(p: Property, where: str, tag: Any = None) -> FieldSpec:
-    typ = Lit(tag) if tag is not None else type_node(p.type, where)
+def field_spec(p: Property, where: str, tag: Any = None, string_formats: Mapping[str, str] | None = None) -> FieldSpec:
+    typ = Lit(tag) if tag is not None else type_node(p.type, where, string_formats)
     is_any = p.type.kind == "any"
     validate_default = p.has_default and (
         isinstance(p.default, (dict, list)) or p.type.kind == "ref"
     )
-    return FieldSpec(
+    spec = FieldSpec(
         py_name=p.py_name,
         alias=p.wire_name if p.wire_name != p.py_name else None,
         type=typ,
@@ -277,7 +344,9 @@ def field_spec(p: Property, where: str, tag: Any = None) -> FieldSpec:
         validate_default=validate_default,
         description=p.description,
         tag=tag is not None,
+        lenient=None if tag is not None else lenient_marker(p),
     )
+    return replace(spec, lenient_doc=lenient_doc(spec))
 
 
 def _tag_field(wire: str, value: Any) -> Property:
@@ -294,8 +363,9 @@ def _tag_field(wire: str, value: Any) -> Property:
 
 
 class Planner:
-    def __init__(self, ir: SchemaIR) -> None:
+    def __init__(self, ir: SchemaIR, string_formats: Mapping[str, str] | None = None) -> None:
         self.ir = ir
+        self.string_formats = dict(string_formats or {})  # type_node's: a profile's annotation types
         self.defs = ir.defs
         self.blocks: dict[str, Block] = {}
         self.entries: dict[str, list[Entry]] = {}  # union def -> its members
@@ -335,7 +405,7 @@ class Planner:
             case Shape.OPEN_ENUM:
                 self.add(self.open_enum_block(d))
             case Shape.PRIMITIVE:
-                self.add(self.alias(name, d.description, type_node(d.primitive or TypeExpr("any"), self.ir.schema_where)))
+                self.add(self.alias(name, d.description, type_node(d.primitive or TypeExpr("any"), self.ir.schema_where, self.string_formats)))
             case Shape.ANY:
                 self.add(self.alias(name, d.description, AnyNode()))
             case Shape.UNION | Shape.TAGGED_UNION:
@@ -362,7 +432,7 @@ class Planner:
                      deps=names(typ))
 
     def object_block(self, d: Definition) -> Block:
-        fields = [field_spec(p, self.ir.schema_where) for p in d.properties]
+        fields = [field_spec(p, self.ir.schema_where, string_formats=self.string_formats) for p in d.properties]
         lazy: set[str] = set()
         for p in d.properties:
             lazy |= refs(p.type)
@@ -458,7 +528,7 @@ class Planner:
             if v.ref is not None:
                 bases = self.bases_of(v.ref, d)
             elif v.inline is not None and not own:
-                entries.append(Entry(tag=tag, title=v.title, classes=[], type=type_node(v.inline, self.ir.schema_where)))
+                entries.append(Entry(tag=tag, title=v.title, classes=[], type=type_node(v.inline, self.ir.schema_where, self.string_formats)))
                 continue
             else:
                 nested = self.nested_bases(d, v, index)
@@ -474,7 +544,7 @@ class Planner:
                     raise AcpgenError(self.ir.schema_where, f"{d.pointer}: {self.origins[cls]} and {origin} both "
                                       f"map to the class name {cls}")
                 where = self.ir.schema_where
-                fields = [field_spec(p, where) for p in own if p.type.kind != "const"]
+                fields = [field_spec(p, where, string_formats=self.string_formats) for p in own if p.type.kind != "const"]
                 fields += [field_spec(p, where, tag=p.type.value) for p in own if p.type.kind == "const"]
                 lazy: set[str] = set()
                 for p in own:
@@ -590,5 +660,5 @@ def _dedupe(fields: list[FieldSpec]) -> list[FieldSpec]:
     return list(by_name.values())
 
 
-def plan_models(ir: SchemaIR) -> list[Block]:
-    return Planner(ir).plan()
+def plan_models(ir: SchemaIR, string_formats: Mapping[str, str] | None = None) -> list[Block]:
+    return Planner(ir, string_formats).plan()

@@ -14,6 +14,7 @@ from acpgen.emit import (
     methods,
     models,
     package,
+    python_sdk,
     requirement_stubs,
     runtime,
     schema,
@@ -28,3 +29,9 @@ EMITTERS: tuple[Emitter, ...] = (
     package.emit, models.emit, builders.emit, schema.emit, methods.emit, requirement_stubs.emit, runtime.emit,
     conformance.emit, shipped.emit, trace.emit,
 )
+
+# An output profile's emitters (``acpgen generate --profile NAME``), by profile name: its tree
+# is what they write, nothing else (acpgen.model.profiles).
+PROFILE_EMITTERS: dict[str, tuple[Emitter, ...]] = {
+    "python-sdk": (python_sdk.emit,),
+}

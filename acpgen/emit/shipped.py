@@ -1,7 +1,7 @@
 """The shipped code, copied into the output byte for byte: what goes where, and the copy.
 
 ``acpgen/shipped/`` holds the Python that does not vary with the schema: the runtime (the
-JSON-RPC engine, its framing and errors, the stdio transport, leniency and omission, the
+JSON-RPC engine, its framing and errors, the transports, leniency and omission, the
 examples and the runtime's own tests), the requirement tests' check helpers and the
 conformance kit; ``acpgen/pytest_plugin/`` the requirement plugin a skeleton vendors. It is
 real Python, linted, type-checked and tested where it is written. :data:`SHIPMENTS` is the
@@ -58,9 +58,13 @@ class Shipment:
 
 SHIPMENTS: tuple[Shipment, ...] = (
     Shipment("runtime", "{package}", with_init=False),
-    # The remote transports (HTTP, WebSocket): their libraries are the optional `remote`
-    # extra, imported only when used (docs/remote.md).
-    Shipment("runtime/remote", "{package}/remote", with_init=True),
+    # Every transport (stdio, a spawned peer, in memory, and the remote profiles with what
+    # they share), in the middle layer: each takes the connection class, none imports the
+    # façade. The remote profiles' libraries are the optional `remote` extra, imported only
+    # when used (docs/remote.md).
+    Shipment("runtime/transports", "{package}/transports", with_init=True),
+    Shipment("runtime/transports/http", "{package}/transports/http", with_init=True),
+    Shipment("runtime/transports/ws", "{package}/transports/ws", with_init=True),
     # The examples use only the package face (``from .. import Agent, models, ...``).
     Shipment("runtime/examples", "{package}/examples", with_init=True, protocol_versions=(1,)),
     Shipment("runtime/examples_v2", "{package}/examples", with_init=True, protocol_versions=(2,)),
@@ -81,6 +85,17 @@ SHIPMENTS: tuple[Shipment, ...] = (
     # acpgen; its __init__.py is the skeleton's (templates/skeleton/plugin_init.py.jinja).
     Shipment("pytest_plugin", "{plugin_dir}", with_init=False, skeleton=True),
 )
+
+
+# What an output profile ships beside its rendered modules (``acpgen generate --profile``),
+# by profile: acpgen's model base and the profile's own, each in a folder named as where it is
+# written here, so that the relative import between them resolves the same in both places.
+PROFILE_SHIPMENTS: dict[str, tuple[Shipment, ...]] = {
+    "python-sdk": (
+        Shipment("runtime", "_acpgen/runtime", with_init=False, only=("model_base.py",)),
+        Shipment("python_sdk", "_acpgen/python_sdk", with_init=True),
+    ),
+}
 
 
 def shipped_files(shipment: Shipment) -> tuple[str, ...]:

@@ -41,7 +41,7 @@ def spell_type(t: TypeNode) -> str:
         case tt.LeftToRight():
             return f'Annotated[{_bar(t.members)}, Field(union_mode="left_to_right")]'
         case tt.Lit():
-            return f"Literal[{py_literal(t.value)}]"
+            return f"Literal[{', '.join(py_literal(v) for v in (t.value, *t.more))}]"
         case tt.NoneNode():
             return "None"
         case tt.AnyNode():

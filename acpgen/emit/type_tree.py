@@ -78,6 +78,7 @@ class LeftToRight:
 class Lit:
     k: ClassVar[Kind] = Kind.LIT
     value: Any  # a JSON scalar (a const, a branch's tag)
+    more: tuple[Any, ...] = ()  # further values of one ``Literal[...]`` (a profile's closed enum)
 
 
 @dataclass(frozen=True)
@@ -150,4 +151,32 @@ def qualified(t: TypeNode) -> TypeNode:
         return replace(t, members=tuple(qualified(m) for m in t.members))
     if isinstance(t, Tagged):
         return replace(t, members=tuple(replace(m, type=qualified(m.type)) for m in t.members))
+    return t
+
+
+def renamed(t: TypeNode, names: dict[str, str]) -> TypeNode:
+    """The tree with each module-level name in ``names`` replaced by its new name (a profile's
+    public names: :mod:`acpgen.emit.python_sdk_names`)."""
+    if isinstance(t, Named):
+        return replace(t, name=names.get(t.name, t.name))
+    if isinstance(t, (ListOf, DictOf)):
+        return replace(t, items=renamed(t.items, names))
+    if isinstance(t, (UnionOf, LeftToRight, Disc)):
+        return replace(t, members=tuple(renamed(m, names) for m in t.members))
+    if isinstance(t, Tagged):
+        return replace(t, members=tuple(replace(m, type=renamed(m.type, names)) for m in t.members))
+    return t
+
+
+def substituted(t: TypeNode, table: dict[str, TypeNode]) -> TypeNode:
+    """The tree with each name in ``table`` replaced by the tree given for it (a profile's
+    inlined aliases: :mod:`acpgen.emit.python_sdk`)."""
+    if isinstance(t, Named):
+        return table.get(t.name, t)
+    if isinstance(t, (ListOf, DictOf)):
+        return replace(t, items=substituted(t.items, table))
+    if isinstance(t, (UnionOf, LeftToRight, Disc)):
+        return replace(t, members=tuple(substituted(m, table) for m in t.members))
+    if isinstance(t, Tagged):
+        return replace(t, members=tuple(replace(m, type=substituted(m.type, table)) for m in t.members))
     return t

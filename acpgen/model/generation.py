@@ -8,15 +8,19 @@ lock or the raw schema. Every field is derived from an input recorded in ``MANIF
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, replace
 
+from acpgen.errors import AcpgenError
 from acpgen.inputs.lock import DEFAULT_TESTS_DIR
 from acpgen.inputs.roster import Roster
 from acpgen.inputs.surfaces import DEFAULT_PACKAGE
 from acpgen.ir.types import SchemaIR
 from acpgen.load import conformance
 from acpgen.load.capabilities import EMPTY, Manifest
+from acpgen.load.profile_manifest import ProfileManifest, parse_manifest, read_manifest
 from acpgen.load.project import Project, Surface
+from acpgen.model.profiles import Profile
 
 
 @dataclass(frozen=True)
@@ -27,6 +31,8 @@ class GenOptions:
     tests_dir: str = DEFAULT_TESTS_DIR  # relative to the output directory
     # The other surfaces built beside the roster's: (surface name, package), in lock order.
     surfaces: tuple[tuple[str, str], ...] = ()
+    # An output profile (``--profile``): the tree is the profile's modules only.
+    profile: Profile | None = None
 
     @property
     def packages(self) -> tuple[str, ...]:
@@ -54,6 +60,7 @@ class GenerationModel:
     options: GenOptions
     pinned_inputs: tuple[RecordedInput, ...]  # the lock's files (schema, meta, roster)
     manifests: tuple[RecordedInput, ...]  # the project's hand-reviewed manifests
+    profile_manifest: ProfileManifest | None = None  # with options.profile only
 
     @property
     def recorded_inputs(self) -> tuple[RecordedInput, ...]:
@@ -88,6 +95,24 @@ def surface_model(project: Project, surface: Surface, options: GenOptions) -> Ge
         pinned_inputs=pinned,
         manifests=tuple(manifests),
     )
+
+
+def profile_model(project: Project, options: GenOptions) -> GenerationModel:
+    """The model a profile renders: its surface's, with the profile's manifest (parsed and
+    recorded like every other manifest, so ``check`` names its edits as input drift)."""
+    chosen = options.profile
+    assert chosen is not None
+    surface = next((s for s in project.surfaces if s.name == chosen.surface), None)
+    if surface is None:
+        raise AcpgenError("--profile", f"profile {chosen.name} renders surface {chosen.surface}, "
+                          f"which schema/acp.lock does not pin ([generate.surfaces])")
+    blob = read_manifest(project.root, chosen.manifest)
+    base = surface_model(project, surface, replace(options, surfaces=()))
+    recorded = RecordedInput(f"profile-{chosen.name}", chosen.manifest, hashlib.sha256(blob).hexdigest())
+    return replace(base, options=replace(options, package=chosen.package, surfaces=()),
+                   roster=replace(project.roster, requirements=(), counts={}), conformance=None,
+                   manifests=(*base.manifests, recorded),
+                   profile_manifest=parse_manifest(chosen.manifest, blob))
 
 
 def surface_models(project: Project, options: GenOptions) -> tuple[GenerationModel, ...]:

@@ -167,13 +167,15 @@ def error_json(exc: AcpgenError) -> dict[str, Any]:
     return doc
 
 
-def check(project: Project, out: str | None = None, package: str | None = None) -> CheckReport:
+def check(project: Project, out: str | None = None, package: str | None = None,
+          profile: str | None = None) -> CheckReport:
     target = output_dir(project, out)
-    options = options_for(project, package)
+    options = options_for(project, package, profile)
     expected = build_tree(project, options, proven=False)  # equal bytes carry generate's proof
     actual = read_tree(target)
-    report = CheckReport(out=str(Path(out or project.lock.out)),
-                         surfaces={s.name: package for s, package in zip(project.surfaces, options.packages, strict=True)})
+    surfaces = ({options.profile.surface: options.package} if options.profile is not None else
+                {s.name: package for s, package in zip(project.surfaces, options.packages, strict=True)})
+    report = CheckReport(out=str(Path(out or project.lock.out)), surfaces=surfaces)
     report.changed = sorted(p for p in expected if p in actual and actual[p] != expected[p])
     report.missing = sorted(p for p in expected if p not in actual)
     report.added = sorted(p for p in actual if p not in expected)

@@ -24,7 +24,7 @@ import acpgen
 from acpgen import disk_cache
 from acpgen.emit import versions
 from acpgen.emit.provenance import sourced
-from acpgen.emit.registry import EMITTERS
+from acpgen.emit.registry import EMITTERS, PROFILE_EMITTERS
 from acpgen.errors import AcpgenError
 from acpgen.load.project import Project
 from acpgen.model.generation import (
@@ -32,9 +32,11 @@ from acpgen.model.generation import (
     GenOptions,
     RecordedInput,
     package_files,
+    profile_model,
     surface_models,
 )
 from acpgen.model.package_name import check_package_name
+from acpgen.model.profiles import profile as find_profile
 from acpgen.output import memo
 from acpgen.output.format_parallel import format_tree
 from acpgen.output.proof import prove
@@ -55,7 +57,13 @@ def tool_versions() -> dict[str, str]:
     return {name: disk_cache.installed_version(name) for name in OUTPUT_TOOLS}
 
 
-def options_for(project: Project, package: str | None = None) -> GenOptions:
+def options_for(project: Project, package: str | None = None, profile: str | None = None) -> GenOptions:
+    if profile is not None:
+        chosen_profile = find_profile(profile)
+        if package:
+            raise AcpgenError("--package", f"the {profile} profile's package is {chosen_profile.package}; "
+                              "--package does not apply to a profile")
+        return GenOptions(package=chosen_profile.package, tests_dir=project.lock.tests_dir, profile=chosen_profile)
     if package:
         check_package_name(package, "--package")
     else:
@@ -75,6 +83,8 @@ def options_record(options: GenOptions) -> dict[str, Any]:
     record: dict[str, Any] = {"package": options.package, "tests_dir": options.tests_dir}
     if options.surfaces:  # a v1-only tree records what it always did
         record["surfaces"] = dict(options.surfaces)
+    if options.profile is not None:
+        record["profile"] = {"name": options.profile.name, "surface": options.profile.surface}
     return record
 
 
@@ -96,9 +106,11 @@ def emit_sources(models: tuple[GenerationModel, ...]) -> dict[str, str]:
 
 
 def emit_model(model: GenerationModel) -> dict[str, str]:
-    """Every emitter's files (:data:`acpgen.emit.registry.EMITTERS`), each path once."""
+    """Every emitter's files (:data:`acpgen.emit.registry.EMITTERS`, or a profile's:
+    ``PROFILE_EMITTERS``), each path once."""
     sources: dict[str, str] = {}
-    for emitter in EMITTERS:
+    chosen = PROFILE_EMITTERS[model.options.profile.name] if model.options.profile else EMITTERS
+    for emitter in chosen:
         for rel, text in emitter(model).items():
             if rel in sources:
                 raise AcpgenError(rel, "two emitters produce the same file")
@@ -155,14 +167,25 @@ def build_tree(project: Project, options: GenOptions, *, proven: bool = True) ->
 
 
 def prove_packages(files: dict[str, bytes], options: GenOptions) -> None:
-    """Every package of the tree, in one interpreter (a v1-only tree: as it always was)."""
+    """Every package of the tree, in one interpreter (a v1-only tree: as it always was). A
+    profile's tree is the inside of its package: proven as that package, under an empty
+    ``__init__.py`` (the official package's own is not part of the tree; a namespace
+    package would lose to an installed ``acp``)."""
+    if options.profile is not None:
+        inside = {f"{options.package}/{rel}": data for rel, data in files.items()}
+        prove({f"{options.package}/__init__.py": b"", **inside}, options.package)
+        return
     prove(files, options.packages if options.surfaces else options.package)
 
 
 def _build_tree(project: Project, options: GenOptions) -> dict[str, bytes]:
     """The whole output in memory: emitted, formatted, with its manifest."""
-    models = surface_models(project, options)  # built once: the emitters and the manifest read them
-    sources = emit_sources(models)
+    if options.profile is not None:
+        models: tuple[GenerationModel, ...] = (profile_model(project, options),)
+        sources = emit_model(models[0])
+    else:
+        models = surface_models(project, options)  # built once: the emitters and the manifest read them
+        sources = emit_sources(models)
     formatted = format_tree(sources)
     files = {rel: text.encode("utf-8") for rel, text in sorted(formatted.items())}
     doc = manifest(models, files, sources)
@@ -177,11 +200,11 @@ def output_dir(project: Project, out: str | None = None) -> Path:
 
 def generate_report(
     project: Project, out: str | None = None, package: str | None = None,
-    before_swap: Callable[[Path], None] | None = None,
+    before_swap: Callable[[Path], None] | None = None, profile: str | None = None,
 ) -> tuple[dict[str, bytes], WriteResult]:
     """Build the whole tree in memory (any error: nothing written), then swap it in
     (``before_swap``: a test's hook, :func:`acpgen.output.writer.write_tree`)."""
-    options = options_for(project, package)
+    options = options_for(project, package, profile)
     target = output_dir(project, out)
     preflight(target)  # a bad --out fails in a second, not after the whole build
     # Proven only if something is written: a tree already equal to the output is what an

@@ -60,7 +60,7 @@ def tree_key(project: Project, options: GenOptions) -> str:
         f"python {sys.executable} {sys.version}",
         *(f"{tool} {disk_cache.installed_version(tool)}" for tool in TOOLS),
         f"generator {generator_digest()}",
-        f"options {options.package} {options.tests_dir} {options.surfaces}",
+        f"options {options.package} {options.tests_dir} {options.surfaces} {options.profile}",
     ]
     for name, blob in sorted(project.inputs.data.items()):
         parts.append(f"input {name} {hashlib.sha256(blob).hexdigest()}")
@@ -71,6 +71,10 @@ def tree_key(project: Project, options: GenOptions) -> str:
     for surface in project.surfaces:
         parts.append(f"surface {surface.name} {surface.package} {surface.capabilities_sha256}")
     parts.append(f"conformance {project.conformance_sha256}")
+    if options.profile is not None:  # its manifest is read when the tree is built: its bytes too
+        manifest = project.root / options.profile.manifest
+        blob = manifest.read_bytes() if manifest.is_file() else b""
+        parts.append(f"profile manifest {hashlib.sha256(blob).hexdigest()}")
     digest.update("\n".join(parts).encode("utf-8"))
     return digest.hexdigest()
 

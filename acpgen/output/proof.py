@@ -45,10 +45,11 @@ from pathlib import Path
 from acpgen import disk_cache
 from acpgen.errors import AcpgenError
 
-# The modules that import the generated SDK's optional `remote` extra (starlette, hypercorn,
-# websockets, httpx2): compiled, not imported, since the interpreter running acpgen need not
-# have the extra (its import guard is tested where it is written, tests/test_remote.py).
-NEEDS_EXTRA = ("/remote/server.py", "/remote/client.py")
+# A module that imports the generated SDK's optional `remote` extra (starlette, hypercorn,
+# websockets, httpx2) says so by its import guard (``raise missing_extra(exc)``,
+# transports/extra.py): compiled, not imported, since the interpreter running acpgen need not
+# have the extra (the guard is tested where it is written, tests/test_remote.py).
+NEEDS_EXTRA = b"raise missing_extra("
 IMPORT_TIMEOUT = 120  # seconds; the real package imports in about one
 RUNS: list[str] = []  # the package of every proof this process ran, not memoised (tests count them)
 
@@ -94,7 +95,7 @@ def prove(files: dict[str, bytes], package: str | tuple[str, ...]) -> None:
         return
     RUNS.append(",".join(packages))
     package_files = {rel: data for rel, data in py.items()
-                     if rel.split("/", 1)[0] in packages and not rel.endswith(NEEDS_EXTRA)}
+                     if rel.split("/", 1)[0] in packages and NEEDS_EXTRA not in data}
     modules = sorted(_module(rel) for rel in package_files)
     with tempfile.TemporaryDirectory(prefix="acpgen-proof-") as tmp:
         for rel, data in package_files.items():

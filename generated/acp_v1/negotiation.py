@@ -34,11 +34,12 @@ from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from .endpoints import End
 from .errors import ConnectionClosed
 from .handshake import ProtocolVersionError
 from .rpc import DEFAULT_MAX_FRAME_BYTES, RpcError
-from .stdio import spawn_process, stdio_streams
+from .transport import End
+from .transports.spawn import spawn_process
+from .transports.stdio import stdio_streams
 
 __all__ = [
     "Negotiated",

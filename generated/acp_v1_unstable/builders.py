@@ -12,7 +12,9 @@ omitted. A tag two unions share is qualified by its union (``terminal_tool_call_
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import Field
 
 from acp_v1_unstable import models
 from acp_v1_unstable.building import entries_of
@@ -50,6 +52,7 @@ __all__ = [
     "jump",
     "markdown",
     "mcp_server_stdio",
+    "notice",
     "number",
     "plan",
     "plan_from",
@@ -599,6 +602,24 @@ def mcp_server_stdio(
         args=args,
         env=env,
         **_given(
+            field_meta=field_meta,
+        ),
+    )
+
+
+def notice(
+    *,
+    severity: models.NoticeSeverity,
+    title: Annotated[models.StrictStr, Field(min_length=1)],
+    description: models.StrictStr | None = None,
+    field_meta: dict[str, Any] | None = None,
+) -> models.SessionUpdateNotice:
+    """``SessionUpdate`` branch ``sessionUpdate: notice`` (``SessionUpdateNotice``)."""
+    return models.SessionUpdateNotice(
+        severity=severity,
+        title=title,
+        **_given(
+            description=description,
             field_meta=field_meta,
         ),
     )

@@ -1,6 +1,6 @@
 # Edit templates/runtime/launch.py.jinja, not this file: acpgen generate writes it.
 """Where a typed ACP connection runs: an agent on stdio, a spawned agent or client, both ends
-in memory. Typed entry points of the shipped ``endpoints.py``."""
+in memory. Typed entry points of the shipped ``transports/``."""
 
 from __future__ import annotations
 
@@ -8,10 +8,12 @@ from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 
 from acp_v1_unstable.connection import AgentSideConnection, ClientSideConnection
-from acp_v1_unstable.endpoints import pair_in_memory, serve_stdio, spawn_peer
 from acp_v1_unstable.interfaces import Agent, Client
 from acp_v1_unstable.recording import Record
 from acp_v1_unstable.rpc import DEFAULT_MAX_FRAME_BYTES
+from acp_v1_unstable.transports.in_memory import pair_in_memory
+from acp_v1_unstable.transports.spawn import spawn_peer
+from acp_v1_unstable.transports.stdio import serve_stdio
 
 __all__ = ["connect_in_memory", "connect_to_agent", "connect_to_client", "run_agent"]
 

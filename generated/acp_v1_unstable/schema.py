@@ -3,9 +3,9 @@
 
 The bottom of the package with ``models.py`` (docs/architecture.md): the pins, the method
 table with its typed envelopes, the member names the runtime reads, the capability gates
-(schema/capabilities.toml) and the leniency markers. Rows are of the types of
-``contract.py``; the behaviour that reads them is shipped (``method_table.py``, ``sides.py``,
-``guards.py``, ``lenient.py``, ``handshake.py``).
+(schema/capabilities.toml). Rows are of the types of ``contract.py``; the behaviour that
+reads them is shipped (``method_table.py``, ``sides.py``, ``guards.py``, ``handshake.py``).
+The leniency markers are the model classes' own (``models.py``, ``__acp_lenient__``).
 """
 
 from collections.abc import Mapping
@@ -16,11 +16,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from acp_v1_unstable import models
 from acp_v1_unstable.contract import (
-    NO_DEFAULT,
     CapabilityPath,
     Gate,
     Handshake,
-    Markers,
     MethodSpec,
     PathRule,
     SessionMethod,
@@ -115,7 +113,7 @@ ROSTER_REVISION: Final[str] = "acp-v1-2797d331-r2"
 UPSTREAM_COMMIT: Final[str] = "2797d33125c14e5bcfc815952930130c43e5bc4c"
 INPUT_SHA256: Final[dict[str, str]] = {
     "meta-v1-unstable": "3026898232badf413624010d1343e20bef853e6705c62d6b56387cf9de6b0543",
-    "schema-v1-unstable": "7f77702b34e0a0558e77220e9007bf8ee161a976bb8ac5021aba1b7e7b2c5708",
+    "schema-v1-unstable": "2a920d3c0f76443e07ffa7801443e3cdf008e2a3095e565581a0433fd728ce41",
 }
 # The versions this package implements: the schema it was generated from.
 SUPPORTED_PROTOCOL_VERSIONS: Final[frozenset[int]] = frozenset([1])
@@ -1619,7 +1617,10 @@ METHODS: Final[Mapping[str, MethodSpec]] = MappingProxyType(
             result=None,
             message=SessionUpdateNotificationMessage,
             response=None,
-            gates=("session/update params.update.configOptions[].type=boolean",),
+            gates=(
+                "session/update params.update.configOptions[].type=boolean",
+                "session/update params.update.sessionUpdate=notice",
+            ),
             requirements=(
                 "ACP-V1-CONFIG-BOOLEAN-ONLY-AFTER-CAPABILITY-MAY",
                 "ACP-V1-CONFIG-NO-BOOLEAN-WITHOUT-CAPABILITY",
@@ -1786,6 +1787,7 @@ ClientCapabilityPath: TypeAlias = Literal[
     "session.compaction",
     "session.configOptions",
     "session.configOptions.boolean",
+    "session.notices",
     "terminal",
 ]
 """Every dotted path in ``clientCapabilities``."""
@@ -3019,6 +3021,29 @@ GATES: Final[tuple[Gate, ...]] = (
         condition=None,
         requirements=(),
     ),
+    Gate(
+        target="session/update params.update.sessionUpdate=notice",
+        method="session/update",
+        sender="agent",
+        message="params",
+        select=(
+            "update",
+            "sessionUpdate",
+        ),
+        equals="notice",
+        capability="clientCapabilities.session.notices",
+        wire_path=(
+            "session",
+            "notices",
+        ),
+        py_path=(
+            "session",
+            "notices",
+        ),
+        kind="object",
+        condition=None,
+        requirements=(),
+    ),
 )
 
 ABSOLUTE_PATHS: Final[tuple[PathRule, ...]] = (
@@ -3732,783 +3757,16 @@ CAPABILITY_PATHS: Final[Mapping[str, CapabilityPath]] = {
             "boolean",
         ),
     ),
+    "clientCapabilities.session.notices": (
+        "object",
+        (
+            "session",
+            "notices",
+        ),
+        (
+            "session",
+            "notices",
+        ),
+    ),
     "clientCapabilities.terminal": ("boolean", ("terminal",), ("terminal",)),
-}
-
-# ---- Lenient inbound decoding: the schema's x-deserialize-* markers ------------------------
-# model class name -> {wire name: (default-on-error, skip-invalid-items, default)}
-
-MARKERS: Markers = {
-    "AcceptNesNotification": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "AgentAuthCapabilities": {
-        "logout": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "AgentCapabilities": {
-        "loadSession": (True, False, NO_DEFAULT),
-        "promptCapabilities": (True, False, NO_DEFAULT),
-        "mcpCapabilities": (True, False, NO_DEFAULT),
-        "sessionCapabilities": (True, False, NO_DEFAULT),
-        "auth": (True, False, NO_DEFAULT),
-        "providers": (True, False, NO_DEFAULT),
-        "nes": (True, False, NO_DEFAULT),
-        "positionEncoding": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "Annotations": {
-        "audience": (True, True, NO_DEFAULT),
-        "lastModified": (True, False, NO_DEFAULT),
-        "priority": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "AudioContent": {
-        "annotations": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "AuthCapabilities": {
-        "terminal": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "AuthMethodAgent": {
-        "description": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "AuthMethodTerminal": {
-        "description": (True, False, NO_DEFAULT),
-        "args": (True, True, NO_DEFAULT),
-        "env": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "AuthenticateRequest": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "AuthenticateResponse": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "AvailableCommand": {
-        "input": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "AvailableCommandsUpdate": {
-        "availableCommands": (True, True, []),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "BlobResourceContents": {
-        "mimeType": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "BooleanConfigOptionCapabilities": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "BooleanPropertySchema": {
-        "title": (True, False, NO_DEFAULT),
-        "description": (True, False, NO_DEFAULT),
-        "default": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "CancelNotification": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "CancelRequestNotification": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "ClientCapabilities": {
-        "fs": (True, False, NO_DEFAULT),
-        "terminal": (True, False, NO_DEFAULT),
-        "session": (True, False, NO_DEFAULT),
-        "plan": (True, False, NO_DEFAULT),
-        "auth": (True, False, NO_DEFAULT),
-        "elicitation": (True, False, NO_DEFAULT),
-        "nes": (True, False, NO_DEFAULT),
-        "positionEncodings": (True, True, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "ClientNesCapabilities": {
-        "jump": (True, False, NO_DEFAULT),
-        "rename": (True, False, NO_DEFAULT),
-        "searchAndReplace": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "ClientSessionCapabilities": {
-        "compaction": (True, False, NO_DEFAULT),
-        "configOptions": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "CloseNesRequest": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "CloseNesResponse": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "CloseSessionRequest": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "CloseSessionResponse": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "CompactionSummaryChunk": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "CompactionUpdate": {
-        "summary": (True, True, NO_DEFAULT),
-        "error": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "CompleteElicitationNotification": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "ConfigOptionUpdate": {
-        "configOptions": (True, True, []),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "ConnectMcpRequest": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "ConnectMcpResponse": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "Content": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "ContentChunk": {
-        "messageId": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "Cost": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "CreateElicitationRequest": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "CreateElicitationResponse": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "CreateTerminalRequest": {
-        "args": (True, True, NO_DEFAULT),
-        "env": (True, True, NO_DEFAULT),
-        "cwd": (True, False, NO_DEFAULT),
-        "outputByteLimit": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "CreateTerminalResponse": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "CurrentModeUpdate": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "DeleteSessionRequest": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "DeleteSessionResponse": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "DidChangeDocumentNotification": {
-        "contentChanges": (True, True, []),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "DidCloseDocumentNotification": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "DidFocusDocumentNotification": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "DidOpenDocumentNotification": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "DidSaveDocumentNotification": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "Diff": {
-        "oldText": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "DisableProviderRequest": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "DisableProviderResponse": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "DisconnectMcpRequest": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "DisconnectMcpResponse": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "ElicitationCapabilities": {
-        "form": (True, False, NO_DEFAULT),
-        "url": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "ElicitationFormCapabilities": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "ElicitationSchema": {
-        "type": (True, False, NO_DEFAULT),
-        "title": (True, False, NO_DEFAULT),
-        "description": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "ElicitationSessionScope": {
-        "toolCallId": (True, False, NO_DEFAULT),
-    },
-    "ElicitationUrlCapabilities": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "EmbeddedResource": {
-        "annotations": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "EnumOption": {
-        "description": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "EnvVariable": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "Error": {
-        "data": (True, False, NO_DEFAULT),
-    },
-    "FileSystemCapabilities": {
-        "readTextFile": (True, False, NO_DEFAULT),
-        "writeTextFile": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "ForkSessionRequest": {
-        "additionalDirectories": (True, True, NO_DEFAULT),
-        "mcpServers": (True, True, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "ForkSessionResponse": {
-        "modes": (True, False, NO_DEFAULT),
-        "configOptions": (True, True, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "HttpHeader": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "ImageContent": {
-        "annotations": (True, False, NO_DEFAULT),
-        "uri": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "Implementation": {
-        "title": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "InitializeRequest": {
-        "clientCapabilities": (True, False, NO_DEFAULT),
-        "clientInfo": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "InitializeResponse": {
-        "agentCapabilities": (True, False, NO_DEFAULT),
-        "authMethods": (True, True, NO_DEFAULT),
-        "agentInfo": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "IntegerPropertySchema": {
-        "title": (True, False, NO_DEFAULT),
-        "description": (True, False, NO_DEFAULT),
-        "default": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "KillTerminalRequest": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "KillTerminalResponse": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "ListProvidersRequest": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "ListProvidersResponse": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "ListSessionsRequest": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "ListSessionsResponse": {
-        "sessions": (True, True, []),
-        "nextCursor": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "LoadSessionRequest": {
-        "mcpServers": (True, True, []),
-        "additionalDirectories": (True, True, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "LoadSessionResponse": {
-        "modes": (True, False, NO_DEFAULT),
-        "configOptions": (True, True, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "LogoutCapabilities": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "LogoutRequest": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "LogoutResponse": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "McpCapabilities": {
-        "http": (True, False, NO_DEFAULT),
-        "sse": (True, False, NO_DEFAULT),
-        "acp": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "McpServerAcp": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "McpServerHttp": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "McpServerSse": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "McpServerStdio": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "MessageMcpNotification": {
-        "params": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "MessageMcpRequest": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "MultiSelectPropertySchema": {
-        "title": (True, False, NO_DEFAULT),
-        "description": (True, False, NO_DEFAULT),
-        "default": (True, True, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "NesCapabilities": {
-        "events": (True, False, NO_DEFAULT),
-        "context": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "NesContextCapabilities": {
-        "recentFiles": (True, False, NO_DEFAULT),
-        "relatedSnippets": (True, False, NO_DEFAULT),
-        "editHistory": (True, False, NO_DEFAULT),
-        "userActions": (True, False, NO_DEFAULT),
-        "openFiles": (True, False, NO_DEFAULT),
-        "diagnostics": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "NesDiagnostic": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "NesDiagnosticsCapabilities": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "NesDocumentDidChangeCapabilities": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "NesDocumentDidCloseCapabilities": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "NesDocumentDidFocusCapabilities": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "NesDocumentDidOpenCapabilities": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "NesDocumentDidSaveCapabilities": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "NesDocumentEventCapabilities": {
-        "didOpen": (True, False, NO_DEFAULT),
-        "didChange": (True, False, NO_DEFAULT),
-        "didClose": (True, False, NO_DEFAULT),
-        "didSave": (True, False, NO_DEFAULT),
-        "didFocus": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "NesEditHistoryCapabilities": {
-        "maxCount": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "NesEditHistoryEntry": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "NesEditSuggestion": {
-        "cursorPosition": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "NesEventCapabilities": {
-        "document": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "NesExcerpt": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "NesJumpCapabilities": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "NesJumpSuggestion": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "NesOpenFile": {
-        "visibleRange": (True, False, NO_DEFAULT),
-        "lastFocusedMs": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "NesOpenFilesCapabilities": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "NesRecentFile": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "NesRecentFilesCapabilities": {
-        "maxCount": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "NesRelatedSnippet": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "NesRelatedSnippetsCapabilities": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "NesRenameCapabilities": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "NesRenameSuggestion": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "NesRepository": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "NesSearchAndReplaceCapabilities": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "NesSearchAndReplaceSuggestion": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "NesSuggestContext": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "NesTextEdit": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "NesUserAction": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "NesUserActionsCapabilities": {
-        "maxCount": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "NewSessionRequest": {
-        "additionalDirectories": (True, True, NO_DEFAULT),
-        "mcpServers": (True, True, []),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "NewSessionResponse": {
-        "modes": (True, False, NO_DEFAULT),
-        "configOptions": (True, True, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "NumberPropertySchema": {
-        "title": (True, False, NO_DEFAULT),
-        "description": (True, False, NO_DEFAULT),
-        "default": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "PermissionOption": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "Plan": {
-        "entries": (True, True, []),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "PlanCapabilities": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "PlanEntry": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "PlanFile": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "PlanItems": {
-        "entries": (True, True, []),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "PlanMarkdown": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "PlanRemoved": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "PlanUpdate": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "Position": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "PromptCapabilities": {
-        "image": (True, False, NO_DEFAULT),
-        "audio": (True, False, NO_DEFAULT),
-        "embeddedContext": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "PromptRequest": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "PromptResponse": {
-        "usage": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "ProviderCurrentConfig": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "ProviderInfo": {
-        "supported": (True, True, []),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "ProvidersCapabilities": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "Range": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "ReadTextFileRequest": {
-        "line": (True, False, NO_DEFAULT),
-        "limit": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "ReadTextFileResponse": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "RejectNesNotification": {
-        "reason": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "ReleaseTerminalRequest": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "ReleaseTerminalResponse": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "RequestPermissionRequest": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "RequestPermissionResponse": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "ResourceLink": {
-        "annotations": (True, False, NO_DEFAULT),
-        "description": (True, False, NO_DEFAULT),
-        "mimeType": (True, False, NO_DEFAULT),
-        "size": (True, False, NO_DEFAULT),
-        "title": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "ResumeSessionRequest": {
-        "additionalDirectories": (True, True, NO_DEFAULT),
-        "mcpServers": (True, True, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "ResumeSessionResponse": {
-        "modes": (True, False, NO_DEFAULT),
-        "configOptions": (True, True, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "SelectedPermissionOutcome": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "SessionAdditionalDirectoriesCapabilities": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "SessionCapabilities": {
-        "list": (True, False, NO_DEFAULT),
-        "delete": (True, False, NO_DEFAULT),
-        "additionalDirectories": (True, False, NO_DEFAULT),
-        "fork": (True, False, NO_DEFAULT),
-        "resume": (True, False, NO_DEFAULT),
-        "close": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "SessionCloseCapabilities": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "SessionConfigOption": {
-        "description": (True, False, NO_DEFAULT),
-        "category": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "SessionConfigOptionsCapabilities": {
-        "boolean": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "SessionConfigSelectGroup": {
-        "options": (True, True, []),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "SessionConfigSelectOption": {
-        "description": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "SessionDeleteCapabilities": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "SessionForkCapabilities": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "SessionInfo": {
-        "additionalDirectories": (True, True, NO_DEFAULT),
-        "title": (True, False, NO_DEFAULT),
-        "updatedAt": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "SessionInfoUpdate": {
-        "title": (True, False, NO_DEFAULT),
-        "updatedAt": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "SessionListCapabilities": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "SessionMode": {
-        "description": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "SessionModeState": {
-        "availableModes": (True, True, []),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "SessionNotification": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "SessionResumeCapabilities": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "SetProviderRequest": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "SetProviderResponse": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "SetSessionConfigOptionRequest": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "SetSessionConfigOptionResponse": {
-        "configOptions": (True, True, []),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "SetSessionModeRequest": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "SetSessionModeResponse": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "StartNesRequest": {
-        "workspaceUri": (True, False, NO_DEFAULT),
-        "repository": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "StartNesResponse": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "StringMultiSelectItems": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "StringPropertySchema": {
-        "title": (True, False, NO_DEFAULT),
-        "description": (True, False, NO_DEFAULT),
-        "default": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "SuggestNesRequest": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "SuggestNesResponse": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "Terminal": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "TerminalExitStatus": {
-        "exitCode": (True, False, NO_DEFAULT),
-        "signal": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "TerminalOutputRequest": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "TerminalOutputResponse": {
-        "exitStatus": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "TextContent": {
-        "annotations": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "TextDocumentContentChangeEvent": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "TextResourceContents": {
-        "mimeType": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "TitledMultiSelectItems": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "ToolCall": {
-        "name": (True, False, NO_DEFAULT),
-        "kind": (True, False, NO_DEFAULT),
-        "status": (True, False, NO_DEFAULT),
-        "content": (True, True, NO_DEFAULT),
-        "locations": (True, True, NO_DEFAULT),
-        "rawInput": (True, False, NO_DEFAULT),
-        "rawOutput": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "ToolCallLocation": {
-        "line": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "ToolCallUpdate": {
-        "kind": (True, False, NO_DEFAULT),
-        "status": (True, False, NO_DEFAULT),
-        "title": (True, False, NO_DEFAULT),
-        "name": (True, False, NO_DEFAULT),
-        "content": (True, True, NO_DEFAULT),
-        "locations": (True, True, NO_DEFAULT),
-        "rawInput": (True, False, NO_DEFAULT),
-        "rawOutput": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "UnstructuredCommandInput": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "Usage": {
-        "thoughtTokens": (True, False, NO_DEFAULT),
-        "cachedReadTokens": (True, False, NO_DEFAULT),
-        "cachedWriteTokens": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "UsageUpdate": {
-        "cost": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "WaitForTerminalExitRequest": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "WaitForTerminalExitResponse": {
-        "exitCode": (True, False, NO_DEFAULT),
-        "signal": (True, False, NO_DEFAULT),
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "WorkspaceFolder": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "WriteTextFileRequest": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
-    "WriteTextFileResponse": {
-        "_meta": (True, False, NO_DEFAULT),
-    },
 }

@@ -21,8 +21,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
+from json import encoder as json_encoder
 from typing import Any, Final
 
 __all__ = [
@@ -55,12 +56,23 @@ def _reject_constant(name: str) -> Any:
 # Built once: json.dumps and json.loads build a new encoder or decoder on every call that
 # passes options, a measurable share of a small message's cost.
 _ENCODER: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+# The C encoder behind _ENCODER, also built once (JSONEncoder.encode builds it again on every
+# call, through two Python frames). No cycle check: a cyclic value recurses until Python's
+# limit (RecursionError), which is refused like any unencodable value.
+_MAKE_ENCODER: Any = getattr(json_encoder, "c_make_encoder", None)  # None without _json
+_C_ENCODE: Final = (
+    None
+    if _MAKE_ENCODER is None
+    else _MAKE_ENCODER(
+        None, _ENCODER.default, json_encoder.encode_basestring, None, ":", ",", False, False, False
+    )
+)
 
 
 def encode_message(message: Any) -> bytes:
     """One message as one line: compact UTF-8 JSON (escapes keep newlines out of strings)."""
     try:
-        text = _ENCODER.encode(message)
+        text = _ENCODER.encode(message) if _C_ENCODE is None else "".join(_C_ENCODE(message, 0))
     except (TypeError, ValueError, RecursionError) as exc:
         raise UnencodableMessage(f"not JSON-encodable: {exc}"[:300]) from exc
     try:
@@ -74,11 +86,23 @@ def encode_message(message: Any) -> bytes:
 
 
 _STRICT_DECODER: Final = json.JSONDecoder(parse_constant=_reject_constant)
+# Its scanner (the C one; typeshed does not declare the attribute), called directly for the
+# usual frame, a value from the first byte to the last; anything else (surrounding whitespace,
+# extra data, no value) goes through the full decoder, which accepts it or says why not.
+_Scanner = Callable[[str, int], tuple[Any, int]]
+_SCAN: Final[_Scanner] = _STRICT_DECODER.scan_once  # type: ignore[attr-defined]
 
 
 def decode_frame(frame: bytes) -> Any:
     """Parse one frame; ValueError (or RecursionError) for what is not UTF-8 JSON."""
-    return _STRICT_DECODER.decode(frame.decode("utf-8"))
+    text = frame.decode("utf-8")
+    try:
+        value, end = _SCAN(text, 0)
+        if end == len(text):
+            return value
+    except StopIteration:  # no value at the first byte
+        pass
+    return _STRICT_DECODER.decode(text)  # accepts what is left, or says why not
 
 
 @dataclass(frozen=True)

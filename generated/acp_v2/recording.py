@@ -12,7 +12,7 @@ pump that records it and feeds an ordinary :class:`asyncio.StreamReader` for the
 and what the connection writes is recorded as it is handed to the transport (before it, so
 the trace never shows an answer before what it answers). The bytes on the wire are the same
 with and without recording. A transport that sees whole frames (the remote ones) records
-each with :meth:`TraceWriter.frame` (``remote/channel.py``), a server one file per connection
+each with :meth:`TraceWriter.frame` (``transports/channel.py``), a server one file per connection
 (:func:`connection_trace_paths`).
 """
 

@@ -42,7 +42,7 @@ from .handshake import (
     explicit_defaults,
     negotiate_version,
 )
-from .lenient import validate_lenient
+from .lenient import repair_lenient
 from .observability import connection_logger, request_tracer, span_kind
 from .outbound import OutboundPlan, PlannedRule, may_refuse, plan_rules
 from .rpc import (
@@ -57,7 +57,6 @@ from .schema import (
     CANCEL,
     CANCELLED_PERMISSION,
     INITIALIZE,
-    MARKERS,
     METHODS,
     PERMISSION,
     SUPPORTED_PROTOCOL_VERSIONS,
@@ -109,16 +108,30 @@ def _adapter(model: Any) -> TypeAdapter[Any]:
     return TypeAdapter(model)
 
 
+# pydantic-core's validator and serializer of each adapter, called directly on the hot path:
+# TypeAdapter's validate_python and dump_python only pass their arguments on, through a
+# Python frame of their own (and a model's own class validator would skip the adapter's
+# checks of nothing). The same calls with the same arguments, one frame less per message.
+@functools.cache
+def _validate(model: Any) -> Any:
+    return _adapter(model).validator.validate_python
+
+
+@functools.cache
+def _dump(model: Any) -> Any:
+    return _adapter(model).serializer.to_python
+
+
 def to_wire(value: Any, model: Any) -> Any:
     """A model instance as its JSON value: wire names, unset optional members left out."""
     if value is None or model is None:
         return value
-    return _adapter(model).dump_python(value, mode="json", by_alias=True, exclude_unset=True)
+    return _dump(model)(value, mode="json", by_alias=True, exclude_unset=True)
 
 
 def from_wire(data: Any, model: Any) -> Any:
     """Validate a JSON value into ``model``, by wire names only (names must match exactly)."""
-    return _adapter(model).validate_python(data, by_alias=True, by_name=False)
+    return _validate(model)(data, by_alias=True, by_name=False)
 
 
 _P = TypeVar("_P")
@@ -137,6 +150,11 @@ def _params(model: type[_P], params: _P | None, fields: dict[str, Any]) -> _P:
             # this is every send's path (tests/cost_budgets.toml).
             return from_wire(params, model)  # type: ignore[no-any-return]
         return params
+    for value in fields.values():
+        if value is None:
+            break
+    else:  # the usual call: nothing to leave out
+        return model(**fields)
     required = _required(model)  # type: ignore[arg-type]  # a class: hashable
     return model(**{k: v for k, v in fields.items() if v is not None or k in required})
 
@@ -150,7 +168,10 @@ def _required(model: Any) -> frozenset[str]:
 def from_peer(data: Any, model: Any) -> Any:
     """Validate what the peer sent into ``model``: strictly, except where the schema's
     ``x-deserialize-*`` markers allow leniency (``lenient.py``), which is logged."""
-    return validate_lenient(_adapter(model), model, data, MARKERS)
+    try:  # validate_lenient's strict first pass, inline
+        return _validate(model)(data, by_alias=True, by_name=False)
+    except ValidationError as error:
+        return repair_lenient(_adapter(model), model, data, error)
 
 
 def wire_version(message: Any, model: Any, member: str) -> int | None:
@@ -199,6 +220,12 @@ class Side:
     inbound_routes: ClassVar[dict[str, Route]] = {}
     outbound_routes: ClassVar[dict[str, Route]] = {}
     role: ClassVar[str] = ""
+    # The outbound methods whose calls run the hooks (_before_request, _before_result,
+    # _after_response, _after_notification): the others skip them, a call or two less each.
+    _hooked: ClassVar[frozenset[str]] = frozenset()
+    # The inbound methods this end dispatches through its own _dispatch (the handshake,
+    # cancellation, permissions); every other one goes straight to its handler.
+    _special: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(
         self,
@@ -287,8 +314,13 @@ class Side:
         """
         if self.unsafe_accept_unadvertised:
             return None
-        if self.own_capabilities is not None:  # the everyday case: a planned scan
-            rules = self._received_rules(method, "params", is_request)
+        own = self.own_capabilities
+        if own is not None:  # the everyday case: a planned scan
+            rules = None
+            if self._receive_rules_for is own:  # planned already (_received_rules), inline
+                rules = self._receive_rules.get((method, "params", is_request))
+            if rules is None:
+                rules = self._received_rules(method, "params", is_request)
             if not rules or not may_refuse(rules, params):
                 return None
         refusal = guards.received_refusal(
@@ -343,9 +375,14 @@ class Side:
     def _check_received_result(self, wire: str, raw: Any) -> None:
         """The receive guards on a result the peer answered to our call (``in = "result"``
         gates): one that breaks them fails the call with :class:`MalformedResponse`."""
-        if self.unsafe_accept_unadvertised or self.own_capabilities is None:
+        own = self.own_capabilities
+        if self.unsafe_accept_unadvertised or own is None:
             return
-        rules = self._received_rules(wire, "result", True)
+        rules = None
+        if self._receive_rules_for is own:  # planned already (_received_rules), inline
+            rules = self._receive_rules.get((wire, "result", True))
+        if rules is None:
+            rules = self._received_rules(wire, "result", True)
         if not rules or not may_refuse(rules, raw):
             return
         refusal = guards.received_refusal(
@@ -357,19 +394,10 @@ class Side:
                 f"{wire} result refused: {refusal.reason}", _refusal_error(refusal).data
             )
 
-    async def handle_request(self, method: str, params: Any) -> Any:
-        if self._tracer is None:
-            return await self._handle_request(method, params)
-        with self._span(method, outbound=False):
-            return await self._handle_request(method, params)
-
-    def _span(self, method: str, outbound: bool) -> Any:
-        attributes = {"rpc.system": "jsonrpc", "rpc.method": method}
-        name = f"acp.{self.role} {method}"
-        kind = span_kind(outbound)
-        return self._tracer.start_as_current_span(name, kind=kind, attributes=attributes)
-
-    async def _handle_request(self, method: str, params: Any) -> Any:
+    async def handle_request(self, method: str, params: Any, traced: bool = False) -> Any:
+        if self._tracer is not None and not traced:
+            with self._span(method, outbound=False):
+                return await self.handle_request(method, params, True)
         if self.logger.isEnabledFor(logging.DEBUG):
             self.logger.debug("%s: handling %s", self.role, method)
         if not self.unsafe_accept_unadvertised:
@@ -381,6 +409,12 @@ class Side:
         if method == _INITIALIZE and self.role == "agent":
             return await self._initialize(method, params)
         return await self._answer(method, params)
+
+    def _span(self, method: str, outbound: bool) -> Any:
+        attributes = {"rpc.system": "jsonrpc", "rpc.method": method}
+        name = f"acp.{self.role} {method}"
+        kind = span_kind(outbound)
+        return self._tracer.start_as_current_span(name, kind=kind, attributes=attributes)
 
     async def _initialize(self, method: str, params: Any) -> Any:
         """Answer ``initialize``; requests that arrive meanwhile wait for it (``_admit``)."""
@@ -398,7 +432,10 @@ class Side:
                 return await self._extension_request(method, params)
             raise RpcError.method_not_found(method)
         value = self._parse_params(route, params)
-        result = await self._dispatch(route, value)
+        if route.wire in self._special:
+            result = await self._dispatch(route, value)
+        else:
+            result = await Side._dispatch(self, route, value)
         try:
             wire = to_wire(result, route.result)
         except Exception as exc:  # the handler returned the wrong type
@@ -433,13 +470,25 @@ class Side:
         except RpcError as exc:
             self.logger.warning("%s: dropped invalid %s: %s", self.role, method, exc.data)
             return
-        await self._dispatch(route, value)
+        if route.wire in self._special:
+            await self._dispatch(route, value)
+        else:  # a notification's dispatch is its handler's call
+            await getattr(self.handler, route.py_name)(value)
 
     def _parse_params(self, route: Route, params: Any) -> Any:
+        """The peer's params validated into the route's model (``from_peer``, inline)."""
+        data = {} if params is None else params
         try:
-            return from_peer({} if params is None else params, route.params)
-        except ValidationError as exc:
-            raise RpcError.invalid_params(_validation_data(exc)) from None
+            return _validate(route.params)(data, by_alias=True, by_name=False)
+        except ValidationError as error:
+            try:
+                return repair_lenient(_adapter(route.params), route.params, data, error)
+            except ValidationError as exc:
+                return self._invalid_params(route, params, exc)
+
+    def _invalid_params(self, route: Route, params: Any, error: ValidationError) -> Any:
+        """What params that do not validate come to: -32602 (an end may read some itself)."""
+        raise RpcError.invalid_params(_validation_data(error)) from None
 
     async def _dispatch(self, route: Route, value: Any) -> Any:
         result = await getattr(self.handler, route.py_name)(value)
@@ -480,7 +529,13 @@ class Side:
         the peer cannot take where the spec says to omit them (``omit.py``: boolean config
         options, terminal auth methods, each logged), after the capability guards, which raise
         ``guards.AcpGuardError``; and the value as sent."""
-        plan = self._outbound_plan()
+        capabilities = self.peer_capabilities
+        if capabilities is None:
+            plan = None
+        elif self._plan_for is capabilities:  # _outbound_plan's cache, inline
+            plan = self._plan
+        else:
+            plan = self._outbound_plan()
         check = True
         if plan is not None:
             where = f"{self.role}: {route.wire} {message}"
@@ -512,7 +567,9 @@ class Side:
             params = _params(route.params, params, fields)
         elif isinstance(params, dict):  # wire-shaped params: validated into the model first
             params = from_wire(params, route.params)
-        params = self._before_request(route, params)
+        hooked = wire in self._hooked
+        if hooked:
+            params = self._before_request(route, params)
         sent, params = self._outbound(route, "params", params, to_wire(params, route.params))
         if wire == _INITIALIZE and self.role == "client" and isinstance(sent, dict):
             # What this client advertises: the receive guards check the agent against it.
@@ -524,14 +581,20 @@ class Side:
         else:
             with self._span(wire, outbound=True):
                 raw = await self.rpc.request(wire, sent)
-        await self._before_result(route, params, raw)
+        if hooked:
+            await self._before_result(route, params, raw)
         self._check_received_result(wire, raw)
         # A null result is read as an empty object: other SDKs answer null for "nothing".
+        data = {} if raw is None else raw
         try:
-            result = from_peer({} if raw is None else raw, route.result)
+            try:  # from_peer, inline
+                result = _validate(route.result)(data, by_alias=True, by_name=False)
+            except ValidationError as error:
+                result = repair_lenient(_adapter(route.result), route.result, data, error)
         except ValidationError as exc:
             raise MalformedResponse(f"invalid {wire} result", _validation_data(exc)) from None
-        await self._after_response(route, params, result)
+        if hooked:
+            await self._after_response(route, params, result)
         return result
 
     async def send_notification(
@@ -544,6 +607,9 @@ class Side:
         elif isinstance(params, dict):
             params = from_wire(params, route.params)
         sent, params = self._outbound(route, "params", params, to_wire(params, route.params))
+        if wire not in self._hooked:
+            await self.rpc.notify(wire, sent)
+            return
         try:
             await self.rpc.notify(wire, sent)
         finally:
@@ -647,6 +713,7 @@ class AgentEnd(Side):
     inbound_routes: ClassVar[dict[str, Route]] = AGENT_ROUTES
     outbound_routes: ClassVar[dict[str, Route]] = CLIENT_ROUTES
     role: ClassVar[str] = "agent"
+    _special: ClassVar[frozenset[str]] = frozenset({INITIALIZE.wire, CANCEL.wire})
 
     def __init__(
         self,
@@ -675,20 +742,17 @@ class AgentEnd(Side):
         method: Any = route.wire
         guards.check_agent_result(method, result, self.client_capabilities)
 
-    def _parse_params(self, route: Route, params: Any) -> Any:
-        try:
-            return super()._parse_params(route, params)
-        except RpcError:
-            if route.wire != INITIALIZE.wire:
-                raise
+    def _invalid_params(self, route: Route, params: Any, error: ValidationError) -> Any:
+        asked = None
+        if route.wire == INITIALIZE.wire:
             asked = wire_version(params, route.params, INITIALIZE.request_version)
-            if asked is None or asked in SUPPORTED_PROTOCOL_VERSIONS:
-                raise
-            # Another version's initialize need not fit this version's models (v1 has no
-            # clientInfo, v2 requires it). The protocol's answer is this agent's latest
-            # version, so the client can tell it is not understood and close: built from the
-            # agent's declared capabilities, the handler is not called.
-            return _OtherVersion(asked)
+        if asked is None or asked in SUPPORTED_PROTOCOL_VERSIONS:
+            return super()._invalid_params(route, params, error)
+        # Another version's initialize need not fit this version's models (v1 has no
+        # clientInfo, v2 requires it). The protocol's answer is this agent's latest version,
+        # so the client can tell it is not understood and close: built from the agent's
+        # declared capabilities, the handler is not called.
+        return _OtherVersion(asked)
 
     async def _dispatch(self, route: Route, value: Any) -> Any:
         if isinstance(value, _OtherVersion):
@@ -724,6 +788,8 @@ class ClientEnd(Side):
     inbound_routes: ClassVar[dict[str, Route]] = CLIENT_ROUTES
     outbound_routes: ClassVar[dict[str, Route]] = AGENT_ROUTES
     role: ClassVar[str] = "client"
+    _hooked: ClassVar[frozenset[str]] = frozenset({INITIALIZE.wire, CANCEL.wire})
+    _special: ClassVar[frozenset[str]] = frozenset({PERMISSION.wire})
 
     def __init__(
         self,

@@ -444,7 +444,7 @@ def test_a_call_to_an_agent_killed_mid_request_fails_with_connection_closed() ->
     errors = importlib.import_module(f"{PACKAGE}.errors")
     interfaces = importlib.import_module(f"{PACKAGE}.interfaces")
     models = importlib.import_module(f"{PACKAGE}.models")
-    stdio = importlib.import_module(f"{PACKAGE}.stdio")
+    stdio = importlib.import_module(f"{PACKAGE}.transports.spawn")
     command = [sys.executable, "-m", f"{PACKAGE}.examples.echo_agent"]
 
     async def body() -> None:

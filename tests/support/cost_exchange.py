@@ -143,10 +143,14 @@ class Count:
 
 
 @contextmanager
-def counting(by_function: bool = False) -> Iterator[Count]:
+def counting(by_function: bool = False, enabled: bool = True) -> Iterator[Count]:
     """Count the calls made in this thread inside the block (the collector off: it would
-    run at a place that depends on what the process allocated before)."""
+    run at a place that depends on what the process allocated before). ``enabled=False``
+    counts nothing (the script alone, for an outside measure: callgrind's instructions)."""
     count = Count()
+    if not enabled:
+        yield count
+        return
     python = [0]
     c = [0]
     functions = count.by_function
@@ -240,6 +244,7 @@ async def _run(
     updates: int,
     by_function: bool,
     hook: Callable[[Any], None] | None,
+    count: bool = True,
 ) -> Costs:
     package = importlib.import_module(package_name)
     models = package.models
@@ -298,11 +303,11 @@ async def _run(
         for _ in range(WARM_PROMPTS):
             await prompt("")
         await prompt(str(WARM_UPDATES))
-        with counting(by_function) as round_trip:
+        with counting(by_function, count) as round_trip:
             for _ in range(prompts):
                 await prompt("")
         expected = seen[0] + updates
-        with counting(by_function) as streamed:
+        with counting(by_function, count) as streamed:
             await prompt(str(updates))
         if seen[0] != expected:
             raise AssertionError(f"the client saw {seen[0]} updates, expected {expected}")
@@ -319,10 +324,12 @@ def measure(
     updates: int = 100,
     by_function: bool = False,
     hook: Callable[[Any], None] | None = None,
+    count: bool = True,
 ) -> Costs:
-    """Run the script on ``package`` (importable) in a fresh event loop and count it.
-    ``hook(package)`` runs once both ends exist, before anything is sent."""
-    return asyncio.run(_run(package, prompts, updates, by_function, hook))
+    """Run the script on ``package`` (importable) in a fresh event loop and count it
+    (``count=False``: run it only). ``hook(package)`` runs once both ends exist, before
+    anything is sent."""
+    return asyncio.run(_run(package, prompts, updates, by_function, hook, count), debug=False)
 
 
 def top(count: Count, per: float, n: int = 25) -> list[tuple[float, str]]:

@@ -12,7 +12,7 @@ own, all of them sharing one cookie jar (the RFD: cookies are returned on every 
 the server sets and changes them). httpcore2 hands a connection's read lock to its waiting
 streams in turn: a quiet stream holding it blocks in a socket read while frames another
 stream already received wait behind it, so several streams on one connection stall until
-some byte arrives (the generated client's rule too, ``runtime/remote/client.py``).
+some byte arrives (the generated client's rule too, ``runtime/transports/http/client.py``).
 
 Its libraries (websockets; httpx2 with HTTP/2) are the generated SDK's ``remote`` extra,
 imported only when a URL is given.

@@ -101,39 +101,47 @@ def _merge_equals(rules: list[PlannedRule]) -> tuple[PlannedRule, ...]:
     return tuple(merged)
 
 
-def _present(value: Any) -> bool:
-    return value is not None and value != [] and value != {} and value != ""
-
-
-def _absolute(value: Any) -> bool:
-    # A cheap "surely absolute" test; anything else goes to the guard's full test.
-    return isinstance(value, str) and value.startswith("/")
-
-
-def _may_refuse(rule: PlannedRule, wire: Any) -> bool:
-    if rule.kind == "always":
-        return True
-    for value in select(wire, rule.select):
-        if rule.kind == "in":
-            if value in rule.values:
-                return True
-        elif rule.kind == "equals":
-            if value == rule.value:
-                return True
-        elif rule.kind == "present":
-            if _present(value):
-                return True
-        elif rule.kind == "path":
-            if value is not None and not _absolute(value):
-                return True
-        else:  # "never": the guard knows the condition
-            return True
-    return False
-
-
 def may_refuse(rules: tuple[PlannedRule, ...], wire: Any) -> bool:
-    """Whether any of ``rules`` could refuse ``wire`` (then the full guard decides)."""
-    return any(_may_refuse(rule, wire) for rule in rules)
+    """Whether any of ``rules`` could refuse ``wire`` (then the full guard decides).
+
+    Run on every message sent and received: one frame, the selection (:func:`select`) and
+    each kind's test inline."""
+    for rule in rules:
+        kind = rule.kind
+        if kind == "always":
+            return True
+        nodes = [wire]
+        for step in rule.select:
+            found: list[Any] = []
+            if step == "[]":
+                for item in nodes:
+                    if isinstance(item, list):
+                        found.extend(item)
+            else:
+                for item in nodes:
+                    if isinstance(item, dict) and step in item:
+                        found.append(item[step])
+            if not found:
+                break
+            nodes = found
+        else:
+            for value in nodes:
+                if kind == "in":
+                    if value in rule.values:
+                        return True
+                elif kind == "equals":
+                    if value == rule.value:
+                        return True
+                elif kind == "present":
+                    if value is not None and value != [] and value != {} and value != "":
+                        return True
+                elif kind == "path":
+                    # A cheap "surely absolute" test; anything else goes to the guard's.
+                    if value is not None and not (isinstance(value, str) and value[:1] == "/"):
+                        return True
+                else:  # "never": the guard knows the condition
+                    return True
+    return False
 
 
 class OutboundPlan:
@@ -183,9 +191,9 @@ class OutboundPlan:
         items were left out; and whether the full guard must look at the result."""
         plan = self._plans.get((method, message)) or self._plan((method, message))
         omitted = 0
-        if plan.omit and any(_may_refuse(rule, wire) for rule in plan.omit_found):
+        if plan.omit and may_refuse(plan.omit_found, wire):
             wire, omitted = omit_unadvertised(wire, plan.omit, self._advertised, where)
-        return wire, omitted, any(_may_refuse(rule, wire) for rule in plan.rules)
+        return wire, omitted, may_refuse(plan.rules, wire)
 
 
 @dataclass(frozen=True, slots=True)

@@ -57,6 +57,7 @@ import collections
 import contextlib
 import json
 import logging
+import math
 from typing import Any, Protocol, Self
 
 from .cancellation import RequestContext, start_in_context
@@ -133,13 +134,7 @@ _NO_ID = object()  # a message without an "id" member (a notification)
 _CANCELLED = object()  # a request's outcome: cancelled (answered -32800)
 
 
-class _Result:
-    """A request's outcome: the handler's result."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: Any) -> None:
-        self.value = value
+_RESULT = object()  # a request's outcome: the handler's result (passed beside it)
 
 
 class Dispatcher(Protocol):
@@ -160,10 +155,17 @@ def _id_key(request_id: Any) -> str:
 
 
 def _valid_id(request_id: Any) -> bool:
-    # ACP-V1-JSONRPC-ID-TYPE: a string, a number or null (never a boolean).
+    # ACP-V1-JSONRPC-ID-TYPE: a string, a number or null (never a boolean). A number JSON
+    # cannot carry back (1e400 parses as infinity) is no id either: its answer could not be
+    # encoded, so the request is refused (-32600, null id) rather than run and left unanswered.
+    kind = type(request_id)
+    if kind is int or kind is str:  # the usual ids, without the isinstance chain
+        return True
     if isinstance(request_id, bool):
         return False
-    return request_id is None or isinstance(request_id, (str, int, float))
+    if request_id is None or isinstance(request_id, (str, int)):
+        return True
+    return isinstance(request_id, float) and math.isfinite(request_id)
 
 
 class _Inbound:
@@ -178,7 +180,7 @@ class _Inbound:
         context: RequestContext | None = None,
         batch: _Batch | None = None,
     ) -> None:
-        self.key = _id_key(request_id)
+        self.key = str(request_id) if type(request_id) is int else _id_key(request_id)
         self.request_id = request_id
         self.method = method
         self.task: asyncio.Task[Any] | None = None
@@ -288,6 +290,7 @@ class Connection:
         self._inbound: dict[str, list[_Inbound]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._write_lock = asyncio.Lock()
+        self._writing = 0  # writers holding or waiting for the lock (a frame must wait its turn)
         self._lanes: dict[str | None, _Lane] = {}
         self._max_queued_per_session = max_queued_per_session
         self._max_queued_total = max_queued_total
@@ -298,6 +301,7 @@ class Connection:
         self._room: asyncio.Event | None = None  # set when a paused read may go on
         self._reader_task: asyncio.Task[None] | None = None
         self._closed = asyncio.Event()
+        self._ended = False  # self._closed is set (read on the hot path: no method call)
         self._writer_closed = False
 
     # -- lifecycle ---------------------------------------------------------------------
@@ -362,8 +366,9 @@ class Connection:
         return tasks
 
     def _shutdown(self) -> None:
-        if self._closed.is_set():
+        if self._ended:
             return
+        self._ended = True
         self._closed.set()
         for future in self._pending.values():
             if not future.done():
@@ -389,7 +394,7 @@ class Connection:
     def _write_now(self, frame: bytes) -> bool:
         """Write ``frame`` if it goes straight into the pipe (the usual case: nothing queued,
         nobody waiting for room); False, having written nothing, when it must wait."""
-        if self._write_lock.locked() or self._closed.is_set():
+        if self._writing or self._ended:
             return False
         sent = self._transport.send_nowait(frame)
         if not sent:
@@ -399,29 +404,35 @@ class Connection:
         return True
 
     async def _write(self, frame: bytes) -> None:
-        if self._closed.is_set():
+        if self._ended:
             raise ConnectionClosed("connection closed")
         if frame and self._write_now(frame):
             return
+        self._writing += 1
         try:
             async with self._write_lock:
                 await self._transport.send(frame)
         except (ConnectionError, RuntimeError) as exc:
             raise ConnectionClosed(str(exc) or "connection lost") from exc
+        finally:
+            self._writing -= 1
 
     async def send_message(self, message: Any) -> None:
         """Write one message as one frame; frames never interleave.
 
         Raises :class:`MessageTooLarge` or :class:`UnencodableMessage` before writing.
         """
-        await self._write(self._encode(message))
+        frame = self._encode(message)
+        if not self._write_now(frame):  # else it is in the pipe already
+            await self._write(frame)
 
     async def request(self, method: str, params: Any = None) -> Any:
         """Send a request and return its result; an error response raises :class:`RpcError`.
 
         Cancelling the awaiting task sends ``$/cancel_request`` for it.
         """
-        _check_method_name(method)
+        if method.startswith("rpc."):
+            _reserved_method(method)
         request_id = self._next_id
         self._next_id += 1
         message: dict[str, Any] = {
@@ -431,17 +442,21 @@ class Connection:
         }
         if params is not None:
             message["params"] = params
-        frame = self._encode(message)  # refused here, before anything is pending or written
-        key = _id_key(request_id)
+        # Refused here, before anything is pending or written (_encode, inline).
+        frame = encode_message(message)
+        if len(frame) - 1 > self._max_send_bytes:
+            raise MessageTooLarge(len(frame) - 1, self._max_send_bytes)
+        key = str(request_id)  # _id_key of an int
         future: asyncio.Future[tuple[Any, _Lane | None, int]]
         future = asyncio.get_running_loop().create_future()
         self._pending[key] = future
         self._pending_calls[key] = (_session_key(params), method)
         try:
-            await self._write(frame)
+            if not self._write_now(frame):
+                await self._write(frame)
             result, lane, seen = await future
         except asyncio.CancelledError:
-            if self._pending.pop(key, None) is not None and not self._closed.is_set():
+            if self._pending.pop(key, None) is not None and not self._ended:
                 with contextlib.suppress(Exception):
                     await self.notify(CANCEL_REQUEST_METHOD, {"requestId": request_id})
             raise
@@ -454,11 +469,16 @@ class Connection:
 
     async def notify(self, method: str, params: Any = None) -> None:
         """Send a notification (no id, no reply)."""
-        _check_method_name(method)
+        if method.startswith("rpc."):
+            _reserved_method(method)
         message: dict[str, Any] = {"jsonrpc": _VERSION, "method": method}
         if params is not None:
             message["params"] = params
-        await self.send_message(message)
+        frame = encode_message(message)  # _encode, inline: once per notification sent
+        if len(frame) - 1 > self._max_send_bytes:
+            raise MessageTooLarge(len(frame) - 1, self._max_send_bytes)
+        if not self._write_now(frame):  # else it is in the pipe already
+            await self._write(frame)
 
     async def _notifications_delivered(self, lane: _Lane, seen: int) -> None:
         """Wait until the notifications of ``lane`` that arrived before a response have
@@ -469,7 +489,7 @@ class Connection:
         notifications are not waited for. Skipped inside that lane's own handler (it would
         wait for itself).
         """
-        if lane.done >= seen or self._closed.is_set():
+        if lane.done >= seen or self._ended:
             return
         if lane.task is not None and asyncio.current_task() is lane.task:
             return
@@ -545,37 +565,38 @@ class Connection:
         :meth:`_handle_frame` would; False leaves it to the read loop: a frame that is not
         one JSON object, one that is answered with an error, or any while reading is paused
         or the connection closed."""
-        if self._room is not None or self._closed.is_set():
+        if self._room is not None or self._ended:
             return False
         try:
             message = decode_frame(frame)
         except (ValueError, RecursionError):
             return False  # the read loop answers it (-32700)
-        if not isinstance(message, dict) or not self._acceptable(message):
+        if type(message) is not dict or message.get("jsonrpc") != _VERSION:
             return False
+        # A well-formed request, notification or response (then _accept answers no error):
+        # the common case, checked cheaply.
+        method = message.get("method")
+        if type(method) is str:
+            params = message.get("params")
+            if params is not None and type(params) is not dict and type(params) is not list:
+                return False
+            request_id = message.get("id")
+            kind = type(request_id)
+            if not (request_id is None or kind is int or kind is str or _valid_id(request_id)):
+                return False
+        elif method is not None or "method" in message:
+            return False  # a method that is not a string: the read loop answers it
+        elif "result" not in message and "error" not in message:
+            return False  # neither request nor response
         self._frame_bytes = len(frame)
         try:
             error = self._accept(message)
         except Exception:  # one bad frame must never end the connection
             logger.exception("%s: failed to handle a frame", self._name)
             return True
-        if error is not None:  # not expected after _acceptable; answered all the same
+        if error is not None:  # not expected after the test above; answered all the same
             self._spawn(self._send_response(error))
         return True
-
-    @staticmethod
-    def _acceptable(message: dict[str, Any]) -> bool:
-        """Whether ``message`` is a well-formed request, notification or response (so that
-        :meth:`_accept` answers it with no error): the common case, checked cheaply."""
-        if message.get("jsonrpc") != _VERSION:
-            return False
-        method = message.get("method")
-        if method is None:
-            return "method" not in message and ("result" in message or "error" in message)
-        params = message.get("params")
-        if params is not None and not isinstance(params, (dict, list)):
-            return False
-        return isinstance(method, str) and _valid_id(message.get("id"))
 
     async def _handle_frame(self, frame: bytes) -> None:
         if not frame.strip():
@@ -633,7 +654,9 @@ class Connection:
         if not isinstance(message, dict):
             return _error_response(None, InvalidRequestError(data={"reason": "not an object"}))
         request_id = message.get("id", _NO_ID)
-        echo_id = request_id if request_id is not _NO_ID and _valid_id(request_id) else None
+        kind = type(request_id)
+        valid = kind is int or kind is str or (request_id is not _NO_ID and _valid_id(request_id))
+        echo_id = request_id if valid else None
         if message.get("jsonrpc") != _VERSION:
             return _error_response(
                 echo_id, InvalidRequestError(data={"reason": 'jsonrpc must be "2.0"'})
@@ -647,7 +670,7 @@ class Connection:
             return _error_response(
                 echo_id, InvalidRequestError(data={"reason": "method must be a string"})
             )
-        if request_id is not _NO_ID and not _valid_id(request_id):
+        if request_id is not _NO_ID and not valid:
             return _error_response(None, InvalidRequestError(data={"reason": "invalid id"}))
         params = message.get("params")
         # "params": null is read as omitted: other SDKs send it for a request without params.
@@ -668,13 +691,16 @@ class Connection:
         """Settle the call a response answers; False when it is no response to a call of ours."""
         request_id = message.get("id")
         has_result, has_error = "result" in message, "error" in message
-        future = self._pending.get(_id_key(request_id)) if _valid_id(request_id) else None
-        if future is None or future.done():
+        if type(request_id) is int:  # ours are: _id_key's text, inline
+            key: str | None = str(request_id)
+        else:
+            key = _id_key(request_id) if _valid_id(request_id) else None
+        future = None if key is None else self._pending.get(key)
+        if key is None or future is None or future.done():
             if has_result or has_error:
                 logger.warning("%s: dropped a response to unknown id %r", self._name, request_id)
                 return True
             return False  # {"jsonrpc", "id"} alone, for no call of ours: an invalid request
-        key = _id_key(request_id)
         del self._pending[key]
         lane_key, method = self._pending_calls.get(key, (None, ""))
         if has_result == has_error:
@@ -706,7 +732,11 @@ class Connection:
                         if not record.started:  # its handler will never run: answered here
                             self._answer(record, _CANCELLED)
             return
-        key = _session_key(params)
+        key = None  # _session_key, inline: the lane is the params' sessionId
+        if type(params) is dict:
+            session_id = params.get("sessionId")
+            if type(session_id) is str:
+                key = session_id
         lane = self._lanes.get(key)
         if lane is None:
             lane = self._lanes[key] = _Lane(key)
@@ -752,7 +782,7 @@ class Connection:
         except Exception as exc:  # noqa: BLE001  # every failure is answered (_outcome)
             self._answer(record, exc)
         else:
-            self._answer(record, _Result(result))
+            self._answer(record, _RESULT, result)
 
     def cancel_session(self, session_id: str, reason: str) -> int:
         """Mark every in-flight request of the peer's that carries ``sessionId`` ==
@@ -771,10 +801,10 @@ class Connection:
                     marked += 1
         return marked
 
-    def _answer(self, record: _Inbound, outcome: Any) -> None:
-        """Send the request's one response for ``outcome`` (a :class:`_Result`, the
-        exception the handler raised, or ``_CANCELLED``): written at once when the pipe takes
-        it, else by a task that waits for room; a request of a batch hands it to the batch
+    def _answer(self, record: _Inbound, outcome: Any, result: Any = None) -> None:
+        """Send the request's one response for ``outcome`` (``_RESULT`` with the handler's
+        ``result``, the exception it raised, or ``_CANCELLED``): written at once when the pipe
+        takes it, else by a task that waits for room; a request of a batch hands it to the batch
         instead (a closed connection sends nothing)."""
         records = self._inbound.get(record.key, [])
         if record not in records:
@@ -782,11 +812,18 @@ class Connection:
         records.remove(record)
         if not records:
             self._inbound.pop(record.key, None)
-        if self._closed.is_set():
+        if self._ended:
             if record.batch is not None:
                 record.batch.add(None)  # nothing will be sent: the batch is not left waiting
             return
-        response = self._outcome(record, outcome)
+        if outcome is _RESULT:  # the usual outcome
+            response: dict[str, Any] | None = {
+                "jsonrpc": _VERSION,
+                "id": record.request_id,
+                "result": result,
+            }
+        else:
+            response = self._outcome(record, outcome)
         if record.batch is not None:
             record.batch.add(response)
         elif response is not None:
@@ -799,8 +836,6 @@ class Connection:
         method = record.method
         if exc is _CANCELLED:
             response = _error_response(record.request_id, RequestCancelledError())
-        elif isinstance(exc, _Result):
-            response = {"jsonrpc": _VERSION, "id": record.request_id, "result": exc.value}
         elif isinstance(exc, RpcError) and exc.peer_call is None:
             response = _error_response(record.request_id, exc)  # the handler's own answer
         elif isinstance(exc, RpcError):
@@ -843,7 +878,8 @@ class Connection:
                     self._queued -= 1
                     self._queued_bytes -= size
                     lane.done += 1
-                    lane.release()
+                    if lane.waiters:
+                        lane.release()
                     if self._room is not None and self._has_room():
                         self._room.set()
                         self._room = None
@@ -873,7 +909,10 @@ class Connection:
 
     def _response_frame(self, response: dict[str, Any]) -> bytes:
         try:
-            return self._encode(response)
+            frame = encode_message(response)  # _encode, inline
+            if len(frame) - 1 > self._max_send_bytes:
+                raise MessageTooLarge(len(frame) - 1, self._max_send_bytes)
+            return frame
         except (MessageTooLarge, UnencodableMessage) as exc:
             logger.error(
                 "%s: response to id %r not sendable: %s",
@@ -895,7 +934,7 @@ def _error_response(request_id: Any, error: RpcError) -> dict[str, Any]:
     return {"jsonrpc": _VERSION, "id": request_id, "error": error.to_json()}
 
 
-def _check_method_name(method: str) -> None:
-    # ACP-V1-JSONRPC-RPC-PREFIX-RESERVED: "rpc." is JSON-RPC's own.
-    if method.startswith("rpc."):
-        raise ValueError(f"method names beginning with 'rpc.' are reserved: {method!r}")
+def _reserved_method(method: str) -> None:
+    # ACP-V1-JSONRPC-RPC-PREFIX-RESERVED: "rpc." is JSON-RPC's own (the callers test the
+    # prefix inline: this runs only to refuse).
+    raise ValueError(f"method names beginning with 'rpc.' are reserved: {method!r}")

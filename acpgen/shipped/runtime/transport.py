@@ -5,8 +5,9 @@ Copied verbatim into every generated package by acpgen (``acpgen/shipped/runtime
 The engine (``rpc.Connection``) reads and writes whole frames (one JSON-RPC message each)
 through a :class:`FrameTransport`; what a frame is on the wire is the transport's business.
 :class:`StreamTransport` is stdio's (and a socket's, a subprocess' pipes'): newline-delimited
-JSON over an asyncio stream pair. The remote transports (``remote/``) carry the same frames
-in HTTP bodies, SSE events and WebSocket text frames.
+JSON over an asyncio stream pair. The transports (``transports/``: stdio, a spawned peer, in
+memory, Streamable HTTP, WebSocket) carry the same frames in their own wire form, and are
+handed the connection class to run (:class:`End`), never importing the typed façade.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Final, Protocol
 
 from .framing import Oversized, read_frames
 
-__all__ = ["NOT_SENT", "SENT", "SENT_QUEUED", "FrameTransport", "StreamTransport"]
+__all__ = ["NOT_SENT", "SENT", "SENT_QUEUED", "End", "FrameTransport", "StreamTransport"]
 
 # What send_nowait did (ints, so that "not sent" is falsy and one call says it all: the
 # engine's hot path makes no second call to ask whether a frame is still queued).
@@ -51,6 +52,18 @@ class FrameTransport(Protocol):
         ...
 
 
+class End(Protocol):
+    """A connection end (``sides.Side``) as a transport runs it: started, closed, awaited.
+    Every entry point of ``transports/`` takes the class that makes one (the façade passes
+    the package's typed ``AgentSideConnection`` or ``ClientSideConnection``)."""
+
+    def start(self) -> None: ...
+
+    async def close(self) -> None: ...
+
+    async def wait_closed(self) -> None: ...
+
+
 class StreamTransport:
     """Newline-delimited frames over an asyncio ``StreamReader``/``StreamWriter`` pair.
 
@@ -59,11 +72,17 @@ class StreamTransport:
     loop's task is not woken for them (a loop turn less per message).
     """
 
-    __slots__ = ("_idle", "_reader", "_writer")
+    __slots__ = ("_idle", "_pipe", "_reader", "_write", "_writer")
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self._reader = reader
         self._writer = writer
+        # The writer's transport, and what writes a frame: the transport's own write when the
+        # writer is a plain StreamWriter (whose write only calls it: a Python frame less per
+        # frame sent), else the writer's (a recording writer records what it writes).
+        self._pipe = writer.transport
+        plain = type(writer) is asyncio.StreamWriter
+        self._write = writer.transport.write if plain else writer.write
         self._idle = [False]  # read_frames waits with no part of a line held
 
     def frames(self, limit: int) -> AsyncIterator[bytes | Oversized]:
@@ -96,11 +115,11 @@ class StreamTransport:
         reader.feed_data = feed_data  # type: ignore[method-assign,assignment]
 
     def send_nowait(self, frame: bytes) -> int:
-        transport = self._writer.transport
+        transport = self._pipe
         if transport.is_closing() or transport.get_write_buffer_size():
             return NOT_SENT  # something is queued, or nothing can be: the caller waits its turn
         try:
-            self._writer.write(frame)  # whole: write() never splits a frame among others
+            self._write(frame)  # whole: write() never splits a frame among others
         except (ConnectionError, RuntimeError):
             return NOT_SENT
         return SENT_QUEUED if transport.get_write_buffer_size() else SENT

@@ -15,7 +15,7 @@ agent's exit code (128 + N for a signal N, as shells report it). On Linux the ag
 killed if the proxy itself is killed (``PR_SET_PDEATHSIG``).
 
 The remote transports (Streamable HTTP, WebSocket) record through the same writer, a whole
-frame per record (``TraceWriter.frame``, called by ``remote/channel.py``); no proxy process
+frame per record (``TraceWriter.frame``, called by ``transports/channel.py``); no proxy process
 is needed there.
 """
 

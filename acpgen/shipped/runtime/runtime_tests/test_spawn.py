@@ -21,7 +21,7 @@ CLIENT = f"""
 import asyncio, os
 from {PACKAGE} import Client, models
 from {PACKAGE}.connection import ClientSideConnection
-from {PACKAGE}.stdio import stdio_streams
+from {PACKAGE}.transports.stdio import stdio_streams
 
 async def main():
     reader, writer = await stdio_streams()
@@ -67,7 +67,7 @@ def test_a_leader_that_exited_is_not_waited_for_while_its_child_holds_the_pipes(
     # A launcher exits at once and leaves a child holding its stdout. The group is stopped as
     # soon as the leader is gone, not after the grace period (an hour here): Python 3.11's
     # Process.wait() would wait for the pipes, which only the stop itself closes.
-    stdio = importlib.import_module(f"{PACKAGE}.stdio")
+    stdio = importlib.import_module(f"{PACKAGE}.transports.spawn")
 
     async def body() -> float:
         loop = asyncio.get_running_loop()

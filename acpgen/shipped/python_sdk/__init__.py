@@ -1,0 +1,1 @@
+"""The python-sdk profile's fixed code (``acpgen generate --profile python-sdk``)."""

@@ -1,0 +1,5 @@
+"""The Streamable HTTP profile (``http://``, ``https://``): the agent's side (``server.py``)
+and the client's (``client.py``), with its SSE encoding (``sse.py``).
+
+Copied verbatim into every generated package by acpgen (``acpgen/shipped/runtime/transports/``).
+"""

@@ -1,0 +1,5 @@
+"""The WebSocket profile (``ws://``, ``wss://``): the agent's side (``server.py``) and the
+client's (``client.py``).
+
+Copied verbatim into every generated package by acpgen (``acpgen/shipped/runtime/transports/``).
+"""

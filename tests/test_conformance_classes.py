@@ -18,6 +18,7 @@ compared with what each rule says.
 from __future__ import annotations
 
 import dataclasses
+import re
 import sys
 from collections.abc import Iterator
 
@@ -40,6 +41,14 @@ Outcomes = dict[str, tuple[str, str]]
 
 # The peers; each runs once per module, eight at once (their time is the kit's quiet windows).
 PEERS = [
+    "KIT-REPLY-NOTIFICATION-ID",
+    "KIT-VALIDATES-NOTHING",
+    "KIT-REPLAY-USER-TEXT-ONLY",
+    "KIT-PROBES-UNANSWERED",
+    "JSONRPC-RESPONSE-SAME-ID",
+    "JSONRPC-PARAM-NAMES-EXACT",
+    "KIT-BATCH-CRASH",
+    "SCHEMA-ERROR-OBJECT",
     "KIT-UNSTABLE-MEMBERS",
     "KIT-UNSTABLE-AND-CUSTOM",
     "JSONRPC-PARAMS-MAY-BE-OMITTED",
@@ -209,7 +218,7 @@ def test_every_check_without_its_exercising_observation_reports_not_exercised(
     and every check passing on the clean agent had such an observation."""
     for req_id, observes in OBSERVES.items():
         silent = judged(lambda kit: None, Observation(observes.what, lambda kit: 0))
-        with pytest.raises(CheckSkipped, match=f"^{NOT_EXERCISED}: no {observes.what} was observed"):
+        with pytest.raises(CheckSkipped, match=f"^{NOT_EXERCISED}: no {re.escape(observes.what)} was observed"):
             silent(_Kit())  # type: ignore[arg-type]
     # A check declared without an observation of its own reads scenario steps: one that read
     # none and found nothing wrong is not exercised either.
@@ -289,7 +298,7 @@ def test_every_client_check_without_its_exercising_observation_reports_not_exerc
     assert set(CLIENT_OBSERVES) == set(CLIENT_CHECKS)
     for req_id, observes in CLIENT_OBSERVES.items():
         silent = judged(lambda kit: None, Observation(observes.what, lambda kit: 0))
-        with pytest.raises(CheckSkipped, match=f"^{NOT_EXERCISED}: no {observes.what} was observed"):
+        with pytest.raises(CheckSkipped, match=f"^{NOT_EXERCISED}: no {re.escape(observes.what)} was observed"):
             silent(_Kit())  # type: ignore[arg-type]
     initialize = b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}\n'
     kit = _client_kit_over(("in", initialize, 1.0), events=(("stderr-written", 2.0),))
@@ -340,7 +349,8 @@ def test_a_turn_running_past_the_grace_fails_even_when_the_hang_guard_fired_firs
     # The permission run's turn ends when the kit answers the permission request: with
     # end_turn, the cancel ignored (read from that run too).
     status, message = outcomes["ACP-V1-PROMPT-AGENT-CANCELLED-STOP-REASON"]
-    assert status == "fail" and message.startswith("[permission] a turn cancelled while running"), message
+    assert status == "fail" and message.startswith(
+        "[permission] a turn that runs until cancelled ended with stopReason 'end_turn'"), message
 
 
 @pytest.mark.slow
@@ -404,3 +414,222 @@ def test_a_short_error_message_of_two_sentences_is_not_concise(runs: dict[str, O
     failed = _failed(runs["KIT-TWO-SENTENCES"])
     assert set(failed) == {"ACP-V1-JSONRPC-ERROR-MESSAGE-CONCISE"}
     assert "(2 sentences)" in failed["ACP-V1-JSONRPC-ERROR-MESSAGE-CONCISE"]
+
+
+# ---- issue 43: a pass is earned -------------------------------------------------------------------
+
+CANCEL_CHECKS = ("ACP-V1-PROMPT-AGENT-STOP-ON-CANCEL", "ACP-V1-PROMPT-AGENT-CANCELLED-STOP-REASON",
+                 "ACP-V1-PROMPT-AGENT-CATCH-ABORT-ERRORS", "ACP-V1-CANCEL-REQUEST-MUST-RESPOND")
+
+
+def _cancel_outcomes(mode: str, **changes: object) -> Outcomes:
+    """The cancellation checks against ``mode``, without --acp-slow-prompt (the kit keeps the
+    turn busy with its own slow prompt) nor --acp-permission-prompt."""
+    target = dataclasses.replace(_target(mode), slow_prompt=None, permission_prompt=None,
+                                 cancel_grace=3.0, **changes)  # type: ignore[arg-type]
+    with AgentRunner(target) as runner:
+        for name in ("basic", "cancel", "permission", "cancel_request"):
+            runner.run(name)
+        kit = AgentKit(runner, Validator("acp_v1"))
+        return _run_checks({k: AGENT_CHECKS[k] for k in CANCEL_CHECKS}, kit)
+
+
+@pytest.mark.slow
+def test_an_agent_that_ignores_the_cancel_and_runs_its_turn_to_end_turn_fails() -> None:
+    # Its long turn streams for 2 s after the cancel (below the 3 s grace) and ends end_turn;
+    # it ignores $/cancel_request too. The kit before passed STOP-ON-CANCEL and
+    # CATCH-ABORT-ERRORS, skipped CANCELLED-STOP-REASON ("ended before session/cancel took
+    # effect") and passed CANCEL-REQUEST-MUST-RESPOND.
+    # The kit waits 5 s for the answer after $/cancel_request: the turn ends within it.
+    outcomes = _cancel_outcomes("KIT-CANCEL-RUNS-ON", timeout=5.0)
+    stop, reason, abort, request = (outcomes[k] for k in CANCEL_CHECKS)
+    assert stop[0] == "fail" and "[cancel] the turn ended" in stop[1], stop
+    assert "it went on: " in stop[1] and "update(s) or request(s) of the turn came more than 1 s after" in stop[1], stop
+    assert reason[0] == "fail" and "not 'cancelled'" in reason[1], reason
+    assert abort == ("skip", (f"{NOT_EXERCISED}: no cancelled turn the agent ended as cancelled "
+                              "(stopReason cancelled or an error) was observed")), abort
+    assert request[0] == "skip" and request[1].startswith(f"{NOT_EXERCISED}: no $/cancel_request"), request
+
+
+@pytest.mark.slow
+def test_an_agent_that_answers_session_cancel_with_unknown_method_does_not_pass() -> None:
+    # It answers the notification with -32601 "Unknown method" (id null) and its turn ends
+    # end_turn right after. The kit before passed STOP-ON-CANCEL and CATCH-ABORT-ERRORS.
+    outcomes = _cancel_outcomes("KIT-CANCEL-UNKNOWN")
+    stop, reason, abort, _request = (outcomes[k] for k in CANCEL_CHECKS)
+    assert stop[0] == "fail" and "answered session/cancel with an error" in stop[1], stop
+    assert '"Unknown method"' in stop[1], stop
+    assert reason[0] == "skip" and abort[0] == "skip", (reason, abort)
+    assert abort[1].startswith(NOT_EXERCISED), abort
+
+
+@pytest.mark.slow
+def test_a_turn_cancelled_before_it_ran_exercises_no_capability_must() -> None:
+    # Every ordinary turn fails at once (no model); a turn with its session/cancel right behind
+    # the prompt ends with stopReason cancelled. The kit before cancelled 0.1 ms after sending
+    # the prompt: that turn "ended with a result", and the fs, terminal and elicitation MUSTs
+    # passed on it alone. Now the kit cancels a turn once it showed it runs, and a cancelled
+    # turn counts for these MUSTs only when it had shown that.
+    target = dataclasses.replace(_target("KIT-TURNS-FAIL-UNLESS-CANCELLED"), slow_prompt=None,
+                                 permission_prompt=None, elicitation_prompt=None, fs_prompt=None)
+    with AgentRunner(target) as runner:
+        outcomes = _run_checks(AGENT_CHECKS, AgentKit(runner, Validator("acp_v1")))
+    for req_id in ("ACP-V1-FS-AGENT-CHECK-CAPABILITY", "ACP-V1-FS-AGENT-NO-CALL-WITHOUT-CAPABILITY",
+                   "ACP-V1-TERM-AGENT-CHECK-CAPABILITY", "ACP-V1-TERM-AGENT-NO-CALL-WITHOUT-CAPABILITY",
+                   "ACP-V1-ELIC-AGENT-NO-UNADVERTISED-MODE"):
+        status, message = outcomes[req_id]
+        assert status == "skip" and message.startswith(f"{NOT_EXERCISED}: no prompt turn that ended with a result"), (req_id, outcomes[req_id])
+    for req_id in CANCEL_CHECKS[:3]:
+        assert outcomes[req_id][0] == "skip", (req_id, outcomes[req_id])
+
+
+def test_a_cancelled_turn_counts_as_a_turn_only_when_it_showed_it_ran() -> None:
+    """finished_turns over a transcript: a result after a cancel sent before the agent wrote
+    anything of the turn is no exercised turn; with an update before the cancel it is."""
+    from acpgen.shipped.conformance.agent_kit import finished_turns
+    from acpgen.shipped.conformance.agent_scenarios import Run
+
+    prompt = b'{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":"s","prompt":[]}}\n'
+    cancel = b'{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s"}}\n'
+    update = (b'{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":'
+              b'{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"1"}}}}\n')
+    result = b'{"jsonrpc":"2.0","id":3,"result":{"stopReason":"cancelled"}}\n'
+
+    def turns(*lines: tuple[str, bytes]) -> int:
+        run = Run("cancel", Transcript("cancel"))
+        run.transcript.frames = [decode_line(d, raw, float(n)) for n, (d, raw) in enumerate(lines)]  # type: ignore[arg-type]
+        runner = AgentRunner(_target("KIT-INERT"))
+        runner.runs["cancel"] = run
+        try:
+            return finished_turns(AgentKit(runner, Validator("acp_v1")), ("cancel",))
+        finally:
+            runner.close()
+
+    assert turns(("out", prompt), ("out", cancel), ("in", result)) == 0
+    assert turns(("out", prompt), ("in", update), ("out", cancel), ("in", result)) == 1
+    assert turns(("out", prompt), ("in", result.replace(b"cancelled", b"end_turn"))) == 1
+
+
+# ---- issue 43: every offence charged --------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_every_unanswered_probe_is_listed_in_one_failure(runs: dict[str, Outcomes]) -> None:
+    # {"foo": "bar"} and [] both unanswered, while the next request is: the kit before reported
+    # the first only.
+    failed = _failed(runs["KIT-PROBES-UNANSWERED"])
+    assert set(failed) == {"ACP-V1-JSONRPC-RESPONSE-REQUIRED"}, failed
+    message = failed["ACP-V1-JSONRPC-RESPONSE-REQUIRED"]
+    assert message.startswith("2 observations break it: (1) [wire] no response (expected error -32600) "
+                              "to JSON that is no request"), message
+    assert "(2) [batch] no response (expected error -32600) to an empty batch" in message, message
+
+
+@pytest.mark.slow
+def test_every_probe_answered_with_a_wrong_code_is_listed(runs: dict[str, Outcomes]) -> None:
+    # The SCHEMA-ERROR-OBJECT violation answers the line that is not JSON and the unknown
+    # method both with -32600: two offences, one failure (the kit before named the first).
+    message = _failed(runs["SCHEMA-ERROR-OBJECT"])["ACP-V1-SCHEMA-ERROR-OBJECT"]
+    assert message.startswith("2 observations break it: (1) [wire] a line that is not JSON: expected error -32700"), message
+    assert "(2) [wire] an unknown method: expected error -32601 (method not found), got -32600" in message, message
+
+
+@pytest.mark.slow
+def test_a_batch_that_crashes_the_agent_leaves_the_other_probes_judged(runs: dict[str, Outcomes]) -> None:
+    # It exits on the first batch (so the empty batch is never sent) and leaves {"foo": "bar"}
+    # unanswered: the kit before skipped RESPONSE-REQUIRED, RESPONSE-ID-ECHO, SCHEMA-ERROR-OBJECT
+    # and NO-REPLY-TO-NOTIFICATION as a whole ("[batch] the agent closed its stdout").
+    outcomes = runs["KIT-BATCH-CRASH"]
+    failed = _failed(outcomes)
+    assert set(failed) == {"ACP-V1-JSONRPC-RESPONSE-REQUIRED"}, failed
+    assert failed["ACP-V1-JSONRPC-RESPONSE-REQUIRED"].startswith(
+        "[wire] no response (expected error -32600) to JSON that is no request"), failed
+    for req_id in ("ACP-V1-JSONRPC-RESPONSE-ID-ECHO", "ACP-V1-SCHEMA-ERROR-OBJECT",
+                   "ACP-V1-JSONRPC-NO-REPLY-TO-NOTIFICATION"):
+        assert outcomes[req_id][0] == "pass", (req_id, outcomes[req_id])
+    # The batch advisory: a closed output after a batch is a proven non-answer.
+    with AgentRunner(_target("KIT-BATCH-CRASH")) as runner:
+        runner.run("batch")
+        judged_batch = advisories.batches(AgentKit(runner, Validator("acp_v1")))
+    assert judged_batch["status"] == "fail", judged_batch
+    assert "in batch: the agent closed its output" in judged_batch["message"], judged_batch
+
+
+@pytest.mark.slow
+def test_a_replay_is_compared_with_the_whole_conversation(runs: dict[str, Outcomes]) -> None:
+    # session/load replays the user's text only: none of its own chunks, no image, no
+    # resource, no link. The kit before passed it (anything replayed passed).
+    failed = _failed(runs["KIT-REPLAY-USER-TEXT-ONLY"])
+    assert set(failed) == {"ACP-V1-SETUP-LOAD-REPLAY"}, failed
+    message = failed["ACP-V1-SETUP-LOAD-REPLAY"]
+    assert message.startswith("session/load replayed 4 conversation update(s) but not the entire "
+                              "conversation: missing turn 1: the agent's own reply 'Hello from the "
+                              "violating agent."), message
+    for what in ("turn 2: the prompt's resource_link block", "turn 3: the prompt's image block",
+                 "and 2 more"):  # turn 4's resource block and reply
+        assert what in message, (what, message)
+    # The clean agent replays every block and chunk: a pass.
+    assert runs["clean"]["ACP-V1-SETUP-LOAD-REPLAY"] == ("pass", "")
+
+
+# ---- issue 43: false positives ----------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_reply_to_a_message_without_an_id_is_not_charged_to_response_same_id(runs: dict[str, Outcomes]) -> None:
+    # It answers the kit's _ notification with {"id": 0, "error": ...}: a reply to a message that
+    # carried no id ("the same value ... if included"), every request before it answered with
+    # its own id. The kit before failed RESPONSE-SAME-ID on it too.
+    failed = _failed(runs["KIT-REPLY-NOTIFICATION-ID"])
+    assert set(failed) == {"ACP-V1-JSONRPC-NO-REPLY-TO-NOTIFICATION", "ACP-V1-EXT-IGNORE-UNKNOWN-NOTIFICATIONS"}, failed
+    assert '"id":0' in failed["ACP-V1-JSONRPC-NO-REPLY-TO-NOTIFICATION"]
+    assert runs["KIT-REPLY-NOTIFICATION-ID"]["ACP-V1-JSONRPC-RESPONSE-SAME-ID"] == ("pass", "")
+    # A changed id for a request left without its own answer still fails it (the violation).
+    assert "ACP-V1-JSONRPC-RESPONSE-SAME-ID" in _failed(runs["JSONRPC-RESPONSE-SAME-ID"])
+
+
+@pytest.mark.slow
+def test_accepting_miscased_names_tells_nothing_when_invalid_params_are_accepted_too(runs: dict[str, Outcomes]) -> None:
+    # session/new succeeds with CWD / MCPServers and with cwd 42 alike: it validates nothing.
+    # The kit before failed PARAM-NAMES-EXACT.
+    outcomes = runs["KIT-VALIDATES-NOTHING"]
+    status, message = outcomes["ACP-V1-JSONRPC-PARAM-NAMES-EXACT"]
+    assert status == "skip" and "validates no params" in message and "tells nothing" in message, message
+    assert _failed(outcomes) == {}, _failed(outcomes)
+    # An agent that refuses cwd 42 but takes the miscased names still fails it.
+    assert "ACP-V1-JSONRPC-PARAM-NAMES-EXACT" in _failed(runs["JSONRPC-PARAM-NAMES-EXACT"])
+
+
+@pytest.mark.slow
+def test_skip_reasons_do_not_blame_the_agent_where_no_session_existed(runs: dict[str, Outcomes]) -> None:
+    # session/new always refused: the kit before said "the agent puts no messageId", "asked for
+    # no permission (give --acp-permission-prompt)" (it was given), "reported no named tool call".
+    outcomes = runs["KIT-NO-SESSIONS"]
+    for req_id in ("ACP-V1-PROMPT-MESSAGE-ID-MAY", "ACP-V1-PROMPT-PERMISSION-MAY",
+                   "ACP-V1-TOOLS-PERMISSION-MAY", "ACP-V1-TOOLS-NAME-STABLE"):
+        status, message = outcomes[req_id]
+        assert status == "skip" and message.startswith("session/new never succeeded in any run"), (req_id, message)
+
+
+@pytest.mark.slow
+def test_a_client_that_never_answers_is_judged_by_no_silence_and_told_what_it_left() -> None:
+    """A client that answers no request of the kit's agent, ever (its runs end at the hang
+    guard, 3 s without progress): silence is judged only once a later request (the fence) is
+    answered or the client ended the run itself, as against an agent. The kit before failed
+    EXT-RESPOND-TO-CUSTOM-REQUEST on the silence, skipped RESPONSE-REQUIRED saying the client
+    "never reached the prompt turn" (it had), and reported its unanswered permission request
+    nowhere."""
+    target = dataclasses.replace(_client_target("KIT-SILENT"), timeout=3.0, run_timeout=30.0)
+    with ClientRunner(target) as runner:
+        outcomes = _run_checks(CLIENT_CHECKS, ClientKit(runner, Validator("acp_v1")))
+    assert _failed(outcomes) == {}, _failed(outcomes)
+    status, message = outcomes["ACP-V1-EXT-RESPOND-TO-CUSTOM-REQUEST"]
+    assert status == "skip" and message.startswith("[extras] not judged: no response to the kit's _acpgen_kit/ping"), message
+    status, message = outcomes["ACP-V1-JSONRPC-RESPONSE-REQUIRED"]
+    assert status == "skip" and message.startswith(
+        "not judged: the client answered none of the kit's agent's requests and ended no run itself"), message
+    assert '"method":"session/request_permission"' in message, message
+    for req_id in ("ACP-V1-JSONRPC-RESPONSE-ID-ECHO", "ACP-V1-SCHEMA-ERROR-OBJECT"):
+        status, message = outcomes[req_id]
+        assert status == "skip" and "never reached the prompt turn" not in message, (req_id, message)
+        assert "did not get to its line that is not JSON; the client left unanswered" in message, message

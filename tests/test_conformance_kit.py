@@ -82,9 +82,14 @@ def test_wire_checks_name_the_offending_frame() -> None:
     with pytest.raises(CheckFailed, match="not a W3C traceparent"):
         w.trace_keys([_transcript(_frame("in", {"jsonrpc": "2.0", "method": "x",
                                                  "params": {"_meta": {"traceparent": "nope"}}}))])
+    # A response whose id matches no request: charged where a request before it is owed its
+    # answer (the id changed: 9 for "9"), not as a reply to a message that carried no id.
+    asked = _frame("out", {"jsonrpc": "2.0", "id": "9", "method": "x"})
     orphan = _frame("in", {"jsonrpc": "2.0", "id": 9, "result": {}})
     with pytest.raises(CheckFailed, match="matches no request"):
-        w.response_ids_known([_transcript(orphan)])
+        w.response_ids_known([_transcript(asked, orphan)])
+    notice = _frame("out", {"jsonrpc": "2.0", "method": "x"})
+    w.response_ids_known([_transcript(notice, orphan)])
     # A message split by a raw newline breaks NEWLINE-DELIMITED and, as a line that is no
     # message, STDOUT-ONLY-ACP too (class g: quoted once, at its first line); a log line only
     # STDOUT-ONLY-ACP.

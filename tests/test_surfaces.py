@@ -220,6 +220,11 @@ def test_each_surface_enforces_its_own_reviewed_gates() -> None:
     # v1 stable's rules are carried over unchanged.
     with pytest.raises(unstable.CapabilityError):
         unstable.check_agent_call("fs/read_text_file", {"sessionId": "s", "path": "/a"}, {"fs": {}})
+    # A notice only to a client that advertised session.notices (the schema's own text).
+    notice = {"sessionId": "s", "update": {"sessionUpdate": "notice", "severity": "info", "title": "t"}}
+    with pytest.raises(unstable.CapabilityError):
+        unstable.check_agent_call("session/update", notice, {"session": {}})
+    unstable.check_agent_call("session/update", notice, {"session": {"notices": {}}})
 
     v2 = _package("acp_v2", "guards")
     with pytest.raises(v2.CapabilityError):

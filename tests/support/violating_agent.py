@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import sys
 import time
 from typing import Any
 
 BREAK = sys.argv[1].removeprefix("ACP-V1-") if len(sys.argv) > 1 else ""
+INPUT = bytearray()  # what was read and not yet handled
 NOT_UTF8_LINE = b'{"jsonrpc":"2.0","method":"_kit_matrix/notice","params":{"t":"\xff"}}\n'
 
 
@@ -109,6 +111,8 @@ class Agent:
 
     def say(self, session: str, text: str, **extra: Any) -> None:
         content: dict[str, Any] = {"type": "text", "text": text}
+        if session in self.sessions:
+            self.sessions[session]["history"].append(("agent", content))
         if broken("SCHEMA-CONTENT-BLOCK-VARIANTS"):
             content = {"type": "hologram", "text": text}
         self.update(session, {"sessionUpdate": "agent_message_chunk", "content": content, **extra})
@@ -135,6 +139,10 @@ class Agent:
             self.send({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "Invalid"}})
 
     def batch_of(self, messages: list[Any]) -> None:
+        if messages and broken("KIT-BATCH-CRASH"):
+            sys.exit(3)  # a batch kills it: what the other probes showed still stands
+        if not messages and broken("KIT-PROBES-UNANSWERED"):
+            return
         if messages and broken("KIT-BATCH-REFUSED"):
             error = {"code": -32600, "message": "Invalid request: batches are not supported"}
             self.send({"jsonrpc": "2.0", "id": None, "error": error})
@@ -155,6 +163,8 @@ class Agent:
     def message(self, message: dict[str, Any]) -> None:
         method = message.get("method")
         if not any(k in message for k in ("method", "id", "result", "error")):
+            if broken("KIT-PROBES-UNANSWERED") or broken("KIT-BATCH-CRASH"):
+                return
             self.respond({"id": None}, {"error": {"code": -32600, "message": "Invalid request"}})
             return
         if not isinstance(method, str):
@@ -207,12 +217,20 @@ class Agent:
             self.error(request, -32601, "Method not found")
 
     def notification(self, method: str, params: dict[str, Any]) -> None:
+        if method == "session/cancel" and broken("KIT-CANCEL-UNKNOWN"):
+            # It knows no session/cancel and says so (an answer to a notification), then its
+            # long turn ends as it would have.
+            self.send({"jsonrpc": "2.0", "id": None, "error": {"code": -32601, "message": "Unknown method"}})
+            return
         if method == "session/cancel":
             self.cancel(str(params.get("sessionId")), "session/cancel")
         elif method == "$/cancel_request":
             for session, turn in list(self.turns.items()):
                 if turn["request"].get("id") == params.get("requestId"):
                     self.cancel(session, "$/cancel_request")
+        elif method == "_acpgen_kit/notice" and broken("KIT-REPLY-NOTIFICATION-ID"):
+            # It answers a notification, with an id of its own making (the message had none).
+            self.send({"jsonrpc": "2.0", "id": 0, "error": {"code": -32601, "message": "Method not found"}})
         elif method == "acpgen-kit/unknown-notice":
             if broken("EXT-IGNORE-UNKNOWN-NOTIFICATIONS"):
                 sys.exit(3)
@@ -283,6 +301,8 @@ class Agent:
             self.error(request, -32600, "Which version?")
             return
         cwd = params.get("cwd")
+        if broken("KIT-VALIDATES-NOTHING"):  # whatever the params: a session in its own cwd
+            cwd, params = "/", {**params, "mcpServers": []}
         lowered = {k.lower(): v for k, v in params.items()}
         if broken("JSONRPC-PARAM-NAMES-EXACT"):
             cwd = lowered.get("cwd")
@@ -359,11 +379,14 @@ class Agent:
         if broken("SETUP-LOAD-RESPOND-AFTER-REPLAY"):
             self.replay(session, history)
 
-    def replay(self, session: str, history: list[str]) -> None:
-        for text in history:
-            content = {"type": "text", "text": text}
-            self.update(session, {"sessionUpdate": "user_message_chunk", "content": content})
-            self.say(session, f"You said: {text}")
+    def replay(self, session: str, history: list[tuple[str, dict[str, Any]]]) -> None:
+        """The conversation as it went: each prompt block and each chunk the agent said."""
+        user_only = broken("KIT-REPLAY-USER-TEXT-ONLY")  # its own chunks and media dropped
+        for who, content in history:
+            if user_only and (who == "agent" or content.get("type") != "text"):
+                continue
+            kind = "user_message_chunk" if who == "user" else "agent_message_chunk"
+            self.update(session, {"sessionUpdate": kind, "content": content})
 
     def shaped(self, name: str, result: dict[str, Any]) -> dict[str, Any]:
         return {**result, "_meta": 5} if broken(name) else result
@@ -459,12 +482,31 @@ class Agent:
         if broken("EXT-META-NO-ASSUMPTIONS") and "_meta" in params:
             self.error(request, -32602, "unexpected _meta")
             return
-        self.sessions[session]["history"].append(text)
+        self.sessions[session]["history"].extend(("user", b) for b in blocks)
+        if broken("KIT-TURNS-FAIL-UNLESS-CANCELLED"):
+            # No model: every turn fails at once, but one cancelled before it got anywhere
+            # (the session/cancel right behind the prompt) ends with stopReason cancelled.
+            if cancel_follows(session, 0.2):
+                self.result(request, {"stopReason": "cancelled"})
+            else:
+                self.error(request, -32603, "No model available")
+            return
         if broken("KIT-PROMPTS-FAIL-REPLAY"):  # no model: the turn fails, the history stays
             self.error(request, -32603, "No model available")
             return
         turn = {"request": request, "session": session, "cancelled": False}
         self.turns[session] = turn
+        if not text.startswith("/") and broken("KIT-CANCEL-RUNS-ON"):
+            # Every turn is long work, cancels ignored (it reads nothing meanwhile): 2 s of
+            # chunks, then end_turn.
+            for n in range(8):
+                self.say(session, f"{n + 1}. ")
+                time.sleep(0.25)
+            self.end(session, "end_turn")
+            return
+        if not text.startswith("/") and broken("KIT-CANCEL-UNKNOWN"):
+            self.say(session, "Thinking.")
+            time.sleep(0.3)  # a short turn; the session/cancel it gets is answered "Unknown method"
         if text == "/wait" or broken("KIT-CANCEL-ABORTS"):  # there: no turn ends by itself
             self.say(session, "Working until cancelled...")
             return
@@ -682,16 +724,28 @@ def main() -> None:
     if broken("TRANSPORT-AGENT-STDERR-MAY"):
         os.write(2, b"starting \xff\xfe\n")
     agent = Agent()
-    buffer = b""
     while True:
         chunk = os.read(0, 65536)
         if not chunk:
             return
-        buffer += chunk
-        while b"\n" in buffer:
-            raw, buffer = buffer.split(b"\n", 1)
+        INPUT.extend(chunk)
+        while b"\n" in INPUT:
+            end = INPUT.index(b"\n")
+            raw = bytes(INPUT[:end])
+            del INPUT[: end + 1]
             if raw.strip():
                 agent.line(raw)
+
+
+def cancel_follows(session: str, wait: float) -> bool:
+    """Whether a session/cancel of ``session`` arrives within ``wait`` seconds (read ahead
+    into INPUT, which main() then handles as usual)."""
+    ready, _, _ = select.select([0], [], [], wait)
+    if ready:
+        INPUT.extend(os.read(0, 65536))
+    return any(
+        b'"session/cancel"' in line and session.encode() in line for line in bytes(INPUT).split(b"\n")
+    )
 
 
 if __name__ == "__main__":

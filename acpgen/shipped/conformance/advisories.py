@@ -42,6 +42,19 @@ def batches(kit: Any) -> dict[str, str]:
         for p in f.parts()
         if p.is_request
     ):
+        if getattr(run, "closed", False):
+            # The agent closed its output with the batch's requests outstanding: a proven
+            # non-answer, as for any request (the others were answered alone or not at all).
+            left = [
+                f"[{t.name}] no response to {p.shown()} in batch: the agent closed its output "
+                f"({_ending(run)})"
+                for t in ts
+                for f in t.sent()
+                if f.is_batch
+                for p in f.parts()
+                if p.is_request and not t.response_to(p)
+            ]
+            return advisory(BATCH, "SHOULD", "fail", summary(left))
         # Unanswered, but nothing later was answered either (the run ended): not judged.
         why = "the batch requests got no response, and the run ended before any later one did: "
         why += _ending(run)

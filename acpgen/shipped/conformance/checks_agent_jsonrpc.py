@@ -65,35 +65,79 @@ def _stderr(kit: AgentKit) -> None:
             raise fail(f"[{t.name}] stderr is not UTF-8 at byte {exc.start}") from None
 
 
+# The probes that must each get an error with id null (JSON-RPC 2.0: -32700 / -32600): the
+# scenario, its note of what was sent and of what came back, the request sent after it that
+# proves the agent went on, the code and what the probe is.
+_NULL_ID_PROBES = (
+    (
+        "wire",
+        "parse_error_line",
+        "parse_error",
+        "unknown_method",
+        -32700,
+        "a line that is not JSON",
+    ),
+    (
+        "wire",
+        "invalid_request_line",
+        "invalid_request",
+        "unknown_method",
+        -32600,
+        "JSON that is no request",
+    ),
+    ("batch", "batch_empty", "batch_empty", "after_batches", -32600, "an empty batch"),
+)
+
+
+def _probe(
+    kit: AgentKit, scenario: str, sent_key: str, key: str
+) -> tuple[Frame, list[Frame]] | None:
+    """(the probe as sent, what came back in its window), or None when the run never got to it."""
+    note = kit.seen(scenario, key)
+    if note is None:
+        return None
+    if isinstance(note, tuple):
+        return note[0], note[1]
+    sent = kit.seen(scenario, sent_key)
+    return (sent, note) if isinstance(sent, Frame) else None
+
+
 @check("ACP-V1-JSONRPC-RESPONSE-REQUIRED")
 def _response_required(kit: AgentKit) -> None:
     # The batch run's requests serve its batches, which JSON-RPC 2.0 answers as a SHOULD
     # (reported beside the roster): an agent that never recovers from a batch breaks no MUST
-    # there. Its empty batch, an invalid request like any other, is judged below.
+    # there. Its empty batch, an invalid request like any other, is judged below. Every probe
+    # left unanswered is listed; one the run never got to is not judged, the others still are.
     names = tuple(n for n in ALL_SCENARIOS if n != "batch")
     ts = kit.transcripts(names)
-    # A custom (_) request never answered is EXT-RESPOND-TO-CUSTOM-REQUEST's.
-    w.every_request_answered(ts, kit.closed(names), skip_methods=("_",))
-    for key, code, what in (
-        ("parse_error", -32700, "a line that is not JSON"),
-        ("invalid_request", -32600, "JSON that is no request"),
-    ):
-        line = kit.note("wire", f"{key}_line")
-        if not answers_in(kit.note("wire", key)) and unanswered_probe(kit, "wire", line):
-            raise fail(f"[wire] no response (expected error {code}) to {what}: {line.shown()}")
-    sent, frames = kit.note("batch", "batch_empty")
-    if not answers_in(frames) and unanswered_probe(kit, "batch", sent, "after_batches"):
-        raise fail(f"[batch] no response (expected error -32600) to an empty batch: {sent.shown()}")
+    with Findings() as found:
+        # A custom (_) request never answered is EXT-RESPOND-TO-CUSTOM-REQUEST's.
+        w.every_request_answered(ts, kit.closed(names), skip_methods=("_",))
+        for scenario, sent_key, key, after, code, what in _NULL_ID_PROBES:
+            probe = _probe(kit, scenario, sent_key, key)
+            if probe is None:
+                continue
+            sent, frames = probe
+            if not answers_in(frames) and unanswered_probe(kit, scenario, sent, after):
+                found.add(
+                    f"[{scenario}] no response (expected error {code}) to {what}: {sent.shown()}"
+                )
 
 
 def unanswered_probe(
     kit: AgentKit, scenario: str, sent: Frame, next_request: str = "unknown_method"
 ) -> bool:
     """A probe with no answer in its window is unanswered once the agent answered the kit's
-    next request (no mere delay), unless the transport refused it (no request then)."""
-    return later_answered(kit, scenario, next_request) and not refused_by_transport(
-        kit, scenario, sent
-    )
+    next request (no mere delay) or closed its output with none written after the probe,
+    unless the transport refused it (no request then)."""
+    if refused_by_transport(kit, scenario, sent):
+        return False
+    if later_answered(kit, scenario, next_request):
+        return True
+    run = kit.run(scenario)
+    t = run.transcript
+    after = t.frames[next(i for i, f in enumerate(t.frames) if f is sent) + 1 :]
+    return run.closed and not any(r for f in after if f.direction == "in" for r in f.responses())
 
 
 @check(
@@ -111,13 +155,16 @@ def _no_reply(kit: AgentKit) -> None:
     late = notification_replies(kit)
     if late:
         raise fail(f"a response after notifications only: {late[0].shown()}")
-    sent, frames = kit.note("batch", "batch_notifications")
-    if answers_in(frames):
+    note = kit.seen("batch", "batch_notifications")
+    if note is not None and answers_in(note[1]):
         raise fail(
-            f"a response to a batch of notifications only: {answers_in(frames)[0].shown()} "
-            f"(sent {sent.shown()})"
+            f"a response to a batch of notifications only: {answers_in(note[1])[0].shown()} "
+            f"(sent {note[0].shown()})"
         )
-    sent, frames = kit.note("batch", "batch_mixed")
+    note = kit.seen("batch", "batch_mixed")
+    if note is None:
+        return
+    sent, frames = note
     answers = answers_in(frames)
     request = next(p for p in sent.parts() if p.is_request)
     answered = [a for a in answers if a.get("id") == request.get("id")]
@@ -136,8 +183,8 @@ def _id_echo(kit: AgentKit) -> None:
         ("wire", "invalid_request", "JSON that is no request"),
         ("batch", "batch_empty", "an empty batch"),
     ):
-        note = kit.note(scenario, key)
-        frames = note[1] if isinstance(note, tuple) else note
+        note = kit.seen(scenario, key)
+        frames = note[1] if isinstance(note, tuple) else note or []
         for answer in answers_in(frames):
             if answer.get("id") is not None and "id" in answer.message:
                 raise fail(f"the error response to {what} must have id null: {answer.shown()}")
@@ -153,6 +200,13 @@ def _param_names(kit: AgentKit) -> None:
         raise skip(
             "session/new with the exact names fails here too, so refusing the miscased ones "
             f"tells nothing: {good.shown()}"
+        )
+    bad = kit.run("wire").notes.get("bad_params")
+    if isinstance(bad, Frame) and "result" in bad.message and "error" not in bad.message:
+        # It validates no params at all: accepting miscased names tells nothing of names.
+        raise skip(
+            'session/new with cwd 42 and mcpServers "none" succeeded too, so the agent '
+            f"validates no params and accepting the miscased ones tells nothing: {bad.shown()}"
         )
     if "result" in frame.message and "error" not in frame.message:
         raise fail(
@@ -187,25 +241,30 @@ _PROBE_CODES = (
 
 @check("ACP-V1-SCHEMA-ERROR-OBJECT")
 def _error_object(kit: AgentKit) -> None:
+    # Every probe answered with the wrong code is listed; a probe the run never got to (the
+    # agent crashed on an earlier batch) is not judged, the others still are.
     judged = 0
-    for scenario, key, code, what in _PROBE_CODES:
-        note = kit.note(scenario, key)
-        if isinstance(note, tuple):
-            note = note[1]
-        answers = answers_in(note) if isinstance(note, list) else [note] if note else []
-        errors = [a for a in answers if isinstance(a.get("error"), dict)]
-        if not errors or (key == "bad_params" and _refuses_every_session(kit, errors[0])):
-            continue
-        judged += 1
-        actual = errors[0].message["error"].get("code")
-        if not isinstance(actual, int) or isinstance(actual, bool):
-            continue  # JSONRPC-ERROR-CODE-INTEGER's
-        if actual != code:
-            raise fail(
-                f"{what}: expected error {code} ({STABLE_ERROR_CODES[code]}), got {actual!r}: "
-                f"{errors[0].shown()}"
-            )
+    with Findings() as found:
+        for scenario, key, code, what in _PROBE_CODES:
+            note = kit.seen(scenario, key)
+            if isinstance(note, tuple):
+                note = note[1]
+            answers = answers_in(note) if isinstance(note, list) else [note] if note else []
+            errors = [a for a in answers if isinstance(a.get("error"), dict)]
+            if not errors or (key == "bad_params" and _refuses_every_session(kit, errors[0])):
+                continue
+            judged += 1
+            actual = errors[0].message["error"].get("code")
+            if not isinstance(actual, int) or isinstance(actual, bool):
+                continue  # JSONRPC-ERROR-CODE-INTEGER's
+            if actual != code:
+                found.add(
+                    f"[{scenario}] {what}: expected error {code} ({STABLE_ERROR_CODES[code]}), "
+                    f"got {actual!r}: {errors[0].shown()}"
+                )
     if not judged:
+        for scenario in ("wire", "batch"):
+            kit.note(scenario, "initialize")  # a run that stopped before: why
         raise skip("the agent answered none of the kit's malformed messages with an error")
 
 

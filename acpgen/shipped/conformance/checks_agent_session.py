@@ -5,6 +5,8 @@ Each registers itself in ``AGENT_CHECKS`` (``agent_kit``); ``checks_agent`` impo
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import checks_wire as w
 from .agent_kit import (
     HISTORY_UPDATES,
@@ -17,7 +19,7 @@ from .agent_kit import (
     update_kind,
     updates_of,
 )
-from .agent_scenarios import AUTH_REQUIRED, Run
+from .agent_scenarios import AUTH_REQUIRED, Run, obj
 from .outcome import fail, skip
 from .wire import Frame
 
@@ -47,13 +49,100 @@ def _history(run: Run, session: str, start: float, end: float) -> list[Frame]:
     ]
 
 
+def _said(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _contents(frames: list[Frame], kind: str) -> list[dict[str, Any]]:
+    found = []
+    for f in frames:
+        update = obj(obj(f.get("params")).get("update"))
+        if update.get("sessionUpdate") == kind and isinstance(update.get("content"), dict):
+            found.append(update["content"])
+    return found
+
+
+def _text_of(contents: list[dict[str, Any]]) -> str:
+    return _said("".join(str(c.get("text", "")) for c in contents if c.get("type") == "text"))
+
+
+# What identifies a non-text content block in a replay: the same type and these members.
+_BLOCK_KEYS = {
+    "image": ("data",),
+    "audio": ("data",),
+    "resource_link": ("uri",),
+    "resource": ("resource",),
+}
+
+
+def _block_key(block: dict[str, Any]) -> tuple[Any, ...]:
+    kind = block.get("type")
+    members = _BLOCK_KEYS.get(str(kind), ())
+    values = [block.get(m) for m in members]
+    if kind == "resource":
+        values = [obj(block.get("resource")).get("uri")]
+    return (kind, *values)
+
+
+def _missing_from_replay(run: Run, session: str, replayed: list[Frame]) -> list[str]:
+    """What of the conversation the kit had with ``session`` (the prompt turns that ended
+    with a result: each block it sent, the text the agent streamed) the replay lacks."""
+    t = run.transcript
+    user = _contents(replayed, "user_message_chunk")
+    user_text = _text_of(user)
+    user_blocks = {_block_key(c) for c in user if c.get("type") != "text"}
+    agent_text = _text_of(_contents(replayed, "agent_message_chunk"))
+    missing = []
+    turn = 0
+    for sent in t.sent():
+        params = obj(sent.get("params"))
+        if sent.method != "session/prompt" or params.get("sessionId") != session:
+            continue
+        response = t.response_to(sent)
+        if response is None or not isinstance(response.get("result"), dict):
+            continue  # a turn that failed may have left no history
+        turn += 1
+        blocks = [obj(b) for b in params.get("prompt") or []]
+        for block in blocks:
+            if block.get("type") == "text":
+                if _said(str(block.get("text", ""))) not in user_text:
+                    missing.append(f"turn {turn}: the prompt text {block.get('text')!r}")
+            elif _block_key(block) not in user_blocks:
+                missing.append(f"turn {turn}: the prompt's {block.get('type')} block")
+        start, end = t.frames.index(sent), t.frames.index(response)
+        streamed = [
+            f for f in t.frames[start:end] if f.direction == "in" and f.method == "session/update"
+        ]
+        said = _text_of(
+            _contents(
+                [f for f in streamed if obj(f.get("params")).get("sessionId") == session],
+                "agent_message_chunk",
+            )
+        )
+        if said and said not in agent_text:
+            missing.append(f"turn {turn}: the agent's own reply {said[:80]!r}")
+    return missing
+
+
 @check("ACP-V1-SETUP-LOAD-REPLAY")
 def _load_replay(kit: AgentKit) -> None:
-    # Replayed at all (coming after the response is LOAD-RESPOND-AFTER-REPLAY's).
+    # The entire conversation, compared with what was sent and streamed: every block of each
+    # prompt turn that ended with a result (text, images, audio, resources, links) as
+    # user_message_chunk, and the agent's own streamed text as agent_message_chunk. Replayed
+    # at all after the response is LOAD-RESPOND-AFTER-REPLAY's; here any time after the load.
     run, sent, response = _exchange(kit, "load", "loadSession")
     step_result(response, "session/load")
     session = sent.message["params"]["sessionId"]
-    if _history(run, session, sent.time, float("inf")):
+    replayed = _history(run, session, sent.time, float("inf"))
+    missing = _missing_from_replay(run, session, replayed)
+    if replayed and missing:
+        raise fail(
+            f"session/load replayed {len(replayed)} conversation update(s) but not the entire "
+            f"conversation: missing {'; '.join(missing[:5])}"
+            + (f"; and {len(missing) - 5} more" if len(missing) > 5 else "")
+            + f" (the load: {response.shown()})"
+        )
+    if replayed:
         return
     if kit.prompts_fail():
         # Only what was seen: no replay, and turns that did not go through.

@@ -300,10 +300,24 @@ def error_message_concise(ts: Sequence[Transcript]) -> None:
 
 def response_ids_known(ts: Sequence[Transcript]) -> None:
     """Every response that has a non-null id answers a request the kit sent, with that id
-    (value and type; a missing or null id is RESPONSE-ID-ECHO's)."""
+    (value and type; a missing or null id is RESPONSE-ID-ECHO's). The roster's "the same
+    value ... if included" applies to a request that carried an id: a response whose id
+    matches none is charged only when a request sent before it is left without its own
+    response (it may be that one's answer, its id changed); when every request before it got
+    its own answer, it replies to a message that carried no id (a notification, an invalid
+    request), which is NO-REPLY-TO-NOTIFICATION's or RESPONSE-ID-ECHO's, not this."""
     with Findings() as found:
         for t, f in responses(ts):
-            if f.get("id") is not None and t.request_for(f) is None:
+            if f.get("id") is None or t.request_for(f) is not None:
+                continue
+            owed = [
+                p
+                for g in t.sent()
+                if g.time <= f.time
+                for p in g.parts()
+                if p.is_request and t.response_to(p) is None
+            ]
+            if owed:
                 found.add(f"a response whose id matches no request the kit sent: {where(t, f)}")
 
 

@@ -106,6 +106,16 @@ class AgentKit:
             raise skip(f"[{scenario}] {run.stopped}")
         raise skip(missing or f"[{scenario}] not exercised: {key}")
 
+    def seen(self, scenario: str, key: str) -> Any:
+        """A fact the scenario established, or None when it did not get that far: for checks
+        that judge several probes, each on its own (one probe that crashed the agent leaves
+        the others' evidence standing)."""
+        run = self.run(scenario)
+        if key in run.notes:
+            self.consulted += 1
+            return run.notes[key]
+        return None
+
     def closed(self, names: Sequence[str] = ALL_SCENARIOS) -> list[bool]:
         return [self.run(n).closed for n in names]
 
@@ -126,6 +136,26 @@ class AgentKit:
         note = self.run("basic").notes.get("prompt_text")
         if note is not None and isinstance(note[1].get("error"), dict):
             return f"an ordinary prompt turn fails here too: {note[1].shown()}"
+        return None
+
+    def no_turn(self) -> str | None:
+        """Why no prompt turn could show anything in any run (no session was ever created, or
+        no turn ended with a result), or None: a skip that says what was seen, not "the agent
+        sends no ..." where it was never given the chance."""
+        ts = self.transcripts()
+        answers = [
+            r
+            for t in ts
+            for f in t.received()
+            for r in f.responses()
+            if (t.request_for(r) or r).method == "session/new"
+        ]
+        if not any(isinstance(r.get("result"), dict) for r in answers):
+            seen = f": {answers[0].shown()}" if answers else ""
+            return f"session/new never succeeded in any run, so no prompt turn ran{seen}"
+        if not finished_turns(self, ALL_SCENARIOS):
+            why = self.prompts_fail()
+            return "no prompt turn ended with a result in any run" + (f" ({why})" if why else "")
         return None
 
     def init_result(self) -> dict[str, Any]:
@@ -313,17 +343,59 @@ def update_observation(kind: str) -> Observation:
     return Observation(f"{kind} session update", lambda kit: len(update_kinds(kit, kind)))
 
 
+def _index(t: Transcript, frame: Frame) -> int:
+    return next(i for i, f in enumerate(t.frames) if f is frame)
+
+
+def interruption(t: Transcript, sent: Frame) -> Frame | None:
+    """The kit's first message that cancels the turn ``sent`` before its response came:
+    session/cancel or session/close of its session, or $/cancel_request for its id."""
+    session = obj(sent.get("params")).get("sessionId")
+    response = t.response_to(sent)
+    start = _index(t, sent)
+    end = _index(t, response) if response is not None else len(t.frames)
+    for f in t.frames[start + 1 : end]:
+        if f.direction != "out":
+            continue
+        params = obj(f.get("params"))
+        if f.method in ("session/cancel", "session/close") and params.get("sessionId") == session:
+            return f
+        if f.method == "$/cancel_request" and params.get("requestId") == sent.get("id"):
+            return f
+    return None
+
+
+def showed_running(t: Transcript, sent: Frame, until: Frame) -> list[Frame]:
+    """What the agent wrote of the turn ``sent`` (updates and requests of its session) before
+    the kit's frame ``until``: the evidence that the turn ran when ``until`` was sent."""
+    session = obj(sent.get("params")).get("sessionId")
+    frames = t.frames[_index(t, sent) + 1 : _index(t, until)]
+    return [
+        f
+        for f in frames
+        if f.direction == "in"
+        for p in f.parts()
+        if p.method is not None and obj(p.get("params")).get("sessionId") == session
+    ]
+
+
 def finished_turns(kit: AgentKit, names: Sequence[str]) -> int:
     """session/prompt turns of the runs ``names`` that ended with a result: only such a turn
-    gave the agent the chance to do what a turn-time requirement forbids."""
+    gave the agent the chance to do what a turn-time requirement forbids. A turn the kit
+    cancelled counts only when it showed it ran before the cancel (an update or a request of
+    its session): one cancelled before it did anything gave the agent no such chance."""
     count = 0
     for name in names:
         t = kit.run(name).transcript
         for f in t.received():
             for part in f.responses():
                 request = t.request_for(part)
-                if request is not None and request.method == "session/prompt":
-                    count += "result" in part.message
+                if request is None or request.method != "session/prompt":
+                    continue
+                if "result" not in part.message:
+                    continue
+                cancel = interruption(t, request)
+                count += cancel is None or bool(showed_running(t, request, cancel))
     return count
 
 

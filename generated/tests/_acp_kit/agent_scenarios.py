@@ -162,39 +162,59 @@ def text(value: str) -> dict[str, Any]:
     return {"type": "text", "text": value}
 
 
-TURN_START_WAIT = 2.0  # seconds the kit waits for a slow turn's first update before cancelling
+# The prompt the kit keeps an agent busy with when no --acp-slow-prompt names one: long work
+# that streams (a cancellation check needs a turn that demonstrably runs when it is cancelled).
+KIT_SLOW_PROMPT = (
+    "Please count slowly from 1 to 300, one number per message, with a sentence about each "
+    "number; take your time."
+)
+# A request the kit sends right after each session/cancel: an agent reads its input in order,
+# so what it writes after answering this was written after it had read the cancel (what it
+# wrote before may have been on its way already). Unknown `_` requests must be answered.
+FENCE = "_acpgen_kit/after_cancel"
 
 
-async def turn_started(ctx: Context, session: str, sent: Frame) -> None:
-    """Wait until the turn shows it runs (its first session/update), at most TURN_START_WAIT.
+def turn_shows_running(ctx: Context, session: str, sent: Frame) -> Callable[[Frame], bool]:
+    """Whether ``frame`` shows the turn ``sent`` runs (an update or a request of its session)
+    or ended (its response)."""
 
-    A cancel that overtakes the turn's start would find nothing to cancel; an agent that
-    sends no update first is cancelled after the wait anyway. A turn that already ended is
-    kept in the transcript, where ``wait_response`` finds it.
-    """
-
-    def started(frame: Frame) -> bool:
+    def shown(frame: Frame) -> bool:
         params = frame.get("params")
         in_session = isinstance(params, dict) and params.get("sessionId") == session
         answered = frame.is_response and frame.get("id") == sent.get("id")
-        return (frame.method == "session/update" and in_session) or answered
+        return (frame.method is not None and in_session) or answered
 
+    return shown
+
+
+async def turn_started(ctx: Context, session: str, sent: Frame) -> None:
+    """Wait until the turn shows it runs (its first session/update or request) or ends, at
+    most ``--acp-timeout``. A cancel that overtakes the turn's start finds nothing running,
+    and a turn that never showed it ran is not judged as cancelled (the checks read the
+    transcript). A turn that already ended is kept there, where ``wait_response`` finds it."""
     try:
-        await ctx.driver.pump(started, TURN_START_WAIT)
+        await ctx.driver.pump(turn_shows_running(ctx, session, sent), ctx.target.timeout)
     except PeerTimeout:
         pass
 
 
 async def start_turn(ctx: Context, session: str) -> Frame:
-    """Send the prompt that keeps the agent busy (the plain one without --acp-slow-prompt)
-    and, for the slow prompt, wait until the turn shows it runs; the request as sent."""
+    """Send the prompt that keeps the agent busy (--acp-slow-prompt, else the kit's own) and
+    wait until the turn shows it runs; the request as sent."""
     sent = await ctx.driver.send_request(
         "session/prompt",
-        {"sessionId": session, "prompt": [text(ctx.target.slow_prompt or ctx.target.prompt)]},
+        {"sessionId": session, "prompt": [text(ctx.target.slow_prompt or KIT_SLOW_PROMPT)]},
     )
-    if ctx.target.slow_prompt:
-        await turn_started(ctx, session, sent)
+    await turn_started(ctx, session, sent)
     return sent
+
+
+async def send_cancel(ctx: Context, session: str, sent: Frame) -> Frame:
+    """session/cancel for the turn ``sent``, recorded, then the fence (FENCE); the cancel."""
+    cancel_frame = await ctx.driver.notify("session/cancel", {"sessionId": session})
+    ctx.run.cancels.append((sent, cancel_frame))
+    await ctx.driver.send_request(FENCE, {}, req_id=f"kit-fence-{len(ctx.run.cancels)}")
+    return cancel_frame
 
 
 # ---- scenarios ------------------------------------------------------------------------------
@@ -411,7 +431,15 @@ async def send_batch(ctx: Context, messages: list[dict[str, Any]]) -> tuple[Fram
         elif messages:
             await d.quiet(LATE_WINDOW)
         else:
-            await d.pump(lambda f: bool(f.responses() or f.problem), wait)
+            # Judged on the transcript from the batch on: a frame still queued from before it
+            # (an earlier batch's late answer) is no answer to this one.
+            await d.pump(
+                lambda f: any(
+                    g.direction == "in" and (g.responses() or g.problem)
+                    for g in transcript.frames[start:]
+                ),
+                wait,
+            )
     except PeerTimeout:
         pass
     return sent, [f for f in transcript.frames[start:] if f.direction == "in"]
@@ -442,8 +470,7 @@ async def cancel(ctx: Context) -> None:
     session = await ctx.new_session()
     d = ctx.driver
     sent = await start_turn(ctx, session)
-    cancel_frame = await d.notify("session/cancel", {"sessionId": session})
-    ctx.run.cancels.append((sent, cancel_frame))
+    cancel_frame = await send_cancel(ctx, session, sent)
     response = await d.wait_response(
         sent, ctx.target.turn_timeout, "session/prompt after session/cancel"
     )
@@ -478,8 +505,7 @@ async def permission(ctx: Context) -> None:
             f"the permission prompt ended the turn without a permission request: {asked.shown()}",
             skipped=True,
         )
-    cancel_frame = await d.notify("session/cancel", {"sessionId": session})
-    ctx.run.cancels.append((sent, cancel_frame))
+    cancel_frame = await send_cancel(ctx, session, sent)
     await d.answer_held(asked, {"outcome": {"outcome": "cancelled"}})
     response = await d.wait_response(
         sent, ctx.target.turn_timeout, "session/prompt after session/cancel"
@@ -500,7 +526,7 @@ async def cancel_request(ctx: Context) -> None:
         ctx.notes["cancel_request"] = (sent, response, False)
     except PeerError:
         # Support for $/cancel_request is optional: end the turn the mandatory way instead.
-        ctx.run.cancels.append((sent, await d.notify("session/cancel", {"sessionId": session})))
+        await send_cancel(ctx, session, sent)
         response = await d.wait_response(
             sent, ctx.target.turn_timeout, "session/prompt after session/cancel"
         )

@@ -17,7 +17,7 @@ from . import checks_wire as w
 from . import observation
 from .client_scenarios import ClientRun, ClientRunner
 from .observation import Observation
-from .outcome import CheckFailed, CheckSkipped, fail, not_checkable, skip
+from .outcome import LISTED, CheckFailed, CheckSkipped, Findings, fail, not_checkable, skip
 from .scripted_agent import (
     CANCEL_CALL,
     FENCE_CALL,
@@ -281,40 +281,94 @@ def _batches(kit: ClientKit) -> tuple[ClientRun, list[Frame]]:
     return run, sent  # requests, notifications, empty, both
 
 
-def _garbage(kit: ClientKit) -> tuple[ClientRun, Frame]:
+def _outstanding(run: ClientRun) -> list[Frame]:
+    """The kit agent's requests the client left without a response in this run."""
+    t = run.transcript
+    return [p for f in t.sent() for p in f.parts() if p.is_request and t.response_to(p) is None]
+
+
+def _garbage_sent(kit: ClientKit) -> tuple[ClientRun, Frame] | None:
     run = kit.run("garbage")
     sent = next((f for f in run.transcript.sent() if f.problem), None)
-    if sent is None:
-        raise skip(f"[garbage] the client never reached the prompt turn ({_ending(run)})")
-    return run, sent
+    return (run, sent) if sent is not None else None
+
+
+def _garbage(kit: ClientKit) -> tuple[ClientRun, Frame]:
+    found = _garbage_sent(kit)
+    if found is not None:
+        return found
+    run = kit.run("garbage")
+    if any(f.method == "session/prompt" for f in run.transcript.received()):
+        # What was seen: the turn began, and the kit's agent waited on its own request.
+        left = _outstanding(run)
+        waited = f"; the client left unanswered {left[0].shown()}" if left else ""
+        raise skip(
+            f"[garbage] the kit's agent did not get to its line that is not JSON{waited} "
+            f"({_ending(run)})"
+        )
+    raise skip(f"[garbage] the client never reached the prompt turn ({_ending(run)})")
 
 
 @check("ACP-V1-JSONRPC-RESPONSE-REQUIRED")
 def _answered(kit: ClientKit) -> None:
     # The batch run's requests serve its batches (a SHOULD of JSON-RPC 2.0, reported beside
-    # the roster): a client that never recovers from a batch breaks no MUST there.
+    # the roster): a client that never recovers from a batch breaks no MUST there. Every
+    # offence is listed; a probe the run never got to is not judged, the others still are.
     modes = ("basic", "extras")
     runs = [kit.run(m) for m in modes]
-    # A custom (_) request never answered is EXT-RESPOND-TO-CUSTOM-REQUEST's; a request is
-    # judged unanswered once a later one was answered, or the run ended with it outstanding.
-    w.every_request_answered(
-        [r.transcript for r in runs],
-        [_finished(r) and _stopped_at(r) is None for r in runs],
-        skip_methods=("_",),
-    )
-    run, sent = _garbage(kit)
-    replies, closed = _replies(run, sent)
-    if not replies and closed:
-        raise fail(
-            f"no response (expected error -32700) to a line that is not JSON: {sent.shown()}"
+    with Findings() as found:
+        # A custom (_) request never answered is EXT-RESPOND-TO-CUSTOM-REQUEST's; a request
+        # is judged unanswered once a later one was answered, or the client ended the run
+        # with it outstanding (as against an agent: silence alone proves nothing).
+        w.every_request_answered(
+            [r.transcript for r in runs],
+            [_finished(r) and _stopped_at(r) is None for r in runs],
+            skip_methods=("_",),
         )
-    try:
-        run, batches = _batches(kit)
-    except CheckSkipped:
-        return  # the batch run stopped before `[]` (its batches are reported on their own)
-    replies, closed = _replies(run, batches[2])
-    if not replies and closed:
-        raise fail(f"no response (expected error -32600) to an empty batch: {batches[2].shown()}")
+        garbage = _garbage_sent(kit)
+        if garbage is not None:
+            replies, closed = _replies(*garbage)
+            if not replies and closed:
+                found.add(
+                    "[garbage] no response (expected error -32700) to a line that is not JSON: "
+                    f"{garbage[1].shown()}"
+                )
+        try:
+            run, batches = _batches(kit)
+        except CheckSkipped:
+            batches = []  # the batch run stopped before `[]` (its batches are reported alone)
+        if batches:
+            replies, closed = _replies(run, batches[2])
+            if not replies and closed:
+                found.add(
+                    f"[batch] no response (expected error -32600) to an empty batch: "
+                    f"{batches[2].shown()}"
+                )
+    # Nothing proven: a client that answered none of the kit agent's requests and never ended
+    # a run itself is not judged, but what it left unanswered is said.
+    left = [
+        (r, p)
+        for r in runs
+        if not _finished(r)
+        for p in _outstanding(r)
+        if not (p.method or "").startswith("_")
+    ]
+    answered = [
+        r
+        for r in runs
+        if any(
+            r.transcript.response_to(p)
+            for f in r.transcript.sent()
+            for p in f.parts()
+            if p.is_request
+        )
+    ]
+    if left and not answered:
+        shown = "; ".join(f"[{r.mode}] {p.shown()}" for r, p in left[:LISTED])
+        raise skip(
+            f"not judged: the client answered none of the kit's agent's requests and ended no "
+            f"run itself, leaving unanswered {shown} ({_ending(left[0][0])})"
+        )
 
 
 @check("ACP-V1-JSONRPC-RESPONSE-SAME-ID")
@@ -431,6 +485,13 @@ def _response_to(run: ClientRun, method: str) -> Frame:
             answer = run.transcript.response_to(f)
             if answer is None:
                 _stopped_before(run, f)
+                # Silence is judged as everywhere: once the client answered a later request
+                # (the fence after it), or ended the run itself with this one outstanding.
+                if not w.unanswered(run.transcript, f, _finished(run)):
+                    raise skip(
+                        f"[{run.mode}] not judged: no response to the kit's {method}, and none "
+                        f"to any later request of the kit's agent ({_ending(run)}): {f.shown()}"
+                    )
                 raise fail(f"[{run.mode}] no response to the kit's {method}: {f.shown()}")
             return answer
     raise skip(f"[{run.mode}] the kit did not send {method}")

@@ -20,6 +20,7 @@ from ...framing import decode_frame, encode_message
 from ..channel import Envelope, inspect_message
 from ..endpoint import AcpEndpoint, RemoteConnection
 from ..extra import missing_extra
+from ..ids import echoable, invalid_id_answer
 
 try:
     from starlette.responses import Response
@@ -45,6 +46,8 @@ class WebSocketConnection(RemoteConnection):
     each over without waiting for the socket (``offer``), many in one loop turn, as the HTTP
     profile's streams take them; once the queue is full it waits for room (``put``,
     backpressure: nothing is dropped)."""
+
+    socket = True
 
     def __init__(
         self, endpoint: AcpEndpoint, principal: Hashable, websocket: WebSocket | None = None
@@ -123,11 +126,11 @@ class WebSocketProfile:
         self.options = endpoint.options
 
     async def handle(self, websocket: WebSocket) -> None:
-        principal, refused = await self.endpoint.screen(websocket.headers)
+        principal, refused = await self.endpoint.screen(websocket.headers, websocket.scope)
         opened: WebSocketConnection | Response | None = None
         if refused is None:
             assert principal is not None
-            opened = self.endpoint.open(WebSocketConnection, principal)
+            opened = self.endpoint.open(WebSocketConnection, principal, websocket.scope)
             if isinstance(opened, Response):
                 refused = opened
         if refused is not None:
@@ -160,9 +163,15 @@ class WebSocketProfile:
                 await websocket.close(_WS_TOO_BIG, f"message over {limit} bytes")
                 return
             try:
-                envelope = inspect_message(decode_frame(frame))
+                decoded = decode_frame(frame)
             except (ValueError, RecursionError):
-                envelope = Envelope(None, None, None, None)  # the engine answers -32700
+                decoded = None  # the engine answers -32700
+            if not echoable(decoded):  # no id to answer it under: answered here, never run
+                remote.usage.message(time.monotonic())
+                remote.channel.heard(frame)
+                await remote.channel.send(invalid_id_answer())
+                continue
+            envelope = inspect_message(decoded)
             if not remote.admit(envelope):
                 remote.channel.heard(frame)
                 await self._refuse(remote, envelope)

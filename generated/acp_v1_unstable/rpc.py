@@ -58,6 +58,7 @@ import collections
 import contextlib
 import json
 import logging
+import math
 from typing import Any, Protocol, Self
 
 from .cancellation import RequestContext, start_in_context
@@ -155,13 +156,17 @@ def _id_key(request_id: Any) -> str:
 
 
 def _valid_id(request_id: Any) -> bool:
-    # ACP-V1-JSONRPC-ID-TYPE: a string, a number or null (never a boolean).
+    # ACP-V1-JSONRPC-ID-TYPE: a string, a number or null (never a boolean). A number JSON
+    # cannot carry back (1e400 parses as infinity) is no id either: its answer could not be
+    # encoded, so the request is refused (-32600, null id) rather than run and left unanswered.
     kind = type(request_id)
     if kind is int or kind is str:  # the usual ids, without the isinstance chain
         return True
     if isinstance(request_id, bool):
         return False
-    return request_id is None or isinstance(request_id, (str, int, float))
+    if request_id is None or isinstance(request_id, (str, int)):
+        return True
+    return isinstance(request_id, float) and math.isfinite(request_id)
 
 
 class _Inbound:

@@ -22,12 +22,16 @@ from ...transport import Inbound, Route, decode_inbound, route_of_frame
 from ..channel import ATTACH_METHODS
 from ..endpoint import (
     CONNECTION_HEADER,
+    RETRY_AFTER,
     SESSION_HEADER,
     AcpEndpoint,
     RemoteConnection,
+    peer_of,
     refusal,
 )
 from ..extra import missing_extra
+from ..ids import echoable
+from .bodies import BodyReader, after_body
 from .sse import KEEPALIVE, encode_event
 
 try:
@@ -142,6 +146,9 @@ class HttpProfile:
     def __init__(self, endpoint: AcpEndpoint) -> None:
         self.endpoint = endpoint
         self.options = endpoint.options
+        self.bodies = BodyReader(
+            endpoint.options, endpoint.partial_budget, endpoint.read_slots, endpoint.events
+        )
 
     def _lookup(self, headers: object, principal: Hashable) -> HttpConnection | Response:
         found = self.endpoint.lookup(headers, principal)
@@ -150,7 +157,13 @@ class HttpProfile:
         return refusal(404, "unknown Acp-Connection-Id")  # a WebSocket's: not this profile's
 
     async def handle(self, request: Request) -> Response:
-        principal, refused = await self.endpoint.screen(request.headers)
+        response = await self._handle(request)
+        if response.status_code >= 400 and not self.bodies.done(request):
+            return after_body(response, self.options)  # completed once its body is in
+        return response
+
+    async def _handle(self, request: Request) -> Response:
+        principal, refused = await self.endpoint.screen(request.headers, request.scope)
         if refused is not None:
             return refused
         assert principal is not None
@@ -164,23 +177,11 @@ class HttpProfile:
         await self.endpoint.close(found)
         return Response(status_code=202)
 
-    async def _read_body(self, request: Request) -> bytes | Response:
-        limit = self.options.max_body_bytes
-        declared = request.headers.get("content-length")
-        if declared is not None and declared.isdigit() and int(declared) > limit:
-            return refusal(413, f"body over {limit} bytes")
-        body = bytearray()
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > limit:
-                return refusal(413, f"body over {limit} bytes")
-        return bytes(body)
-
     async def _post(self, request: Request, principal: Hashable) -> Response:
         content_type = request.headers.get("content-type", "")
         if content_type.split(";")[0].strip().lower() != "application/json":
             return refusal(415, "Content-Type must be application/json")
-        body = await self._read_body(request)
+        body = await self.bodies.read(request, peer_of(request.scope))
         if isinstance(body, Response):
             return body
         try:
@@ -192,13 +193,13 @@ class HttpProfile:
             return _rpc_refusal(InvalidRequestError())
         if isinstance(message, list):
             return refusal(501, "batch requests are not supported")
-        if not isinstance(message, dict):
-            return _rpc_refusal(InvalidRequestError())
+        if not isinstance(message, dict) or not echoable(message):
+            return _rpc_refusal(InvalidRequestError())  # no id to answer it under: not run
         route = inbound.route
         headers = request.headers
         opening = route.method == "initialize" and route.key is not None
         if opening and not headers.get(CONNECTION_HEADER):
-            return await self._initialize(inbound, principal)
+            return await self._initialize(inbound, principal, request.scope)
         found = self._lookup(headers, principal)
         if isinstance(found, Response):
             return found
@@ -224,12 +225,12 @@ class HttpProfile:
         if not remote.admit(route):
             return refusal(404, "unknown Acp-Session-Id")
         if not remote.channel.feed_nowait(inbound):
-            return refusal(429, "too many messages waiting", {"Retry-After": "1"})
+            return refusal(429, "too many messages waiting", RETRY_AFTER)
         remote.received(route)
         return Response(status_code=202)
 
-    async def _initialize(self, inbound: Inbound, principal: Hashable) -> Response:
-        opened = self.endpoint.open(HttpConnection, principal)
+    async def _initialize(self, inbound: Inbound, principal: Hashable, scope: object) -> Response:
+        opened = self.endpoint.open(HttpConnection, principal, scope)
         if isinstance(opened, Response):
             return opened
         remote = opened
@@ -275,14 +276,15 @@ class HttpProfile:
         if stream.listening:
             return refusal(409, "this stream is already open")
         stream.listening = True
+        remote.usage.stream_opened()
         remote.last_activity = time.monotonic()
         return StreamingResponse(
-            self._events(stream),
+            self._events(remote, stream),
             media_type="text/event-stream",
             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
         )
 
-    async def _events(self, stream: _Stream) -> AsyncIterator[bytes]:
+    async def _events(self, remote: HttpConnection, stream: _Stream) -> AsyncIterator[bytes]:
         queue = stream.queue
         keepalive = self.options.keepalive_interval
         try:
@@ -307,3 +309,4 @@ class HttpProfile:
                 yield b"".join(chunk)
         finally:
             stream.listening = False
+            remote.usage.stream_closed(time.monotonic())

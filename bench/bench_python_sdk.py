@@ -98,6 +98,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--round-seconds", type=float, default=0.03)
     args = parser.parse_args()
+    import conditions  # bench/conditions.py: the command and the load average, printed
+
+    conditions.announce()
     official_src = args.official_src.resolve()
     with tempfile.TemporaryDirectory() as tmp:
         profile = generate_profile(Path(tmp))

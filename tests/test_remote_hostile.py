@@ -560,39 +560,53 @@ async def _fragments(first: str, sent: asyncio.Event, more: asyncio.Event,
     yield last
 
 
-def test_partial_messages_of_all_connections_share_one_budget() -> None:
+def test_partial_messages_of_all_connections_share_one_budget_and_a_peer_holds_its_share() -> None:
     """A WebSocket message in fragments and a request body being read are charged to one
-    budget: past it a second fragment closes its socket (1009) and a body is refused (503,
-    Retry-After); once the first message is whole, its bytes are free again."""
+    budget (here 100 kB), of which one peer holds one largest message (here 70 kB) at most:
+    past its share a peer's second fragment closes its socket (1009) while another peer's is
+    read; past the total a body is refused (503, Retry-After); once a message is whole, its
+    bytes are free again."""
+
+    async def fragment(url: str, size: int, local: str | None = None) -> tuple[
+            Any, asyncio.Future[None], asyncio.Event]:
+        """A socket with the first ``size`` bytes of a message sent (and read: pinged)."""
+        socket = await ws_connect(ws(url), local_addr=(local, 0) if local else None)
+        sent, more = asyncio.Event(), asyncio.Event()
+        head = '{"jsonrpc":"2.0","id":7,"method":"x","params":{"pad":"' + "a" * size
+        sending = asyncio.ensure_future(socket.send(_fragments(head, sent, more, '"}}')))
+        await asyncio.wait_for(sent.wait(), STEP)
+        with contextlib.suppress(websockets.exceptions.ConnectionClosed):
+            await asyncio.wait_for(await socket.ping(), STEP)  # the server has read it
+        return socket, sending, more
 
     async def body() -> None:
-        budget = 100_000
-        async with serving(max_partial_bytes=budget) as url:
-            holder = await ws_connect(ws(url))
-            sent, more = asyncio.Event(), asyncio.Event()
-            sending = asyncio.ensure_future(holder.send(
-                _fragments('{"jsonrpc":"2.0","id":7,"method":"x","params":{"pad":"' + "a" * 60_000,
-                           sent, more, '"}}')))
-            await asyncio.wait_for(sent.wait(), STEP)
-            await asyncio.wait_for(await holder.ping(), STEP)  # the server has read the fragment
-            async with ws_connect(ws(url)) as second:
-                second_sent, never = asyncio.Event(), asyncio.Event()
-                pushing = asyncio.ensure_future(second.send(
-                    _fragments("b" * 60_000, second_sent, never, "")))
-                with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:
-                    await asyncio.wait_for(second.recv(), STEP)
-                assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
-                pushing.cancel()
-            async with httpx2.AsyncClient() as http:
-                padded = {**INIT, "params": {**INIT["params"], "_meta": {"pad": "c" * 60_000}}}  # type: ignore[dict-item]
-                refused = await http.post(url, json=padded, headers=JSON)
+        async with serving(max_partial_bytes=100_000, max_body_bytes=70_000,
+                           max_frame_bytes=70_000) as url:
+            holder, holding, finish = await fragment(url, 60_000)
+            second, pushing, _ = await fragment(url, 20_000)  # the same peer: past its share
+            with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:
+                await asyncio.wait_for(second.recv(), STEP)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+            pushing.cancel()
+            other, other_sending, other_finish = await fragment(url, 30_000, OTHER_PEER)
+            transport = httpx2.AsyncHTTPTransport(local_address=OTHER_PEER)
+            async with httpx2.AsyncClient() as http, httpx2.AsyncClient(transport=transport
+                                                                         ) as from_other:
+                small = {**INIT, "params": {**INIT["params"], "_meta": {"pad": "c" * 20_000}}}  # type: ignore[dict-item]
+                refused = await from_other.post(url, json=small, headers=JSON)  # past the total
                 assert refused.status_code == 503 and refused.headers["retry-after"]
-                more.set()  # the first message is whole: answered (method not found), freed
-                await asyncio.wait_for(sending, STEP)
+                finish.set()  # the first message is whole: read and answered, its bytes freed
+                await asyncio.wait_for(holding, STEP)
                 answer = json.loads(await asyncio.wait_for(holder.recv(), STEP))
-                assert answer["id"] == 7 and "error" in answer  # read, and answered
+                assert answer["id"] == 7 and "error" in answer
+                padded = {**INIT, "params": {**INIT["params"], "_meta": {"pad": "c" * 60_000}}}  # type: ignore[dict-item]
                 assert (await http.post(url, json=padded, headers=JSON)).status_code == 200
-            await holder.close()
+                other_finish.set()  # the other peer's message was read all along
+                await asyncio.wait_for(other_sending, STEP)
+                answer = json.loads(await asyncio.wait_for(other.recv(), STEP))
+                assert answer["id"] == 7 and "error" in answer
+            for socket in (holder, other):
+                await socket.close()
 
     run(body)
 

@@ -16,8 +16,9 @@ Two things happen in the HTTP server, on a WebSocket, before the application see
 * **Fragments.** A message arriving in fragments is held by hypercorn until its last one;
   each socket's message may be ``max_frame_bytes`` long, so a thousand sockets held 16 GiB.
   Its bytes are charged to the endpoint's :class:`~.ledger.ByteBudget` as they arrive
-  (``max_partial_bytes`` across every connection) and given back when the message is whole
-  or the socket closes; a fragment over the budget closes that socket with 1009.
+  (``max_partial_bytes`` across every connection, one largest message per peer) and given
+  back when the message is whole or the socket closes; a fragment over the budget closes
+  that socket with 1009.
 
 And one on HTTP: once an HTTP/2 connection has closed, a response the application still
 sends on one of its streams waits forever for a flow-control window that no task will ever
@@ -37,6 +38,7 @@ from __future__ import annotations
 from typing import Any
 
 from .ledger import ByteBudget, Charge
+from .security import peer_key
 
 __all__ = ["guard"]
 
@@ -84,7 +86,8 @@ def guard(scope: Any, send: Any, budget: ByteBudget) -> tuple[Any, Charge | None
     if handshake is None or not isinstance(buffer, WebsocketBuffer) or buffer.value is not None:
         return send, None
     handshake.extensions = None  # the client's offer, as if it had made none
-    charge = budget.charge()
+    client = scope.get("client")
+    charge = budget.charge(peer_key(str(client[0]) if client else None))
     stream.buffer = _BudgetedBuffer(buffer.max_length, charge)
     return send, charge
 

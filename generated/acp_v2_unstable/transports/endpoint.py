@@ -226,7 +226,9 @@ class AcpEndpoint:
         self.peer_slots = SlotLedger(options.max_connections_per_peer)
         self.principal_slots = SlotLedger(options.max_connections_per_principal)
         self.read_slots = SlotLedger(options.max_connections_per_peer)
-        self.partial_budget = ByteBudget(options.max_partial_bytes)
+        # One peer holds at most one largest message's worth of partial bytes at once.
+        largest = max(options.max_body_bytes, options.max_frame_bytes)
+        self.partial_budget = ByteBudget(options.max_partial_bytes, largest)
         self._reaper: asyncio.Task[None] | None = None
         self._idle_release = IdleRelease() if options.release_memory_when_idle else None
         self.closing = False

@@ -77,7 +77,8 @@ class ServerOptions:
     # A request body must arrive whole within this many seconds of its headers (408).
     body_timeout: float = 30.0
     # The bytes of partial messages held at once across all connections: request bodies
-    # being read and WebSocket messages still arriving in fragments. Past it: 503 with
+    # being read and WebSocket messages still arriving in fragments; one peer holds one
+    # largest message (max_body_bytes, max_frame_bytes) of it at most. Past either: 503 with
     # Retry-After (HTTP), or the socket closed with 1009 (WebSocket).
     max_partial_bytes: int = 64 * 1024 * 1024
     keepalive_interval: float = 15.0  # an SSE comment (HTTP) or a ping (WebSocket)

@@ -69,35 +69,61 @@ class Slot:
 
 
 class ByteBudget:
-    """``total`` bytes shared by every partial message; :meth:`charge` opens an account."""
+    """``total`` bytes shared by every partial message, of which one key (a peer) holds
+    ``share`` at most (None: no share): one peer's sockets cannot spend the whole budget
+    and leave everyone else's bodies refused. :meth:`charge` opens an account."""
 
-    def __init__(self, total: int) -> None:
+    def __init__(self, total: int, share: int | None = None) -> None:
         self.total = total
+        self.share = share
         self.used = 0
+        self._by_key: dict[Hashable, int] = {}
 
-    def charge(self) -> Charge:
-        return Charge(self)
+    def charge(self, key: Hashable | None = None) -> Charge:
+        """An account for one partial message of ``key`` (None: counted in the total only)."""
+        return Charge(self, key)
+
+    def held(self, key: Hashable) -> int:
+        return self._by_key.get(key, 0)
+
+    def _take(self, key: Hashable | None, count: int) -> bool:
+        if self.used + count > self.total:
+            return False
+        if key is not None and self.share is not None:
+            if self._by_key.get(key, 0) + count > self.share:
+                return False
+            self._by_key[key] = self._by_key.get(key, 0) + count
+        self.used += count
+        return True
+
+    def _give(self, key: Hashable | None, count: int) -> None:
+        self.used -= count
+        if key is not None and key in self._by_key:
+            left = self._by_key[key] - count
+            if left > 0:
+                self._by_key[key] = left
+            else:
+                del self._by_key[key]  # no entry per past peer
 
 
 class Charge:
     """The bytes one partial message holds of a :class:`ByteBudget`: :meth:`add` as they
-    arrive (False, adding nothing, when the budget has no room for them), :meth:`clear`
-    once the message is whole or abandoned (idempotent)."""
+    arrive (False, adding nothing, when the budget or its key's share has no room for them),
+    :meth:`clear` once the message is whole or abandoned (idempotent)."""
 
-    __slots__ = ("_budget", "held")
+    __slots__ = ("_budget", "_key", "held")
 
-    def __init__(self, budget: ByteBudget) -> None:
+    def __init__(self, budget: ByteBudget, key: Hashable | None = None) -> None:
         self._budget = budget
+        self._key = key
         self.held = 0
 
     def add(self, count: int) -> bool:
-        budget = self._budget
-        if budget.used + count > budget.total:
+        if not self._budget._take(self._key, count):
             return False
-        budget.used += count
         self.held += count
         return True
 
     def clear(self) -> None:
-        self._budget.used -= self.held
+        self._budget._give(self._key, self.held)
         self.held = 0

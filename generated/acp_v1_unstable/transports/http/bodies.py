@@ -7,9 +7,10 @@ A body is read under four bounds at once: its size (``max_body_bytes``, 413, als
 ``Content-Length``), its time (``body_timeout`` from the first read: 408, for a
 ``Content-Length`` promising more than comes, or a chunked body that never ends), the bytes
 all bodies being read hold together (the endpoint's :class:`~.ledger.ByteBudget`,
-``max_partial_bytes``: 503), and the number of bodies one peer may have in reading at once
-(a :class:`~.ledger.SlotLedger` with the per-peer share: 429): a request still being sent
-holds the server's memory and a task, so it counts.
+``max_partial_bytes``, of which one peer holds one largest message at most: 503), and the
+number of bodies one peer may have in reading at once (a :class:`~.ledger.SlotLedger` with
+the per-peer share: 429): a request still being sent holds the server's memory and a task,
+so it counts.
 
 A refusal made before the body has been read whole is sent at once but completed only when
 the client has sent the rest (discarded, for ``body_timeout`` at most). hypercorn (0.18)
@@ -104,7 +105,7 @@ class BodyReader:
         if slot is None:
             self._events.say("refused a request: its peer has too many bodies in reading")
             return refusal(429, "too many requests from this address at once", RETRY_AFTER)
-        charge = self._budget.charge()
+        charge = self._budget.charge(peer)
         try:
             declared = request.headers.get("content-length")
             if declared is not None and declared.isdigit() and int(declared) > limit:

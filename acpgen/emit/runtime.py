@@ -17,15 +17,16 @@ the ``_package.py`` rendered here naming the package. It is a package, so pytest
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from acpgen.emit.models_plan import type_node
 from acpgen.emit.render import export_sort_key, render_plan
 from acpgen.emit.shipped import RUNTIME_TESTS_DIR
 from acpgen.emit.type_tree import Kind, ListOf, Prim, TypeNode, nodes, qualified
 from acpgen.errors import AcpgenError
-from acpgen.ir.types import Method, SchemaIR, Shape
+from acpgen.ir.types import Method, SchemaIR, Shape, TypeExpr
 from acpgen.shipped.runtime import errors as runtime_errors
 
 if TYPE_CHECKING:
@@ -234,6 +235,39 @@ def runtime_data(ir: SchemaIR) -> RuntimeData:
         permission=SessionMethodNames(permission.wire, _py(ir, permission.params, "sessionId"),
                                       _cancelled_permission(ir, permission)),
     )
+
+
+class SessionScopeRow(NamedTuple):
+    """One row of ``schema.py``'s ``SESSION_SCOPES`` (``contract.SessionScope``)."""
+
+    wire: str
+    creates: bool
+    takes_up: bool
+
+
+def session_scopes(ir: SchemaIR, takes_up: Mapping[str, str]) -> list[SessionScopeRow]:
+    """The methods that create a session (a request whose result has a string ``sessionId``:
+    the schema says it) or take one up (``takes_up``: the manifest's ``[[takes_up_session]]``,
+    which the schema cannot say), in the method table's order."""
+    rows = []
+    for method in ir.methods:
+        result = ir.defs.get(method.result or "") if method.kind == "request" else None
+        member = result.property("sessionId") if result is not None else None
+        creates = member is not None and _names_a_string(ir, member.type)
+        if creates or method.wire in takes_up:
+            rows.append(SessionScopeRow(method.wire, creates, method.wire in takes_up))
+    return rows
+
+
+def _names_a_string(ir: SchemaIR, type_: TypeExpr) -> bool:
+    """A string, or a ``$ref`` to a string primitive (``SessionId``)."""
+    if type_.kind == "primitive":
+        return type_.name == "string"
+    if type_.kind == "ref" and type_.name:
+        target = ir.defs.get(type_.name)
+        primitive = target.primitive if target is not None and target.shape == Shape.PRIMITIVE else None
+        return primitive is not None and _names_a_string(ir, primitive)
+    return False
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,8 @@ The bottom of the generated package beside ``models.py`` (docs/architecture.md, 
 generated package"): the pins, the method table (:func:`acpgen.emit.methods.method_table`),
 the member names of the initialize exchange and the leniency markers
 (:func:`acpgen.emit.runtime.runtime_data`) and the capability gates
-(:func:`acpgen.emit.guards.guard_plan`), laid out by ``templates/schema/schema.py.jinja``
+(:func:`acpgen.emit.guards.guard_plan`) and the methods that create or take up a session
+(:func:`acpgen.emit.runtime.session_scopes`), laid out by ``templates/schema/schema.py.jinja``
 in the row types of the shipped ``contract.py``. What the runtime may read of it is the typed
 stub ``acpgen/shipped/runtime/schema.pyi``.
 """
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING
 from acpgen.emit.guards import guard_plan
 from acpgen.emit.methods import method_table
 from acpgen.emit.render import render_plan
-from acpgen.emit.runtime import RuntimeData, runtime_data
+from acpgen.emit.runtime import RuntimeData, runtime_data, session_scopes
 
 if TYPE_CHECKING:
     from acpgen.model.generation import GenerationModel
@@ -31,6 +32,7 @@ def schema_text(model: GenerationModel, runtime: RuntimeData) -> str:
     return render_plan(
         TEMPLATE, method_table(model, manifest), guard_plan(model, manifest), runtime,
         pins={i.name: i.sha256 for i in model.pinned_inputs},
+        session_scopes=session_scopes(model.ir, manifest.takes_up_session),
         roster_revision=model.roster.revision,
         upstream_commit=model.roster.commit,
     )

@@ -39,7 +39,8 @@ ROOT_PREFIX = {"agent": "agentCapabilities", "client": "clientCapabilities"}
 _GATE_KEYS = {"method", "sender", "in", "select", "equals", "capability", "kind", "condition",
               "requirements", "note"}
 _PATH_KEYS = {"method", "sender", "in", "select", "requirements", "note"}
-_TOP_KEYS = {"initialize_first", "unadvertised", "gate", "absolute_path", "not_a_gate", "ungated"}
+_TOP_KEYS = {"initialize_first", "unadvertised", "gate", "absolute_path", "not_a_gate", "ungated",
+             "takes_up_session"}
 
 
 @dataclass(frozen=True)
@@ -109,6 +110,10 @@ class Manifest:
     # [[ungated]]: method -> why no capability gates it (every method of a surface manifest is
     # either gated or listed here, so a new method is reviewed, not silently ungated)
     ungated: dict[str, str] = field(default_factory=dict)
+    # [[takes_up_session]]: method -> why its params' sessionId names a session the sender
+    # takes up (load, resume) rather than one it holds: the schema cannot say it, the remote
+    # transports route by it (schema.py's SESSION_SCOPES, acpgen/emit/runtime.py)
+    takes_up_session: dict[str, str] = field(default_factory=dict)
 
     def cited(self) -> set[str]:
         ids = {r for g in self.gates for r in g.requirements}
@@ -230,7 +235,28 @@ class _Validator:
             if g.method in ungated and not g.select:
                 raise self.fail("ungated", f"{g.method!r} is gated whole by a [[gate]]")
         return Manifest(gates, paths, exempt, first, not_a_gate,
-                        self.requirement_ids("unadvertised", ids) if ids is not None else (), ungated)
+                        self.requirement_ids("unadvertised", ids) if ids is not None else (), ungated,
+                        self.takes_up_session(self.array(data, "takes_up_session")))
+
+    def takes_up_session(self, entries: list[Any]) -> dict[str, str]:
+        """``[[takes_up_session]]``: requests whose params carry the ``sessionId`` they take up."""
+        found: dict[str, str] = {}
+        for i, e in enumerate(entries, 1):
+            entry = f"takes_up_session #{i}"
+            if not isinstance(e, dict) or set(e) != {"method", "reason"} or not str(e["reason"]).strip():
+                raise self.fail(entry, "needs exactly the keys method and reason (not empty)")
+            wire = str(e["method"])
+            method = self.ir.method(wire)
+            if method is None:
+                raise self.unknown_method(entry, wire)
+            params = self.ir.defs.get(method.params or "")
+            member = params.property("sessionId") if params is not None else None
+            if method.kind != "request" or member is None:
+                raise self.fail(entry, f"{wire!r} is no request whose params carry a sessionId")
+            if wire in found:
+                raise self.fail(entry, f"{wire!r} is listed twice")
+            found[wire] = str(e["reason"])
+        return found
 
     def array(self, data: dict[str, Any], key: str) -> list[Any]:
         value = data.get(key, [])

@@ -22,6 +22,7 @@ from acp_v1.contract import (
     MethodSpec,
     PathRule,
     SessionMethod,
+    SessionScope,
     Side,
 )
 from acp_v1.models import (
@@ -1167,6 +1168,16 @@ INITIALIZE: Final[Handshake] = Handshake(
 CANCEL: Final[SessionMethod] = SessionMethod("session/cancel", "session_id")
 PERMISSION: Final[SessionMethod] = SessionMethod("session/request_permission", "session_id")
 CANCELLED_PERMISSION: Final[Mapping[str, Any]] = {"outcome": {"outcome": "cancelled"}}
+# The methods that create a session (their result's sessionId: from the schema) or take one up
+# (their params' sessionId names a session the sender takes up: [[takes_up_session]] of the
+# capabilities manifest), which the remote transports route by.
+SESSION_SCOPES: Final[Mapping[str, SessionScope]] = MappingProxyType(
+    {
+        "session/new": SessionScope("session/new", creates=True, takes_up=False),
+        "session/load": SessionScope("session/load", creates=False, takes_up=True),
+        "session/resume": SessionScope("session/resume", creates=False, takes_up=True),
+    }
+)
 
 # ---- Capability gates (schema/capabilities.toml) -----------------------------------------
 

@@ -109,6 +109,20 @@ class Handshake:
 
 
 @dataclass(frozen=True)
+class SessionScope:
+    """How one method's message reaches a session, for a transport that routes by session (the
+    remote ones: which stream, which connection holds it).
+
+    ``creates``: the ``sessionId`` of its result names a session it made (``session/new``);
+    ``takes_up``: the ``sessionId`` of its params names a session the sending connection
+    takes up rather than one it holds (``session/load``, ``session/resume``)."""
+
+    wire: str
+    creates: bool
+    takes_up: bool
+
+
+@dataclass(frozen=True)
 class SessionMethod:
     """A method the runtime handles itself for one session (cancel, permission requests)."""
 

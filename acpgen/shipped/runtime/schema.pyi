@@ -21,6 +21,7 @@ from .contract import (
     MethodSpec,
     PathRule,
     SessionMethod,
+    SessionScope,
     Side,
 )
 
@@ -46,6 +47,8 @@ INITIALIZE: Final[Handshake]
 CANCEL: Final[SessionMethod]
 PERMISSION: Final[SessionMethod]
 CANCELLED_PERMISSION: Final[Mapping[str, Any]]  # the wire result answering a cancelled permission
+# The methods that create or take up a session, by wire name (every other one: neither).
+SESSION_SCOPES: Final[Mapping[str, SessionScope]]
 
 # ---- capability gates (schema/capabilities.toml)
 AgentCapabilityPath: TypeAlias = str  # a Literal of the dotted paths in agentCapabilities

@@ -24,7 +24,7 @@ from ..errors import CANCEL_REQUEST_METHOD
 from ..framing import encode_message
 from ..recording import Record, TraceWriter, connection_trace_paths
 from ..transport import End, Route
-from .channel import ATTACH_METHODS, MessageChannel
+from .channel import MessageChannel
 from .extra import missing_extra
 from .idle_release import IdleRelease
 from .ledger import ByteBudget, Slot, SlotLedger
@@ -39,7 +39,7 @@ from .security import (
     principal_of,
     quiet_header_logs,
 )
-from .sessions import SessionRegistry
+from .sessions import SessionRegistry, creates_session, takes_up_session
 from .usage import Usage
 
 try:
@@ -122,7 +122,7 @@ class RemoteConnection:
         if session_id is None or route.method is None:
             return True
         registry = self.endpoint.sessions
-        if route.method in ATTACH_METHODS:
+        if takes_up_session(route.method):
             return registry.may_attach(session_id, self.id, self.principal)
         if registry.known(session_id):
             return registry.attach(session_id, self.id, self.principal)
@@ -133,7 +133,7 @@ class RemoteConnection:
         self.usage.message(self.last_activity)
         if route.is_request and route.key is not None and route.method is not None:
             self.inflight[route.key] = route
-            if route.method in ATTACH_METHODS and route.session_id is not None:
+            if takes_up_session(route.method) and route.session_id is not None:
                 self.attaching[route.session_id] = self.attaching.get(route.session_id, 0) + 1
 
     def answered(self, route: Route) -> tuple[str, str | None]:
@@ -149,7 +149,7 @@ class RemoteConnection:
             return
         method, session_id = self.answered(route)
         self.inflight.pop(route.key, None)
-        if method in ATTACH_METHODS and session_id is not None:
+        if takes_up_session(method) and session_id is not None:
             left = self.attaching.pop(session_id, 1) - 1
             if left:
                 self.attaching[session_id] = left
@@ -159,7 +159,7 @@ class RemoteConnection:
             if not route.failed and registry.attach(session_id, self.id, self.principal):
                 self.session_opened(session_id)
         created = route.result_session_id
-        if created is not None and method in ("session/new", "session/fork"):
+        if created is not None and creates_session(method):
             self.endpoint.sessions.attach(created, self.id, self.principal)
             self.session_opened(created)
 

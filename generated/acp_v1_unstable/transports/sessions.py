@@ -23,7 +23,23 @@ from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass
 
-__all__ = ["SessionRegistry"]
+from ..schema import SESSION_SCOPES
+
+__all__ = ["SessionRegistry", "creates_session", "takes_up_session"]
+
+
+def takes_up_session(method: str | None) -> bool:
+    """Whether ``method``'s params name a session the sending connection takes up (``session/load``,
+    ``session/resume``: rows of ``schema.SESSION_SCOPES``), not one it holds: it needs no
+    ``Acp-Session-Id``, and its answer goes on the connection's stream."""
+    scope = SESSION_SCOPES.get(method or "")
+    return scope is not None and scope.takes_up
+
+
+def creates_session(method: str | None) -> bool:
+    """Whether ``method``'s result names a session it made (``session/new``: the schema's)."""
+    scope = SESSION_SCOPES.get(method or "")
+    return scope is not None and scope.creates
 
 
 @dataclass

@@ -16,14 +16,9 @@ from ..framing import Oversized
 from ..recording import Sender, TraceWriter
 from ..transport import NOT_SENT, SENT, Inbound
 
-__all__ = ["ATTACH_METHODS", "MessageChannel", "Outbox"]
+__all__ = ["MessageChannel", "Outbox"]
 
 _SNIFF_BYTES = 64 * 1024  # as framing.py: what of an oversized frame is kept to find its id
-
-# Methods whose sessionId names a session the connection takes up (not one it already
-# has): no Acp-Session-Id is required for them, and their responses go on the
-# connection-scoped stream (the client may not have the session's stream yet).
-ATTACH_METHODS = frozenset({"session/load", "session/resume", "session/fork"})
 
 
 class Outbox(Protocol):

@@ -18,8 +18,8 @@ import time
 from collections.abc import AsyncIterator, Hashable
 
 from ...errors import InvalidRequestError, ParseError, RpcError
+from ...schema import INITIALIZE
 from ...transport import Inbound, Route, decode_inbound, route_of_frame
-from ..channel import ATTACH_METHODS
 from ..endpoint import (
     CONNECTION_HEADER,
     RETRY_AFTER,
@@ -31,6 +31,7 @@ from ..endpoint import (
 )
 from ..extra import missing_extra
 from ..ids import echoable
+from ..sessions import takes_up_session
 from .bodies import BodyReader, after_body
 from .sse import KEEPALIVE, encode_event
 
@@ -80,7 +81,7 @@ class HttpConnection(RemoteConnection):
         session_id = route.session_id
         if route.is_response and route.key is not None:
             method, session_id = self.answered(route)
-            if method in ATTACH_METHODS:
+            if takes_up_session(method):
                 session_id = None  # the client may not have the session's stream yet
         # While a session is being loaded, its replay and the load's answer share the
         # connection's stream: one stream keeps them in order (updates before the answer).
@@ -197,7 +198,7 @@ class HttpProfile:
             return _rpc_refusal(InvalidRequestError())  # no id to answer it under: not run
         route = inbound.route
         headers = request.headers
-        opening = route.method == "initialize" and route.key is not None
+        opening = route.method == INITIALIZE.wire and route.key is not None
         if opening and not headers.get(CONNECTION_HEADER):
             return await self._initialize(inbound, principal, request.scope)
         found = self._lookup(headers, principal)
@@ -210,7 +211,7 @@ class HttpProfile:
     ) -> Response:
         route = inbound.route
         session_id = route.session_id
-        attaching = route.method in ATTACH_METHODS
+        attaching = takes_up_session(route.method)
         scoped = session_id is not None and route.method is not None and not attaching
         if scoped and header_session is None:
             return refusal(400, "missing Acp-Session-Id")

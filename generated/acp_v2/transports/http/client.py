@@ -13,11 +13,13 @@ import contextlib
 from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
 
+from ...schema import INITIALIZE
 from ...transport import End, Inbound, decode_inbound, route_of_frame
-from ..channel import ATTACH_METHODS, MessageChannel
+from ..channel import MessageChannel
 from ..dial import Dial, RemoteRefused, ssl_context, started
 from ..extra import missing_extra
 from ..security import quiet_header_logs
+from ..sessions import takes_up_session
 
 try:
     import httpx2
@@ -79,7 +81,7 @@ class _HttpLink:
         route = route_of_frame(frame)  # filled by the engine as it encoded the frame
         headers = {**self.headers, "Content-Type": "application/json"}
         if self.connection_id is None:
-            if route.method != "initialize":
+            if route.method != INITIALIZE.wire:
                 raise ConnectionError("initialize first: it opens the HTTP connection")
             await self._initialize(frame, headers)
             return
@@ -90,11 +92,11 @@ class _HttpLink:
             if session_id is not None:
                 headers["Acp-Session-Id"] = session_id
         elif session_id is not None and route.method is not None:
-            if route.method not in ATTACH_METHODS:
+            if not takes_up_session(route.method):
                 headers["Acp-Session-Id"] = session_id
             # The session's stream is open before its first message (the RFD's resume flow
             # opens it before session/load), so what the agent sends for it goes there.
-            await self._open_stream(session_id, required=route.method not in ATTACH_METHODS)
+            await self._open_stream(session_id, required=not takes_up_session(route.method))
         response = await self._send(frame, headers)
         if response.status_code not in (200, 202):
             raise RemoteRefused(response.status_code, f"POST {route.method or 'response'}")
@@ -113,7 +115,7 @@ class _HttpLink:
         response = await self._send(frame, headers)
         connection_id = response.headers.get("acp-connection-id")
         if response.status_code != 200 or not connection_id:
-            raise RemoteRefused(response.status_code, "initialize")
+            raise RemoteRefused(response.status_code, INITIALIZE.wire)
         self.connection_id = connection_id
         assert self.channel is not None
         await self.channel.feed(response.content)

@@ -1732,15 +1732,33 @@ CANCELLED_PERMISSION: Final[Mapping[str, Any]] = {"outcome": {"outcome": "cancel
 # The methods that create a session (their result's sessionId: from the schema) or take one up
 # (their params' sessionId names a session the sender takes up: [[takes_up_session]] of the
 # capabilities manifest), which the remote transports route by.
-SESSION_SCOPES: Final[Mapping[str, SessionScope]] = MappingProxyType(
-    {
-        "session/new": SessionScope("session/new", creates=True, takes_up=False),
-        "session/load": SessionScope("session/load", creates=False, takes_up=True),
-        "session/fork": SessionScope("session/fork", creates=True, takes_up=True),
-        "session/resume": SessionScope("session/resume", creates=False, takes_up=True),
-        "nes/start": SessionScope("nes/start", creates=True, takes_up=False),
-    }
-)
+SESSION_SCOPES: Final[Mapping[str, SessionScope]] = {
+    "session/new": SessionScope(
+        wire="session/new",
+        creates=True,
+        takes_up=False,
+    ),
+    "session/load": SessionScope(
+        wire="session/load",
+        creates=False,
+        takes_up=True,
+    ),
+    "session/fork": SessionScope(
+        wire="session/fork",
+        creates=True,
+        takes_up=True,
+    ),
+    "session/resume": SessionScope(
+        wire="session/resume",
+        creates=False,
+        takes_up=True,
+    ),
+    "nes/start": SessionScope(
+        wire="nes/start",
+        creates=True,
+        takes_up=False,
+    ),
+}
 
 # ---- Capability gates (schema/capabilities.toml) -----------------------------------------
 

@@ -707,12 +707,18 @@ CANCELLED_PERMISSION: Final[Mapping[str, Any]] = {"outcome": {"outcome": "cancel
 # The methods that create a session (their result's sessionId: from the schema) or take one up
 # (their params' sessionId names a session the sender takes up: [[takes_up_session]] of the
 # capabilities manifest), which the remote transports route by.
-SESSION_SCOPES: Final[Mapping[str, SessionScope]] = MappingProxyType(
-    {
-        "session/new": SessionScope("session/new", creates=True, takes_up=False),
-        "session/resume": SessionScope("session/resume", creates=False, takes_up=True),
-    }
-)
+SESSION_SCOPES: Final[Mapping[str, SessionScope]] = {
+    "session/new": SessionScope(
+        wire="session/new",
+        creates=True,
+        takes_up=False,
+    ),
+    "session/resume": SessionScope(
+        wire="session/resume",
+        creates=False,
+        takes_up=True,
+    ),
+}
 
 # ---- Capability gates (schema/capabilities.toml) -----------------------------------------
 

@@ -18,7 +18,7 @@ from collections.abc import Hashable
 from ...errors import ResourceNotFoundError
 from ...framing import decode_frame, encode_message
 from ..channel import Envelope, inspect_message
-from ..endpoint import AcpEndpoint, RemoteConnection
+from ..endpoint import PARTIAL_SCOPE_KEY, AcpEndpoint, RemoteConnection
 from ..extra import missing_extra
 from ..ids import echoable, invalid_id_answer
 
@@ -138,6 +138,7 @@ class WebSocketProfile:
             return
         remote = opened
         assert isinstance(remote, WebSocketConnection)
+        remote.partial = websocket.scope.get(PARTIAL_SCOPE_KEY)  # serve_app's (hypercorn)
         headers = {"acp-connection-id": remote.id, **self.endpoint.cookie_headers()}
         await websocket.accept(headers=[(k.encode(), v.encode()) for k, v in headers.items()])
         remote.websocket = websocket

@@ -108,7 +108,6 @@ def main() -> None:
         official = importlib.import_module("acp.schema")
         ours = importlib.import_module("acp_profile.schema")
         same_wire(ours, official)
-        print(f"load average: {Path('/proc/loadavg').read_text().split()[:3]}")
         print(f"{'message':<32} {'operation':<14} {'profile µs':>11} {'official µs':>12} {'profile/official':>17}")
         by_op: dict[str, list[float]] = {op: [] for op in OPERATIONS}
         for label, name, data in MESSAGES:

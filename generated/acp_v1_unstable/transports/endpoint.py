@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections.abc import AsyncIterator, Callable, Hashable
@@ -24,8 +23,8 @@ from typing import Any, TypeVar
 from ..errors import CANCEL_REQUEST_METHOD
 from ..framing import encode_message
 from ..recording import Record, TraceWriter, connection_trace_paths
-from ..transport import End
-from .channel import ATTACH_METHODS, Envelope, MessageChannel
+from ..transport import End, Route
+from .channel import ATTACH_METHODS, MessageChannel
 from .extra import missing_extra
 from .idle_release import IdleRelease
 from .ledger import ByteBudget, Charge, Slot, SlotLedger
@@ -99,7 +98,7 @@ class RemoteConnection:
         options = endpoint.options
         self.last_activity = time.monotonic()
         self.usage = Usage(self.last_activity, websocket=self.socket)
-        self.inflight: dict[str, tuple[str, str | None]] = {}  # client request -> method, session
+        self.inflight: dict[str, Route] = {}  # the client's requests not yet answered, by key
         self.attaching: dict[str, int] = {}  # session -> its session/load ... requests in flight
         self.ended = False
         self.trace = endpoint.new_trace()
@@ -120,34 +119,41 @@ class RemoteConnection:
 
     # -- inbound: what the client may send -------------------------------------------
 
-    def admit(self, envelope: Envelope) -> bool:
+    def admit(self, route: Route) -> bool:
         """Whether the message may reach the agent: it names no session another connection
         holds. A session this connection takes up (session/load ...) is attached to it once
         the agent's answer is a success (:meth:`sent`): asking claims nothing."""
-        session_id = envelope.session_id
-        if session_id is None or envelope.method is None:
+        session_id = route.session_id
+        if session_id is None or route.method is None:
             return True
         registry = self.endpoint.sessions
-        if envelope.method in ATTACH_METHODS:
+        if route.method in ATTACH_METHODS:
             return registry.may_attach(session_id, self.id, self.principal)
         if registry.known(session_id):
             return registry.attach(session_id, self.id, self.principal)
         return True  # never seen here: the agent answers for it
 
-    def received(self, envelope: Envelope) -> None:
+    def received(self, route: Route) -> None:
         self.last_activity = time.monotonic()
         self.usage.message(self.last_activity)
-        if envelope.is_request and envelope.key is not None and envelope.method is not None:
-            self.inflight[envelope.key] = (envelope.method, envelope.session_id)
-            if envelope.method in ATTACH_METHODS and envelope.session_id is not None:
-                self.attaching[envelope.session_id] = self.attaching.get(envelope.session_id, 0) + 1
+        if route.is_request and route.key is not None and route.method is not None:
+            self.inflight[route.key] = route
+            if route.method in ATTACH_METHODS and route.session_id is not None:
+                self.attaching[route.session_id] = self.attaching.get(route.session_id, 0) + 1
 
-    def sent(self, envelope: Envelope) -> None:
-        """The frame of ``envelope`` has gone out (or is queued to): the bookkeeping."""
+    def answered(self, route: Route) -> tuple[str, str | None]:
+        """The method and session of the client's request a response (``route``) answers
+        (``("", None)`` for none of them)."""
+        asked = self.inflight.get(route.key or "") if route.is_response else None
+        return ("", None) if asked is None else (asked.method or "", asked.session_id)
+
+    def sent(self, route: Route) -> None:
+        """The frame of ``route`` has gone out (or is queued to): the bookkeeping."""
         self.last_activity = time.monotonic()
-        if not envelope.is_response or envelope.key is None:
+        if not route.is_response or route.key is None:
             return
-        method, session_id = self.inflight.pop(envelope.key, ("", None))
+        method, session_id = self.answered(route)
+        self.inflight.pop(route.key, None)
         if method in ATTACH_METHODS and session_id is not None:
             left = self.attaching.pop(session_id, 1) - 1
             if left:
@@ -155,9 +161,9 @@ class RemoteConnection:
             # The agent took the session up for this connection: it is this one's now (asking
             # claimed nothing, sessions.py); taken meanwhile by another, that one keeps it.
             registry = self.endpoint.sessions
-            if not envelope.failed and registry.attach(session_id, self.id, self.principal):
+            if not route.failed and registry.attach(session_id, self.id, self.principal):
                 self.session_opened(session_id)
-        created = envelope.result_session_id
+        created = route.result_session_id
         if created is not None and method in ("session/new", "session/fork"):
             self.endpoint.sessions.attach(created, self.id, self.principal)
             self.session_opened(created)
@@ -197,9 +203,9 @@ class RemoteConnection:
 
     async def cancel_inflight(self) -> None:
         """Cancel what the client still waits for: each request gets its -32800 answer."""
-        for key in list(self.inflight):
-            cancel = {"jsonrpc": "2.0", "method": CANCEL_REQUEST_METHOD}
-            cancel["params"] = {"requestId": json.loads(key)}  # type: ignore[assignment]
+        for route in list(self.inflight.values()):
+            params = {"requestId": route.id}
+            cancel = {"jsonrpc": "2.0", "method": CANCEL_REQUEST_METHOD, "params": params}
             self.channel.feed_nowait(encode_message(cancel).rstrip(b"\n"), heard=False)
 
 

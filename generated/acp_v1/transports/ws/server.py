@@ -11,13 +11,12 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import json
 import time
 from collections.abc import Hashable
 
 from ...errors import ResourceNotFoundError
-from ...framing import decode_frame, encode_message
-from ..channel import Envelope, inspect_message
+from ...framing import encode_message
+from ...transport import NO_ROUTE, Route, decode_inbound, route_of_frame, routed
 from ..endpoint import PARTIAL_SCOPE_KEY, AcpEndpoint, RemoteConnection
 from ..extra import missing_extra
 from ..ids import echoable, invalid_id_answer
@@ -33,9 +32,6 @@ __all__ = ["WebSocketConnection", "WebSocketProfile"]
 _WS_TOO_BIG = 1009  # RFC 6455: message too big
 _WS_GOING_AWAY = 1001
 _FLUSH_SECONDS = 2.0  # at the end, how long the frames still queued may take to go out
-# How the engine's notifications begin (rpc.Connection.notify builds them in this order):
-# they need none of the bookkeeping of RemoteConnection.sent, so they are not parsed again.
-_NOTIFICATION = b'{"jsonrpc":"2.0","method":'
 
 
 class WebSocketConnection(RemoteConnection):
@@ -76,14 +72,11 @@ class WebSocketConnection(RemoteConnection):
         self._queue(frame)
 
     def _queue(self, frame: bytes) -> None:
-        envelope = None if frame.startswith(_NOTIFICATION) else inspect_message(decode_frame(frame))
+        route = route_of_frame(frame)  # filled by the engine as it encoded the frame
         self._outgoing.append(frame)
         if self._writer is None:
             self._writer = asyncio.get_running_loop().create_task(self._write_queued())
-        if envelope is None:
-            self.last_activity = time.monotonic()  # all that sent() does for a notification
-        else:
-            self.sent(envelope)
+        self.sent(route)
 
     async def _write_queued(self) -> None:
         """Send the queued frames in order, until none is left (then the task ends)."""
@@ -164,26 +157,28 @@ class WebSocketProfile:
                 await websocket.close(_WS_TOO_BIG, f"message over {limit} bytes")
                 return
             try:
-                decoded = decode_frame(frame)
+                inbound = decode_inbound(frame)  # once: the engine takes the decoded message
             except (ValueError, RecursionError):
-                decoded = None  # the engine answers -32700
-            if not echoable(decoded):  # no id to answer it under: answered here, never run
+                remote.received(NO_ROUTE)
+                await remote.channel.feed(frame)  # the engine answers -32700
+                continue
+            if not echoable(inbound.message):  # no id to answer it under: answered here, never run
                 remote.usage.message(time.monotonic())
                 remote.channel.heard(frame)
                 await remote.channel.send(invalid_id_answer())
                 continue
-            envelope = inspect_message(decoded)
-            if not remote.admit(envelope):
+            route = inbound.route
+            if not remote.admit(route):
                 remote.channel.heard(frame)
-                await self._refuse(remote, envelope)
+                await self._refuse(remote, route)
                 continue
-            remote.received(envelope)
-            await remote.channel.feed(frame)
+            remote.received(route)
+            await remote.channel.feed(inbound)
 
-    async def _refuse(self, remote: WebSocketConnection, envelope: Envelope) -> None:
+    async def _refuse(self, remote: WebSocketConnection, route: Route) -> None:
         """Another connection's session: answered as unknown, never passed to the agent."""
-        if not envelope.is_request or envelope.key is None:
+        if not route.is_request:
             return
-        error = ResourceNotFoundError(data={"sessionId": envelope.session_id})
-        response = {"jsonrpc": "2.0", "id": json.loads(envelope.key), "error": error.to_json()}
-        await remote.channel.send(encode_message(response))
+        error = ResourceNotFoundError(data={"sessionId": route.session_id})
+        response = {"jsonrpc": "2.0", "id": route.id, "error": error.to_json()}
+        await remote.channel.send(routed(encode_message(response), response))

@@ -28,6 +28,7 @@ PACKAGE = (__package__ or "").rpartition(".")[0]  # the generated package
 PERMISSION_GRACE_SECONDS = 2.0  # a cancelled turn's wait for a pending permission answer
 Kind = models.PermissionOptionKind
 OPTIONS = [("allow", "Allow", Kind.ALLOW_ONCE), ("reject", "Reject", Kind.REJECT_ONCE)]
+Turn = tuple[list[models.ContentBlock], str]  # what the user sent (every block), what was said
 
 
 class EchoAgent(Agent):
@@ -36,9 +37,9 @@ class EchoAgent(Agent):
 
     def __init__(self) -> None:
         self._cancelled: dict[str, asyncio.Event] = {}
-        # What each session's turns said (user text, agent text): kept only where a
+        # What each session's turns said (the user's blocks, the agent's text): kept only where a
         # session outlives its connection (RemoteEchoAgent passes a shared dict).
-        self._transcripts: dict[str, list[tuple[str, str]]] | None = None
+        self._transcripts: dict[str, list[Turn]] | None = None
 
     async def session_new(self, params: models.NewSessionRequest) -> models.NewSessionResponse:
         session_id = f"echo-{uuid.uuid4().hex}"
@@ -76,7 +77,9 @@ class EchoAgent(Agent):
             await self._say(session_id, chunk)
             said.append(chunk)
         if self._transcripts is not None:
-            self._transcripts.setdefault(session_id, []).append((text, "".join(said)))
+            self._transcripts.setdefault(session_id, []).append(
+                (list(params.prompt), "".join(said))
+            )
         stop = models.StopReason.CANCELLED if cancelled.is_set() else models.StopReason.END_TURN
         return models.PromptResponse(stop_reason=stop)
 
@@ -121,7 +124,7 @@ class RemoteEchoAgent(EchoAgent):
 
     agent_capabilities = models.AgentCapabilities(load_session=True)
 
-    def __init__(self, transcripts: dict[str, list[tuple[str, str]]]) -> None:
+    def __init__(self, transcripts: dict[str, list[Turn]]) -> None:
         super().__init__()
         self._transcripts = transcripts
 
@@ -129,13 +132,12 @@ class RemoteEchoAgent(EchoAgent):
         turns = (self._transcripts or {}).get(params.session_id)
         if turns is None:
             raise ResourceNotFoundError(data={"sessionId": params.session_id})
-        for user_text, agent_text in turns:
-            await self.connection.session_update(
-                session_id=params.session_id,
-                update=models.SessionUpdateUserMessageChunk(
-                    content=models.ContentBlockText(text=user_text)
-                ),
-            )
+        for blocks, agent_text in turns:
+            for block in blocks:  # the whole prompt as it came: text, images, resources, links
+                await self.connection.session_update(
+                    session_id=params.session_id,
+                    update=models.SessionUpdateUserMessageChunk(content=block),
+                )
             await self._say(params.session_id, agent_text)
         return models.LoadSessionResponse()
 
@@ -145,7 +147,7 @@ async def serve(listen: str) -> None:
     on stderr. The agents of all connections share the transcripts (sessions outlive them)."""
     from ..remote import run_remote_agent  # the `remote` extra, imported only when asked for
 
-    transcripts: dict[str, list[tuple[str, str]]] = {}
+    transcripts: dict[str, list[Turn]] = {}
     await run_remote_agent(lambda: RemoteEchoAgent(transcripts), listen)
 
 

@@ -556,7 +556,7 @@ def test_a_batch_that_crashes_the_agent_leaves_the_other_probes_judged(runs: dic
         runner.run("batch")
         judged_batch = advisories.batches(AgentKit(runner, Validator("acp_v1")))
     assert judged_batch["status"] == "fail", judged_batch
-    assert "in batch: the agent closed its output" in judged_batch["message"], judged_batch
+    assert "in batch: the peer ended the run with it outstanding" in judged_batch["message"], judged_batch
 
 
 @pytest.mark.slow

@@ -21,7 +21,10 @@ that message is checked on ours only.
 Run: ``.venv/bin/python bench/bench_models.py`` (about 10 s; ``--rounds N``, ``--import``
 adds the import time of both modules in fresh processes; ``--unknown-members-cost`` adds a
 column timed on a copy of the generated module whose objects drop unknown members
-(``extra="ignore"``, what the official models do), which shows what keeping them costs).
+(``extra="ignore"``, what the official models do), which shows what keeping them costs;
+``--entry-cost`` adds the models' own ``model_validate``/``model_validate_json``, which repair
+an explicit None and the schema's leniency markers after a failed validation, against
+pydantic.BaseModel's methods on the same classes: what valid input pays for the repairs).
 """
 
 from __future__ import annotations
@@ -198,6 +201,28 @@ def import_time(module: str, path: Path | None, runs: int) -> float:
     return statistics.median(times)
 
 
+def entry_cost(ours: Any, rounds: int, round_seconds: float) -> None:
+    """The models' entry points (``model_base.Model.model_validate``/``model_validate_json``,
+    which repair an explicit None and the schema's leniency markers after a failed strict
+    validation) against pydantic.BaseModel's own methods called on the same classes, paired:
+    the ratio is BaseModel's time / ours (1.00x: valid input pays nothing for the repairs)."""
+    from pydantic import BaseModel
+
+    print(f"{'message':<32} {'operation':<14} {'Model µs':>10} {'BaseModel µs':>14} {'ratio':>7}")
+    for label, name, data in MESSAGES:
+        cls = getattr(ours, name)
+        raw = json.dumps(data).encode()
+        pairs = {
+            "validate": ((cls.model_validate, data),
+                         (lambda d, c=cls: BaseModel.model_validate.__func__(c, d), data)),
+            "validate_json": ((cls.model_validate_json, raw),
+                              (lambda d, c=cls: BaseModel.model_validate_json.__func__(c, d), raw)),
+        }
+        for op, (mine, base) in pairs.items():
+            ratio, us_mine, us_base = paired_ratio(mine, base, rounds, round_seconds)
+            print(f"{label:<32} {op:<14} {us_mine:>10.2f} {us_base:>14.2f} {ratio:>6.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=9, help="paired rounds per figure (median)")
@@ -205,6 +230,9 @@ def main() -> None:
     parser.add_argument("--import", dest="imports", action="store_true", help="also time the imports")
     parser.add_argument("--unknown-members-cost", dest="reference", action="store_true",
                         help='also time a copy of acp_v1.models that drops unknown members (extra="ignore")')
+    parser.add_argument("--entry-cost", dest="entry_cost", action="store_true",
+                        help="also time the models' own model_validate/model_validate_json against "
+                        "pydantic.BaseModel's on the same classes (what the repairs cost valid input)")
     args = parser.parse_args()
     import conditions  # bench/conditions.py: the command and the load average, printed
 
@@ -230,6 +258,8 @@ def main() -> None:
                 line += f" {paired_ratio(reference, theirs[op], args.rounds, args.round_seconds)[0]:>8.2f}x"
             print(line)
     print(f"lowest ratio: {worst:.2f}x (goal: every ratio >= 1.00x)")
+    if args.entry_cost:
+        entry_cost(ours, args.rounds, args.round_seconds)
     if args.imports:
         runs = 7
         a = import_time("acp_v1.models", GENERATED, runs)

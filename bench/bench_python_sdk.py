@@ -98,6 +98,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--round-seconds", type=float, default=0.03)
     args = parser.parse_args()
+    import conditions  # bench/conditions.py: the command and the load average, printed
+
+    conditions.announce()
     official_src = args.official_src.resolve()
     with tempfile.TemporaryDirectory() as tmp:
         profile = generate_profile(Path(tmp))
@@ -105,7 +108,6 @@ def main() -> None:
         official = importlib.import_module("acp.schema")
         ours = importlib.import_module("acp_profile.schema")
         same_wire(ours, official)
-        print(f"load average: {Path('/proc/loadavg').read_text().split()[:3]}")
         print(f"{'message':<32} {'operation':<14} {'profile µs':>11} {'official µs':>12} {'profile/official':>17}")
         by_op: dict[str, list[float]] = {op: [] for op in OPERATIONS}
         for label, name, data in MESSAGES:

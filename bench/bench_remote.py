@@ -68,6 +68,12 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
+def cpu_seconds(pid: int) -> float:
+    """The process' CPU time so far (user + system), from /proc/PID/stat."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def fds(pid: int) -> int:
     return len(os.listdir(f"/proc/{pid}/fd"))
 
@@ -82,6 +88,7 @@ class Result:
     rss_kib: dict[str, int] = field(default_factory=dict)
     fds: dict[str, int] = field(default_factory=dict)
     blocks: dict[str, int] = field(default_factory=dict)
+    server_cpu: float = 0.0  # the server's CPU seconds over the round (user + system)
 
 
 def request(req_id: int, method: str, params: dict[str, Any]) -> str:
@@ -300,10 +307,11 @@ async def one_round(name: str, pid: int, url: str, args: argparse.Namespace) -> 
         reason = repr(failed[0].exception()) if failed else f"not open after {GUARD:g} s: {waiting}"
         raise SystemExit(f"{name}: {len(failed)} of {len(clients)} connections failed while "
                          f"opening: {reason}")
-    start = time.monotonic()
+    start, cpu = time.monotonic(), cpu_seconds(pid)
     go.set()
     await asyncio.wait_for(asyncio.gather(*clients), GUARD)
     result.seconds = time.monotonic() - start
+    result.server_cpu = cpu_seconds(pid) - cpu
     sampling = False
     await sampler
     result.rss_kib["during"], result.fds["during"] = peak
@@ -343,6 +351,11 @@ def report(result: Result, args: argparse.Namespace) -> dict[str, Any]:
     return {
         "updates": result.updates, "expected": expected, "problems": result.problems[:5],
         "updates_per_s": round(result.updates / result.seconds) if result.seconds else 0,
+        # What an update costs the server, whatever share of the cores it got: the figure
+        # to compare on a loaded machine, where updates per second follow the scheduler.
+        "server_cpu_us_per_update": (
+            round(result.server_cpu / result.updates * 1e6, 1) if result.updates else None
+        ),
         "p50_ms": round(statistics.median(lat), 1) if lat else None, "p99_ms": round(p99, 1),
         "rss_mib": {k: round(v / 1024, 1) for k, v in result.rss_kib.items()},
         "fds": result.fds,
@@ -385,6 +398,9 @@ def main() -> int:
         a, b = results["generated"], results["rc3"]
         results["ratio generated/rc3"] = {
             "updates_per_s": round(a["updates_per_s"] / b["updates_per_s"], 2),
+            "server_cpu_per_update": round(
+                a["server_cpu_us_per_update"] / b["server_cpu_us_per_update"], 2
+            ),
             "p99_ms": round(a["p99_ms"] / b["p99_ms"], 2),
             "rss_during": round(a["rss_mib"]["during"] / b["rss_mib"]["during"], 2),
         }

@@ -76,9 +76,13 @@ def generated(session_ttl: str | None = None) -> None:
                 )
             return models.PromptResponse(stop_reason=models.StopReason.END_TURN)
 
-    options = ServerOptions(max_connections=5000)
+    # One load client stands for every client here, as a proxy would: no per-peer share
+    # (its 200 connections would be refused past the default 100).
+    options = ServerOptions(max_connections=5000, max_connections_per_peer=None)
     if session_ttl is not None:
-        options = ServerOptions(max_connections=5000, session_ttl=float(session_ttl))
+        options = ServerOptions(
+            max_connections=5000, max_connections_per_peer=None, session_ttl=float(session_ttl)
+        )
 
     async def serve() -> None:
         stop = asyncio.Event()

@@ -35,7 +35,6 @@ PACKAGE = "hostile_pkg"
 # (the hostile schema has neither; these tests read the method table and the models).
 RUNTIME_NAMES = RuntimeData(
     supported_versions=(1,),
-    lenient_markers=[],
     initialize=InitializeNames(
         wire="initialize", request_version="protocol_version", client_capabilities="client_capabilities",
         response_version="protocol_version", agent_capabilities="agent_capabilities",

@@ -152,6 +152,13 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     farm = site_farm(tmp_path_factory.mktemp("farm") / "site")
     root = _copy_project(tmp_path_factory.mktemp("docs") / "project")
     _run(doc_blocks("README.md")[0], root, _env(root, farm))
+    # An isolated interpreter of the venv (python -I: acpgen's import proof) ignores PYTHONPATH:
+    # it sees the farm through a .pth file, as a venv with the dependencies installed would.
+    # (Without it a proof passed only when acpgen's memo already held that tree's proof.)
+    python = root / ".venv" / "bin" / "python"
+    site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                          check=True, capture_output=True, text=True, timeout=120).stdout.strip()
+    (Path(site) / "_docs_farm.pth").write_text(f"import site; site.addsitedir({str(farm)!r})\n")
     return root, farm
 
 

@@ -216,3 +216,35 @@ def test_every_published_name_of_the_manifest_is_a_public_name_once() -> None:
     published = list(data["names"].values())
     assert len(published) == len(set(published))
     assert not set(published) & set(data["groupings"])
+
+
+def _copy_tree(src: Path, dest: Path) -> None:
+    for path in src.rglob("*"):
+        if path.is_file():
+            target = dest / path.relative_to(src)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(path.read_bytes())
+
+
+def test_check_verifies_the_profile_inside_its_host_package(profile_dir: Path, tmp_path: Path) -> None:
+    """Copied over the official package, the profile's files are checked, the host's own
+    modules are not part of the tree: generate refuses to replace such a folder."""
+    host = tmp_path / "src" / "acp"
+    host.mkdir(parents=True)
+    (host / "__init__.py").write_text("from .schema import *  # the host's own\n")
+    (host / "connection.py").write_text("# the host's own\n")
+    _copy_tree(profile_dir, host)
+    clean = run_acpgen("check", "--profile", "python-sdk", "--out", str(host))
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    (host / "connection.py").write_text("# edited by its owners\n")
+    assert run_acpgen("check", "--profile", "python-sdk", "--out", str(host)).returncode == 0
+
+    refused = run_acpgen("generate", "--profile", "python-sdk", "--out", str(host))
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1
+    assert "holds files the python-sdk profile does not write (__init__.py, connection.py)" in refused.stderr
+    assert (host / "connection.py").read_text() == "# edited by its owners\n"
+
+    (host / "meta.py").unlink()
+    drift = run_acpgen("check", "--profile", "python-sdk", "--out", str(host))
+    assert drift.returncode == 1 and "meta.py" in drift.stderr
+    assert "__init__.py" not in drift.stderr and "connection.py" not in drift.stderr

@@ -40,7 +40,7 @@ from acp_v1 import (
     RequestCancelledError,
     models,
 )
-from acp_v1.examples.echo_agent import EchoAgent, RemoteEchoAgent, Turn
+from acp_v1.examples.echo_agent import EchoAgent, RemoteEchoAgent, Transcripts
 from acp_v1.remote import (
     ServerOptions,
     agent_app,
@@ -673,7 +673,7 @@ def test_the_bearer_token_hook_decides_and_no_token_or_cookie_reaches_a_log(
 
 @pytest.mark.parametrize("profile", ["websocket", "http"])
 def test_a_session_outlives_its_connection_and_resumes_with_session_load(profile: str) -> None:
-    transcripts: dict[str, list[Turn]] = {}
+    transcripts: Transcripts = {}
 
     async def body() -> None:
         async with serving(lambda: RemoteEchoAgent(transcripts)) as (url, endpoint):

@@ -113,13 +113,13 @@ _FROM_SCHEMA = (
 _MODULE_IMPORTS = (
     "Annotated", "Any", "BaseModel", "ConfigDict", "Field", "Final", "Literal", "StrictInt",
     "StrictStr", "TypeAdapter", "TypeAlias", "ValidationError", "MappingProxyType", "cache",
-    "dataclass", "overload", "RequestId", "Mapping", "field", "method_table", "NO_DEFAULT",
-    "CapabilityPath", "Gate", "Handshake", "Markers", "PathRule", "SessionMethod", "Side",
+    "dataclass", "overload", "RequestId", "Mapping", "field", "method_table",
+    "CapabilityPath", "Gate", "Handshake", "PathRule", "SessionMethod", "Side",
     "AgentCapabilities", "AuthMethod", "ClientCapabilities", "PROTOCOL_VERSION",
     "ROSTER_REVISION", "UPSTREAM_COMMIT", "INPUT_SHA256", "SUPPORTED_PROTOCOL_VERSIONS",
     "LATEST_PROTOCOL_VERSION", "INITIALIZE", "CANCEL", "PERMISSION", "CANCELLED_PERMISSION",
     "AgentCapabilityPath", "ClientCapabilityPath", "GATES", "ABSOLUTE_PATHS",
-    "INITIALIZE_EXEMPT", "INITIALIZE_FIRST", "UNADVERTISED", "CAPABILITY_PATHS", "MARKERS",
+    "INITIALIZE_EXEMPT", "INITIALIZE_FIRST", "UNADVERTISED", "CAPABILITY_PATHS",
 )
 # Models schema.py re-exports by name (the runtime reads them through the schema contract).
 REEXPORTED_MODELS = ("AgentCapabilities", "AuthMethod", "ClientCapabilities", "RequestId")

@@ -181,6 +181,64 @@ def _constraints(t: TypeExpr) -> tuple[tuple[str, Any], ...]:
 # -- blocks ----------------------------------------------------------------------------------
 
 
+DEFAULT_ON_ERROR = "x-deserialize-default-on-error"
+SKIP_INVALID_ITEMS = "x-deserialize-skip-invalid-items"
+
+
+@dataclass(frozen=True)
+class LenientMarker:
+    """A member's leniency markers, as its class lists them (``__acp_lenient__``)."""
+
+    default_on_error: bool
+    skip: bool  # skip invalid items (of an array)
+    stated: bool  # a default is stated here (else the model's own default applies)
+    default: Any  # that default, a JSON value
+
+
+def lenient_marker(p: Property) -> LenientMarker | None:
+    """The member's ``x-deserialize-*`` markers, or None when it has none. A required member
+    marked default-on-error has no model default to fall back on: the schema's, or the empty
+    array (what serde's Default gives the official Rust SDK)."""
+    marks = dict(p.annotations)
+    default_on_error = marks.get(DEFAULT_ON_ERROR) is True
+    skip = marks.get(SKIP_INVALID_ITEMS) is True
+    if not (default_on_error or skip):
+        return None
+    stated, default = False, None
+    if default_on_error and p.required:
+        if p.has_default:
+            stated, default = True, p.default
+        elif p.type.kind == "array":
+            stated, default = True, []
+    return LenientMarker(default_on_error, skip, stated, default)
+
+
+def lenient_doc(f: FieldSpec) -> str | None:
+    """The member's docstring line about its markers (None without markers)."""
+    m = f.lenient
+    if m is None:
+        return None
+    said = []
+    if m.default_on_error:
+        if m.stated:
+            what = f"reads as `{_json_text(m.default)}`"
+        elif f.has_default:
+            what = "reads as its default"
+        else:
+            what = "reads as absent"
+        said.append(f"an invalid value {what} (`{DEFAULT_ON_ERROR}`)")
+    if m.skip:
+        said.append(f"an invalid item dropped (`{SKIP_INVALID_ITEMS}`)")
+    # What "read leniently" means is said once, in the module docstring.
+    return "Read leniently: " + "; ".join(said) + "."
+
+
+def _json_text(value: Any) -> str:
+    import json
+
+    return json.dumps(value, ensure_ascii=True, sort_keys=True)
+
+
 @dataclass(frozen=True)
 class FieldSpec:
     py_name: str
@@ -194,6 +252,8 @@ class FieldSpec:
     validate_default: bool
     description: str | None
     tag: bool = False  # a union branch's tag: required at run time, defaulted for type checkers
+    lenient: LenientMarker | None = None  # the schema's x-deserialize-* markers
+    lenient_doc: str | None = None  # what they do, the member's docstring
 
 
 class BlockKind(StrEnum):
@@ -272,7 +332,7 @@ def field_spec(p: Property, where: str, tag: Any = None, string_formats: Mapping
     validate_default = p.has_default and (
         isinstance(p.default, (dict, list)) or p.type.kind == "ref"
     )
-    return FieldSpec(
+    spec = FieldSpec(
         py_name=p.py_name,
         alias=p.wire_name if p.wire_name != p.py_name else None,
         type=typ,
@@ -284,7 +344,9 @@ def field_spec(p: Property, where: str, tag: Any = None, string_formats: Mapping
         validate_default=validate_default,
         description=p.description,
         tag=tag is not None,
+        lenient=None if tag is not None else lenient_marker(p),
     )
+    return replace(spec, lenient_doc=lenient_doc(spec))
 
 
 def _tag_field(wire: str, value: Any) -> Property:

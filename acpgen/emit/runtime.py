@@ -18,7 +18,7 @@ the ``_package.py`` rendered here naming the package. It is a package, so pytest
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from acpgen.emit.models_plan import type_node
 from acpgen.emit.render import export_sort_key, render_plan
@@ -81,47 +81,6 @@ def check_error_codes(ir: SchemaIR) -> None:
                 f"$defs/ErrorCode lacks {code} {title!r} (by value and title), which the runtime"
                 " (acpgen/shipped/runtime/errors.py) answers with",
             )
-
-
-DEFAULT_ON_ERROR = "x-deserialize-default-on-error"
-SKIP_INVALID_ITEMS = "x-deserialize-skip-invalid-items"
-
-
-class LenientMarker(NamedTuple):
-    """One marked property (a tuple: ``schema.py``'s template unpacks it)."""
-
-    wire: str
-    default_on_error: bool
-    skip: bool  # skip invalid items (of an array)
-    stated: bool  # a default is stated here (else the model's own default applies)
-    default: Any  # that default, a JSON value
-
-
-def lenient_markers(ir: SchemaIR) -> list[tuple[str, list[LenientMarker]]]:
-    """Per class, its marked properties: (wire name, default-on-error, skip-invalid-items,
-    whether a default is stated here, and that default; without one the template writes
-    ``NO_DEFAULT``: the model's own default applies)."""
-    found = []
-    for name in sorted(ir.defs):
-        rows = []
-        for prop in ir.defs[name].properties:
-            marks = dict(prop.annotations)
-            default_on_error = marks.get(DEFAULT_ON_ERROR) is True
-            skip = marks.get(SKIP_INVALID_ITEMS) is True
-            if not (default_on_error or skip):
-                continue
-            stated, default = False, None
-            if default_on_error and prop.required:
-                # A required member has no model default to fall back on: the schema's, or
-                # the empty array (what serde's Default gives the official Rust SDK).
-                if prop.has_default:
-                    stated, default = True, prop.default
-                elif prop.type.kind == "array":
-                    stated, default = True, []
-            rows.append(LenientMarker(prop.wire_name, default_on_error, skip, stated, default))
-        if rows:
-            found.append((name, rows))
-    return found
 
 
 def _method(ir: SchemaIR, wire: str) -> Method:
@@ -243,10 +202,9 @@ class SessionMethodNames:
 @dataclass(frozen=True)
 class RuntimeData:
     """What ``schema.py`` tells the shipped runtime: the member names it reads and writes, the
-    supported versions and the leniency markers, each checked against the schema."""
+    supported versions, each checked against the schema."""
 
     supported_versions: tuple[int, ...]
-    lenient_markers: list[tuple[str, list[LenientMarker]]]
     initialize: InitializeNames
     cancel: SessionMethodNames
     permission: SessionMethodNames
@@ -260,7 +218,6 @@ def runtime_data(ir: SchemaIR) -> RuntimeData:
     info = ir.defs[result].property(_wire(ir, result, "agentInfo", "info"))
     return RuntimeData(
         supported_versions=(ir.protocol_version,),
-        lenient_markers=lenient_markers(ir),
         initialize=InitializeNames(
             wire=initialize.wire,
             request_version=_py(ir, initialize.params, "protocolVersion"),

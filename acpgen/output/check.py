@@ -40,10 +40,12 @@ from typing import Any
 import acpgen
 from acpgen.errors import AcpgenError, InputDriftError
 from acpgen.load.project import Project
-from acpgen.model.generation import GenOptions, surface_models
+from acpgen.model.generation import GenOptions
 from acpgen.output.generate import (
     MANIFEST_NAME,
     build_tree,
+    hosted,
+    models_for,
     options_for,
     options_record,
     output_dir,
@@ -172,7 +174,8 @@ def check(project: Project, out: str | None = None, package: str | None = None,
     target = output_dir(project, out)
     options = options_for(project, package, profile)
     expected = build_tree(project, options, proven=False)  # equal bytes carry generate's proof
-    actual = read_tree(target)
+    # A profile's tree may sit in its host package (its other modules are not the tree's).
+    actual = hosted(target, expected) if options.profile is not None else read_tree(target)
     surfaces = ({options.profile.surface: options.package} if options.profile is not None else
                 {s.name: package for s, package in zip(project.surfaces, options.packages, strict=True)})
     report = CheckReport(out=str(Path(out or project.lock.out)), surfaces=surfaces)
@@ -235,7 +238,7 @@ def _diagnose(report: CheckReport, project: Project, options: GenOptions, actual
             report.options_changed[name] = {"recorded": recorded_options.get(name), "current": now}
 
     inputs = _section(recorded, "inputs")
-    current = {i.name: i for i in recorded_inputs(surface_models(project, options))}
+    current = {i.name: i for i in recorded_inputs(models_for(project, options))}
     for name in sorted(set(current) | set(inputs)):
         entry = inputs.get(name)
         was = entry.get("sha256") if isinstance(entry, dict) else None

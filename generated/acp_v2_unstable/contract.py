@@ -19,7 +19,6 @@ Imports run downwards only, and no private name (``_x``) crosses a layer
 the rows ``schema.py`` holds. It imports nothing of the package.
 """
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal, TypeAlias
 
@@ -29,12 +28,6 @@ Side: TypeAlias = Literal["client", "agent"]
 
 # A capability's kind, its path in wire names and as attributes of the generated models.
 CapabilityPath: TypeAlias = tuple[Literal["boolean", "object"], tuple[str, ...], tuple[str, ...]]
-
-# Leniency markers: model class name -> {wire name: (x-deserialize-default-on-error,
-# x-deserialize-skip-invalid-items, default)}; ``default`` is NO_DEFAULT where the model's own
-# default applies (``lenient.py``).
-NO_DEFAULT: Final = "<no default>"
-Markers: TypeAlias = Mapping[str, Mapping[str, tuple[bool, bool, Any]]]
 
 EXTENSION_REQUIREMENT: Final = "ACP-V1-SCHEMA-EXTENSION-METHOD-NAMES"
 

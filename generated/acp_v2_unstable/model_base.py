@@ -18,6 +18,7 @@ from typing import (
     TYPE_CHECKING,
     Annotated,
     Any,
+    ClassVar,
     Final,
     Literal,
     TypeAlias,
@@ -194,6 +195,8 @@ NO_DEFAULT: Final = "<no default>"
 
 Marker: TypeAlias = tuple[bool, bool, Any]
 """(default-on-error, skip-invalid-items, the schema's default or NO_DEFAULT)."""
+Lenient: TypeAlias = Mapping[str, Marker]
+"""A class's marked members: wire name -> marker (``Model.__acp_lenient__``)."""
 
 _MAX_REPAIRS = 1000  # bounds the work one input can cause
 
@@ -353,7 +356,7 @@ def _member(options: list[Any], key: str) -> _Member:
                     found.none_is_absent = True
                 wire = field.validation_alias if isinstance(field.validation_alias, str) else name
                 for cls in option.__mro__:
-                    marks: Mapping[str, Marker] = cls.__dict__.get("__acp_lenient__", {})
+                    marks: Lenient = cls.__dict__.get("__acp_lenient__", {})
                     found.marker = found.marker or marks.get(wire)
         elif typing.get_origin(option) is dict:
             args = typing.get_args(option)
@@ -404,6 +407,10 @@ def _init_by_name(tags: list[tuple[str, str, Any]]) -> Callable[..., None]:
 
 
 class Model(BaseModel):
+    # The schema's x-deserialize-* markers of the class's own members, by wire name (rendered
+    # per class; a subclass's members are looked up through the MRO): see validate_repairing.
+    __acp_lenient__: ClassVar[Lenient] = {}
+
     # Open objects: unknown members are kept and dumped back (extra="allow"). Input (dicts,
     # JSON) is read by wire names only, as the schema says; construction takes Python names
     # (the __init__ installed below); dumps use wire names.

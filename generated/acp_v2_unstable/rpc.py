@@ -58,6 +58,7 @@ import collections
 import contextlib
 import json
 import logging
+import math
 from typing import Any, Protocol, Self
 
 from .cancellation import RequestContext, start_in_context
@@ -90,7 +91,7 @@ from .framing import (
     encode_message,
     sniff_envelope,
 )
-from .transport import SENT_QUEUED, FrameTransport, StreamTransport
+from .transport import SENT_QUEUED, FrameTransport, Inbound, StreamTransport, routed
 
 __all__ = [
     # Re-exported from .errors, where they are defined.
@@ -155,13 +156,17 @@ def _id_key(request_id: Any) -> str:
 
 
 def _valid_id(request_id: Any) -> bool:
-    # ACP-V1-JSONRPC-ID-TYPE: a string, a number or null (never a boolean).
+    # ACP-V1-JSONRPC-ID-TYPE: a string, a number or null (never a boolean). A number JSON
+    # cannot carry back (1e400 parses as infinity) is no id either: its answer could not be
+    # encoded, so the request is refused (-32600, null id) rather than run and left unanswered.
     kind = type(request_id)
     if kind is int or kind is str:  # the usual ids, without the isinstance chain
         return True
     if isinstance(request_id, bool):
         return False
-    return request_id is None or isinstance(request_id, (str, int, float))
+    if request_id is None or isinstance(request_id, (str, int)):
+        return True
+    return isinstance(request_id, float) and math.isfinite(request_id)
 
 
 class _Inbound:
@@ -274,6 +279,9 @@ class Connection:
             self._transport: FrameTransport = StreamTransport(reader, writer)
         else:
             self._transport = reader
+        # A remote transport routes each frame by the record the engine fills as it encodes
+        # it (transport.Route): it never decodes a frame to learn where it goes.
+        self._routed = getattr(self._transport, "wants_routes", False) is True
         self._dispatcher = dispatcher
         self._max_frame_bytes = max_frame_bytes
         self._max_send_bytes = max_frame_bytes if max_send_bytes is None else max_send_bytes
@@ -385,7 +393,7 @@ class Connection:
         frame = encode_message(message)
         if len(frame) - 1 > self._max_send_bytes:
             raise MessageTooLarge(len(frame) - 1, self._max_send_bytes)
-        return frame
+        return routed(frame, message) if self._routed else frame
 
     def _write_now(self, frame: bytes) -> bool:
         """Write ``frame`` if it goes straight into the pipe (the usual case: nothing queued,
@@ -442,6 +450,8 @@ class Connection:
         frame = encode_message(message)
         if len(frame) - 1 > self._max_send_bytes:
             raise MessageTooLarge(len(frame) - 1, self._max_send_bytes)
+        if self._routed:
+            frame = routed(frame, message)
         key = str(request_id)  # _id_key of an int
         future: asyncio.Future[tuple[Any, _Lane | None, int]]
         future = asyncio.get_running_loop().create_future()
@@ -473,6 +483,8 @@ class Connection:
         frame = encode_message(message)  # _encode, inline: once per notification sent
         if len(frame) - 1 > self._max_send_bytes:
             raise MessageTooLarge(len(frame) - 1, self._max_send_bytes)
+        if self._routed:
+            frame = routed(frame, message)
         if not self._write_now(frame):  # else it is in the pipe already
             await self._write(frame)
 
@@ -503,6 +515,9 @@ class Connection:
                 try:
                     if isinstance(frame, Oversized):
                         await self._refuse_oversized(frame)
+                    elif isinstance(frame, Inbound):  # decoded once, by the transport's seam
+                        self._frame_bytes = len(frame.frame)
+                        await self._handle_message(frame.message)
                     else:
                         await self._handle_frame(frame)
                 except ConnectionClosed:
@@ -606,6 +621,9 @@ class Connection:
                 _error_response(None, ParseError(data={"reason": str(exc)[:200]}))
             )
             return
+        await self._handle_message(message)
+
+    async def _handle_message(self, message: Any) -> None:
         if isinstance(message, list):
             await self._accept_batch(message)
             return
@@ -908,7 +926,7 @@ class Connection:
             frame = encode_message(response)  # _encode, inline
             if len(frame) - 1 > self._max_send_bytes:
                 raise MessageTooLarge(len(frame) - 1, self._max_send_bytes)
-            return frame
+            return routed(frame, response) if self._routed else frame
         except (MessageTooLarge, UnencodableMessage) as exc:
             logger.error(
                 "%s: response to id %r not sendable: %s",

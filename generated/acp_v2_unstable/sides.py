@@ -57,7 +57,6 @@ from .schema import (
     CANCEL,
     CANCELLED_PERMISSION,
     INITIALIZE,
-    MARKERS,
     METHODS,
     PERMISSION,
     SUPPORTED_PROTOCOL_VERSIONS,
@@ -172,7 +171,7 @@ def from_peer(data: Any, model: Any) -> Any:
     try:  # validate_lenient's strict first pass, inline
         return _validate(model)(data, by_alias=True, by_name=False)
     except ValidationError as error:
-        return repair_lenient(_adapter(model), model, data, MARKERS, error)
+        return repair_lenient(_adapter(model), model, data, error)
 
 
 def wire_version(message: Any, model: Any, member: str) -> int | None:
@@ -483,7 +482,7 @@ class Side:
             return _validate(route.params)(data, by_alias=True, by_name=False)
         except ValidationError as error:
             try:
-                return repair_lenient(_adapter(route.params), route.params, data, MARKERS, error)
+                return repair_lenient(_adapter(route.params), route.params, data, error)
             except ValidationError as exc:
                 return self._invalid_params(route, params, exc)
 
@@ -591,7 +590,7 @@ class Side:
             try:  # from_peer, inline
                 result = _validate(route.result)(data, by_alias=True, by_name=False)
             except ValidationError as error:
-                result = repair_lenient(_adapter(route.result), route.result, data, MARKERS, error)
+                result = repair_lenient(_adapter(route.result), route.result, data, error)
         except ValidationError as exc:
             raise MalformedResponse(f"invalid {wire} result", _validation_data(exc)) from None
         if hooked:

@@ -1,15 +1,17 @@
 # Edit acpgen/shipped/runtime/runtime_tests/test_lenient.py, not this file: acpgen generate writes it.
-"""Lenient inbound decoding exactly where the schema marks it; strict models everywhere else.
+"""Lenient inbound decoding exactly where the schema marks it; strict everywhere else.
 
 Copied verbatim into every generated project by acpgen. What the official SDKs accept from
 a peer (a null capability, an invalid auth method among valid ones, an unknown tool kind),
 the runtime accepts and delivers, repaired as the schema's ``x-deserialize-*`` markers say;
-the model classes themselves still refuse it.
+the models' ``model_validate_json`` reads the same bytes into the same object, and
+construction stays strict.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from typing import Any
 
@@ -73,12 +75,19 @@ async def _initialize_with(result: dict[str, Any]) -> Any:
 def test_marked_places_are_read_leniently_and_delivered(
     result: dict[str, Any], check: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
-    with pytest.raises(ValidationError):  # the model itself stays strict
-        models.InitializeResponse.model_validate({"protocolVersion": 1, **result})
     with caplog.at_level(logging.WARNING):
         response = run(_initialize_with(result))
     assert check(response)
     assert "x-deserialize-" in caplog.text  # the repair is logged
+    # The model reads the same bytes the same way.
+    read = models.InitializeResponse.model_validate_json(
+        json.dumps({"protocolVersion": 1, **result})
+    )
+    assert read == response and check(read)
+    # Construction is strict: a marked member given an invalid value is an error.
+    invalid: Any = [{"id": 5}]
+    with pytest.raises(ValidationError):
+        models.InitializeResponse(protocol_version=1, auth_methods=invalid)
 
 
 def test_an_error_outside_a_marked_place_still_fails() -> None:
@@ -116,8 +125,9 @@ def test_a_tool_call_update_with_an_unknown_kind_or_status_is_delivered(
     field: dict[str, str],
 ) -> None:
     update = {"sessionUpdate": "tool_call_update", "toolCallId": "t1", "title": "Run", **field}
-    with pytest.raises(ValidationError):
-        models.SessionNotification.model_validate({"sessionId": "s", "update": update})
+    # kind and status are marked: the model reads the invalid value as absent, as the wire.
+    read = models.SessionNotification.model_validate({"sessionId": "s", "update": update})
+    assert not {"kind", "status"} & read.update.model_fields_set
 
     async def body() -> None:
         client = Recorder()

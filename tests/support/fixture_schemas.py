@@ -16,7 +16,7 @@ from acpgen.ir.types import SchemaIR
 
 SCHEMAS = Path(__file__).resolve().parents[1] / "data" / "schemas"
 SHAPES = ("object", "open_enum", "tagged_union", "untagged_union", "integer_formats", "nullable",
-          "recursive_ref")
+          "recursive_ref", "lenient")
 
 
 def fixture_schema(shape: str) -> dict[str, Any]:

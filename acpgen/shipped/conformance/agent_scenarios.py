@@ -54,7 +54,7 @@ class AgentTarget:
     cancel_grace: float = 10.0  # seconds a cancelled turn may run on (PROMPT-AGENT-STOP-ON-CANCEL)
     env: tuple[tuple[str, str], ...] | None = None  # None: the caller's environment
     cwd: str | None = None  # where the command runs; None: the caller's working directory
-    url: str | None = None  # a remote agent (ws://, http://): argv is then not run
+    url: str | None = None  # a remote agent (ws://, http://, unix:PATH): argv is then not run
 
 
 class Stop(Exception):
@@ -661,6 +661,10 @@ class AgentRunner(KitWorkdir):
 
 
 def remote_peer(run: Run, url: str) -> Peer:
+    if url.lower().startswith("unix:"):  # NDJSON over a local socket: a pipe's framing
+        from .unix_peer import UnixPeer
+
+        return UnixPeer(run.transcript, url)
     from .remote_peer import RemotePeer  # its libraries only when a URL is given
 
     return RemotePeer(run.transcript, url)

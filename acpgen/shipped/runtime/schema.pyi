@@ -18,7 +18,6 @@ from .contract import (
     CapabilityPath,
     Gate,
     Handshake,
-    Markers,
     MethodSpec,
     PathRule,
     SessionMethod,
@@ -57,6 +56,3 @@ INITIALIZE_EXEMPT: Final[frozenset[str]]
 INITIALIZE_FIRST: Final[Mapping[Side, tuple[str, ...]]]
 UNADVERTISED: Final[tuple[str, ...]]
 CAPABILITY_PATHS: Final[Mapping[str, CapabilityPath]]
-
-# ---- lenient inbound decoding (the schema's x-deserialize-* markers)
-MARKERS: Final[Markers]

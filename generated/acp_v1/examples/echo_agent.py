@@ -28,7 +28,11 @@ PACKAGE = (__package__ or "").rpartition(".")[0]  # the generated package
 PERMISSION_GRACE_SECONDS = 2.0  # a cancelled turn's wait for a pending permission answer
 Kind = models.PermissionOptionKind
 OPTIONS = [("allow", "Allow", Kind.ALLOW_ONCE), ("reject", "Reject", Kind.REJECT_ONCE)]
-Turn = tuple[list[models.ContentBlock], str]  # what the user sent (every block), what was said
+
+
+# Each session's turns: the user's prompt blocks and the agent's text (a remote agent's sessions
+# outlive their connections: session/load replays them).
+Transcripts = dict[str, list[tuple[list[models.ContentBlock], str]]]
 
 
 class EchoAgent(Agent):
@@ -37,9 +41,9 @@ class EchoAgent(Agent):
 
     def __init__(self) -> None:
         self._cancelled: dict[str, asyncio.Event] = {}
-        # What each session's turns said (the user's blocks, the agent's text): kept only where a
-        # session outlives its connection (RemoteEchoAgent passes a shared dict).
-        self._transcripts: dict[str, list[Turn]] | None = None
+        # What each session's turns said (the user's prompt blocks, the agent's text): kept
+        # only where a session outlives its connection (RemoteEchoAgent passes a shared dict).
+        self._transcripts: Transcripts | None = None
 
     async def session_new(self, params: models.NewSessionRequest) -> models.NewSessionResponse:
         session_id = f"echo-{uuid.uuid4().hex}"
@@ -77,9 +81,7 @@ class EchoAgent(Agent):
             await self._say(session_id, chunk)
             said.append(chunk)
         if self._transcripts is not None:
-            self._transcripts.setdefault(session_id, []).append(
-                (list(params.prompt), "".join(said))
-            )
+            self._transcripts.setdefault(session_id, []).append((params.prompt, "".join(said)))
         stop = models.StopReason.CANCELLED if cancelled.is_set() else models.StopReason.END_TURN
         return models.PromptResponse(stop_reason=stop)
 
@@ -124,7 +126,7 @@ class RemoteEchoAgent(EchoAgent):
 
     agent_capabilities = models.AgentCapabilities(load_session=True)
 
-    def __init__(self, transcripts: dict[str, list[Turn]]) -> None:
+    def __init__(self, transcripts: Transcripts) -> None:
         super().__init__()
         self._transcripts = transcripts
 
@@ -132,8 +134,8 @@ class RemoteEchoAgent(EchoAgent):
         turns = (self._transcripts or {}).get(params.session_id)
         if turns is None:
             raise ResourceNotFoundError(data={"sessionId": params.session_id})
-        for blocks, agent_text in turns:
-            for block in blocks:  # the whole prompt as it came: text, images, resources, links
+        for prompt, agent_text in turns:  # the whole conversation: every block of each prompt
+            for block in prompt:
                 await self.connection.session_update(
                     session_id=params.session_id,
                     update=models.SessionUpdateUserMessageChunk(content=block),
@@ -143,11 +145,12 @@ class RemoteEchoAgent(EchoAgent):
 
 
 async def serve(listen: str) -> None:
-    """Serve remote clients on ``listen`` (HOST:PORT) until SIGTERM or SIGINT; prints the URL
-    on stderr. The agents of all connections share the transcripts (sessions outlive them)."""
+    """Serve remote clients on ``listen`` (HOST:PORT, or unix:PATH) until SIGTERM or SIGINT;
+    prints the URL on stderr. The agents of all connections share the transcripts (sessions
+    outlive them)."""
     from ..remote import run_remote_agent  # the `remote` extra, imported only when asked for
 
-    transcripts: dict[str, list[Turn]] = {}
+    transcripts: Transcripts = {}
     await run_remote_agent(lambda: RemoteEchoAgent(transcripts), listen)
 
 
@@ -157,7 +160,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="An ACP echo agent on stdio, or remote with --listen.",
     )
     parser.add_argument(
-        "--listen", metavar="HOST:PORT", help="serve Streamable HTTP and WebSocket (port 0: any)"
+        "--listen",
+        metavar="ADDRESS",
+        help="HOST:PORT: serve Streamable HTTP and WebSocket (port 0: any); unix:PATH: a Unix socket",
     )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="echo-agent: %(levelname)s %(message)s")

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections.abc import AsyncIterator, Callable, Hashable
@@ -24,13 +23,24 @@ from typing import Any, TypeVar
 from ..errors import CANCEL_REQUEST_METHOD
 from ..framing import encode_message
 from ..recording import Record, TraceWriter, connection_trace_paths
-from ..transport import End
-from .channel import ATTACH_METHODS, Envelope, MessageChannel
+from ..transport import End, Route
+from .channel import ATTACH_METHODS, MessageChannel
 from .extra import missing_extra
 from .idle_release import IdleRelease
+from .ledger import ByteBudget, Slot, SlotLedger
 from .options import ServerOptions
-from .security import new_connection_id, origin_allowed, principal_of, quiet_header_logs
+from .quietlog import EventLog
+from .security import (
+    ANONYMOUS,
+    host_allowed,
+    new_connection_id,
+    origin_allowed,
+    peer_key,
+    principal_of,
+    quiet_header_logs,
+)
 from .sessions import SessionRegistry
+from .usage import Usage
 
 try:
     from starlette.responses import JSONResponse, Response
@@ -39,10 +49,12 @@ except ImportError as exc:
 
 __all__ = [
     "CONNECTION_HEADER",
+    "RETRY_AFTER",
     "SESSION_HEADER",
     "AcpEndpoint",
     "AgentFactory",
     "RemoteConnection",
+    "peer_of",
     "refusal",
 ]
 
@@ -53,10 +65,17 @@ AgentFactory = Callable[[], Any]  # one agent per connection (it is bound to it)
 
 CONNECTION_HEADER = "acp-connection-id"
 SESSION_HEADER = "acp-session-id"
+RETRY_AFTER = {"Retry-After": "1"}  # on a refusal that a later try may pass (the limits)
 
 
 def refusal(status: int, reason: str, headers: dict[str, str] | None = None) -> Response:
     return JSONResponse({"error": reason}, status_code=status, headers=headers)
+
+
+def peer_of(scope: Any) -> Hashable | None:
+    """What the per-peer shares count a request by (security.peer_key of its client)."""
+    client = scope.get("client")
+    return peer_key(str(client[0]) if client else None)
 
 
 class RemoteConnection:
@@ -64,13 +83,17 @@ class RemoteConnection:
     profile subclasses it with how frames go out (the :class:`~.channel.Outbox` methods
     ``offer`` and ``put``)."""
 
+    socket = False  # whether the connection is one socket (WebSocket), for usage.py's rules
+
     def __init__(self, endpoint: AcpEndpoint, principal: Hashable) -> None:
         self.endpoint = endpoint
         self.id = new_connection_id()
         self.principal = principal
+        self.slots: list[Slot] = []  # its share of its peer's and principal's (ledger.py)
         options = endpoint.options
         self.last_activity = time.monotonic()
-        self.inflight: dict[str, tuple[str, str | None]] = {}  # client request -> method, session
+        self.usage = Usage(self.last_activity, websocket=self.socket)
+        self.inflight: dict[str, Route] = {}  # the client's requests not yet answered, by key
         self.attaching: dict[str, int] = {}  # session -> its session/load ... requests in flight
         self.ended = False
         self.trace = endpoint.new_trace()
@@ -91,39 +114,51 @@ class RemoteConnection:
 
     # -- inbound: what the client may send -------------------------------------------
 
-    def admit(self, envelope: Envelope) -> bool:
+    def admit(self, route: Route) -> bool:
         """Whether the message may reach the agent: it names no session another connection
-        holds. A session this connection takes up (session/load ...) is attached to it."""
-        session_id = envelope.session_id
-        if session_id is None or envelope.method is None:
+        holds. A session this connection takes up (session/load ...) is attached to it once
+        the agent's answer is a success (:meth:`sent`): asking claims nothing."""
+        session_id = route.session_id
+        if session_id is None or route.method is None:
             return True
         registry = self.endpoint.sessions
-        if envelope.method in ATTACH_METHODS:
-            return registry.attach(session_id, self.id, self.principal)
+        if route.method in ATTACH_METHODS:
+            return registry.may_attach(session_id, self.id, self.principal)
         if registry.known(session_id):
             return registry.attach(session_id, self.id, self.principal)
         return True  # never seen here: the agent answers for it
 
-    def received(self, envelope: Envelope) -> None:
+    def received(self, route: Route) -> None:
         self.last_activity = time.monotonic()
-        if envelope.is_request and envelope.key is not None and envelope.method is not None:
-            self.inflight[envelope.key] = (envelope.method, envelope.session_id)
-            if envelope.method in ATTACH_METHODS and envelope.session_id is not None:
-                self.attaching[envelope.session_id] = self.attaching.get(envelope.session_id, 0) + 1
+        self.usage.message(self.last_activity)
+        if route.is_request and route.key is not None and route.method is not None:
+            self.inflight[route.key] = route
+            if route.method in ATTACH_METHODS and route.session_id is not None:
+                self.attaching[route.session_id] = self.attaching.get(route.session_id, 0) + 1
 
-    def sent(self, envelope: Envelope) -> None:
-        """The frame of ``envelope`` has gone out (or is queued to): the bookkeeping."""
+    def answered(self, route: Route) -> tuple[str, str | None]:
+        """The method and session of the client's request a response (``route``) answers
+        (``("", None)`` for none of them)."""
+        asked = self.inflight.get(route.key or "") if route.is_response else None
+        return ("", None) if asked is None else (asked.method or "", asked.session_id)
+
+    def sent(self, route: Route) -> None:
+        """The frame of ``route`` has gone out (or is queued to): the bookkeeping."""
         self.last_activity = time.monotonic()
-        if not envelope.is_response or envelope.key is None:
+        if not route.is_response or route.key is None:
             return
-        method, session_id = self.inflight.pop(envelope.key, ("", None))
+        method, session_id = self.answered(route)
+        self.inflight.pop(route.key, None)
         if method in ATTACH_METHODS and session_id is not None:
             left = self.attaching.pop(session_id, 1) - 1
             if left:
                 self.attaching[session_id] = left
-            if not envelope.failed:
+            # The agent took the session up for this connection: it is this one's now (asking
+            # claimed nothing, sessions.py); taken meanwhile by another, that one keeps it.
+            registry = self.endpoint.sessions
+            if not route.failed and registry.attach(session_id, self.id, self.principal):
                 self.session_opened(session_id)
-        created = envelope.result_session_id
+        created = route.result_session_id
         if created is not None and method in ("session/new", "session/fork"):
             self.endpoint.sessions.attach(created, self.id, self.principal)
             self.session_opened(created)
@@ -149,6 +184,8 @@ class RemoteConnection:
             return
         self.ended = True
         self.endpoint.forget(self)
+        for slot in self.slots:
+            slot.release()
         if self.trace is not None:
             self.trace.close()
         self.ending()
@@ -161,9 +198,9 @@ class RemoteConnection:
 
     async def cancel_inflight(self) -> None:
         """Cancel what the client still waits for: each request gets its -32800 answer."""
-        for key in list(self.inflight):
-            cancel = {"jsonrpc": "2.0", "method": CANCEL_REQUEST_METHOD}
-            cancel["params"] = {"requestId": json.loads(key)}  # type: ignore[assignment]
+        for route in list(self.inflight.values()):
+            params = {"requestId": route.id}
+            cancel = {"jsonrpc": "2.0", "method": CANCEL_REQUEST_METHOD, "params": params}
             self.channel.feed_nowait(encode_message(cancel).rstrip(b"\n"), heard=False)
 
 
@@ -188,6 +225,16 @@ class AcpEndpoint:
         self._trace_paths = None if record is None else connection_trace_paths(record)
         self.sessions = SessionRegistry(options.session_ttl, options.max_sessions)
         self.connections: dict[str, RemoteConnection] = {}
+        self.events = EventLog(logger)  # the server's one-line, rate-limited events
+        # Shares (ledger.py): connections per peer and per principal, request bodies in
+        # reading per peer (http/bodies.py), the bytes of every partial message (http/bodies.py,
+        # hypercorn_guard.py).
+        self.peer_slots = SlotLedger(options.max_connections_per_peer)
+        self.principal_slots = SlotLedger(options.max_connections_per_principal)
+        self.read_slots = SlotLedger(options.max_connections_per_peer)
+        # One peer holds at most one largest message's worth of partial bytes at once.
+        largest = max(options.max_body_bytes, options.max_frame_bytes)
+        self.partial_budget = ByteBudget(options.max_partial_bytes, largest)
         self._reaper: asyncio.Task[None] | None = None
         self._idle_release = IdleRelease() if options.release_memory_when_idle else None
         self.closing = False
@@ -242,16 +289,23 @@ class AcpEndpoint:
         """Every tick: end idle connections, forget sessions past their resumable time, and
         give memory back once the last connection has gone. The work is a method of its own
         so that no local of a tick (the last connection looked at) outlives it."""
-        period = max(0.05, min(self.options.idle_timeout / 4, 5.0))
+        options = self.options
+        graces = (options.idle_timeout, options.first_use_grace, options.stream_drop_grace)
+        period = max(0.05, min(*(grace / 4 for grace in graces), 5.0))
         while True:
             await asyncio.sleep(period)
             await self._reap_once()
 
     async def _reap_once(self) -> None:
-        horizon = time.monotonic() - self.options.idle_timeout
+        now = time.monotonic()
+        horizon = now - self.options.idle_timeout
         for remote in list(self.connections.values()):
-            if remote.last_activity < horizon and (not remote.inflight or remote.unheard):
-                logger.info("ending an idle connection")
+            reason = remote.usage.reclaim(now, self.options)  # not used, streams dropped
+            idle = remote.last_activity < horizon and (not remote.inflight or remote.unheard)
+            if reason is None and idle:
+                reason = "ending an idle connection"
+            if reason is not None:
+                self.events.say(reason)
                 await self.close(remote)
         self.sessions.expire()
         if self._idle_release is not None and self._idle_release.observe(len(self.connections)):
@@ -259,8 +313,11 @@ class AcpEndpoint:
 
     # -- checks every request passes -----------------------------------------------------
 
-    async def screen(self, headers: Any) -> tuple[Hashable | None, Response | None]:
-        """Who the request is from, or the refusal (a wrong Origin, a refused token)."""
+    async def screen(self, headers: Any, scope: Any) -> tuple[Hashable | None, Response | None]:
+        """Who the request is from, or the refusal (a wrong Host or Origin, a refused token)."""
+        server = scope.get("server")  # the local address the request came in on
+        if not host_allowed(headers.get("host"), str(server[0]) if server else None, self.options):
+            return None, refusal(421, "Host not allowed: not a name of this server")
         if not origin_allowed(headers.get("origin"), self.options):
             return None, refusal(403, "origin not allowed")
         principal = await principal_of(headers.get("authorization"), self.options)
@@ -270,14 +327,25 @@ class AcpEndpoint:
         return principal, None
 
     def open(
-        self, kind: Callable[[AcpEndpoint, Hashable], _R], principal: Hashable
+        self, kind: Callable[[AcpEndpoint, Hashable], _R], principal: Hashable, scope: Any
     ) -> _R | Response:
-        """A new connection of the profile ``kind``, started; or the refusal (the limits)."""
+        """A new connection of the profile ``kind``, started; or the refusal (the limits: the
+        server's, then the share of the request's peer and of its principal)."""
         if self.closing:
             return refusal(503, "the server is shutting down")
         if len(self.connections) >= self.options.max_connections:
-            return refusal(503, "too many connections", {"Retry-After": "1"})
+            return refusal(503, "too many connections", RETRY_AFTER)
+        peer_slot = self.peer_slots.take(peer_of(scope))
+        if peer_slot is None:
+            self.events.say("refused a connection: its peer holds its share")
+            return refusal(429, "too many connections from this address", RETRY_AFTER)
+        mine = self.principal_slots.take(None if principal == ANONYMOUS else principal)
+        if mine is None:
+            peer_slot.release()
+            self.events.say("refused a connection: its principal holds its share")
+            return refusal(429, "too many connections for this principal", RETRY_AFTER)
         remote = kind(self, principal)
+        remote.slots = [peer_slot, mine]
         self.connections[remote.id] = remote
         remote.side.start()
         return remote

@@ -137,7 +137,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="Drive an ACP agent over stdio, or a remote one with --url.",
     )
     parser.add_argument("--prompt", action="append", help="a prompt to send (repeatable)")
-    parser.add_argument("--url", help="a remote agent (ws://, wss://, http://, https://)")
+    parser.add_argument(
+        "--url", help="a remote agent (ws://, wss://, http://, https://, unix:PATH)"
+    )
     parser.add_argument("command", nargs=argparse.REMAINDER, help="-- AGENT-COMMAND...")
     args = parser.parse_args(argv)
     command = list(args.command)

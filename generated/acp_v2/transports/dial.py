@@ -45,12 +45,13 @@ __all__ = [
 ]
 
 # A URL's scheme -> the profile's module (relative to this package), which defines
-# ``TRANSPORT`` (a trace header's "transport") and ``connect(end, handler, dial, trace)``.
+# ``connect(end, handler, dial)``: an async context manager yielding the started end.
 SCHEMES = {
     "ws": ".ws.client",
     "wss": ".ws.client",
     "http": ".http.client",
     "https": ".http.client",
+    "unix": ".unix",
 }
 
 _E = TypeVar("_E", bound=End)
@@ -103,6 +104,15 @@ class Dial:
     verify: Any
     limit: int
     open_timeout: float
+    record: Record = None  # a file to write the connection's trace to
+
+    def trace(self, transport: str) -> TraceWriter | None:
+        """The trace file of a profile that sees whole frames (``record=``), or None; the
+        profile closes it. (One that carries a byte stream records the stream instead.)"""
+        if self.record is None:
+            return None
+        header = {"recorder": "runtime", "role": "client", "transport": transport}
+        return TraceWriter(self.record, header)
 
 
 class DialSettings(TypedDict, total=False):
@@ -159,28 +169,23 @@ def connect_to_remote_agent(
         verify,
         max_frame_bytes,
         open_timeout,
+        record,
     )
     scheme = url.partition(":")[0].lower()
     module = SCHEMES.get(scheme)
     if module is None:
         known = ", ".join(f"{name}:" for name in SCHEMES)
         raise ValueError(f"not a URL of a known scheme ({known}): {url!r}")
-    return _connect(module, end, client, dial, record)
+    return _connect(module, end, client, dial)
 
 
 @contextlib.asynccontextmanager
 async def _connect(
-    module: str, end: Callable[..., _E], client: Any, dial: Dial, record: Record
+    module: str, end: Callable[..., _E], client: Any, dial: Dial
 ) -> AsyncIterator[_E]:
     profile = importlib.import_module(module, __package__)  # the `remote` extra, when used
-    header = {"recorder": "runtime", "role": "client", "transport": profile.TRANSPORT}
-    trace = None if record is None else TraceWriter(record, header)
-    try:
-        async with profile.connect(end, client, dial, trace) as side:
-            yield side
-    finally:
-        if trace is not None:
-            trace.close()
+    async with profile.connect(end, client, dial) as side:
+        yield side
 
 
 @contextlib.asynccontextmanager

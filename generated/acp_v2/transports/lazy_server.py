@@ -13,6 +13,7 @@ façade alike, and documented on the functions of ``server.py``.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     from starlette.applications import Starlette
 
 __all__ = [
+    "LISTENERS",
     "AppServeSettings",
     "ListenSettings",
     "ServeSettings",
@@ -32,6 +34,18 @@ __all__ = [
     "serve_agent",
     "serve_app",
 ]
+
+
+# A listen address's scheme (``scheme:rest``) -> the module that serves it (relative to this
+# package), which defines ``run_remote_agent(end, agent_factory, listen, **ListenSettings)``.
+# Any other address is ``HOST:PORT``: Streamable HTTP and WebSocket, by ``server.py``.
+LISTENERS: dict[str, str] = {"unix": ".unix"}
+
+
+def listener(listen: str) -> str:
+    """The module that serves ``listen`` (relative to this package)."""
+    scheme, sep, _ = listen.partition(":")
+    return LISTENERS.get(scheme.lower(), ".server") if sep else ".server"
 
 
 class AppServeSettings(TypedDict, total=False):
@@ -95,7 +109,7 @@ async def run_remote_agent(
     listen: str,
     **settings: Unpack[ListenSettings],
 ) -> None:
-    """:func:`.server.run_remote_agent`."""
-    from .server import run_remote_agent as run
-
-    await run(end, agent_factory, listen, **settings)
+    """:func:`.server.run_remote_agent`, or the listener's of the address' scheme
+    (:data:`LISTENERS`)."""
+    module = importlib.import_module(listener(listen), __package__)
+    await module.run_remote_agent(end, agent_factory, listen, **settings)

@@ -8,6 +8,12 @@ that connection lives, no other connection reaches it (its id is answered as unk
 the connection ends the session is detached, and for ``session_ttl`` seconds a new connection
 of the same principal may resume it (``session/load``, or by opening its stream first, as the
 RFD's resume flow does). The agent keeps the session's state; this only keeps the keys.
+
+Asking is not taking: a ``session/load`` (``session/resume`` ...) is let through when the
+session *may* be attached (:meth:`SessionRegistry.may_attach`: no state changes), and the
+session is attached only when the agent's answer is a success (:meth:`attach`). A load that
+fails (an id that does not exist yet, say) leaves no claim, so an id the agent creates later
+for someone else is theirs.
 """
 
 from __future__ import annotations
@@ -55,6 +61,15 @@ class SessionRegistry:
             del self._detached[session_id]
         self._by_connection.setdefault(connection_id, set()).add(session_id)
         return True
+
+    def may_attach(self, session_id: str, connection_id: str, principal: Hashable) -> bool:
+        """Whether :meth:`attach` would succeed now, changing nothing: the session is unknown
+        here (the agent decides), this connection's, or detached and of the same principal."""
+        self.expire()
+        holder = self._holders.get(session_id)
+        if holder is None or holder.connection_id == connection_id:
+            return True
+        return holder.connection_id is None and holder.principal == principal
 
     def reachable(self, session_id: str, connection_id: str, principal: Hashable) -> bool:
         """Whether the connection may use the session now (its own, or one it may resume)."""

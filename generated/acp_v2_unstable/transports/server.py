@@ -23,7 +23,10 @@ from ..transport import End
 from .endpoint import AcpEndpoint, AgentFactory
 from .extra import missing_extra
 from .http.server import HttpProfile
+from .hypercorn_guard import guard
 from .options import ServerOptions
+from .paths import not_found
+from .quietlog import OneLine, exception_handler
 from .security import is_loopback_host, quiet_header_logs
 from .ws.server import WebSocketProfile
 
@@ -39,6 +42,9 @@ except ImportError as exc:
 __all__ = ["agent_app", "run_remote_agent", "serve_agent", "serve_app"]
 
 logger = logging.getLogger(__name__)
+# hypercorn's error log: its tracebacks (a client's doing, mostly) as rate-limited lines.
+server_logger = logging.getLogger(f"{__name__}.http")
+server_logger.addFilter(OneLine())
 quiet_header_logs()  # no token or cookie in any log, at any level
 
 
@@ -63,6 +69,7 @@ def agent_app(
         ],
         lifespan=endpoint.lifespan,
     )
+    app.router.default = not_found(endpoint.options)  # 404 naming the endpoint (paths.py)
     app.state.acp = endpoint
     return app
 
@@ -121,7 +128,7 @@ async def serve_app(
         websocket_max_message_size=options.max_frame_bytes,
         websocket_ping_interval=None,  # its ping task outlives a closed socket by an interval
         accesslog=None,  # an access log would hold ids; tokens and cookies are never logged
-        errorlog=logger,
+        errorlog=server_logger,  # one line per record, rate-limited (quietlog.py)
         # aclose() has already answered or cancelled every request and ended every stream
         # when hypercorn starts waiting: what is left are sockets on their way out.
         graceful_timeout=2.0,
@@ -157,16 +164,33 @@ async def serve_app(
                 waiter.cancel()
         await app.state.acp.aclose()  # before hypercorn waits for the open streams to end
 
+    endpoint: AcpEndpoint = app.state.acp
+
+    async def guarded(scope: Any, receive: Any, send: Any) -> None:
+        # No compression, WebSocket fragments charged to the budget, no send once a client
+        # has gone (hypercorn_guard.py).
+        send, charge = guard(scope, send, endpoint.partial_budget)
+        try:
+            await app(scope, receive, send)
+        finally:
+            if charge is not None:
+                charge.clear()
+
+    loop = asyncio.get_running_loop()
+    previous = loop.get_exception_handler()
+    # hypercorn's per-socket task failing on what a client sent: one line, rate-limited.
+    loop.set_exception_handler(exception_handler(server_logger, previous))
     if ready is not None:
         ready(url)
     try:
-        framework: Any = app  # starlette's ASGI signature is looser than hypercorn's types
+        framework: Any = guarded  # the ASGI signature is looser than hypercorn's types
         await worker_serve(
             wrap_app(framework, 0, "asgi"), config, sockets=sockets, shutdown_trigger=trigger
         )
     finally:
         stop.set()
         await app.state.acp.aclose()  # also when cancelled: every connection ends
+        loop.set_exception_handler(previous)
 
 
 async def run_remote_agent(

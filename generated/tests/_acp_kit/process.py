@@ -85,7 +85,10 @@ class Peer:
 
     async def _read_stdout(self) -> None:
         assert self._proc is not None and self._proc.stdout is not None
-        reader = self._proc.stdout
+        await self.read_lines(self._proc.stdout, "closed its stdout")
+
+    async def read_lines(self, reader: asyncio.StreamReader, end: str) -> None:
+        """Every line ``reader`` gives, as frames, bounded; ``end``: what its end means."""
         count = 0
         try:
             while True:
@@ -94,7 +97,7 @@ class Peer:
                 except asyncio.IncompleteReadError as exc:
                     if exc.partial:
                         self._push(decode_line("in", exc.partial, time.monotonic()))
-                    self._closed_reason = "closed its stdout"
+                    self._closed_reason = end
                     break
                 except asyncio.LimitOverrunError:
                     self._closed_reason = f"flooded: wrote a line longer than {MAX_LINE} bytes"

@@ -19,6 +19,7 @@ from .transport_rules import RULES, run_rules
 
 PLUGIN_NAME = "acp-transport-rules"
 RESULTS_KEY = "transport"  # the key of the group in --acp-transport-json's report
+RFD_SCHEMES = ("ws", "wss", "http", "https")  # the URLs the RFD's transport rules apply to
 
 
 def add_options(group: Any) -> None:
@@ -27,7 +28,8 @@ def add_options(group: Any) -> None:
         metavar="URL",
         default=None,
         help="check the remote agent at URL (ws://, wss://: WebSocket; http://, https://: "
-        "Streamable HTTP/2), with the same checks, plus the RFD's transport rules",
+        "Streamable HTTP/2, with the RFD's transport rules besides the same checks; unix:PATH: "
+        "newline-delimited JSON over a Unix socket, the same checks as on stdio)",
     )
     group.addoption(
         "--acp-transport-json",
@@ -39,7 +41,9 @@ def add_options(group: Any) -> None:
 
 def register(config: pytest.Config) -> None:
     url = config.getoption("acp_agent_url", None)
-    if url and not config.pluginmanager.has_plugin(PLUGIN_NAME):
+    # The RFD's rules are the HTTP and WebSocket profiles': a Unix socket has none of them.
+    rfd = url and url.partition(":")[0].lower() in RFD_SCHEMES
+    if rfd and not config.pluginmanager.has_plugin(PLUGIN_NAME):
         config.pluginmanager.register(TransportRules(config, url), PLUGIN_NAME)
 
 

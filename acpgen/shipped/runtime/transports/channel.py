@@ -1,5 +1,7 @@
 """The remote side of the frame seam: frames handed in by a server or client, handed out to
-an outbox; and what the transport reads of a message to route it.
+an outbox. What a transport reads of a message to route it is the seam's routing record
+(``..transport.Route``): on a frame going out, the one the engine filled as it encoded it; on
+one coming in, the one ``decode_inbound`` filled as it decoded it for the engine.
 
 Copied verbatim into every generated package by acpgen (``acpgen/shipped/runtime/transports/``).
 """
@@ -7,16 +9,14 @@ Copied verbatim into every generated package by acpgen (``acpgen/shipped/runtime
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from ..framing import Oversized
 from ..recording import Sender, TraceWriter
-from ..transport import NOT_SENT, SENT
+from ..transport import NOT_SENT, SENT, Inbound
 
-__all__ = ["ATTACH_METHODS", "Envelope", "MessageChannel", "Outbox", "inspect_message"]
+__all__ = ["ATTACH_METHODS", "MessageChannel", "Outbox"]
 
 _SNIFF_BYTES = 64 * 1024  # as framing.py: what of an oversized frame is kept to find its id
 
@@ -27,7 +27,8 @@ ATTACH_METHODS = frozenset({"session/load", "session/resume", "session/fork"})
 
 
 class Outbox(Protocol):
-    """Where the engine's outgoing frames go (an SSE stream's queue, a WebSocket)."""
+    """Where the engine's outgoing frames go (an SSE stream's queue, a WebSocket). Each frame
+    is a ``RoutedFrame``: ``route_of_frame(frame)`` says where it goes."""
 
     def offer(self, frame: bytes) -> bool:
         """Take the frame if that needs no waiting."""
@@ -41,7 +42,10 @@ class Outbox(Protocol):
 class MessageChannel:
     """A :class:`~..transport.FrameTransport` fed frame by frame; ``on_close`` runs once when
     the engine closes it. With a ``trace`` (the ``record=`` option), every frame handed in is
-    recorded as the peer's and every frame handed out as ``role``'s, before it goes."""
+    recorded as the peer's and every frame handed out as ``role``'s, before it goes. The
+    engine routes what it sends here (``wants_routes``)."""
+
+    wants_routes = True
 
     def __init__(
         self,
@@ -52,7 +56,7 @@ class MessageChannel:
         role: Sender = "client",
     ) -> None:
         self._outbox = outbox
-        self._inbound: asyncio.Queue[bytes | None] = asyncio.Queue(capacity)
+        self._inbound: asyncio.Queue[bytes | Inbound | None] = asyncio.Queue(capacity)
         self._on_close = on_close
         self._closed = False
         self.trace = trace
@@ -65,21 +69,22 @@ class MessageChannel:
         if self.trace is not None:
             self.trace.frame(self._peer, frame)
 
-    def feed_nowait(self, frame: bytes, *, heard: bool = True) -> bool:
-        """Hand in one frame; False when the engine is that far behind (the caller refuses).
-        ``heard=False``: a frame the transport makes up itself, not recorded as the peer's."""
+    def feed_nowait(self, frame: bytes | Inbound, *, heard: bool = True) -> bool:
+        """Hand in one frame (decoded already, or bytes the engine decodes); False when the
+        engine is that far behind (the caller refuses). ``heard=False``: a frame the
+        transport makes up itself, not recorded as the peer's."""
         try:
             self._inbound.put_nowait(frame)
         except asyncio.QueueFull:
             return False
         if heard:
-            self.heard(frame)
+            self.heard(frame.frame if isinstance(frame, Inbound) else frame)
         return True
 
-    async def feed(self, frame: bytes) -> None:
+    async def feed(self, frame: bytes | Inbound) -> None:
         """Hand in one frame, waiting while the engine is behind."""
         await self._inbound.put(frame)
-        self.heard(frame)
+        self.heard(frame.frame if isinstance(frame, Inbound) else frame)
 
     def end(self) -> None:
         """No more frames will come: the engine sees the peer's end of input."""
@@ -90,9 +95,10 @@ class MessageChannel:
             except asyncio.QueueFull:  # ending anyway: what was not yet read is dropped
                 self._inbound.get_nowait()
 
-    async def frames(self, limit: int) -> AsyncIterator[bytes | Oversized]:
+    async def frames(self, limit: int) -> AsyncIterator[bytes | Oversized | Inbound]:
         while (frame := await self._inbound.get()) is not None:
-            yield frame if len(frame) <= limit else Oversized(frame[:_SNIFF_BYTES], limit)
+            raw = frame.frame if isinstance(frame, Inbound) else frame
+            yield frame if len(raw) <= limit else Oversized(raw[:_SNIFF_BYTES], limit)
 
     def _said(self, frame: bytes) -> None:
         if self.trace is not None:
@@ -119,42 +125,3 @@ class MessageChannel:
             self.end()
             if self._on_close is not None:
                 await self._on_close()
-
-
-@dataclass(frozen=True)
-class Envelope:
-    """What routing needs of one JSON-RPC message (None where it has no such member)."""
-
-    method: str | None
-    key: str | None  # the id as JSON text ("1" and 1 differ); None for a notification
-    session_id: str | None  # params.sessionId
-    result_session_id: str | None  # result.sessionId (a response to session/new, say)
-    failed: bool = False  # an error response
-
-    @property
-    def is_request(self) -> bool:
-        return self.method is not None and self.key is not None
-
-    @property
-    def is_response(self) -> bool:
-        return self.method is None and self.key is not None
-
-
-def _member(value: Any, name: str) -> str | None:
-    member = value.get(name) if isinstance(value, dict) else None
-    return member if isinstance(member, str) else None
-
-
-def inspect_message(message: Any) -> Envelope:
-    """The routing facts of a decoded message (a non-object gives an empty envelope)."""
-    if not isinstance(message, dict):
-        return Envelope(None, None, None, None)
-    method = message.get("method")
-    key = json.dumps(message["id"]) if "id" in message else None
-    return Envelope(
-        method if isinstance(method, str) else None,
-        key,
-        _member(message.get("params"), "sessionId"),
-        _member(message.get("result"), "sessionId"),
-        "error" in message,
-    )

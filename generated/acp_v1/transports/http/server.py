@@ -18,16 +18,20 @@ import time
 from collections.abc import AsyncIterator, Hashable
 
 from ...errors import InvalidRequestError, ParseError, RpcError
-from ...framing import decode_frame
-from ..channel import ATTACH_METHODS, Envelope, inspect_message
+from ...transport import Inbound, Route, decode_inbound, route_of_frame
+from ..channel import ATTACH_METHODS
 from ..endpoint import (
     CONNECTION_HEADER,
+    RETRY_AFTER,
     SESSION_HEADER,
     AcpEndpoint,
     RemoteConnection,
+    peer_of,
     refusal,
 )
 from ..extra import missing_extra
+from ..ids import echoable
+from .bodies import BodyReader, after_body
 from .sse import KEEPALIVE, encode_event
 
 try:
@@ -69,13 +73,13 @@ class HttpConnection(RemoteConnection):
         self.streams: dict[str | None, _Stream] = {None: _Stream(capacity)}
         super().__init__(endpoint, principal)
 
-    def _route(self, frame: bytes) -> tuple[Envelope, _Stream | None]:
-        envelope = inspect_message(decode_frame(frame))
-        if envelope.is_response and envelope.key == self.init_key and self.init_key is not None:
-            return envelope, None  # the body of the initialize POST
-        session_id = envelope.session_id
-        if envelope.is_response and envelope.key is not None:
-            method, session_id = self.inflight.get(envelope.key, ("", None))
+    def _route(self, frame: bytes) -> tuple[Route, _Stream | None]:
+        route = route_of_frame(frame)  # filled by the engine as it encoded the frame
+        if route.is_response and route.key == self.init_key and self.init_key is not None:
+            return route, None  # the body of the initialize POST
+        session_id = route.session_id
+        if route.is_response and route.key is not None:
+            method, session_id = self.answered(route)
             if method in ATTACH_METHODS:
                 session_id = None  # the client may not have the session's stream yet
         # While a session is being loaded, its replay and the load's answer share the
@@ -85,14 +89,14 @@ class HttpConnection(RemoteConnection):
         # A session's stream exists once the session does here (session/new answered, a load
         # succeeded): its messages wait there, in order, until the client opens it.
         stream = self.streams.get(session_id) if session_id is not None else None
-        return envelope, self.streams[None] if stream is None else stream
+        return route, self.streams[None] if stream is None else stream
 
     def session_opened(self, session_id: str) -> None:
         if session_id not in self.streams:
             self.streams[session_id] = _Stream(self.endpoint.options.max_buffered_messages)
 
     def offer(self, frame: bytes) -> bool:
-        envelope, stream = self._route(frame)
+        route, stream = self._route(frame)
         if stream is None:
             self._answer_initialize(frame)
         else:
@@ -100,18 +104,18 @@ class HttpConnection(RemoteConnection):
                 stream.queue.put_nowait(frame)
             except asyncio.QueueFull:
                 return False
-        self.sent(envelope)
+        self.sent(route)
         return True
 
     async def put(self, frame: bytes) -> None:
         if self.ended:
             raise ConnectionError("connection ended")
-        envelope, stream = self._route(frame)
+        route, stream = self._route(frame)
         if stream is None:
             self._answer_initialize(frame)
         else:
             await stream.queue.put(frame)
-        self.sent(envelope)
+        self.sent(route)
 
     def _answer_initialize(self, frame: bytes) -> None:
         if not self.init_response.done():
@@ -142,6 +146,9 @@ class HttpProfile:
     def __init__(self, endpoint: AcpEndpoint) -> None:
         self.endpoint = endpoint
         self.options = endpoint.options
+        self.bodies = BodyReader(
+            endpoint.options, endpoint.partial_budget, endpoint.read_slots, endpoint.events
+        )
 
     def _lookup(self, headers: object, principal: Hashable) -> HttpConnection | Response:
         found = self.endpoint.lookup(headers, principal)
@@ -150,7 +157,13 @@ class HttpProfile:
         return refusal(404, "unknown Acp-Connection-Id")  # a WebSocket's: not this profile's
 
     async def handle(self, request: Request) -> Response:
-        principal, refused = await self.endpoint.screen(request.headers)
+        response = await self._handle(request)
+        if response.status_code >= 400 and not self.bodies.done(request):
+            return after_body(response, self.options)  # completed once its body is in
+        return response
+
+    async def _handle(self, request: Request) -> Response:
+        principal, refused = await self.endpoint.screen(request.headers, request.scope)
         if refused is not None:
             return refused
         assert principal is not None
@@ -164,51 +177,41 @@ class HttpProfile:
         await self.endpoint.close(found)
         return Response(status_code=202)
 
-    async def _read_body(self, request: Request) -> bytes | Response:
-        limit = self.options.max_body_bytes
-        declared = request.headers.get("content-length")
-        if declared is not None and declared.isdigit() and int(declared) > limit:
-            return refusal(413, f"body over {limit} bytes")
-        body = bytearray()
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > limit:
-                return refusal(413, f"body over {limit} bytes")
-        return bytes(body)
-
     async def _post(self, request: Request, principal: Hashable) -> Response:
         content_type = request.headers.get("content-type", "")
         if content_type.split(";")[0].strip().lower() != "application/json":
             return refusal(415, "Content-Type must be application/json")
-        body = await self._read_body(request)
+        body = await self.bodies.read(request, peer_of(request.scope))
         if isinstance(body, Response):
             return body
         try:
-            message = decode_frame(body)
+            inbound = decode_inbound(body)  # once: the engine takes the decoded message
         except (ValueError, RecursionError):
             return _rpc_refusal(ParseError())
+        message = inbound.message
         if message == []:  # JSON-RPC 2.0: no batch but an invalid request, answered as one
             return _rpc_refusal(InvalidRequestError())
         if isinstance(message, list):
             return refusal(501, "batch requests are not supported")
-        envelope = inspect_message(message)
-        if not isinstance(message, dict):
-            return _rpc_refusal(InvalidRequestError())
+        if not isinstance(message, dict) or not echoable(message):
+            return _rpc_refusal(InvalidRequestError())  # no id to answer it under: not run
+        route = inbound.route
         headers = request.headers
-        opening = envelope.method == "initialize" and envelope.key is not None
+        opening = route.method == "initialize" and route.key is not None
         if opening and not headers.get(CONNECTION_HEADER):
-            return await self._initialize(body, envelope, principal)
+            return await self._initialize(inbound, principal, request.scope)
         found = self._lookup(headers, principal)
         if isinstance(found, Response):
             return found
-        return self._deliver(found, body, envelope, headers.get(SESSION_HEADER))
+        return self._deliver(found, inbound, headers.get(SESSION_HEADER))
 
     def _deliver(
-        self, remote: HttpConnection, body: bytes, envelope: Envelope, header_session: str | None
+        self, remote: HttpConnection, inbound: Inbound, header_session: str | None
     ) -> Response:
-        session_id = envelope.session_id
-        attaching = envelope.method in ATTACH_METHODS
-        scoped = session_id is not None and envelope.method is not None and not attaching
+        route = inbound.route
+        session_id = route.session_id
+        attaching = route.method in ATTACH_METHODS
+        scoped = session_id is not None and route.method is not None and not attaching
         if scoped and header_session is None:
             return refusal(400, "missing Acp-Session-Id")
         if header_session is not None and session_id is not None and header_session != session_id:
@@ -219,21 +222,22 @@ class HttpProfile:
             and not self.endpoint.sessions.reachable(header_session, remote.id, remote.principal)
         ):
             return refusal(404, "unknown Acp-Session-Id")
-        if not remote.admit(envelope):
+        if not remote.admit(route):
             return refusal(404, "unknown Acp-Session-Id")
-        if not remote.channel.feed_nowait(body):
-            return refusal(429, "too many messages waiting", {"Retry-After": "1"})
-        remote.received(envelope)
+        if not remote.channel.feed_nowait(inbound):
+            return refusal(429, "too many messages waiting", RETRY_AFTER)
+        remote.received(route)
         return Response(status_code=202)
 
-    async def _initialize(self, body: bytes, envelope: Envelope, principal: Hashable) -> Response:
-        opened = self.endpoint.open(HttpConnection, principal)
+    async def _initialize(self, inbound: Inbound, principal: Hashable, scope: object) -> Response:
+        opened = self.endpoint.open(HttpConnection, principal, scope)
         if isinstance(opened, Response):
             return opened
         remote = opened
-        remote.init_key = envelope.key
-        remote.channel.feed_nowait(body)
-        remote.received(envelope)
+        route = inbound.route
+        remote.init_key = route.key
+        remote.channel.feed_nowait(inbound)
+        remote.received(route)
         try:
             frame = await asyncio.wait_for(
                 asyncio.shield(remote.init_response), self.options.initialize_timeout
@@ -244,7 +248,7 @@ class HttpProfile:
         except BaseException:  # the client went away: so does the connection
             await self.endpoint.close(remote)
             raise
-        remote.inflight.pop(envelope.key or "", None)
+        remote.inflight.pop(route.key or "", None)
         headers = {"Acp-Connection-Id": remote.id, **self.endpoint.cookie_headers()}
         return Response(frame, media_type="application/json", headers=headers)
 
@@ -272,14 +276,15 @@ class HttpProfile:
         if stream.listening:
             return refusal(409, "this stream is already open")
         stream.listening = True
+        remote.usage.stream_opened()
         remote.last_activity = time.monotonic()
         return StreamingResponse(
-            self._events(stream),
+            self._events(remote, stream),
             media_type="text/event-stream",
             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
         )
 
-    async def _events(self, stream: _Stream) -> AsyncIterator[bytes]:
+    async def _events(self, remote: HttpConnection, stream: _Stream) -> AsyncIterator[bytes]:
         queue = stream.queue
         keepalive = self.options.keepalive_interval
         try:
@@ -304,3 +309,4 @@ class HttpProfile:
                 yield b"".join(chunk)
         finally:
             stream.listening = False
+            remote.usage.stream_closed(time.monotonic())

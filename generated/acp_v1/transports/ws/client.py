@@ -13,7 +13,6 @@ import contextlib
 from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
 
-from ...recording import TraceWriter
 from ...transport import End
 from ..channel import MessageChannel
 from ..dial import Dial, keep_cookies, ssl_context, started
@@ -64,9 +63,7 @@ class _WebSocketLink:
 
 
 @contextlib.asynccontextmanager
-async def connect(
-    end: Callable[..., _E], client: Any, dial: Dial, trace: TraceWriter | None
-) -> AsyncIterator[_E]:
+async def connect(end: Callable[..., _E], client: Any, dial: Dial) -> AsyncIterator[_E]:
     """The connection end ``end`` makes, over a WebSocket to ``dial.url``, started."""
     headers = dial.headers
     if dial.jar:
@@ -88,6 +85,7 @@ async def connect(
     if socket.response is not None:
         keep_cookies(dial.jar, socket.response.headers.get_all("Set-Cookie"))
     link = _WebSocketLink(socket)
+    trace = dial.trace(TRANSPORT)
     channel = MessageChannel(link, _QUEUE, trace=trace)
     pump = asyncio.create_task(link.pump(channel), name="acp-remote.ws")
     try:
@@ -95,3 +93,5 @@ async def connect(
             yield side
     finally:
         await asyncio.wait({pump}, timeout=2.0)
+        if trace is not None:
+            trace.close()

@@ -12,10 +12,8 @@ import contextlib
 from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
 
-from ...framing import decode_frame
-from ...recording import TraceWriter
-from ...transport import End
-from ..channel import ATTACH_METHODS, MessageChannel, inspect_message
+from ...transport import End, Inbound, decode_inbound, route_of_frame
+from ..channel import ATTACH_METHODS, MessageChannel
 from ..dial import Dial, RemoteRefused, ssl_context, started
 from ..extra import missing_extra
 from ..security import quiet_header_logs
@@ -77,28 +75,28 @@ class _HttpLink:
             raise ConnectionError(f"{type(exc).__name__}: {exc} ({self.url})") from exc
 
     async def _post(self, frame: bytes) -> None:
-        envelope = inspect_message(decode_frame(frame))
+        route = route_of_frame(frame)  # filled by the engine as it encoded the frame
         headers = {**self.headers, "Content-Type": "application/json"}
         if self.connection_id is None:
-            if envelope.method != "initialize":
+            if route.method != "initialize":
                 raise ConnectionError("initialize first: it opens the HTTP connection")
             await self._initialize(frame, headers)
             return
         headers["Acp-Connection-Id"] = self.connection_id
-        session_id = envelope.session_id
-        if envelope.is_response and envelope.key is not None:
-            session_id = self._asked_in.pop(envelope.key, None)
+        session_id = route.session_id
+        if route.is_response and route.key is not None:
+            session_id = self._asked_in.pop(route.key, None)
             if session_id is not None:
                 headers["Acp-Session-Id"] = session_id
-        elif session_id is not None and envelope.method is not None:
-            if envelope.method not in ATTACH_METHODS:
+        elif session_id is not None and route.method is not None:
+            if route.method not in ATTACH_METHODS:
                 headers["Acp-Session-Id"] = session_id
             # The session's stream is open before its first message (the RFD's resume flow
             # opens it before session/load), so what the agent sends for it goes there.
-            await self._open_stream(session_id, required=envelope.method not in ATTACH_METHODS)
+            await self._open_stream(session_id, required=route.method not in ATTACH_METHODS)
         response = await self._send(frame, headers)
         if response.status_code not in (200, 202):
-            raise RemoteRefused(response.status_code, f"POST {envelope.method or 'response'}")
+            raise RemoteRefused(response.status_code, f"POST {route.method or 'response'}")
 
     async def _send(self, frame: bytes, headers: dict[str, str]) -> httpx2.Response:
         try:
@@ -171,18 +169,22 @@ class _HttpLink:
                 if event.data:
                     frame = event.data.encode("utf-8")
                     if session_id is not None:
-                        self._note_request(frame, session_id)
-                    await self.channel.feed(frame)
+                        await self.channel.feed(self._note_request(frame, session_id))
+                    else:
+                        await self.channel.feed(frame)
 
-    def _note_request(self, frame: bytes, session_id: str) -> None:
+    def _note_request(self, frame: bytes, session_id: str) -> bytes | Inbound:
+        """A request the agent sent on a session's stream is answered naming that session:
+        noted by its routing record (the frame decoded once, for the engine too)."""
         if b'"id"' not in frame or b'"method"' not in frame:
-            return  # a notification (a session update) or a response: nothing to answer here
+            return frame  # a notification (a session update) or a response: nothing to note
         try:
-            envelope = inspect_message(decode_frame(frame))
+            inbound = decode_inbound(frame)
         except (ValueError, RecursionError):
-            return  # not JSON: the engine answers it
-        if envelope.is_request and envelope.key is not None:
-            self._asked_in[envelope.key] = session_id
+            return frame  # not JSON: the engine answers it
+        if inbound.route.is_request and inbound.route.key is not None:
+            self._asked_in[inbound.route.key] = session_id
+        return inbound
 
     async def close(self) -> None:
         self._closing = True
@@ -197,9 +199,7 @@ class _HttpLink:
 
 
 @contextlib.asynccontextmanager
-async def connect(
-    end: Callable[..., _E], client: Any, dial: Dial, trace: TraceWriter | None
-) -> AsyncIterator[_E]:
+async def connect(end: Callable[..., _E], client: Any, dial: Dial) -> AsyncIterator[_E]:
     """The connection end ``end`` makes, over Streamable HTTP (HTTP/2) to ``dial.url``."""
     timeout = httpx2.Timeout(dial.open_timeout, read=None)  # SSE streams are quiet for long
     tls = dial.verify if dial.verify is True else ssl_context(dial.verify)
@@ -215,6 +215,7 @@ async def connect(
         )
 
     link = _HttpLink(dial.url, http, dial.headers, dial.limit)
+    trace = dial.trace(TRANSPORT)
     link.channel = MessageChannel(link, _QUEUE, trace=trace)
     try:
         async with started(end, client, link.channel, link, dial.limit) as side:
@@ -222,3 +223,5 @@ async def connect(
     finally:
         dial.jar.update({name: value for name, value in link.http.cookies.items()})
         await link.http.aclose()
+        if trace is not None:
+            trace.close()

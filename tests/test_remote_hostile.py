@@ -759,6 +759,24 @@ def test_a_body_that_never_arrives_whole_is_answered_408() -> None:
     run(body)
 
 
+def test_a_websocket_message_that_never_arrives_whole_closes_its_socket_after_the_body_timeout(
+) -> None:
+    """Its fragments hold the budget: the same deadline as a request body's."""
+
+    async def body() -> None:
+        async with serving(body_timeout=0.5) as url, ws_connect(ws(url)) as socket:
+            await socket.send(json.dumps(INIT))
+            await socket.recv()
+            sent, never = asyncio.Event(), asyncio.Event()
+            sending = asyncio.ensure_future(socket.send(_fragments('{"jsonrpc":', sent, never, "")))
+            await asyncio.wait_for(sent.wait(), STEP)
+            with pytest.raises(websockets.exceptions.ConnectionClosed):
+                await asyncio.wait_for(socket.recv(), STEP)  # closed by the server
+            sending.cancel()
+
+    run(body)
+
+
 def test_requests_still_being_read_count_against_the_peers_share() -> None:
     """The two half-sent requests hold their slots for the body timeout (2 s: room for a
     loaded machine to read the third request meanwhile), then are answered 408 and freed."""
@@ -1114,8 +1132,23 @@ def test_after_the_bomb_and_the_flood_the_servers_memory_and_descriptors_are_bac
         threading.Thread(target=follow, daemon=True).start()
         url = (await asyncio.wait_for(started, 20)).split()[-1]
 
-        async def idle() -> None:
-            """Until the server says its last connection has gone (its memory handed back)."""
+        markers = itertools.count(424242)
+
+        async def settle() -> None:
+            """Until the server is idle. It says so once per change from busy to idle that its
+            reaper sees: first every line it logged before is read (a marker it logs now), then
+            it is kept busy past a reaper tick (a socket that sends nothing, which the reaper
+            ends as unused), then its line that the last connection has gone is waited for."""
+            marker = next(markers)
+            async with ws_connect(ws(url), local_addr=(OTHER_PEER, 0)) as probe:
+                await probe.send(json.dumps(INIT))
+                await probe.recv()
+                await probe.send(json.dumps({"jsonrpc": "2.0", "id": marker, "result": {}}))
+                while str(marker) not in await asyncio.wait_for(idle_lines.get(), 20):
+                    pass
+                async with ws_connect(ws(url), local_addr=(OTHER_PEER, 0)) as unused:
+                    with contextlib.suppress(websockets.exceptions.ConnectionClosed):
+                        await asyncio.wait_for(unused.recv(), 20)  # ended by the server
             while "memory handed back" not in await asyncio.wait_for(idle_lines.get(), 20):
                 pass
 
@@ -1127,7 +1160,7 @@ def test_after_the_bomb_and_the_flood_the_servers_memory_and_descriptors_are_bac
 
         fds = _fds(server.pid)  # listening, no connection yet
         await round_trip()  # warm: imports, caches
-        await idle()
+        await settle()
         rss = _rss_kib(server.pid)
         for _ in range(3):
             status, _, reader, writer = await ws_handshake(url, "permessage-deflate")
@@ -1136,15 +1169,9 @@ def test_after_the_bomb_and_the_flood_the_servers_memory_and_descriptors_are_bac
             await ws_close_code(reader)
             writer.close()
         assert {status for status, _ in await flood(url, 1040)} == {200, 429}
-        async with ws_connect(ws(url)) as probe:  # while it is open the server is not idle:
-            await probe.send(json.dumps(INIT))
-            await probe.recv()
-            # a line the server logs now, after any idle line it logged before the probe
-            await probe.send('{"jsonrpc":"2.0","id":424242,"result":{}}')
-            while "424242" not in await asyncio.wait_for(idle_lines.get(), 20):
-                pass
-        await round_trip()
-        await idle()  # the flood's connections reclaimed, the probe's and the round trip's gone
+        await settle()  # the flood's connections reclaimed (first_use_grace)
+        await round_trip()  # and the server serves
+        await settle()
         grown = _rss_kib(server.pid) - rss
         print(f"server RSS {rss} KiB after warming, {rss + grown} KiB after the attacks")
         assert grown < 20 * 1024, f"RSS grew {grown} KiB"

@@ -27,7 +27,7 @@ from ..transport import End, Route
 from .channel import ATTACH_METHODS, MessageChannel
 from .extra import missing_extra
 from .idle_release import IdleRelease
-from .ledger import ByteBudget, Slot, SlotLedger
+from .ledger import ByteBudget, Charge, Slot, SlotLedger
 from .options import ServerOptions
 from .quietlog import EventLog
 from .security import (
@@ -49,6 +49,7 @@ except ImportError as exc:
 
 __all__ = [
     "CONNECTION_HEADER",
+    "PARTIAL_SCOPE_KEY",
     "RETRY_AFTER",
     "SESSION_HEADER",
     "AcpEndpoint",
@@ -66,6 +67,9 @@ AgentFactory = Callable[[], Any]  # one agent per connection (it is bound to it)
 CONNECTION_HEADER = "acp-connection-id"
 SESSION_HEADER = "acp-session-id"
 RETRY_AFTER = {"Retry-After": "1"}  # on a refusal that a later try may pass (the limits)
+# Where serve_app leaves a WebSocket's charge of the partial-message budget in its scope
+# (hypercorn_guard.py): the reaper ends a socket whose message does not arrive whole.
+PARTIAL_SCOPE_KEY = "acp.partial"
 
 
 def refusal(status: int, reason: str, headers: dict[str, str] | None = None) -> Response:
@@ -90,6 +94,7 @@ class RemoteConnection:
         self.id = new_connection_id()
         self.principal = principal
         self.slots: list[Slot] = []  # its share of its peer's and principal's (ledger.py)
+        self.partial: Charge | None = None  # a WebSocket's message in fragments (its bytes)
         options = endpoint.options
         self.last_activity = time.monotonic()
         self.usage = Usage(self.last_activity, websocket=self.socket)
@@ -290,7 +295,12 @@ class AcpEndpoint:
         give memory back once the last connection has gone. The work is a method of its own
         so that no local of a tick (the last connection looked at) outlives it."""
         options = self.options
-        graces = (options.idle_timeout, options.first_use_grace, options.stream_drop_grace)
+        graces = (
+            options.idle_timeout,
+            options.first_use_grace,
+            options.stream_drop_grace,
+            options.body_timeout,
+        )
         period = max(0.05, min(*(grace / 4 for grace in graces), 5.0))
         while True:
             await asyncio.sleep(period)
@@ -304,6 +314,9 @@ class AcpEndpoint:
             idle = remote.last_activity < horizon and (not remote.inflight or remote.unheard)
             if reason is None and idle:
                 reason = "ending an idle connection"
+            since = remote.partial.since if remote.partial is not None else None
+            if reason is None and since is not None and now - since >= self.options.body_timeout:
+                reason = "ending a WebSocket whose message did not arrive whole (body_timeout)"
             if reason is not None:
                 self.events.say(reason)
                 await self.close(remote)

@@ -16,6 +16,7 @@ exactly one ``give``; :class:`Slot` and :class:`Charge` do the matching).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Hashable
 
 __all__ = ["ByteBudget", "Charge", "Slot", "SlotLedger"]
@@ -110,21 +111,27 @@ class ByteBudget:
 class Charge:
     """The bytes one partial message holds of a :class:`ByteBudget`: :meth:`add` as they
     arrive (False, adding nothing, when the budget or its key's share has no room for them),
-    :meth:`clear` once the message is whole or abandoned (idempotent)."""
+    :meth:`clear` once the message is whole or abandoned (idempotent). ``since``: when the
+    message now held began (``time.monotonic()``; None while nothing is held), for a
+    deadline on messages that never end."""
 
-    __slots__ = ("_budget", "_key", "held")
+    __slots__ = ("_budget", "_key", "held", "since")
 
     def __init__(self, budget: ByteBudget, key: Hashable | None = None) -> None:
         self._budget = budget
         self._key = key
         self.held = 0
+        self.since: float | None = None
 
     def add(self, count: int) -> bool:
         if not self._budget._take(self._key, count):
             return False
+        if not self.held:
+            self.since = time.monotonic()
         self.held += count
         return True
 
     def clear(self) -> None:
         self._budget._give(self._key, self.held)
         self.held = 0
+        self.since = None

@@ -74,7 +74,8 @@ class ServerOptions:
     # is opened again and no message comes within this many seconds: its sessions can then
     # be resumed (session/load) on a new connection.
     stream_drop_grace: float = 10.0
-    # A request body must arrive whole within this many seconds of its headers (408).
+    # A request body must arrive whole within this many seconds of its headers (408), and a
+    # WebSocket message begun in fragments within as many (else its socket is closed).
     body_timeout: float = 30.0
     # The bytes of partial messages held at once across all connections: request bodies
     # being read and WebSocket messages still arriving in fragments; one peer holds one

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..recording import Record
 from ..transport import End
-from .endpoint import AcpEndpoint, AgentFactory
+from .endpoint import PARTIAL_SCOPE_KEY, AcpEndpoint, AgentFactory
 from .extra import missing_extra
 from .http.server import HttpProfile
 from .hypercorn_guard import guard
@@ -169,6 +169,8 @@ async def serve_app(
         # No compression, WebSocket fragments charged to the budget, no send once a client
         # has gone (hypercorn_guard.py).
         send, charge = guard(scope, send, endpoint.partial_budget)
+        if charge is not None:
+            scope[PARTIAL_SCOPE_KEY] = charge  # the WebSocket profile's deadline reads it
         try:
             await app(scope, receive, send)
         finally:

@@ -16,7 +16,7 @@ from collections.abc import Hashable
 from ...errors import ResourceNotFoundError
 from ...framing import encode_message
 from ...transport import NO_ROUTE, Route, decode_inbound, route_of_frame, routed
-from ..endpoint import AcpEndpoint, RemoteConnection
+from ..endpoint import PARTIAL_SCOPE_KEY, AcpEndpoint, RemoteConnection
 from ..extra import missing_extra
 from ..ids import echoable, invalid_id_answer
 
@@ -130,6 +130,7 @@ class WebSocketProfile:
             return
         remote = opened
         assert isinstance(remote, WebSocketConnection)
+        remote.partial = websocket.scope.get(PARTIAL_SCOPE_KEY)  # serve_app's (hypercorn)
         headers = {"acp-connection-id": remote.id, **self.endpoint.cookie_headers()}
         await websocket.accept(headers=[(k.encode(), v.encode()) for k, v in headers.items()])
         remote.websocket = websocket

@@ -111,8 +111,9 @@ def test_a_baseline_file_round_trips_and_a_wrong_one_is_refused(tmp_path: Path) 
 
 
 def test_the_batch_advisory_reads_a_client_run_that_ended_before_its_batches_were_answered() -> None:
-    # A client that crashed on the first batch (the Python SDK's example): not judged, saying
-    # how the run ended, from a client run as from an agent run.
+    # A client that crashed on the first batch (the Python SDK's example): it ended the run
+    # itself with the batch's request outstanding, a proven non-answer (issue 43: it was
+    # "skipped"), saying how the run ended; a run a hang guard stopped is not judged.
     from types import SimpleNamespace
 
     from acpgen.shipped.conformance import advisories
@@ -123,5 +124,10 @@ def test_the_batch_advisory_reads_a_client_run_that_ended_before_its_batches_wer
     run = ClientRun("batch", Transcript("client-batch", [batch]), exited=True, exit_code=1)
     kit = SimpleNamespace(runner=SimpleNamespace(runs={"batch": run}))
     judged = advisories.batches(kit)
+    assert judged["status"] == "fail", judged
+    assert judged["message"].endswith("in batch: the peer ended the run with it outstanding "
+                                      "(the client exited with status 1)"), judged
+    run.timed_out, run.hung = True, "nothing happened on the wire for 10 s"
+    judged = advisories.batches(kit)
     assert judged["status"] == "skipped", judged
-    assert judged["message"].endswith("the client exited with status 1")
+    assert "the run ended before any later one did" in judged["message"], judged

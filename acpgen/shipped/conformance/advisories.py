@@ -42,12 +42,15 @@ def batches(kit: Any) -> dict[str, str]:
         for p in f.parts()
         if p.is_request
     ):
-        if getattr(run, "closed", False):
+        # An agent run whose peer closed its output, or a client run the client ended itself
+        # (it exited, no hang guard stopped it).
+        ended = getattr(run, "exited", False) and not getattr(run, "timed_out", False)
+        if getattr(run, "closed", False) or ended:
             # The agent closed its output with the batch's requests outstanding: a proven
             # non-answer, as for any request (the others were answered alone or not at all).
             left = [
-                f"[{t.name}] no response to {p.shown()} in batch: the agent closed its output "
-                f"({_ending(run)})"
+                f"[{t.name}] no response to {p.shown()} in batch: the peer ended the run with "
+                f"it outstanding ({_ending(run)})"
                 for t in ts
                 for f in t.sent()
                 if f.is_batch

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .checks_wire import TURN_UPDATES
 from .process import Peer, PeerClosed, PeerError, PeerTimeout
 from .scripted_client import AgentDriver, ClientBehaviour
 from .wire import Frame, Transcript
@@ -178,16 +179,29 @@ def turn_shows_running(ctx: Context, session: str, sent: Frame) -> Callable[[Fra
     or ended (its response)."""
 
     def shown(frame: Frame) -> bool:
-        params = frame.get("params")
-        in_session = isinstance(params, dict) and params.get("sessionId") == session
         answered = frame.is_response and frame.get("id") == sent.get("id")
-        return (frame.method is not None and in_session) or answered
+        return answered or any(shows_turn_work(p, session) for p in frame.parts())
 
     return shown
 
 
+def shows_turn_work(frame: Frame, session: Any) -> bool:
+    """Whether the agent's ``frame`` is work of a turn of ``session``: an update that carries
+    the conversation (a message chunk, a tool call, a plan) or a request (permission, fs,
+    ...). A state update (commands, modes, config, session info, usage) is sent whenever
+    the agent likes and shows no turn running."""
+    params = frame.get("params")
+    if not isinstance(params, dict) or params.get("sessionId") != session:
+        return False
+    if frame.is_request:
+        return True
+    update = params.get("update")
+    kind = update.get("sessionUpdate") if isinstance(update, dict) else None
+    return frame.method == "session/update" and kind in TURN_UPDATES
+
+
 async def turn_started(ctx: Context, session: str, sent: Frame) -> None:
-    """Wait until the turn shows it runs (its first session/update or request) or ends, at
+    """Wait until the turn shows it runs (its first turn update or request) or ends, at
     most ``--acp-timeout``. A cancel that overtakes the turn's start finds nothing running,
     and a turn that never showed it ran is not judged as cancelled (the checks read the
     transcript). A turn that already ended is kept there, where ``wait_response`` finds it."""

@@ -130,6 +130,7 @@ class Cancel:
     cancel: Frame  # the session/cancel notification
     response: Frame | None  # the turn's response; None: still running when the kit stopped
     slow_prompt: str | None  # --acp-slow-prompt: a turn that runs until it is cancelled
+    wait: float  # --acp-timeout: how long the kit waited for the turn to show it runs
 
     @property
     def elapsed(self) -> float:
@@ -144,9 +145,11 @@ class Cancel:
     def transcript(self) -> Transcript:
         return self.run.transcript
 
-    def running(self) -> list[Frame]:
-        """What showed the turn ran when the cancel was sent (its updates and requests)."""
-        return showed_running(self.transcript, self.sent, self.cancel)
+    def running(self) -> bool:
+        """Whether the turn demonstrably ran when the cancel was sent: it had written a turn
+        update or a request, or it had been left unanswered through the kit's whole wait for
+        a sign of it (``--acp-timeout``: an agent that works silently holds the turn open)."""
+        return ran_when(self.transcript, self.sent, self.cancel, self.wait)
 
     @property
     def runs_until_cancelled(self) -> bool:
@@ -234,6 +237,16 @@ class Cancel:
         return None
 
 
+def ran_when(t: Transcript, sent: Frame, until: Frame, wait: float) -> bool:
+    """Whether the turn ``sent`` demonstrably ran when the kit sent ``until``: it wrote a turn
+    update or a request before, or it was still unanswered after the kit's whole ``wait``."""
+    if showed_running(t, sent, until):
+        return True
+    response = t.response_to(sent)
+    pending = response is None or response.time >= until.time
+    return pending and until.time - sent.time >= wait * 0.99
+
+
 def all_cancels(kit: AgentKit) -> list[Cancel]:
     """Each session/cancel the kit sent before the turn's response."""
     found = []
@@ -243,7 +256,8 @@ def all_cancels(kit: AgentKit) -> list[Cancel]:
         for sent, cancel_frame in run.cancels:
             response = run.transcript.response_to(sent)
             if response is None or response.time >= cancel_frame.time:
-                found.append(Cancel(run, sent, cancel_frame, response, slow))
+                wait = kit.runner.target.timeout
+                found.append(Cancel(run, sent, cancel_frame, response, slow, wait))
     return found
 
 
@@ -262,8 +276,9 @@ def _not_running(kit: AgentKit) -> None:
     if unseen:
         c = unseen[0]
         raise skip(
-            f"not exercised: {c.where()} the turn sent no update or request before "
-            f"session/cancel, so it was not shown to run when cancelled ({c.sent.shown()})"
+            f"not exercised: {c.where()} the turn wrote no turn update or request before "
+            f"session/cancel and was not left running through the kit's wait, so it was not "
+            f"shown to run when cancelled ({c.sent.shown()})"
         )
     kit.note("cancel", "cancelled_turn")  # why the cancel run made no cancel
 
@@ -415,7 +430,9 @@ def _cancel_request_support(kit: AgentKit) -> tuple[Frame, Frame] | None:
     asked = next(
         (f for f in t.sent() if f.method == "$/cancel_request" and f.time >= sent.time), None
     )
-    if asked is None or response.time < asked.time or not showed_running(t, sent, asked):
+    if asked is None or response.time < asked.time:
+        return None
+    if not ran_when(t, sent, asked, kit.runner.target.timeout):
         return None
     error = obj(response.get("error"))
     reason = obj(response.get("result")).get("stopReason")

@@ -16,6 +16,7 @@ from .agent_scenarios import (
     AgentRunner,
     Run,
     obj,
+    shows_turn_work,
 )
 from .observation import STEPS, Observation
 from .outcome import fail, skip
@@ -366,16 +367,13 @@ def interruption(t: Transcript, sent: Frame) -> Frame | None:
 
 
 def showed_running(t: Transcript, sent: Frame, until: Frame) -> list[Frame]:
-    """What the agent wrote of the turn ``sent`` (updates and requests of its session) before
-    the kit's frame ``until``: the evidence that the turn ran when ``until`` was sent."""
+    """What the agent wrote of the turn ``sent`` (conversation updates and requests of its
+    session; not state updates such as a command list) before the kit's frame ``until``: the
+    evidence that the turn ran when ``until`` was sent."""
     session = obj(sent.get("params")).get("sessionId")
     frames = t.frames[_index(t, sent) + 1 : _index(t, until)]
     return [
-        f
-        for f in frames
-        if f.direction == "in"
-        for p in f.parts()
-        if p.method is not None and obj(p.get("params")).get("sessionId") == session
+        p for f in frames if f.direction == "in" for p in f.parts() if shows_turn_work(p, session)
     ]
 
 

@@ -592,6 +592,9 @@ def _unknown_category(kit: ClientKit) -> None:
     run = kit.run("extras")
     t = run.transcript
     answer = next((t.response_to(f) for f in t.requests("session/new")), None)
+    if answer is None and not t.requests("session/new"):
+        # What was seen: no session asked for, so no config option offered (not the agent's).
+        raise skip(f"[extras] the client sent no session/new ({_ending(run)})")
     if answer is None:
         raise skip(f"[extras] the kit's agent never answered session/new ({_ending(run)})")
     if not t.requests("session/prompt"):

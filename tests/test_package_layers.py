@@ -38,8 +38,6 @@ BOTTOM = frozenset({"models", "schema"})
 # face), and the trace tools with the kit's transcript checks they judge with (docs/traces.md).
 CONSUMERS = ("examples", "contrib", "trace", "conformance")
 STUB = SHIPPED_DIR / "runtime" / "schema.pyi"
-# The middle layer's shipments: the package's own modules and every transport folder.
-MIDDLE_SOURCES = ("runtime", "runtime/transports")
 
 
 def _shipped_runtime() -> frozenset[str]:
@@ -227,18 +225,6 @@ def test_every_name_of_the_contract_stub_is_in_each_rendered_schema() -> None:
         defined = {t.id for n in tree.body if isinstance(n, (ast.Assign, ast.AnnAssign))
                    for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name)}
         assert _stub_names() - defined == set(), package.name
-
-
-def _classes(path: Path) -> dict[str, tuple[set[str], dict[str, str]]]:
-    """Each top-level class of a module: its bases' last names, its annotated attributes."""
-    found = {}
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
-        if isinstance(node, ast.ClassDef):
-            bases = {ast.unparse(b).rpartition(".")[2] for b in node.bases}
-            fields = {n.target.id: ast.unparse(n.annotation) for n in node.body
-                      if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)}
-            found[node.name] = (bases, fields)
-    return found
 
 
 def test_every_transport_is_in_the_middle_and_the_facade_stubs_are_gone() -> None:

@@ -110,8 +110,12 @@ def test_unstable_members_are_typed_in_the_unstable_models() -> None:
     unstable = _package("acp_v1_unstable", "models")
     caps = unstable.McpCapabilities.model_validate({"http": True, "acp": True})
     assert caps.acp is True
+    # The schema marks `acp` x-deserialize-default-on-error: read leniently, a wrong type is
+    # its default (as on the wire), while construction from Python stays strict.
+    lenient = unstable.McpCapabilities.model_validate({"acp": "yes"})
+    assert lenient.acp is False
     with pytest.raises(ValidationError):
-        unstable.McpCapabilities.model_validate({"acp": "yes"})
+        unstable.McpCapabilities(acp="yes")
 
 
 def test_v2_interfaces_follow_the_v2_method_table() -> None:
